@@ -1,0 +1,78 @@
+import AFCurl
+import AFKit
+import Glibc
+
+/// The one place where errors become messages on stderr and exit statuses (xh's
+/// error_reporting.rs): library code only throws typed errors with lower-case descriptions.
+enum ErrorReporter {
+    /// Prints `afcli: error: …` (plus any caret lines) and returns the documented exit status.
+    static func report(_ error: any Error) -> ExitStatus {
+        let (status, message, detail) = classify(error)
+        var text = "afcli: error: \(message)\n"
+        if let detail { text += detail + "\n" }
+        writeStandardError(text)
+        return status
+    }
+
+    /// Prints `afcli: warning: …`.
+    static func warn(_ message: String) {
+        writeStandardError("afcli: warning: \(message)\n")
+    }
+
+    /// The exit status, the message line and optional lines pointing at the problem.
+    static func classify(_ error: any Error) -> (ExitStatus, String, String?) {
+        switch error {
+        case let error as UsageError:
+            return (.usage, error.description, nil)
+        case let error as ItemError:
+            return (.usage, error.description, error.pointer)
+        case let error as SerializationError:
+            return (.usage, error.description, nil)
+        case let error as HTTPClientError:
+            return classify(clientError: error)
+        case let error as CurlError:
+            return classify(curlError: error)
+        case let error as OutputStream.WriteError:
+            return (.failure, error.description, nil)
+        default:
+            return (.failure, String(describing: error), nil)
+        }
+    }
+
+    private static func classify(clientError: HTTPClientError) -> (ExitStatus, String, String?) {
+        switch clientError {
+        case .tooManyRedirects:
+            return (.tooManyRedirects, clientError.description, nil)
+        default:
+            return (.failure, clientError.description, nil)
+        }
+    }
+
+    private static func classify(curlError: CurlError) -> (ExitStatus, String, String?) {
+        switch curlError.kind {
+        case .timeout: return (.timeout, curlError.description, nil)
+        case .couldNotResolve, .couldNotConnect: return (.connectionFailed, curlError.description, nil)
+        case .tls: return (.tlsFailure, curlError.description, nil)
+        case .interrupted: return (.interrupted, "interrupted", nil)
+        case .responseHandlerFailed, .bodyReadFailed:
+            if let underlying = curlError.underlyingError { return classify(underlying) }
+            return (.failure, curlError.description, nil)
+        default: return (.failure, curlError.description, nil)
+        }
+    }
+
+    private static func writeStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 {
+                    if written < 0, errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

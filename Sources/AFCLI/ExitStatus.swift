@@ -1,0 +1,81 @@
+/// The process exit statuses afcli documents, one case per distinct outcome.
+///
+/// This enum is the only table of exit codes: the man page's EXIT STATUS section and the long help
+/// are generated from `allCases` and `meaning`, so a new code appears in the docs by being added here.
+/// Codes 3, 4 and 5 follow HTTPie's `--check-status` (on by default in afcli); the transport codes
+/// (6 to 9) are afcli's own, chosen so that scripts can tell a slow server from an absent one.
+package enum ExitStatus: Int32, CaseIterable, Sendable {
+    /// Everything went as asked.
+    case success = 0
+    /// Any error without a more specific code: I/O, protocol, unexpected.
+    case failure = 1
+    /// The command line or its input was wrong; nothing was sent.
+    case usage = 2
+    /// The final response was a 3xx (redirects were not followed, or ran out).
+    case redirection = 3
+    /// The final response was a 4xx.
+    case clientError = 4
+    /// The final response was a 5xx.
+    case serverError = 5
+    /// More redirects than `--max-redirects` allows.
+    case tooManyRedirects = 6
+    /// The connection or the whole transfer timed out.
+    case timeout = 7
+    /// The host name could not be resolved or the connection was refused.
+    case connectionFailed = 8
+    /// The TLS handshake or certificate verification failed.
+    case tlsFailure = 9
+    /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
+    case interrupted = 130
+
+    /// A one-line meaning, used verbatim in the man page and the long help.
+    package var meaning: String {
+        switch self {
+        case .success:
+            return "Success."
+        case .failure:
+            return "Any other error: I/O, protocol or unexpected."
+        case .usage:
+            return "Usage error or bad input; nothing was sent."
+        case .redirection:
+            return "The final response was 3xx (with --check-status, the default)."
+        case .clientError:
+            return "The final response was 4xx (with --check-status, the default)."
+        case .serverError:
+            return "The final response was 5xx (with --check-status, the default)."
+        case .tooManyRedirects:
+            return "Too many redirects (more than --max-redirects)."
+        case .timeout:
+            return "The connection or the transfer timed out."
+        case .connectionFailed:
+            return "Could not resolve the host or connect to it."
+        case .tlsFailure:
+            return "TLS failure: handshake, certificate verification or pinning."
+        case .interrupted:
+            return "Interrupted (Ctrl-C or SIGTERM)."
+        }
+    }
+
+    /// The status for a final HTTP response under `--check-status`: 3, 4 or 5 for 3xx, 4xx and 5xx,
+    /// nil for anything else (including 1xx and 2xx).
+    package init?(checkingHTTPStatus code: Int) {
+        switch code {
+        case 300...399: self = .redirection
+        case 400...499: self = .clientError
+        case 500...599: self = .serverError
+        default: return nil
+        }
+    }
+
+    /// The exit status to report for a final HTTP response code, given whether `--check-status`
+    /// is in effect; `.success` whenever the code does not map to 3, 4 or 5.
+    package static func forFinalResponse(code: Int, checkStatus: Bool) -> ExitStatus {
+        guard checkStatus, let status = ExitStatus(checkingHTTPStatus: code) else { return .success }
+        return status
+    }
+
+    /// The rows of the documented table, in code order, as (code, meaning) pairs.
+    package static var table: [(code: Int32, meaning: String)] {
+        allCases.map { ($0.rawValue, $0.meaning) }
+    }
+}

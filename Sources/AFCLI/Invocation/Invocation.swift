@@ -1,0 +1,96 @@
+import AFKit
+
+/// Everything a request command line asks for, checked and ready to serialize.
+struct Invocation {
+    /// The request as the serializers take it.
+    var spec: RequestSpec
+    /// Standard input, already peeked, when it is the body.
+    var standardInput: StandardInputBodySource?
+}
+
+/// Builds an `Invocation` from the positionals and options (HTTPie's command shape, DESIGN §2).
+///
+/// Every check that can fail happens here, before a byte is sent: items, files, JSON, the URL,
+/// conflicting bodies.
+enum InvocationBuilder {
+    /// The METHOD words, recognised in any case as the first positional.
+    static let methodWords: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    /// Builds the invocation, reading the files items name and peeking at standard input.
+    static func build(positionals: [String], options: OptionValues) throws -> Invocation {
+        var rest = positionals[...]
+        var methodWord: String?
+        if let first = rest.first, methodWords.contains(first.uppercased()) {
+            methodWord = first.uppercased()
+            rest = rest.dropFirst()
+            guard !rest.isEmpty else { throw UsageError.missingURL }
+        }
+        guard let urlText = rest.first else { throw UsageError.missingURL }
+        var resolver = ItemResolver()
+        for argument in rest.dropFirst() { try resolver.add(argument) }
+
+        var rawBody: RawBody?
+        if let raw = options.rawBody { rawBody = .bytes(Array(raw.utf8)) }
+        if let file = resolver.bodyFile {
+            guard rawBody == nil else { throw ItemError.conflictingBodies(Self.mixedBodies) }
+            rawBody = file.path == "-" ? .standardInput : .file(path: file.path, contentType: file.contentType)
+        }
+        let hasItemsBody = resolver.hasData || !resolver.files.isEmpty
+        if rawBody != nil, hasItemsBody { throw ItemError.conflictingBodies(Self.mixedBodies) }
+
+        var standardInput: StandardInputBodySource?
+        let stdinNamed = rawBody == .standardInput || resolver.files.contains { $0.path == "-" }
+        if !options.ignoreStdin, StandardInput.kind() == .readable {
+            if stdinNamed {
+                standardInput = StandardInputBodySource()
+            } else if rawBody != nil || hasItemsBody {
+                // The command line already has a body: only refuse stdin that visibly carries one.
+                if StandardInput.isReadyNow() {
+                    let source = StandardInputBodySource()
+                    if try source.peekFirstChunk() > 0 { throw ItemError.conflictingBodies(Self.mixedBodies) }
+                }
+            } else {
+                let source = StandardInputBodySource()
+                if try source.peekFirstChunk() > 0 {
+                    standardInput = source
+                    rawBody = .standardInput
+                }
+            }
+        } else if stdinNamed, !options.ignoreStdin {
+            standardInput = StandardInputBodySource()
+        }
+
+        let inferred = (rawBody != nil || hasItemsBody) ? "POST" : "GET"
+        let method = options.method ?? methodWord ?? inferred
+        if !resolver.files.isEmpty, method == "GET" || method == "HEAD" {
+            throw ItemError.invalidFileOption(
+                item: resolver.files[0].field + "@" + resolver.files[0].path,
+                reason: "file uploads need a method with a body, not \(method)")
+        }
+        let url = try RequestURL.make(from: urlText, baseURL: options.baseURL)
+        let encoding = options.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
+        let spec = RequestSpec(
+            method: method, url: url, queryItems: resolver.queryItems, headers: resolver.headers,
+            parameters: resolver.parameters.tree, files: resolver.files, rawBody: rawBody,
+            encoding: encoding, credentials: try credentials(options))
+        return Invocation(spec: spec, standardInput: standardInput)
+    }
+
+    static let mixedBodies =
+        "a request body (from stdin, --raw or @FILE) and data items (NAME=VALUE, NAME@FILE) cannot be mixed"
+
+    /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole.
+    static func credentials(_ options: OptionValues) throws -> Credentials? {
+        guard let auth = options.auth else { return nil }
+        switch options.authType {
+        case .bearer:
+            return .bearer(token: auth)
+        case .basic, .digest:
+            let parts = auth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let user = String(parts[0])
+            let password = parts.count > 1 ? String(parts[1]) : ""
+            return options.authType == .basic
+                ? .basic(user: user, password: password) : .digest(user: user, password: password)
+        }
+    }
+}

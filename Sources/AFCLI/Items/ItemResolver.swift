@@ -1,0 +1,153 @@
+import AFKit
+
+/// Turns request items into the parts of a `RequestSpec`, reading the files they name.
+struct ItemResolver {
+    var headers: [HeaderItem] = []
+    var queryItems: [QueryItem] = []
+    var parameters = ParameterTreeBuilder()
+    var files: [FileItem] = []
+    /// `@path` with no field name: the raw body file, and the item that named it.
+    var bodyFile: (path: String, contentType: String?, item: String)?
+    var hasData = false
+
+    /// Adds one argument; throws for anything that is not a valid item.
+    mutating func add(_ argument: String) throws(ItemError) {
+        guard let item = RequestItem.parse(argument) else { throw .noSeparator(argument: argument) }
+        switch item.kind {
+        case .header:
+            try Self.checkHeaderName(item)
+            headers.append(HeaderItem(name: item.key, value: item.value.isEmpty ? nil : try Self.headerValue(item.value, item)))
+        case .emptyHeader:
+            try Self.checkHeaderName(item)
+            guard item.value.isEmpty else { throw .emptyHeaderWithValue(item: argument) }
+            headers.append(HeaderItem(name: item.key, value: ""))
+        case .headerFromFile:
+            try Self.checkHeaderName(item)
+            var text = try Self.text(of: item)
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            headers.append(HeaderItem(name: item.key, value: try Self.headerValue(text, item)))
+        case .query:
+            queryItems.append(QueryItem(name: item.key, value: item.value))
+        case .queryFromFile:
+            queryItems.append(QueryItem(name: item.key, value: try Self.text(of: item)))
+        case .dataString:
+            try addData(.string(item.value), item)
+        case .dataStringFromFile:
+            try addData(.string(try Self.text(of: item)), item)
+        case .dataJSON:
+            try addData(try Self.json(item.value, item: item, valueColumn: Self.valueColumn(of: item)), item)
+        case .dataJSONFromFile:
+            let text = try Self.text(of: item)
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(text)
+            } catch {
+                throw .invalidJSON(item: argument, column: 0, reason: "\(item.value): \(error.description)")
+            }
+            try addData(value, item)
+        case .file:
+            let parsed = try Self.fileItem(item)
+            if item.key.isEmpty {
+                guard bodyFile == nil else { throw .conflictingBodies("only one @FILE request body can be given") }
+                if let failure = FileReader.checkReadable(parsed.path), parsed.path != "-" {
+                    throw .unreadableFile(item: argument, path: parsed.path, reason: failure.reason)
+                }
+                bodyFile = (parsed.path, parsed.contentType, argument)
+            } else {
+                if parsed.path != "-", let failure = FileReader.checkReadable(parsed.path) {
+                    throw .unreadableFile(item: argument, path: parsed.path, reason: failure.reason)
+                }
+                files.append(parsed)
+            }
+        }
+    }
+
+    private mutating func addData(_ value: JSONValue, _ item: RequestItem) throws(ItemError) {
+        hasData = true
+        try parameters.add(value, rawKey: item.rawKey)
+    }
+
+    /// Where the value starts within the argument, for caret lines.
+    private static func valueColumn(of item: RequestItem) -> Int {
+        item.original.count - item.value.count
+    }
+
+    private static func json(_ text: String, item: RequestItem, valueColumn: Int) throws(ItemError) -> JSONValue {
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw .invalidJSON(
+                item: item.original, column: valueColumn + error.characterOffset(in: text), reason: error.reason)
+        }
+    }
+
+    private static func text(of item: RequestItem) throws(ItemError) -> String {
+        switch FileReader.read(item.value) {
+        case .success(let bytes):
+            return String(decoding: bytes, as: UTF8.self)
+        case .failure(let failure):
+            throw .unreadableFile(item: item.original, path: item.value, reason: failure.reason)
+        }
+    }
+
+    /// RFC 9110 token characters, which a header name must consist of.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func checkHeaderName(_ item: RequestItem) throws(ItemError) {
+        guard !item.key.isEmpty else { throw .invalidHeader(item: item.original, reason: "the name is empty") }
+        guard item.key.utf8.allSatisfy(isTokenCharacter) else {
+            throw .invalidHeader(item: item.original, reason: "\"\(item.key)\" is not a valid header name")
+        }
+    }
+
+    private static func headerValue(_ value: String, _ item: RequestItem) throws(ItemError) -> String {
+        guard !value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) else {
+            throw .invalidHeader(item: item.original, reason: "the value contains a line break")
+        }
+        return value
+    }
+
+    /// Splits `path;type=T;filename=N` (HTTPie's file-item options).
+    private static func fileItem(_ item: RequestItem) throws(ItemError) -> FileItem {
+        var path = item.value
+        var contentType: String?
+        var filename: String?
+        while let range = lastOptionRange(in: path) {
+            let option = String(path[range].dropFirst())
+            path = String(path[..<range.lowerBound])
+            if option.hasPrefix("type=") {
+                let value = String(option.dropFirst(5))
+                guard isMediaType(value) else {
+                    throw .invalidFileOption(item: item.original, reason: "\"\(value)\" is not a media type (type/subtype)")
+                }
+                contentType = contentType ?? value
+            } else {
+                filename = filename ?? String(option.dropFirst(9))
+            }
+        }
+        guard !path.isEmpty else { throw .invalidFileOption(item: item.original, reason: "no file path") }
+        return FileItem(field: item.key, path: path, contentType: contentType, filename: filename)
+    }
+
+    private static func lastOptionRange(in text: String) -> Range<String.Index>? {
+        let candidates = [";type=", ";filename="].compactMap { marker -> Range<String.Index>? in
+            guard let found = text.ranges(of: marker).last else { return nil }
+            return found.lowerBound..<text.endIndex
+        }
+        return candidates.max { $0.lowerBound < $1.lowerBound }
+    }
+
+    private static func isMediaType(_ value: String) -> Bool {
+        let main = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        let parts = main.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isTokenCharacter) }
+    }
+}

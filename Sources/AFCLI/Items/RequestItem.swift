@@ -1,0 +1,115 @@
+/// One `KEY<separator>VALUE` argument, typed by its separator (HTTPie's request-item grammar).
+///
+/// The separator table is HTTPie's: at each position of the argument the longest separator that
+/// matches wins, and the earliest position with any match decides (`a=b:=c` is the field `a` with
+/// the value `b:=c`; `a:=1` is JSON because `:=` is longer than `:`). A backslash before a
+/// separator character makes it part of the key.
+package struct RequestItem: Equatable, Sendable {
+    /// The argument exactly as typed, for error messages.
+    package var original: String
+    /// The key with escapes removed.
+    package var key: String
+    /// The key as typed (escapes kept), for nested-key parsing where `\[` matters.
+    package var rawKey: String
+    /// The value as typed after the separator (escapes removed).
+    package var value: String
+    /// What the separator makes of the item.
+    package var kind: Kind
+
+    /// The kinds of request item, one per separator.
+    package enum Kind: String, Equatable, Sendable, CaseIterable {
+        /// `Name:value`, and `Name:` which unsets the header.
+        case header = ":"
+        /// `Name;`: the header with an empty value.
+        case emptyHeader = ";"
+        /// `Name:@file`: header value read from a file.
+        case headerFromFile = ":@"
+        /// `name==value`.
+        case query = "=="
+        /// `name==@file`: query value read from a file.
+        case queryFromFile = "==@"
+        /// `field=value`: a string data field.
+        case dataString = "="
+        /// `field:=json`: a raw JSON data field.
+        case dataJSON = ":="
+        /// `field=@file`: a string data field read from a file.
+        case dataStringFromFile = "=@"
+        /// `field:=@file`: a JSON data field read from a file.
+        case dataJSONFromFile = ":=@"
+        /// `field@file` (form file), or `@file` with no field: the raw request body.
+        case file = "@"
+    }
+
+    /// Separators longest first, so a tie at one position goes to the longest.
+    static let separatorsLongestFirst: [Kind] = Kind.allCases.sorted {
+        $0.rawValue.utf8.count > $1.rawValue.utf8.count
+    }
+
+    /// Characters that can start a separator and so can be escaped with a backslash.
+    static let separatorCharacters: Set<Character> = [":", "=", "@", ";"]
+
+    /// Parses one argument; returns nil when it contains no unescaped separator.
+    package static func parse(_ argument: String) -> RequestItem? {
+        let chars = Array(argument)
+        var key = ""
+        var rawKey = ""
+        var index = 0
+        while index < chars.count {
+            let char = chars[index]
+            if char == "\\", index + 1 < chars.count, separatorCharacters.contains(chars[index + 1]) || chars[index + 1] == "\\" {
+                key.append(chars[index + 1])
+                rawKey.append(char)
+                rawKey.append(chars[index + 1])
+                index += 2
+                continue
+            }
+            for kind in separatorsLongestFirst where matches(kind.rawValue, in: chars, at: index) {
+                let valueStart = index + kind.rawValue.count
+                let value = unescape(String(chars[valueStart...]))
+                return RequestItem(original: argument, key: key, rawKey: rawKey, value: value, kind: kind)
+            }
+            key.append(char)
+            rawKey.append(char)
+            index += 1
+        }
+        return nil
+    }
+
+    private static func matches(_ separator: String, in chars: [Character], at index: Int) -> Bool {
+        var offset = index
+        for char in separator {
+            guard offset < chars.count, chars[offset] == char else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Removes backslashes that escape separator characters or backslashes in a value.
+    static func unescape(_ text: String) -> String {
+        var result = ""
+        var escaping = false
+        for char in text {
+            if escaping {
+                if !(separatorCharacters.contains(char) || char == "\\") { result.append("\\") }
+                result.append(char)
+                escaping = false
+            } else if char == "\\" {
+                escaping = true
+            } else {
+                result.append(char)
+            }
+        }
+        if escaping { result.append("\\") }
+        return result
+    }
+}
+
+extension RequestItem.Kind {
+    /// Whether the item contributes to the parameter tree (and so to a body or GET query).
+    var isData: Bool {
+        switch self {
+        case .dataString, .dataJSON, .dataStringFromFile, .dataJSONFromFile: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,212 @@
+/// What afcli was asked to do, as read from argv.
+package struct ParsedCommandLine: Equatable, Sendable {
+    /// The action to take.
+    package var command: Command
+    /// The positional arguments in the order typed. For `.request` these are the optional METHOD
+    /// word, the URL and the request items, untouched; for subcommands they start with the
+    /// subcommand's own word (`completions`, `bash`).
+    package var positionals: [String]
+    /// The settings from every option given, defaults elsewhere.
+    package var options: OptionValues
+
+    package init(command: Command, positionals: [String], options: OptionValues) {
+        self.command = command
+        self.positionals = positionals
+        self.options = options
+    }
+}
+
+/// The action a command line asks for.
+package enum Command: Equatable, Sendable {
+    /// Build (and unless `--offline`, send) a request from the positionals.
+    case request
+    /// Print help: `.short` for `--help`, `.long` for `afcli help`.
+    case help(HelpLength)
+    /// Print the completion script for a shell (`afcli completions bash`).
+    case completions(Shell)
+    /// Print the man page's roff source (`afcli man`).
+    case manPage
+    /// Print the version (`--version`).
+    case version
+}
+
+/// How much help to print.
+package enum HelpLength: Equatable, Sendable {
+    /// The one-screen summary of `--help`.
+    case short
+    /// The whole manual as plain text, `afcli help`.
+    case long
+}
+
+/// A shell afcli generates a completion script for.
+package enum Shell: String, CaseIterable, Equatable, Sendable {
+    case bash
+    case zsh
+    case fish
+}
+
+/// The hand-written command-line parser driven by `OptionTable`.
+///
+/// It follows getopt_long's conventions: `--opt value`, `--opt=value`, `-o value`, `-ovalue`,
+/// clustered short flags (`-vF`), a lone `-` as a positional, `--` ending options, and options
+/// anywhere among positionals. A value-taking option always consumes the next argument, even one
+/// starting with `-`, so `--raw -x` sends `-x`. Unlike HTTPie (argparse), long options are never
+/// abbreviated: scripts keep working when an option is added; a prefix only earns a suggestion.
+package enum ArgumentParser {
+    /// The first positional words that are subcommands rather than a METHOD or URL.
+    package static let subcommands = ["help", "completions", "man"]
+
+    /// Parses the arguments after the program name.
+    ///
+    /// `--help` anywhere before `--` wins over everything, including mistakes elsewhere on the line,
+    /// so that a user stuck on an error can always ask for help; then `--version`; then a
+    /// subcommand given as the first positional before `--` (`afcli -- help` requests `http://help`).
+    /// Every error thrown is a `UsageError` (exit status 2); the signature stays untyped so that
+    /// callers can mix it with other throwing calls in one `do` block.
+    package static func parse(_ argv: [String]) throws -> ParsedCommandLine {
+        let scan: Scan
+        do {
+            scan = try Scan(argv)
+        } catch {
+            let beforeDoubleDash = argv.prefix(while: { $0 != "--" })
+            if beforeDoubleDash.contains("--help") {
+                var options = OptionValues()
+                options.showHelp = true
+                return ParsedCommandLine(command: .help(.short), positionals: [], options: options)
+            }
+            throw error
+        }
+        let command = try command(for: scan)
+        return ParsedCommandLine(command: command, positionals: scan.positionals, options: scan.options)
+    }
+
+    /// Chooses the action once every argument has been read.
+    private static func command(for scan: Scan) throws(UsageError) -> Command {
+        if scan.options.showHelp { return .help(.short) }
+        if scan.options.showVersion { return .version }
+        guard let first = scan.positionals.first else { throw UsageError.missingURL }
+        guard scan.firstPositionalIsBeforeDoubleDash, subcommands.contains(first) else { return .request }
+        let arguments = scan.positionals.dropFirst()
+        switch first {
+        case "completions":
+            guard let name = arguments.first else { throw UsageError.missingShell }
+            guard let shell = Shell(rawValue: name) else { throw UsageError.unknownShell(name) }
+            if let extra = arguments.dropFirst().first {
+                throw UsageError.unexpectedArgument(command: first, argument: extra)
+            }
+            return .completions(shell)
+        default:
+            if let extra = arguments.first {
+                throw UsageError.unexpectedArgument(command: first, argument: extra)
+            }
+            return first == "help" ? .help(.long) : .manPage
+        }
+    }
+}
+
+/// One left-to-right pass over argv that applies options and collects positionals.
+private struct Scan {
+    var options = OptionValues()
+    var positionals: [String] = []
+    var firstPositionalIsBeforeDoubleDash = false
+    private var arguments: [String]
+    private var index = 0
+
+    /// Reads every argument, throwing at the first mistake.
+    init(_ argv: [String]) throws(UsageError) {
+        arguments = argv
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                if positionals.isEmpty { firstPositionalIsBeforeDoubleDash = !optionsEnded }
+                positionals.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument.hasPrefix("--") {
+                try readLong(argument)
+            } else {
+                try readShortCluster(argument)
+            }
+        }
+    }
+
+    /// Reads `--name`, `--name=value`, `--name value` or `--no-name`.
+    private mutating func readLong(_ argument: String) throws(UsageError) {
+        let body = argument.dropFirst(2)
+        let name: String
+        let inlineValue: String?
+        if let equals = body.firstIndex(of: "=") {
+            name = String(body[..<equals])
+            inlineValue = String(body[body.index(after: equals)...])
+        } else {
+            name = String(body)
+            inlineValue = nil
+        }
+        let spelling = "--" + name
+        if let spec = OptionTable.byLong[name] {
+            try apply(spec, spelling: spelling, inlineValue: inlineValue)
+        } else if name.hasPrefix("no-"), let spec = OptionTable.byLong[String(name.dropFirst(3))] {
+            guard inlineValue == nil else { throw UsageError.unexpectedValue(option: spelling) }
+            spec.reset(&options)
+        } else {
+            throw UsageError.unknownOption(spelling, suggestion: OptionSuggester.suggestion(for: spelling))
+        }
+    }
+
+    /// Reads `-a`, a cluster such as `-vF`, or a short option with its value attached (`-ofile`,
+    /// `-o=file`, as argparse accepts) or in the next argument.
+    private mutating func readShortCluster(_ argument: String) throws(UsageError) {
+        var rest = Substring(argument.dropFirst())
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            let spelling = "-" + String(letter)
+            guard let spec = OptionTable.byShort[letter] else {
+                throw UsageError.unknownOption(spelling, suggestion: Self.longSuggestion(forSingleDash: argument))
+            }
+            if spec.takesValue {
+                let attached = rest.hasPrefix("=") ? rest.dropFirst() : rest
+                try apply(spec, spelling: spelling, inlineValue: rest.isEmpty ? nil : String(attached))
+                return
+            }
+            if rest.hasPrefix("=") { throw UsageError.unexpectedValue(option: spelling) }
+            try apply(spec, spelling: spelling, inlineValue: nil)
+        }
+    }
+
+    /// Applies one option, taking its value from `inlineValue` or the next argument.
+    private mutating func apply(_ spec: OptionSpec, spelling: String, inlineValue: String?) throws(UsageError) {
+        guard let valueName = spec.valueName else {
+            guard inlineValue == nil else { throw UsageError.unexpectedValue(option: spelling) }
+            try run(spec, spelling: spelling, value: nil)
+            return
+        }
+        if let inlineValue {
+            try run(spec, spelling: spelling, value: inlineValue)
+        } else if index < arguments.count {
+            let value = arguments[index]
+            index += 1
+            try run(spec, spelling: spelling, value: value)
+        } else {
+            throw UsageError.missingValue(option: spelling, valueName: valueName)
+        }
+    }
+
+    /// Runs the option's `apply`, naming the option and value in any error.
+    private mutating func run(_ spec: OptionSpec, spelling: String, value: String?) throws(UsageError) {
+        do {
+            try spec.apply(&options, value)
+        } catch let error as OptionValueError {
+            throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: error.reason)
+        } catch {
+            throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: "is not valid (\(error))")
+        }
+    }
+
+    /// For `-follow` or `-no-follow` typed with one dash: the long spelling it resembles, if any.
+    private static func longSuggestion(forSingleDash argument: String) -> String? {
+        guard argument.count > 2 else { return nil }
+        return OptionSuggester.suggestion(for: "-" + argument)
+    }
+}

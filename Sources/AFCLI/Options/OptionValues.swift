@@ -1,0 +1,162 @@
+import AFKit
+
+/// The typed settings the command line's options produce, each holding its default until an
+/// option from `OptionTable.all` changes it.
+///
+/// Fields that several options write (`encoding`, `httpVersion`, `printParts`) are shared
+/// destinations: the last option given wins, and a `--no-X` form clears the field only when it
+/// still holds the value X would have set. Relations between fields (which parts to print, for
+/// instance) are resolved in one place, `resolvedPrintParts(stdoutIsTerminal:)`.
+package struct OptionValues: Equatable, Sendable {
+    // MARK: - Request
+
+    /// `-X/--method`: the method token exactly as typed (methods are case-sensitive, RFC 9110
+    /// §9.1); nil when the method comes from the METHOD word or is inferred.
+    package var method: String? = nil
+    /// `--json`, `--form`, `--multipart`, `--plist`: how data items become a body; nil leaves the
+    /// choice to the request builder (JSON, or multipart when a file item is present).
+    package var encoding: BodyEncoding? = nil
+    /// `--raw`: a literal request body.
+    package var rawBody: String? = nil
+    /// `--base-url`: the URL that relative request URLs are resolved against.
+    package var baseURL: String? = nil
+    /// `-I/--ignore-stdin`: never read standard input.
+    package var ignoreStdin: Bool = false
+    /// `--offline`: build and print the request, send nothing.
+    package var offline: Bool = false
+
+    // MARK: - Authentication
+
+    /// `-a/--auth`: `USER[:PASS]`, or a token for bearer; split by the caller.
+    package var auth: String? = nil
+    /// `-A/--auth-type`: how `auth` is sent.
+    package var authType: AuthType = .basic
+
+    // MARK: - Network
+
+    /// `-F/--follow`: follow redirects.
+    package var follow: Bool = false
+    /// `--max-redirects`: the most redirects followed before failing with exit status 6.
+    package var maxRedirects: Int = 30
+    /// `--timeout`: seconds allowed for the whole transfer; nil for no limit.
+    package var timeout: Double? = nil
+    /// `--connect-timeout`: seconds allowed to connect; nil for libcurl's default.
+    package var connectTimeout: Double? = nil
+    /// `--proxy`: an explicit proxy; nil leaves the proxy environment variables in charge.
+    package var proxy: Proxy? = nil
+    /// `--http1.1`, `--http2`: the HTTP version to insist on; nil lets libcurl negotiate.
+    package var httpVersion: HTTPVersion? = nil
+    /// `--check-status`: map a final 3xx/4xx/5xx to exit status 3/4/5 (on by default).
+    package var checkStatus: Bool = true
+
+    // MARK: - Output
+
+    /// `-p/--print`, `-h/--headers`, `-b/--body`: which parts to print; nil for the default.
+    package var printParts: PrintParts? = nil
+    /// `-v/--verbose`: print the request as well as the response.
+    package var verbose: Bool = false
+    /// `-q/--quiet`: print nothing to stdout (unless `--output`) and no warnings.
+    package var quiet: Bool = false
+    /// `-o/--output`: write the output to this file instead of stdout.
+    package var outputFile: String? = nil
+
+    // MARK: - General
+
+    /// `--help`: show the short help instead of sending a request.
+    package var showHelp: Bool = false
+    /// `--version`: show the version instead of sending a request.
+    package var showVersion: Bool = false
+
+    /// Settings with every default in place, as if no option had been given.
+    package init() {}
+}
+
+extension OptionValues {
+    /// The credentials scheme `-A/--auth-type` selects.
+    package enum AuthType: String, CaseIterable, Equatable, Sendable {
+        case basic
+        case digest
+        case bearer
+    }
+
+    /// The HTTP version `--http1.1` or `--http2` insists on.
+    package enum HTTPVersion: String, CaseIterable, Equatable, Sendable {
+        case http1_1 = "1.1"
+        case http2 = "2"
+    }
+
+    /// An explicit proxy from `--proxy [PROTOCOL:]URL`.
+    package struct Proxy: Equatable, Sendable {
+        /// Which request URLs the proxy applies to.
+        package enum Scope: String, CaseIterable, Equatable, Sendable {
+            case http
+            case https
+            case all
+        }
+
+        /// Which request URLs the proxy applies to; `.all` when no PROTOCOL was given.
+        package var scope: Scope
+        /// The proxy URL as typed.
+        package var url: String
+
+        package init(scope: Scope, url: String) {
+            self.scope = scope
+            self.url = url
+        }
+    }
+
+    /// The parts of an exchange to print, HTTPie's `--print` letters.
+    package struct PrintParts: OptionSet, Equatable, Hashable, Sendable {
+        package let rawValue: UInt8
+
+        package init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        /// `H`: the request line and headers.
+        package static let requestHeaders = PrintParts(rawValue: 1 << 0)
+        /// `B`: the request body.
+        package static let requestBody = PrintParts(rawValue: 1 << 1)
+        /// `h`: the response status line and headers.
+        package static let responseHeaders = PrintParts(rawValue: 1 << 2)
+        /// `b`: the response body.
+        package static let responseBody = PrintParts(rawValue: 1 << 3)
+        /// `m`: response metadata (elapsed time).
+        package static let metadata = PrintParts(rawValue: 1 << 4)
+
+        /// The letters in HTTPie's order, paired with the part each one selects.
+        package static let letters: [(letter: Character, part: PrintParts)] = [
+            ("H", .requestHeaders), ("B", .requestBody), ("h", .responseHeaders), ("b", .responseBody),
+            ("m", .metadata),
+        ]
+
+        /// Parses `--print` letters; nil when the text is empty or holds a letter outside `HBhbm`.
+        package init?(letters text: String) {
+            guard !text.isEmpty else { return nil }
+            var parts: PrintParts = []
+            for character in text {
+                guard let entry = Self.letters.first(where: { $0.letter == character }) else { return nil }
+                parts.insert(entry.part)
+            }
+            self = parts
+        }
+
+        /// The selected parts spelled as `--print` letters, in HTTPie's order.
+        package var letterString: String {
+            String(Self.letters.filter { contains($0.part) }.map(\.letter))
+        }
+    }
+
+    /// The parts to print once every option is known, following HTTPie: an explicit `--print`
+    /// (or `-h`, `-b`) wins; else `--verbose` prints request and response; else `--offline`
+    /// prints the request; else a terminal gets headers and body and anything else the body only.
+    ///
+    /// `--quiet` is not applied here: it discards stdout (unless `--output` is given) rather than
+    /// changing what is formatted. With `--output`, pass `stdoutIsTerminal: false`.
+    package func resolvedPrintParts(stdoutIsTerminal: Bool) -> PrintParts {
+        if let printParts { return printParts }
+        if verbose { return [.requestHeaders, .requestBody, .responseHeaders, .responseBody] }
+        if offline { return [.requestHeaders, .requestBody] }
+        return stdoutIsTerminal ? [.responseHeaders, .responseBody] : [.responseBody]
+    }
+}

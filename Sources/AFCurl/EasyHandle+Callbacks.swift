@@ -1,0 +1,209 @@
+import CCurlShim
+import Glibc
+
+/// The per-transfer state libcurl's callbacks reach through their userdata pointer.
+///
+/// Swift errors never unwind through libcurl's C frames: a callback that fails stores its error
+/// here and returns libcurl's "stop" value; `EasyHandle.perform` rethrows the stored error.
+final class TransferContext {
+    /// Where response heads and bodies go.
+    let events: TransferEvents
+    /// The body libcurl pulls, if any.
+    let body: BodySource?
+    /// Whether a 401 may be a digest challenge libcurl answers itself, so its head waits until a
+    /// body byte or the end of the transfer proves it final.
+    let defersChallengeHeads: Bool
+
+    /// Rebuilds heads from header lines.
+    var parser = ResponseHeadParser()
+    /// A completed final head not yet given to `events`.
+    var pendingHead: ResponseHead?
+    /// The head given to `events`.
+    var reportedHead: ResponseHead?
+    /// The first error a callback raised.
+    var storedError: CurlError?
+    /// Whether `events.shouldAbort()` asked to stop.
+    var abortRequested = false
+    /// Request head bytes seen by the debug callback but not yet complete.
+    var requestHead: [UInt8] = []
+
+    init(events: TransferEvents, body: BodySource?, defersChallengeHeads: Bool) {
+        self.events = events
+        self.body = body
+        self.defersChallengeHeads = defersChallengeHeads
+    }
+
+    /// Handles one header line; false stops the transfer.
+    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard storedError == nil else { return false }
+        guard case .completed(let head) = parser.feed(line) else { return true }
+        // 1xx heads (100 Continue, 101 Switching Protocols for h2c) are interim: never reported.
+        guard head.statusCode >= 200 else { return true }
+        // A newer head replaces an unreported one: that was a challenge libcurl answered.
+        pendingHead = head
+        if defersChallengeHeads && head.statusCode == 401 { return true }
+        return reportPendingHead()
+    }
+
+    /// Gives the pending head to `events`; false (with the error stored) when it throws.
+    func reportPendingHead() -> Bool {
+        guard let head = pendingHead else { return true }
+        pendingHead = nil
+        reportedHead = head
+        do {
+            try events.responseHead(head)
+            return true
+        } catch {
+            store(.responseHandlerFailed(error))
+            return false
+        }
+    }
+
+    /// Handles one chunk of the response body; false stops the transfer.
+    func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard storedError == nil, reportPendingHead() else { return false }
+        do {
+            try events.responseBody(chunk)
+            return true
+        } catch {
+            store(.responseHandlerFailed(error))
+            return false
+        }
+    }
+
+    /// Fills libcurl's upload buffer from the body source.
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let body else { return 0 }
+        guard storedError == nil else { return Int(AFCURL_READFUNC_ABORT) }
+        do {
+            return try body.read(into: buffer)
+        } catch {
+            store(.bodyReadFailed(error))
+            return Int(AFCURL_READFUNC_ABORT)
+        }
+    }
+
+    /// Rewinds the body for a resend (authentication, a retry on a stale connection).
+    func rewindBody() -> Int32 {
+        guard let body else { return CURL_SEEKFUNC_OK }
+        do {
+            try body.rewind()
+            return CURL_SEEKFUNC_OK
+        } catch {
+            store(.bodyReadFailed(error))
+            return CURL_SEEKFUNC_FAIL
+        }
+    }
+
+    /// Records debug output; complete request heads go to `events`.
+    func receiveDebug(_ type: curl_infotype, _ data: UnsafeRawBufferPointer) {
+        guard type == CURLINFO_HEADER_OUT else { return }
+        requestHead.append(contentsOf: data)
+        if requestHead.count >= 4 && requestHead.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
+            flushRequestHead()
+        }
+    }
+
+    /// Gives collected request head bytes to `events`; false (with the error stored) when it throws.
+    @discardableResult
+    func flushRequestHead() -> Bool {
+        guard !requestHead.isEmpty else { return true }
+        let text = requestHead.withUnsafeBytes { HeaderText.decode($0) }
+        requestHead.removeAll(keepingCapacity: true)
+        do {
+            try events.requestHeadSent(text)
+            return true
+        } catch {
+            store(.responseHandlerFailed(error))
+            return false
+        }
+    }
+
+    /// Reports progress and decides whether to stop; nonzero aborts the transfer.
+    func progress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64) -> Int32 {
+        events.transferProgress(
+            downloaded: downloaded, expectedDownload: expectedDownload, uploaded: uploaded,
+            expectedUpload: expectedUpload)
+        // A stored error (from the debug callback, which cannot stop libcurl) ends the transfer here.
+        if storedError != nil { return 1 }
+        if afcurl_interrupted() != 0 || events.shouldAbort() {
+            abortRequested = true
+            return 1
+        }
+        return 0
+    }
+
+    /// Delivers what is still pending after a successful transfer: a deferred head (a 401 that
+    /// turned out to be final and had no body) and an unterminated request head.
+    func finish() throws(CurlError) {
+        if !flushRequestHead() || !reportPendingHead(), let error = storedError {
+            throw error
+        }
+    }
+
+    /// Keeps the first error; later ones are consequences of it.
+    private func store(_ error: CurlError) {
+        if storedError == nil { storedError = error }
+    }
+}
+
+extension EasyHandle {
+    /// Installs the C callbacks and points their userdata at `context`, which the caller keeps
+    /// alive for the whole transfer.
+    func installCallbacks(context: TransferContext, reportsRequestHeads: Bool) throws(CurlError) {
+        let handle = rawHandle
+        let userdata = Unmanaged.passUnretained(context).toOpaque()
+        for option in [CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_XFERINFODATA]
+        {
+            try check(afcurl_setopt_pointer(handle, option, userdata), "callback data")
+        }
+        try check(
+            afcurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
+                let length = size * count
+                guard let buffer, let userdata else { return 0 }
+                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+                return context.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+            }, "header callback")
+        try check(
+            afcurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
+                let length = size * count
+                guard let buffer, let userdata else { return 0 }
+                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+                return context.receiveBody(UnsafeRawBufferPointer(start: buffer, count: length))
+                    ? length : Int(AFCURL_WRITEFUNC_ERROR)
+            }, "write callback")
+        try check(
+            afcurl_setopt_read_function(handle) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return Int(AFCURL_READFUNC_ABORT) }
+                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+                return context.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+            }, "read callback")
+        try check(
+            afcurl_setopt_seek_function(handle) { userdata, offset, origin in
+                guard let userdata else { return CURL_SEEKFUNC_CANTSEEK }
+                // libcurl only ever seeks back to the start of the body.
+                guard offset == 0, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+                return Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue().rewindBody()
+            }, "seek callback")
+        try check(
+            afcurl_setopt_xferinfo_function(handle) { userdata, downloadTotal, downloadNow, uploadTotal, uploadNow in
+                guard let userdata else { return 0 }
+                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+                return context.progress(
+                    downloaded: Int64(downloadNow), expectedDownload: Int64(downloadTotal),
+                    uploaded: Int64(uploadNow), expectedUpload: Int64(uploadTotal))
+            }, "progress callback")
+        try setLong(CURLOPT_NOPROGRESS, 0)
+        guard reportsRequestHeads else { return }
+        try check(afcurl_setopt_pointer(handle, CURLOPT_DEBUGDATA, userdata), "debug data")
+        try check(
+            afcurl_setopt_debug_function(handle) { _, type, data, size, userdata in
+                guard let data, let userdata else { return 0 }
+                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+                context.receiveDebug(type, UnsafeRawBufferPointer(start: data, count: size))
+                return 0
+            }, "debug callback")
+        // VERBOSE is what makes libcurl call the debug function; with one set nothing is printed.
+        try setLong(CURLOPT_VERBOSE, 1)
+    }
+}

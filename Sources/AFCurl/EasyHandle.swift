@@ -1,0 +1,251 @@
+import CCurlShim
+
+/// The Swift owner of one libcurl easy handle, reused across requests so connections stay alive.
+///
+/// Every `perform` resets the handle's options (`curl_easy_reset` keeps live connections, the DNS
+/// cache and TLS sessions) and sets them again from the `TransferRequest`, so no setting leaks
+/// from one request into the next. libcurl never follows redirects here; the HTTP client does.
+package final class EasyHandle {
+    /// The `CURL *` this object owns.
+    private let handle: UnsafeMutableRawPointer
+    /// libcurl's CURLOPT_ERRORBUFFER, which must outlive every transfer on the handle.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Creates a handle, initialising libcurl for the process on first use.
+    package init() throws(CurlError) {
+        let initCode = afcurl_global_init()
+        guard initCode == CURLE_OK else { throw CurlError.setup("could not initialise libcurl", code: initCode) }
+        guard let handle = curl_easy_init() else {
+            throw CurlError(kind: .other, description: "could not create a libcurl handle")
+        }
+        self.handle = handle
+        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Performs one HTTP exchange, streaming the response into `events`, and reports the outcome.
+    package func perform(_ request: TransferRequest, events: TransferEvents) throws(CurlError) -> TransferOutcome {
+        if afcurl_interrupted() != 0 {
+            throw CurlError.interrupted(signal: afcurl_interrupt_signal())
+        }
+        curl_easy_reset(handle)
+        let body = EasyHandle.effectiveBody(method: request.method, body: request.body)
+        let context = TransferContext(
+            events: events, body: body,
+            defersChallengeHeads: request.options.digestCredentials != nil)
+        let headerList = try makeHeaderList(request.headerLines, uploading: body != nil)
+        defer {
+            // Runs after the outcome is read: the reset drops the header list, the callbacks and
+            // their userdata, which would dangle once `context` is gone (libcurl may call the debug
+            // callback while closing connections in curl_easy_cleanup).
+            curl_easy_reset(handle)
+            curl_slist_free_all(headerList)
+        }
+        try configure(request, body: body, headerList: headerList)
+        try installCallbacks(context: context, reportsRequestHeads: request.options.reportsRequestHeads)
+
+        errorBuffer[0] = 0
+        let code = withExtendedLifetime(context) { curl_easy_perform(handle) }
+
+        if afcurl_interrupted() != 0 {
+            throw CurlError.interrupted(signal: afcurl_interrupt_signal())
+        }
+        if let error = context.storedError {
+            throw error
+        }
+        guard code == CURLE_OK else {
+            if code == CURLE_ABORTED_BY_CALLBACK && context.abortRequested {
+                throw CurlError.interrupted(signal: 0)
+            }
+            throw CurlError(code: code, errorBuffer: String(cString: errorBuffer))
+        }
+        try context.finish()
+        return outcome(head: context.reportedHead)
+    }
+
+    // MARK: - Setup
+
+    /// POST, PUT and PATCH always carry a body (an empty one when none was given) so they send
+    /// `Content-Length: 0` (RFC 9110 §8.6); HEAD never sends one.
+    private static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
+        if method == "HEAD" { return nil }
+        if let body { return body }
+        return ["POST", "PUT", "PATCH"].contains(method) ? EmptyBodySource() : nil
+    }
+
+    /// Builds the curl_slist of header lines, adding `Expect:` for uploads unless one was given.
+    private func makeHeaderList(_ lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<
+        curl_slist
+    >? {
+        var all = lines
+        // libcurl adds `Expect: 100-continue` to uploads and waits a second for the 100;
+        // HTTPie and AFNetworking never send it.
+        if uploading && !lines.contains(where: { EasyHandle.headerName(of: $0) == "expect" }) {
+            all.append("Expect:")
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in all {
+            guard let extended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
+            }
+            list = extended
+        }
+        return list
+    }
+
+    /// The lower-cased name of a `Name: value` / `Name;` header line.
+    private static func headerName(of line: String) -> String {
+        let name = line.prefix { $0 != ":" && $0 != ";" }
+        return ASCIICase.lowercased(String(name))
+    }
+
+    /// Sets every option of the request on the freshly reset handle.
+    private func configure(
+        _ request: TransferRequest, body: BodySource?, headerList: UnsafeMutablePointer<curl_slist>?
+    ) throws(CurlError) {
+        let options = request.options
+        try setString(CURLOPT_URL, request.url, "the URL was rejected")
+        try setString(CURLOPT_PROTOCOLS_STR, "http,https", "http is not supported by this libcurl")
+        try setLong(CURLOPT_FOLLOWLOCATION, 0)
+        try setLong(CURLOPT_NOSIGNAL, 1)
+        try setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try check(afcurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
+        try check(afcurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "headers")
+
+        if request.method == "HEAD" {
+            try setLong(CURLOPT_NOBODY, 1)
+        } else if let body {
+            try setLong(CURLOPT_UPLOAD, 1)
+            try setString(CURLOPT_CUSTOMREQUEST, request.method, "method")
+            // -1 makes HTTP/1.1 uploads chunked; libcurl writes Content-Length otherwise.
+            let size = body.length.map { curl_off_t(clamping: $0) } ?? -1
+            try check(afcurl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, size), "body size")
+        } else if request.method == "GET" {
+            try setLong(CURLOPT_HTTPGET, 1)
+        } else {
+            try setString(CURLOPT_CUSTOMREQUEST, request.method, "method")
+        }
+
+        if let seconds = options.connectTimeout {
+            try setLong(CURLOPT_CONNECTTIMEOUT_MS, EasyHandle.milliseconds(seconds))
+        }
+        if let seconds = options.timeout {
+            try setLong(CURLOPT_TIMEOUT_MS, EasyHandle.milliseconds(seconds))
+        }
+        if let proxy = options.proxy { try setString(CURLOPT_PROXY, proxy, "proxy") }
+        if let noProxy = options.noProxy { try setString(CURLOPT_NOPROXY, noProxy, "no-proxy list") }
+        switch options.httpVersion {
+        case .automatic: break
+        case .http1_1: try setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        case .http2: try setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
+        }
+        if let encoding = options.acceptEncoding {
+            try setString(CURLOPT_ACCEPT_ENCODING, encoding, "accept-encoding")
+        }
+        if let digest = options.digestCredentials {
+            try setLong(CURLOPT_HTTPAUTH, Int(bitPattern: AFCURL_AUTH_DIGEST))
+            try setString(CURLOPT_USERNAME, digest.user, "user name")
+            try setString(CURLOPT_PASSWORD, digest.password, "password")
+        }
+        try configureTLS(options.tls)
+    }
+
+    /// Sets certificate verification, CA locations, pinning and client certificates.
+    private func configureTLS(_ tls: TLSOptions) throws(CurlError) {
+        try setLong(CURLOPT_SSL_VERIFYPEER, tls.verifyPeer ? 1 : 0)
+        try setLong(CURLOPT_SSL_VERIFYHOST, tls.verifyHost ? 2 : 0)
+        if let caFile = tls.caFile { try setString(CURLOPT_CAINFO, caFile, "CA bundle") }
+        if let caPath = tls.caPath { try setString(CURLOPT_CAPATH, caPath, "CA directory") }
+        if let pinned = tls.pinnedPublicKey {
+            try setString(CURLOPT_PINNEDPUBLICKEY, pinned, "public key pinning")
+        }
+        if let certificate = tls.clientCertificate {
+            try setString(CURLOPT_SSLCERT, certificate, "client certificate")
+        }
+        if let key = tls.clientKey { try setString(CURLOPT_SSLKEY, key, "client key") }
+    }
+
+    /// Converts seconds to libcurl's milliseconds, never rounding a positive timeout down to 0
+    /// (which would mean "no timeout").
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds > 0 else { return 0 }
+        return max(1, Int(min(seconds * 1000, Double(Int32.max)).rounded()))
+    }
+
+    // MARK: - Option helpers
+
+    /// Sets a `long` option, turning a rejection into a `CurlError`.
+    func setLong(_ option: CURLoption, _ value: Int) throws(CurlError) {
+        try check(afcurl_setopt_long(handle, option, value), "option \(option.rawValue)")
+    }
+
+    /// Sets a string option (libcurl copies it), turning a rejection into a `CurlError`.
+    func setString(_ option: CURLoption, _ value: String, _ what: String) throws(CurlError) {
+        try check(afcurl_setopt_string(handle, option, value), what)
+    }
+
+    /// Turns a non-OK setup result into a `CurlError` naming what was being set.
+    func check(_ code: CURLcode, _ what: String) throws(CurlError) {
+        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what)", code: code) }
+    }
+
+    /// The raw `CURL *`, for the callback installer.
+    var rawHandle: UnsafeMutableRawPointer { handle }
+
+    // MARK: - Results
+
+    /// Reads what libcurl knows about the finished transfer.
+    private func outcome(head: ResponseHead?) -> TransferOutcome {
+        var status = 0
+        _ = afcurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var version = 0
+        _ = afcurl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+        var port = 0
+        _ = afcurl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
+        var downloaded: curl_off_t = 0
+        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
+        var uploaded: curl_off_t = 0
+        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        var microseconds: curl_off_t = 0
+        _ = afcurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
+        let ip = string(CURLINFO_PRIMARY_IP)
+        return TransferOutcome(
+            statusCode: status, effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? "",
+            redirectURL: string(CURLINFO_REDIRECT_URL),
+            httpVersion: head?.httpVersion ?? EasyHandle.versionName(version),
+            primaryIP: ip?.isEmpty == false ? ip : nil, primaryPort: port > 0 ? port : nil,
+            bytesDownloaded: Int64(downloaded), bytesUploaded: Int64(uploaded),
+            totalTime: Double(microseconds) / 1_000_000, head: head)
+    }
+
+    /// A string getinfo value, or nil when libcurl has none.
+    private func string(_ info: CURLINFO) -> String? {
+        var pointer: UnsafePointer<CChar>?
+        guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    /// The status-line spelling of a CURLINFO_HTTP_VERSION value.
+    private static func versionName(_ version: Int) -> String {
+        switch version {
+        case CURL_HTTP_VERSION_1_0: return "HTTP/1.0"
+        case CURL_HTTP_VERSION_1_1: return "HTTP/1.1"
+        case CURL_HTTP_VERSION_2_0: return "HTTP/2"
+        case CURL_HTTP_VERSION_3: return "HTTP/3"
+        default: return ""
+        }
+    }
+}
+
+/// The body of a POST/PUT/PATCH sent without one: zero bytes, so libcurl writes Content-Length: 0.
+final class EmptyBodySource: BodySource {
+    var length: UInt64? { 0 }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+    func rewind() throws {}
+}

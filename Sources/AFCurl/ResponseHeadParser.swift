@@ -1,0 +1,104 @@
+/// Rebuilds response heads from the lines libcurl hands to its header callback.
+///
+/// libcurl calls the header callback once per complete line, for every response on the
+/// connection: 1xx interim responses, a digest challenge it answers itself, the final response
+/// and, after the body, chunked trailers. A status line starts a new head; the empty line ends
+/// it. Lines arriving while no head is open (trailers) are ignored.
+struct ResponseHeadParser {
+    /// The result of feeding one line.
+    enum Event {
+        /// Nothing complete yet.
+        case none
+        /// A head ended with its empty line.
+        case completed(ResponseHead)
+    }
+
+    private var statusCode = 0
+    private var reasonPhrase = ""
+    private var httpVersion = ""
+    private var headers: [(name: String, value: String)] = []
+    private var isOpen = false
+
+    /// Feeds one raw header line, CRLF included.
+    mutating func feed(_ line: UnsafeRawBufferPointer) -> Event {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D {
+            end -= 1
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        if bytes.isEmpty {
+            guard isOpen else { return .none }
+            isOpen = false
+            return .completed(
+                ResponseHead(
+                    statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+                    headers: headers))
+        }
+        if ResponseHeadParser.isStatusLine(bytes) {
+            parseStatusLine(bytes)
+            return .none
+        }
+        guard isOpen else { return .none }
+        if bytes[0] == 0x20 || bytes[0] == 0x09 {
+            // Obsolete line folding (RFC 9112 §5.2): the continuation joins the previous value.
+            if !headers.isEmpty {
+                let continuation = ResponseHeadParser.trimmed(Substring(HeaderText.decode(bytes)))
+                headers[headers.count - 1].value += " " + continuation
+            }
+            return .none
+        }
+        let text = HeaderText.decode(bytes)
+        if let colon = text.firstIndex(of: ":") {
+            let name = String(text[..<colon])
+            let value = ResponseHeadParser.trimmed(text[text.index(after: colon)...])
+            headers.append((name: name, value: value))
+        }
+        return .none
+    }
+
+    /// Whether a line is a status line (`HTTP/…`) rather than a field.
+    private static func isStatusLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let prefix: [UInt8] = Array("HTTP/".utf8)
+        guard bytes.count >= prefix.count else { return false }
+        return zip(prefix, bytes).allSatisfy { $0 == $1 }
+    }
+
+    /// Starts a new head from `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer) {
+        let text = HeaderText.decode(bytes)
+        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        httpVersion = parts.first.map(String.init) ?? ""
+        statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        reasonPhrase = parts.count > 2 ? ResponseHeadParser.trimmed(parts[2]) : ""
+        headers = []
+        isOpen = true
+    }
+
+    /// Drops leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
+    private static func trimmed(_ text: Substring) -> String {
+        var scalars = text.unicodeScalars[...]
+        while let first = scalars.first, first == " " || first == "\t" {
+            scalars = scalars.dropFirst()
+        }
+        while let last = scalars.last, last == " " || last == "\t" {
+            scalars = scalars.dropLast()
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
+
+/// Turns header bytes into text without losing any: UTF-8 when valid, else ISO-8859-1.
+package enum HeaderText {
+    /// Decodes bytes as UTF-8 if they are valid UTF-8, otherwise byte-for-byte as Latin-1
+    /// (RFC 9110 §5.5 allows obs-text; Latin-1 keeps every byte visible and reversible).
+    package static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            return text
+        }
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes {
+            scalars.append(Unicode.Scalar(byte))
+        }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,119 @@
+/// One HTTP exchange as libcurl should perform it: no redirects, no retries beyond curl's own
+/// authentication round trip.
+package struct TransferRequest {
+    /// The method token, sent as typed (`GET`, `POST`, `PROPFIND`…).
+    package var method: String
+    /// The absolute `http://` or `https://` URL.
+    package var url: String
+    /// Header lines in curl's syntax: `Name: value` sends, `Name:` suppresses one of curl's own
+    /// headers, `Name;` sends the header with an empty value.
+    package var headerLines: [String]
+    /// The body libcurl pulls, or nil for none.
+    package var body: BodySource?
+    /// Connection, proxy, protocol and authentication settings.
+    package var options: TransferOptions
+
+    package init(
+        method: String, url: String, headerLines: [String] = [], body: BodySource? = nil,
+        options: TransferOptions = TransferOptions()
+    ) {
+        self.method = method
+        self.url = url
+        self.headerLines = headerLines
+        self.body = body
+        self.options = options
+    }
+}
+
+/// Settings of one transfer that are not part of the HTTP message itself.
+package struct TransferOptions: Sendable {
+    /// Seconds allowed for connecting (DNS, TCP, TLS); nil for libcurl's default of 300.
+    package var connectTimeout: Double?
+    /// Seconds allowed for the whole transfer; nil for no limit.
+    package var timeout: Double?
+    /// An explicit proxy URL (`http://host:port`, `socks5://…`); nil leaves libcurl reading
+    /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment.
+    package var proxy: String?
+    /// Hosts that bypass the proxy, comma separated (`*` for all); nil for the environment's.
+    package var noProxy: String?
+    /// Which HTTP version to ask for.
+    package var httpVersion: HTTPVersionPreference
+    /// The Accept-Encoding value to send and decode transparently; "" offers every encoding this
+    /// libcurl supports; nil sends nothing and leaves bodies as received.
+    package var acceptEncoding: String?
+    /// Credentials for HTTP Digest, which libcurl negotiates through a 401 challenge.
+    package var digestCredentials: DigestCredentials?
+    /// TLS verification settings.
+    package var tls: TLSOptions
+    /// Whether to report the request heads exactly as sent (costs libcurl's debug path).
+    package var reportsRequestHeads: Bool
+
+    package init(
+        connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,
+        noProxy: String? = nil, httpVersion: HTTPVersionPreference = .automatic,
+        acceptEncoding: String? = nil, digestCredentials: DigestCredentials? = nil,
+        tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false
+    ) {
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.proxy = proxy
+        self.noProxy = noProxy
+        self.httpVersion = httpVersion
+        self.acceptEncoding = acceptEncoding
+        self.digestCredentials = digestCredentials
+        self.tls = tls
+        self.reportsRequestHeads = reportsRequestHeads
+    }
+}
+
+/// The HTTP version afcli asks libcurl for.
+package enum HTTPVersionPreference: String, Sendable, CaseIterable {
+    /// libcurl's default: HTTP/2 over TLS when ALPN agrees, HTTP/1.1 otherwise.
+    case automatic
+    /// HTTP/1.1 only.
+    case http1_1
+    /// HTTP/2: ALPN over TLS, an `Upgrade: h2c` attempt over cleartext (never prior knowledge).
+    case http2
+}
+
+/// A user name and password for HTTP Digest.
+package struct DigestCredentials: Equatable, Sendable {
+    package var user: String
+    package var password: String
+
+    package init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
+/// How the server's certificate is checked; verification is on unless turned off explicitly.
+package struct TLSOptions: Equatable, Sendable {
+    /// Whether the certificate chain must verify against the CA bundle.
+    package var verifyPeer: Bool
+    /// Whether the certificate must name the host.
+    package var verifyHost: Bool
+    /// A CA bundle file in PEM format; nil for the system bundle.
+    package var caFile: String?
+    /// A directory of hashed CA certificates; nil for the system one.
+    package var caPath: String?
+    /// libcurl's pinned public key syntax: `sha256//base64;sha256//base64` or a PEM/DER path.
+    package var pinnedPublicKey: String?
+    /// A client certificate file (PEM) and its key, for mutual TLS.
+    package var clientCertificate: String?
+    package var clientKey: String?
+
+    package init(
+        verifyPeer: Bool = true, verifyHost: Bool = true, caFile: String? = nil,
+        caPath: String? = nil, pinnedPublicKey: String? = nil, clientCertificate: String? = nil,
+        clientKey: String? = nil
+    ) {
+        self.verifyPeer = verifyPeer
+        self.verifyHost = verifyHost
+        self.caFile = caFile
+        self.caPath = caPath
+        self.pinnedPublicKey = pinnedPublicKey
+        self.clientCertificate = clientCertificate
+        self.clientKey = clientKey
+    }
+}

@@ -1,0 +1,122 @@
+/// The status line and header fields of one final (non-1xx) response, exactly as received.
+package struct ResponseHead: Sendable {
+    /// The status code, e.g. 200.
+    package var statusCode: Int
+    /// The reason phrase as sent ("OK"); empty for HTTP/2 and HTTP/3, which have none.
+    package var reasonPhrase: String
+    /// The protocol token of the status line: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
+    package var httpVersion: String
+    /// Header fields in the order received; repeated names stay separate.
+    package var headers: [(name: String, value: String)]
+
+    package init(
+        statusCode: Int, reasonPhrase: String, httpVersion: String,
+        headers: [(name: String, value: String)]
+    ) {
+        self.statusCode = statusCode
+        self.reasonPhrase = reasonPhrase
+        self.httpVersion = httpVersion
+        self.headers = headers
+    }
+
+    /// The first value of the named header, compared case-insensitively.
+    package func value(for name: String) -> String? {
+        let wanted = ASCIICase.lowercased(name)
+        return headers.first { ASCIICase.lowercased($0.name) == wanted }?.value
+    }
+
+    /// Every value of the named header in order, compared case-insensitively.
+    package func values(for name: String) -> [String] {
+        let wanted = ASCIICase.lowercased(name)
+        return headers.filter { ASCIICase.lowercased($0.name) == wanted }.map(\.value)
+    }
+}
+
+/// What libcurl reports about a finished transfer.
+package struct TransferOutcome: Sendable {
+    /// The final response's status code (0 when none arrived).
+    package var statusCode: Int
+    /// The URL libcurl last used.
+    package var effectiveURL: String
+    /// The absolute target of a 3xx response's `Location`, resolved by libcurl; nil otherwise.
+    package var redirectURL: String?
+    /// The HTTP version used: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or "" when unknown.
+    package var httpVersion: String
+    /// The IP address connected to, when there was a connection.
+    package var primaryIP: String?
+    /// The port connected to, when there was a connection.
+    package var primaryPort: Int?
+    /// Body bytes received, as they came over the wire (before decoding).
+    package var bytesDownloaded: Int64
+    /// Body bytes sent.
+    package var bytesUploaded: Int64
+    /// Seconds from start to finish of the transfer.
+    package var totalTime: Double
+    /// The head of the final response, as given to `TransferEvents.responseHead`.
+    package var head: ResponseHead?
+
+    package init(
+        statusCode: Int, effectiveURL: String, redirectURL: String? = nil, httpVersion: String = "",
+        primaryIP: String? = nil, primaryPort: Int? = nil, bytesDownloaded: Int64 = 0,
+        bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil
+    ) {
+        self.statusCode = statusCode
+        self.effectiveURL = effectiveURL
+        self.redirectURL = redirectURL
+        self.httpVersion = httpVersion
+        self.primaryIP = primaryIP
+        self.primaryPort = primaryPort
+        self.bytesDownloaded = bytesDownloaded
+        self.bytesUploaded = bytesUploaded
+        self.totalTime = totalTime
+        self.head = head
+    }
+}
+
+/// Receives a transfer's events as libcurl produces them; errors thrown here stop the transfer
+/// and come back from `EasyHandle.perform` as `CurlError` of kind `.responseHandlerFailed`.
+package protocol TransferEvents: AnyObject {
+    /// The request head exactly as written to the wire (only when `reportsRequestHeads` is on);
+    /// called again if libcurl resends (a digest round trip, a retry on a stale connection).
+    /// An error thrown here stops the transfer at libcurl's next callback.
+    func requestHeadSent(_ text: String) throws
+    /// The head of the response whose body follows; never a 1xx or a digest challenge that
+    /// libcurl answers itself.
+    func responseHead(_ head: ResponseHead) throws
+    /// One chunk of the (decoded) response body; valid only during the call.
+    func responseBody(_ chunk: UnsafeRawBufferPointer) throws
+    /// Polled while the transfer runs; true stops it with `.interrupted`.
+    func shouldAbort() -> Bool
+    /// Progress of the current transfer: body bytes so far and expected (0 when unknown).
+    func transferProgress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64)
+}
+
+extension TransferEvents {
+    /// Ignores request heads by default.
+    package func requestHeadSent(_ text: String) throws {}
+    /// Never aborts by default (the process interrupt flag is checked regardless).
+    package func shouldAbort() -> Bool { false }
+    /// Ignores progress by default.
+    package func transferProgress(
+        downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64
+    ) {}
+}
+
+/// ASCII-only case folding for header names, which are tokens (RFC 9110 §5.1).
+package enum ASCIICase {
+    /// Lower-cases A–Z and leaves every other byte alone.
+    package static func lowercased(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        var changed = false
+        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A {
+            bytes[index] += 0x20
+            changed = true
+        }
+        return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// Whether two header names are equal ignoring ASCII case.
+    package static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        lowercased(lhs) == lowercased(rhs)
+    }
+}

@@ -1,0 +1,48 @@
+import AFCurl
+
+/// A request ready for the wire: what the serializers made of a `RequestSpec`.
+///
+/// Headers are exactly the ones afcli sends besides `Host` and the body framing headers
+/// (`Content-Length` / `Transfer-Encoding`), which libcurl writes from `body.length`.
+package struct PreparedRequest {
+    /// The method in upper case.
+    package var method: String
+    /// The final absolute URL, query included, user information removed.
+    package var url: String
+    /// Headers in the order they are sent; repeated names are sent repeatedly.
+    package var headers: [HTTPField]
+    /// Header names the user unset (`Name:`); libcurl must not add its own for these.
+    package var removedHeaders: [String]
+    /// The body, or nil for none.
+    package var body: BodySource?
+    /// The body bytes when they were built in memory (JSON, form, plist, `--raw`), for `--offline`,
+    /// `--verbose` and the request log; nil for streamed bodies.
+    package var bodyBytes: [UInt8]?
+    /// Digest credentials, negotiated by libcurl; basic and bearer are already in `headers`.
+    package var digestCredentials: (user: String, password: String)?
+
+    package init(
+        method: String, url: String, headers: [HTTPField], removedHeaders: [String] = [],
+        body: BodySource? = nil, bodyBytes: [UInt8]? = nil,
+        digestCredentials: (user: String, password: String)? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.removedHeaders = removedHeaders
+        self.body = body
+        self.bodyBytes = bodyBytes
+        self.digestCredentials = digestCredentials
+    }
+}
+
+/// One header line: a name and its value.
+package struct HTTPField: Equatable, Sendable {
+    package var name: String
+    package var value: String
+
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,139 @@
+/// One flattened parameter: a field such as `a[b][]` and its value; nil for a null (field alone).
+package struct QueryPair: Equatable, Sendable {
+    package var field: String
+    /// The value as text; nil writes the field alone, without `=` (AF's `NSNull`).
+    package var value: String?
+
+    package init(field: String, value: String?) {
+        self.field = field
+        self.value = value
+    }
+
+    /// `field=value` (or just `field`) with both sides AF-escaped.
+    package var encoded: String {
+        let field = QueryStringSerializer.percentEscape(field)
+        guard let value else { return field }
+        return field + "=" + QueryStringSerializer.percentEscape(value)
+    }
+}
+
+/// AFNetworking's `AFQueryStringFromParameters` and `AFPercentEscapedStringFromString`, plus the
+/// way afcli appends a query to a URL.
+package enum QueryStringSerializer {
+    /// Flattens a parameter tree into ordered pairs the way AF does (spec §1).
+    ///
+    /// Objects recurse as `key[sub]` (just `sub` at the top) with keys sorted by UTF-16 code unit,
+    /// arrays as `key[]` in order, null gives the field alone, booleans `1`/`0`, numbers their
+    /// literal; empty containers give nothing. A top-level array uses the field `[]` and a top-level
+    /// scalar the empty field, since AF only ever starts from a dictionary.
+    package static func pairs(from parameters: JSONValue) -> [QueryPair] {
+        var pairs: [QueryPair] = []
+        flatten(parameters, field: nil, into: &pairs)
+        return pairs
+    }
+
+    /// The AF query string of a parameter tree: escaped pairs joined by `&`; empty for no pairs.
+    package static func queryString(from parameters: JSONValue) -> String {
+        pairs(from: parameters).map(\.encoded).joined(separator: "&")
+    }
+
+    /// `name==value` items, AF-escaped and joined by `&` in the order typed.
+    package static func queryString(from items: [QueryItem]) -> String {
+        items.map { escapedItem(name: $0.name, value: $0.value) }.joined(separator: "&")
+    }
+
+    /// One `name==value` item as `name=value`, both sides escaped like a parameter.
+    package static func escapedItem(name: String, value: String) -> String {
+        percentEscape(name) + "=" + percentEscape(value)
+    }
+
+    /// `AFPercentEscapedStringFromString`: every UTF-8 byte outside the literal set becomes `%XX`.
+    package static func percentEscape(_ string: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(string.utf8.count)
+        for byte in string.utf8 {
+            if isLiteral(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(upperHexDigits[Int(byte >> 4)])
+                output.append(upperHexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends an encoded query to `url`, before any `#fragment`; an empty query changes nothing.
+    ///
+    /// Joins with `&` when the URL already has a query (AF) and adds no separator when the URL
+    /// already ends in `?` or `&`. AF appends after the fragment; afcli deliberately does not.
+    package static func appendQuery(_ query: String, to url: String) -> String {
+        guard !query.isEmpty else { return url }
+        let base: Substring
+        let fragment: Substring
+        if let hash = url.firstIndex(of: "#") {
+            base = url[..<hash]
+            fragment = url[hash...]
+        } else {
+            base = url[...]
+            fragment = ""
+        }
+        let separator: String
+        if base.hasSuffix("?") || base.hasSuffix("&") {
+            separator = ""
+        } else {
+            separator = base.contains("?") ? "&" : "?"
+        }
+        return String(base) + separator + query + String(fragment)
+    }
+
+    /// Whether `lhs` sorts before `rhs` comparing UTF-16 code units, as `-[NSString compare:]` and
+    /// `CFStringCompare` order dictionary keys (`1` < `B` < `a`).
+    package static func precedesByCodeUnit(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+    }
+
+    /// Appends the pairs of `value` under `field` (nil at the top level).
+    private static func flatten(_ value: JSONValue, field: String?, into pairs: inout [QueryPair]) {
+        switch value {
+        case .object(let members):
+            for member in members.sorted(by: { precedesByCodeUnit($0.key, $1.key) }) {
+                let nested = field.map { "\($0)[\(member.key)]" } ?? member.key
+                flatten(member.value, field: nested, into: &pairs)
+            }
+        case .array(let elements):
+            // Brackets go in before escaping, so they reach the wire as %5B%5D (AF).
+            let nested = (field ?? "") + "[]"
+            for element in elements {
+                flatten(element, field: nested, into: &pairs)
+            }
+        case .null:
+            if let field { pairs.append(QueryPair(field: field, value: nil)) }
+        case .bool(let flag):
+            // NSNumber booleans describe themselves as 1 and 0.
+            pairs.append(QueryPair(field: field ?? "", value: flag ? "1" : "0"))
+        case .number(let literal):
+            pairs.append(QueryPair(field: field ?? "", value: literal))
+        case .string(let text):
+            pairs.append(QueryPair(field: field ?? "", value: text))
+        }
+    }
+
+    /// Whether `byte` stays literal: AF removes the RFC 3986 general and sub-delimiters
+    /// `:#[]@!$&'()*+,;=` from `URLQueryAllowedCharacterSet`, leaving `A-Z a-z 0-9 - . _ ~ / ?`.
+    private static func isLiteral(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+            UInt8(ascii: "?"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Upper-case hex digits, as AF's `stringByAddingPercentEncodingWithAllowedCharacters` writes.
+    private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+}

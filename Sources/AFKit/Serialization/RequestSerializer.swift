@@ -1,0 +1,153 @@
+import AFCurl
+
+/// Turns a `RequestSpec` into a `PreparedRequest`: the final URL, the headers in wire order and
+/// the body source, the way AF's `requestBySerializingRequest:withParameters:` does.
+package enum RequestSerializer {
+    /// AF's `HTTPMethodsEncodingParametersInURI`: these methods carry parameters in the query.
+    package static let methodsEncodingParametersInURI: Set<String> = ["GET", "HEAD", "DELETE"]
+
+    /// Prepares `spec` for sending.
+    ///
+    /// - URL: `spec.url` validated and without user information (which becomes basic credentials
+    ///   unless `spec.credentials` is set), then the `==` items, then for GET/HEAD/DELETE the
+    ///   flattened parameters, each appended before any fragment.
+    /// - Headers, defaults first: `User-Agent`, `Accept-Encoding` (only when `acceptEncoding` is
+    ///   given), `Accept`, `Accept-Language`, `Authorization` (basic or bearer), `Content-Type`;
+    ///   then the user's header items merged over them (see `mergeHeaders`).
+    /// - Body: parameters encoded by `spec.encoding` for other methods; a raw body streamed.
+    ///   A raw body is announced with its `;type=` when given, else with the type of the chosen
+    ///   encoding (`application/json` by default, as HTTPie does for stdin and `@file` bodies).
+    ///   `Accept` is `application/json, */*;q=0.5` exactly when the body is announced as JSON.
+    ///
+    /// `standardInput` is the source the CLI already peeked at; a new one is made when nil.
+    package static func prepare(
+        _ spec: RequestSpec, environment: [String: String], acceptEncoding: String? = nil,
+        standardInput: StandardInputBodySource? = nil
+    ) throws(SerializationError) -> PreparedRequest {
+        if spec.encoding == .multipart || !spec.files.isEmpty { throw .multipartUnavailable }
+        let parametersInURL = methodsEncodingParametersInURI.contains(spec.method.uppercased())
+
+        var reference = try URLReference.parseRequestURL(spec.url)
+        let userInfo = reference.removeUserInfo()
+        var url = reference.string
+        url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: spec.queryItems), to: url)
+        if parametersInURL, let parameters = spec.parameters {
+            url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: parameters), to: url)
+        }
+
+        let body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
+        let credentials = spec.credentials ?? userInfo.map { .basic(user: $0.user, password: $0.password ?? "") }
+
+        var defaults = [HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent)]
+        if let acceptEncoding { defaults.append(HTTPField(name: "Accept-Encoding", value: acceptEncoding)) }
+        let accept = body.contentType == MediaType.json ? MediaType.acceptJSON : MediaType.acceptAny
+        defaults.append(HTTPField(name: "Accept", value: accept))
+        defaults.append(
+            HTTPField(name: "Accept-Language", value: DefaultHeaders.acceptLanguage(environment: environment)))
+        var digestCredentials: (user: String, password: String)?
+        switch credentials {
+        case .basic(let user, let password)?:
+            defaults.append(
+                HTTPField(
+                    name: "Authorization", value: DefaultHeaders.basicAuthorization(user: user, password: password)))
+        case .bearer(let token)?:
+            defaults.append(HTTPField(name: "Authorization", value: DefaultHeaders.bearerAuthorization(token: token)))
+        case .digest(let user, let password)?:
+            digestCredentials = (user, password)
+        case nil:
+            break
+        }
+        if let contentType = body.contentType { defaults.append(HTTPField(name: "Content-Type", value: contentType)) }
+
+        let merged = try mergeHeaders(defaults: defaults, items: spec.headers)
+        return PreparedRequest(
+            method: spec.method, url: url, headers: merged.headers, removedHeaders: merged.removed,
+            body: body.source, bodyBytes: body.bytes, digestCredentials: digestCredentials)
+    }
+
+    /// The user's header items applied over the defaults, in the order typed.
+    ///
+    /// A set item replaces every default of the same name (case-insensitively) at the default's
+    /// position; repeated items of one name are all sent, each after the previous one; `Name:`
+    /// (a nil value) removes every header of that name so far and records the name in `removed`
+    /// so the transport suppresses its own; `Name;` (an empty value) sends the header empty.
+    package static func mergeHeaders(
+        defaults: [HTTPField], items: [HeaderItem]
+    ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
+        var entries = defaults.map { (field: $0, isDefault: true) }
+        var removed: [String] = []
+        for item in items {
+            try validate(item)
+            let name = item.name.lowercased()
+            func matches(_ field: HTTPField) -> Bool { field.name.lowercased() == name }
+            guard let value = item.value else {
+                entries.removeAll { matches($0.field) }
+                if !removed.contains(where: { $0.lowercased() == name }) { removed.append(item.name) }
+                continue
+            }
+            removed.removeAll { $0.lowercased() == name }
+            let field = HTTPField(name: item.name, value: value)
+            if let position = entries.firstIndex(where: { $0.isDefault && matches($0.field) }) {
+                entries[position] = (field, false)
+                entries.removeAll { $0.isDefault && matches($0.field) }
+            } else if let last = entries.lastIndex(where: { matches($0.field) }) {
+                entries.insert((field, false), at: last + 1)
+            } else {
+                entries.append((field, false))
+            }
+        }
+        return (entries.map(\.field), removed)
+    }
+
+    /// A body ready to send: the source, its bytes when built in memory, and its type.
+    private struct PreparedBody {
+        var source: BodySource?
+        var bytes: [UInt8]?
+        var contentType: String?
+    }
+
+    /// Builds the body of `spec`: a raw body, or the parameters encoded for a body method.
+    private static func makeBody(
+        _ spec: RequestSpec, parametersInURL: Bool, standardInput: StandardInputBodySource?
+    ) throws(SerializationError) -> PreparedBody {
+        let encodingType = ParameterBodyEncoder.contentType(for: spec.encoding)
+        if let raw = spec.rawBody {
+            if !parametersInURL, spec.parameters != nil { throw .conflictingBody }
+            switch raw {
+            case .bytes(let bytes):
+                return PreparedBody(source: BytesBodySource(bytes), bytes: bytes, contentType: encodingType)
+            case .file(let path, let contentType):
+                return PreparedBody(source: try FileBodySource(path: path), contentType: contentType ?? encodingType)
+            case .standardInput:
+                return PreparedBody(source: standardInput ?? StandardInputBodySource(), contentType: encodingType)
+            }
+        }
+        guard !parametersInURL, let encoded = try ParameterBodyEncoder.encode(spec.parameters, as: spec.encoding) else {
+            return PreparedBody()
+        }
+        return PreparedBody(
+            source: BytesBodySource(encoded.bytes), bytes: encoded.bytes, contentType: encoded.contentType)
+    }
+
+    /// Refuses header names that are not RFC 9110 tokens and values with line breaks or NUL,
+    /// which would split or end the header block.
+    private static func validate(_ item: HeaderItem) throws(SerializationError) {
+        guard !item.name.isEmpty, item.name.utf8.allSatisfy(isTokenByte) else {
+            throw .invalidHeader(name: item.name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~")
+        }
+        if let value = item.value, value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x00 }) {
+            throw .invalidHeader(name: item.name, reason: "the value contains a line break or NUL")
+        }
+    }
+
+    /// Whether `byte` is an RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// Why a request could not be turned into bytes for the wire.
+///
+/// One error type for URL handling, body encoding and body sources; every description is lower
+/// case so the CLI can prefix it with `afcli: error: `.
+package enum SerializationError: Error, Equatable, CustomStringConvertible {
+    /// The URL cannot be sent: wrong scheme, empty host, bad port or an unusable character.
+    case invalidURL(String, reason: String)
+    /// A header item cannot be sent as written (bad name, line break in the value).
+    case invalidHeader(name: String, reason: String)
+    /// A number literal in the parameters is not RFC 8259 JSON (AF refuses invalid JSON up front).
+    case invalidJSONNumber(String)
+    /// Property lists have no null; `keyPath` names where the null sits (`a.b[0]`).
+    case propertyListNull(keyPath: String)
+    /// Data fields that belong in the body were given together with a raw body.
+    case conflictingBody
+    /// Multipart bodies are built by the multipart encoder, not by this layer.
+    case multipartUnavailable
+    /// A file or stream could not be opened or read; `reason` is the system's, lower case; the path
+    /// `-` stands for standard input.
+    case unreadable(path: String, reason: String)
+    /// A streamed file ended before, or grew beyond, the length announced in `Content-Length`.
+    case fileChangedSize(path: String)
+    /// A streamed body cannot be replayed (standard input already consumed).
+    case notRewindable(path: String)
+
+    package var description: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "invalid URL \(quoted(url)): \(reason)"
+        case .invalidHeader(let name, let reason):
+            return "invalid header \(quoted(name)): \(reason)"
+        case .invalidJSONNumber(let literal):
+            return "parameters are not valid JSON: \(quoted(literal)) is not a number"
+        case .propertyListNull(let keyPath):
+            if keyPath.isEmpty { return "property lists cannot hold null (at the top level)" }
+            return "property lists cannot hold null (at \(quoted(keyPath)))"
+        case .conflictingBody:
+            return "a raw body cannot be combined with data fields"
+        case .multipartUnavailable:
+            return "multipart bodies are built by the multipart encoder"
+        case .unreadable(let path, let reason):
+            return "cannot read \(displayName(path)): \(reason)"
+        case .fileChangedSize(let path):
+            return "\(quoted(path)) changed size while it was being sent"
+        case .notRewindable(let path):
+            return "cannot send \(displayName(path)) again: it was already consumed"
+        }
+    }
+}
+
+/// Names a body source in a message: `-` is standard input, anything else a quoted path.
+private func displayName(_ path: String) -> String {
+    path == "-" ? "standard input" : quoted(path)
+}
+
+/// Wraps text in double quotes for an error message, escaping quotes and control characters.
+private func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return result + "\""
+}

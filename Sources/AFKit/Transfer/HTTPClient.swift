@@ -1,0 +1,180 @@
+import AFCurl
+
+/// Sends prepared requests over one reused libcurl handle and follows redirects in Swift.
+///
+/// libcurl never follows redirects itself: afcli needs each hop's head and body (for `--all`
+/// style output and the request log), its own method-rewriting rules and a body source that is
+/// rewound, not re-read from memory. Connections are kept alive between hops and requests.
+package final class HTTPClient {
+    /// How requests are sent; may be changed between requests.
+    package var options: ClientOptions
+    /// The libcurl handle every request of this client goes through, created on first use.
+    private var handle: EasyHandle?
+
+    /// The Accept-Encoding value libcurl can decode here (`gzip, deflate, br, zstd`).
+    package static var supportedAcceptEncoding: String {
+        CurlRuntime.supportedEncodings
+    }
+
+    /// Creates a client; libcurl is initialised when the first request is sent.
+    package init(options: ClientOptions = ClientOptions()) {
+        self.options = options
+    }
+
+    /// Sends `request`, following redirects when `options.follow` is on, streaming every hop to
+    /// `delegate`. Throws `CurlError` for transport failures, `HTTPClientError` for redirect
+    /// failures, and the delegate's own errors unchanged.
+    package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
+        let handle = try self.handle ?? EasyHandle()
+        self.handle = handle
+        var current = request
+        var hop = 0
+        var elapsed = 0.0
+        while true {
+            let hopEvents = HopEvents(hop: hop, request: current, options: options, delegate: delegate)
+            let transfer = try HTTPClient.transferRequest(for: current, options: options, elapsed: elapsed)
+            let outcome = try perform(transfer, on: handle, events: hopEvents)
+            elapsed += outcome.totalTime
+            try delegate.didFinishResponse(hop: hop, isFinal: hopEvents.redirectTarget == nil)
+            guard let target = hopEvents.redirectTarget else {
+                let head = outcome.head ?? HTTPClient.syntheticHead(outcome)
+                return HTTPClientResult(
+                    head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
+                    totalTime: elapsed)
+            }
+            guard hop < options.maxRedirects else {
+                throw HTTPClientError.tooManyRedirects(options.maxRedirects)
+            }
+            current = try RedirectPolicy.follow(current, status: outcome.statusCode, to: target)
+            hop += 1
+        }
+    }
+
+    /// Runs one hop, announcing it to the delegate and unwrapping the delegate's errors.
+    private func perform(_ transfer: TransferRequest, on handle: EasyHandle, events: HopEvents) throws
+        -> TransferOutcome
+    {
+        if !transfer.options.reportsRequestHeads {
+            try events.announce()
+        }
+        do {
+            let outcome = try handle.perform(transfer, events: events)
+            try events.announce()
+            return outcome
+        } catch let error as CurlError {
+            if error.kind == .responseHandlerFailed, let underlying = error.underlyingError {
+                throw underlying
+            }
+            // The request never got out (or its head was not reported): still tell the delegate.
+            try? events.announce()
+            throw error
+        }
+    }
+
+    /// The libcurl transfer for one hop; `elapsed` seconds of the total timeout are spent.
+    static func transferRequest(
+        for request: PreparedRequest, options: ClientOptions, elapsed: Double
+    ) throws -> TransferRequest {
+        var timeout = options.timeout
+        if let total = options.timeout {
+            let remaining = total - elapsed
+            guard remaining > 0 else { throw CurlError.timedOut(afterSeconds: total) }
+            timeout = remaining
+        }
+        let transferOptions = TransferOptions(
+            connectTimeout: options.connectTimeout, timeout: timeout,
+            proxy: CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
+            noProxy: options.noProxy, httpVersion: options.httpVersion, acceptEncoding: options.acceptEncoding,
+            digestCredentials: request.digestCredentials.map {
+                DigestCredentials(user: $0.user, password: $0.password)
+            },
+            tls: options.tls, reportsRequestHeads: options.verbose)
+        return TransferRequest(
+            method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
+            options: transferOptions)
+    }
+
+    /// The request's headers in libcurl's syntax: `Name: value`, `Name;` for an empty value and
+    /// `Name:` to suppress a header libcurl would add.
+    package static func headerLines(for request: PreparedRequest) -> [String] {
+        var lines = request.headers.map { field in
+            field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+        }
+        for name in request.removedHeaders {
+            lines.append("\(name):")
+        }
+        return lines
+    }
+
+    /// A head for the rare transfer that ends without one having been reported.
+    private static func syntheticHead(_ outcome: TransferOutcome) -> ResponseHead {
+        ResponseHead(statusCode: outcome.statusCode, reasonPhrase: "", httpVersion: outcome.httpVersion, headers: [])
+    }
+}
+
+/// Translates one hop's libcurl events into `HTTPClientDelegate` calls.
+final class HopEvents: TransferEvents {
+    /// This hop's index; 0 for the original request.
+    let hop: Int
+    /// The request this hop sends.
+    let request: PreparedRequest
+    /// Whether redirects are followed.
+    let follows: Bool
+    /// Whether the request head waits for the response: with digest, the first head sent is the
+    /// unauthenticated probe, and only the one that got the final response is worth showing.
+    let defersAnnouncement: Bool
+    /// Where events go.
+    unowned let delegate: HTTPClientDelegate
+
+    /// The last request head libcurl sent on this hop.
+    private var rawHead: String?
+    /// Whether `willSend` has been called for this hop.
+    private var announced = false
+    /// Whether the response on this hop is the final one.
+    private var isFinal = true
+    /// Where this hop's response redirects to, when it will be followed.
+    private(set) var redirectTarget: String?
+
+    init(hop: Int, request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate) {
+        self.hop = hop
+        self.request = request
+        self.follows = options.follow
+        self.defersAnnouncement = request.digestCredentials != nil
+        self.delegate = delegate
+    }
+
+    /// Calls `willSend` once for this hop, with the raw head if one was seen.
+    func announce() throws {
+        guard !announced else { return }
+        announced = true
+        try delegate.willSend(
+            hop: hop,
+            request: SentRequest(method: request.method, url: request.url, headers: request.headers, rawHead: rawHead))
+    }
+
+    func requestHeadSent(_ text: String) throws {
+        rawHead = text
+        if !defersAnnouncement {
+            try announce()
+        }
+    }
+
+    func responseHead(_ head: ResponseHead) throws {
+        try announce()
+        redirectTarget = follows ? RedirectPolicy.target(of: head, requestURL: request.url) : nil
+        isFinal = redirectTarget == nil
+        try delegate.didReceive(hop: hop, head: head, isFinal: isFinal)
+    }
+
+    func responseBody(_ chunk: UnsafeRawBufferPointer) throws {
+        try delegate.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
+    }
+
+    func shouldAbort() -> Bool {
+        delegate.shouldAbort()
+    }
+
+    func transferProgress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64) {
+        delegate.didProgress(hop: hop, downloaded: downloaded, expected: expectedDownload)
+    }
+}

@@ -1,0 +1,192 @@
+import AFCurl
+
+/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity.
+package struct ClientOptions: Sendable {
+    /// Whether 301/302/303/307/308 responses with a `Location` are followed.
+    package var follow: Bool
+    /// The most redirects followed before failing with `HTTPClientError.tooManyRedirects`.
+    package var maxRedirects: Int
+    /// Seconds allowed for each connection to be set up; nil for libcurl's default.
+    package var connectTimeout: Double?
+    /// Seconds allowed for the whole exchange, redirects included; nil for no limit.
+    package var timeout: Double?
+    /// Explicit proxies by URL scheme; for a URL none applies to, libcurl uses `http_proxy`,
+    /// `https_proxy`, `all_proxy` and `no_proxy` from the environment (upper-case forms too,
+    /// except `HTTP_PROXY`, which libcurl ignores on purpose: CGI puts a request header there).
+    package var proxies: [ProxySetting]
+    /// Hosts that bypass the proxy; nil for `no_proxy` from the environment.
+    package var noProxy: String?
+    /// The HTTP version to ask for.
+    package var httpVersion: HTTPVersionPreference
+    /// Accept-Encoding to send and decode transparently ("" for all libcurl supports); nil for
+    /// none, leaving the body exactly as received.
+    package var acceptEncoding: String?
+    /// TLS verification settings.
+    package var tls: TLSOptions
+    /// Whether `SentRequest.rawHead` carries each request head exactly as sent.
+    package var verbose: Bool
+
+    package init(
+        follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
+        timeout: Double? = nil, proxies: [ProxySetting] = [], noProxy: String? = nil,
+        httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
+        tls: TLSOptions = TLSOptions(), verbose: Bool = false
+    ) {
+        self.follow = follow
+        self.maxRedirects = maxRedirects
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.proxies = proxies
+        self.noProxy = noProxy
+        self.httpVersion = httpVersion
+        self.acceptEncoding = acceptEncoding
+        self.tls = tls
+        self.verbose = verbose
+    }
+}
+
+extension ClientOptions {
+    /// A single explicit proxy: reading gives the last one, setting replaces them all.
+    package var proxy: ProxySetting? {
+        get { proxies.last }
+        set { proxies = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The explicit proxy URL for `scheme`: a proxy scoped to that scheme first, then one for
+    /// all schemes; nil leaves the choice to libcurl and the environment.
+    package func proxyURL(forScheme scheme: String) -> String? {
+        let scheme = ASCIICase.lowercased(scheme)
+        if let exact = proxies.last(where: { ASCIICase.lowercased($0.scope) == scheme }) {
+            return exact.url
+        }
+        return proxies.last(where: { $0.appliesToAllSchemes })?.url
+    }
+}
+
+/// A proxy given on the command line, optionally limited to one URL scheme
+/// (HTTPie's `--proxy=http:http://proxy:3128`).
+package struct ProxySetting: Equatable, Sendable {
+    /// The proxy URL (`http://host:port`, `socks5h://host:port`…); "" disables proxies.
+    package var url: String
+    /// The URL scheme the proxy serves (`http`, `https`), or `all` / "" for every scheme.
+    package var scope: String
+
+    package init(url: String, scope: String = "all") {
+        self.url = url
+        self.scope = scope
+    }
+
+    /// Whether the proxy serves every scheme.
+    var appliesToAllSchemes: Bool {
+        scope.isEmpty || ASCIICase.lowercased(scope) == "all"
+    }
+}
+
+/// One request as it goes out on one hop of an exchange.
+package struct SentRequest: Sendable {
+    /// The method sent.
+    package var method: String
+    /// The URL requested.
+    package var url: String
+    /// The headers afcli asked for (libcurl adds Host and the body framing headers).
+    package var headers: [HTTPField]
+    /// The request head exactly as written to the wire, CRLFs included; nil unless
+    /// `ClientOptions.verbose` is on and the head got out.
+    package var rawHead: String?
+
+    package init(method: String, url: String, headers: [HTTPField], rawHead: String? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.rawHead = rawHead
+    }
+}
+
+/// Receives each hop of an exchange as it happens; hop 0 is the original request.
+///
+/// Errors thrown here stop the exchange and come out of `HTTPClient.send` unchanged.
+package protocol HTTPClientDelegate: AnyObject {
+    /// A request is about to go out (verbose: has just gone out, with its raw head); once per hop.
+    func willSend(hop: Int, request: SentRequest) throws
+    /// A response head arrived; `isFinal` is false for a redirect that will be followed.
+    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws
+    /// A chunk of that response's (decoded) body; valid only during the call.
+    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws
+    /// Polled during transfers; true stops the exchange as interrupted.
+    func shouldAbort() -> Bool
+    /// The response of a hop has ended (its whole body was delivered); not called on failure.
+    func didFinishResponse(hop: Int, isFinal: Bool) throws
+    /// Progress of the current hop's download: bytes so far and expected (0 when unknown).
+    func didProgress(hop: Int, downloaded: Int64, expected: Int64)
+}
+
+extension HTTPClientDelegate {
+    /// Never aborts by default (SIGINT/SIGTERM are checked regardless).
+    package func shouldAbort() -> Bool { false }
+    /// Ignores the end of a response by default.
+    package func didFinishResponse(hop: Int, isFinal: Bool) throws {}
+    /// Ignores progress by default.
+    package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {}
+}
+
+/// The end of an exchange: the final response and what it took to get there.
+package struct HTTPClientResult: Sendable {
+    /// The final response's head.
+    package var head: ResponseHead
+    /// libcurl's report on the final hop.
+    package var outcome: TransferOutcome
+    /// The URL of the final request.
+    package var url: String
+    /// The method of the final request (GET after a 303, for example).
+    package var method: String
+    /// How many redirects were followed.
+    package var redirectCount: Int
+    /// Seconds spent on all hops together.
+    package var totalTime: Double
+
+    package init(
+        head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
+        totalTime: Double
+    ) {
+        self.head = head
+        self.outcome = outcome
+        self.url = url
+        self.method = method
+        self.redirectCount = redirectCount
+        self.totalTime = totalTime
+    }
+
+    /// The final response's status code.
+    package var statusCode: Int { head.statusCode }
+    /// The final response's reason phrase ("" for HTTP/2).
+    package var reasonPhrase: String { head.reasonPhrase }
+}
+
+/// Failures of the exchange that are not libcurl's (those arrive as `CurlError`).
+package enum HTTPClientError: Error, CustomStringConvertible {
+    /// More than the allowed number of redirects; carries the limit.
+    case tooManyRedirects(Int)
+    /// A 307/308 (or 301/302 for non-POST) must resend the body, but its source cannot replay.
+    case cannotResendBody(status: Int, underlying: any Error)
+
+    /// Whether this is `tooManyRedirects`.
+    package var isTooManyRedirects: Bool {
+        if case .tooManyRedirects = self { return true }
+        return false
+    }
+
+    /// The error behind `cannotResendBody`.
+    package var underlyingError: (any Error)? {
+        if case .cannotResendBody(_, let underlying) = self { return underlying }
+        return nil
+    }
+
+    package var description: String {
+        switch self {
+        case .tooManyRedirects(let limit):
+            return "too many redirects (more than \(limit))"
+        case .cannotResendBody(let status, let underlying):
+            return "cannot resend the request body after a \(status) redirect: \(underlying)"
+        }
+    }
+}

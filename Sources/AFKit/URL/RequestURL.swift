@@ -1,0 +1,53 @@
+/// Turns what the user typed as the URL into the absolute URL afcli sends.
+///
+/// Applies HTTPie's shorthands, `--base-url` resolution (AF's `URLWithString:relativeToURL:` on a
+/// base that ends in `/`), validation and percent-encoding of characters a URL cannot hold.
+package enum RequestURL {
+    /// The scheme a URL without `scheme://` gets (HTTPie's default).
+    package static let defaultScheme = "http"
+
+    /// The absolute, validated URL for `input`, resolved against `baseURL` when one is given.
+    ///
+    /// With a base URL the input is a reference resolved RFC 3986 style (`foo`, `/foo`,
+    /// `?q=1` or a whole `https://…`), and only the base gets the shorthands.
+    package static func make(from input: String, baseURL: String? = nil) throws(SerializationError) -> String {
+        // Errors quote what the user typed, not the expanded text.
+        guard let baseURL else {
+            return try URLReference(parsing: expandShorthand(input)).validatedForRequest(original: input).string
+        }
+        let base = try URLReference(parsing: expandShorthand(baseURL)).validatedForRequest(original: baseURL).asBaseURL
+        // Encoding first leaves only ASCII for the path arithmetic; it does not change what
+        // the dot segments are.
+        let resolved = base.resolving(URLReference(parsing: input).percentEncoded())
+        return try resolved.validatedForRequest(original: input).string
+    }
+
+    /// Applies HTTPie's URL shorthands; text that already has `scheme://` is returned unchanged.
+    ///
+    /// `:3000/x` → `http://localhost:3000/x`, `:/x` → `http://localhost/x`, `:` →
+    /// `http://localhost`, a leading `://` is dropped, and anything else without `scheme://` gets
+    /// `http://` (so `localhost:8080` is a host and port, not a scheme).
+    package static func expandShorthand(_ input: String) -> String {
+        var text = Substring(input)
+        if text.hasPrefix("://") { text = text.dropFirst(3) }
+        if text.hasPrefix(":"), let expanded = expandLocalhost(text.dropFirst()) { return expanded }
+        if hasSchemeSeparator(text) { return String(text) }
+        return defaultScheme + "://" + text
+    }
+
+    /// `localhost` with the optional port and the rest of a `:PORT/rest` shorthand; nil when what
+    /// follows the digits is not a path, query or fragment (then it is no shorthand).
+    private static func expandLocalhost(_ afterColon: Substring) -> String? {
+        let digits = afterColon.prefix { $0.isASCII && $0.isNumber }
+        let rest = afterColon[digits.endIndex...]
+        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") || rest.hasPrefix("#") else { return nil }
+        let port = digits.isEmpty ? "" : ":" + digits
+        return defaultScheme + "://localhost" + port + rest
+    }
+
+    /// Whether `text` starts with `scheme://`, the test HTTPie uses to decide a URL has a scheme.
+    private static func hasSchemeSeparator(_ text: Substring) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), URLReference.isScheme(text[..<colon]) else { return false }
+        return text[colon...].hasPrefix("://")
+    }
+}

@@ -1,0 +1,98 @@
+/// Percent-encoding for the parts of a URL the user typed (RFC 3986 §2.1).
+///
+/// Only what can never stand in a URL is encoded: control characters, space, `"`, `#` (inside a
+/// fragment), `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`, DEL and every non-ASCII byte (as UTF-8).
+/// Existing `%XX` sequences are kept and a lone `%` becomes `%25`. `[` and `]` are kept as typed,
+/// as Python requests and curl send them, because servers read `a[]=1` and `a%5B%5D=1` alike.
+package enum URLPercentEncoding {
+    /// `text` with every byte that cannot appear in a path, query, fragment or user information
+    /// written as `%XX` (upper-case hex).
+    package static func encodeInvalidCharacters(_ text: some StringProtocol) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                if index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                    output.append(byte)
+                } else {
+                    appendEscaped(byte, into: &output)
+                }
+            } else if isAllowed(byte) {
+                output.append(byte)
+            } else {
+                appendEscaped(byte, into: &output)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether `text` contains nothing that `encodeInvalidCharacters` would change.
+    package static func isEncoded(_ text: some StringProtocol) -> Bool {
+        encodeInvalidCharacters(text) == String(text)
+    }
+
+    /// `text` with every `%XX` decoded; malformed sequences stay as typed and bytes that are not
+    /// UTF-8 become U+FFFD.
+    package static func decode(_ text: some StringProtocol) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether an ASCII byte other than `%` may appear unencoded after the authority: RFC 3986
+    /// unreserved, sub-delims, `:`, `@`, `/`, `?`, plus `[` and `]` (see the type's note).
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return allowedPunctuation.contains(byte)
+        }
+    }
+
+    /// The punctuation `isAllowed` accepts.
+    private static let allowedPunctuation: Set<UInt8> = Set("-._~!$&'()*+,;=:@/?[]".utf8)
+
+    /// Appends `%XX` for `byte`.
+    private static func appendEscaped(_ byte: UInt8, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "%"))
+        output.append(upperHexDigits[Int(byte >> 4)])
+        output.append(upperHexDigits[Int(byte & 0x0F)])
+    }
+
+    /// Whether `byte` is `0-9`, `a-f` or `A-F`.
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        hexValue(byte) != nil
+    }
+
+    /// The value of a hex digit, or nil.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// Upper-case hex digits (RFC 3986 §2.1 recommends upper case).
+    private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+}

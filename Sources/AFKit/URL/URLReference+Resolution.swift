@@ -1,0 +1,85 @@
+extension URLReference {
+    /// Resolves `reference` against this base with RFC 3986 §5.2.2 (strict: a reference with a
+    /// scheme is absolute), merging paths and removing dot segments.
+    package func resolving(_ reference: URLReference) -> URLReference {
+        var target = URLReference()
+        if reference.scheme != nil {
+            target = reference
+            target.path = URLReference.removeDotSegments(reference.path)
+        } else {
+            if reference.hasAuthority {
+                target.userInfo = reference.userInfo
+                target.host = reference.host
+                target.port = reference.port
+                target.path = URLReference.removeDotSegments(reference.path)
+                target.query = reference.query
+            } else {
+                if reference.path.isEmpty {
+                    target.path = path
+                    target.query = reference.query ?? query
+                } else {
+                    if reference.path.hasPrefix("/") {
+                        target.path = URLReference.removeDotSegments(reference.path)
+                    } else {
+                        target.path = URLReference.removeDotSegments(merging(reference.path))
+                    }
+                    target.query = reference.query
+                }
+                target.userInfo = userInfo
+                target.host = host
+                target.port = port
+            }
+            target.scheme = scheme
+        }
+        target.fragment = reference.fragment
+        return target
+    }
+
+    /// This base as AF uses it: a non-empty path that does not end in `/` gets one
+    /// (`-[AFHTTPSessionManager initWithBaseURL:]` appends an empty path component), so that
+    /// `foo` resolves below the base's last segment rather than beside it.
+    package var asBaseURL: URLReference {
+        var base = self
+        if !base.path.isEmpty, !base.path.hasSuffix("/") { base.path += "/" }
+        return base
+    }
+
+    /// RFC 3986 §5.2.3: the reference path appended to the base path up to its last `/`.
+    private func merging(_ referencePath: String) -> String {
+        if hasAuthority, path.isEmpty { return "/" + referencePath }
+        guard let slash = path.lastIndex(of: "/") else { return referencePath }
+        return path[...slash] + referencePath
+    }
+
+    /// RFC 3986 §5.2.4: removes `.` and `..` segments from a path.
+    package static func removeDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                // Move the first segment (with its leading `/`, if any) up to the next `/`.
+                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+}

@@ -1,0 +1,226 @@
+/// A URI reference split into its RFC 3986 components, absolute (`http://h/p`) or relative (`p?q`).
+///
+/// Parsing never fails (RFC 3986 Appendix B accepts every string); `validatedForRequest` then
+/// checks what afcli can send. Components keep their percent-encoding as written.
+package struct URLReference: Equatable, Sendable {
+    /// The scheme without `:`, or nil for a relative reference.
+    package var scheme: String?
+    /// The user information before `@`, still percent-encoded; nil when there is no `@`.
+    package var userInfo: String?
+    /// The host (an IPv6 literal keeps its brackets); nil when there is no `//` authority.
+    package var host: String?
+    /// The port text after `:`; nil when there is no `:`.
+    package var port: String?
+    /// The path, possibly empty.
+    package var path: String
+    /// The query without `?`; nil when there is no `?`.
+    package var query: String?
+    /// The fragment without `#`; nil when there is no `#`.
+    package var fragment: String?
+
+    package init(
+        scheme: String? = nil, userInfo: String? = nil, host: String? = nil, port: String? = nil,
+        path: String = "", query: String? = nil, fragment: String? = nil
+    ) {
+        self.scheme = scheme
+        self.userInfo = userInfo
+        self.host = host
+        self.port = port
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// Whether the reference has an authority (`//…`), even an empty one.
+    package var hasAuthority: Bool { host != nil }
+
+    /// The `userinfo@host:port` text, or nil without an authority.
+    package var authority: String? {
+        guard let host else { return nil }
+        var text = ""
+        if let userInfo { text += userInfo + "@" }
+        text += host
+        if let port { text += ":" + port }
+        return text
+    }
+
+    /// The reference recomposed as text (RFC 3986 §5.3).
+    package var string: String {
+        var text = ""
+        if let scheme { text += scheme + ":" }
+        if let authority { text += "//" + authority }
+        text += path
+        if let query { text += "?" + query }
+        if let fragment { text += "#" + fragment }
+        return text
+    }
+
+    /// Splits `text` with the RFC 3986 Appendix B grammar, then the authority into its parts.
+    package init(parsing text: String) {
+        // Delimiters are found among Unicode scalars, not Characters: a combining mark typed after
+        // `#` or `/` would otherwise hide the delimiter inside one grapheme.
+        var rest = Substring(text).unicodeScalars
+        self.init()
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: question)...])
+            rest = rest[..<question]
+        }
+        if let colon = rest.firstIndex(of: ":"), URLReference.isScheme(Substring(rest[..<colon])) {
+            scheme = String(rest[..<colon])
+            rest = rest[rest.index(after: colon)...]
+        }
+        if rest.starts(with: "//".unicodeScalars) {
+            rest = rest.dropFirst(2)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            setAuthority(rest[..<end])
+            rest = rest[end...]
+        }
+        path = String(rest)
+    }
+
+    /// Whether `text` is an RFC 3986 scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    package static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.utf8.first, isLetter(first) else { return false }
+        return text.utf8.allSatisfy {
+            isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
+    }
+
+    /// Splits an authority at its last `@` (as curl and browsers do) and the host from the port.
+    private mutating func setAuthority(_ authority: Substring.UnicodeScalarView) {
+        var hostPort = authority
+        if let at = authority.lastIndex(of: "@") {
+            userInfo = String(authority[..<at])
+            hostPort = authority[authority.index(after: at)...]
+        }
+        if hostPort.first == "[" {
+            // An unclosed `[` stays whole in the host so the error quotes it as typed.
+            guard let close = hostPort.firstIndex(of: "]") else {
+                host = String(hostPort)
+                return
+            }
+            let afterClose = hostPort.index(after: close)
+            host = String(hostPort[..<afterClose])
+            let rest = hostPort[afterClose...]
+            // Anything after `]` other than `:port` is kept in the port so validation rejects it.
+            if rest.first == ":" {
+                port = String(rest.dropFirst())
+            } else if !rest.isEmpty {
+                port = String(rest)
+            }
+        } else if let colon = hostPort.lastIndex(of: ":") {
+            host = String(hostPort[..<colon])
+            port = String(hostPort[hostPort.index(after: colon)...])
+        } else {
+            host = String(hostPort)
+        }
+    }
+
+    /// Whether `byte` is an ASCII letter.
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+}
+
+extension URLReference {
+    /// Parses, validates and normalizes a URL afcli will send; `original` names it in errors.
+    package static func parseRequestURL(_ text: String) throws(SerializationError) -> URLReference {
+        try URLReference(parsing: text).validatedForRequest(original: text)
+    }
+
+    /// This reference checked for sending: scheme `http` or `https` (lower-cased), a non-empty
+    /// host without forbidden characters, a port from 1 to 65535 (an empty port is dropped), and
+    /// the user information, path, query and fragment percent-encoded where they must be.
+    package func validatedForRequest(original: String) throws(SerializationError) -> URLReference {
+        func invalid(_ reason: String) -> SerializationError { .invalidURL(original, reason: reason) }
+        guard let scheme else { throw invalid("it has no scheme") }
+        let lowerScheme = scheme.lowercased()
+        guard lowerScheme == "http" || lowerScheme == "https" else {
+            throw invalid("the scheme must be http or https, not \(scheme)")
+        }
+        guard let host, !host.isEmpty else { throw invalid("the host is empty") }
+        guard URLReference.isValidHost(host) else { throw invalid("the host \(host) is not valid") }
+        var result = self
+        result.scheme = lowerScheme
+        if let port {
+            if port.isEmpty {
+                result.port = nil
+            } else {
+                guard URLReference.isValidPort(port) else {
+                    throw invalid("the port must be a number from 1 to 65535, not \(port)")
+                }
+            }
+        }
+        return result.percentEncoded()
+    }
+
+    /// This reference with the user information, path, query and fragment percent-encoded where
+    /// they hold characters a URL cannot (host and port untouched).
+    package func percentEncoded() -> URLReference {
+        var result = self
+        result.userInfo = userInfo.map(URLPercentEncoding.encodeInvalidCharacters)
+        result.path = URLPercentEncoding.encodeInvalidCharacters(path)
+        result.query = query.map(URLPercentEncoding.encodeInvalidCharacters)
+        result.fragment = fragment.map(URLPercentEncoding.encodeInvalidCharacters)
+        return result
+    }
+
+    /// Removes the user information and returns it split at the first `:` and percent-decoded;
+    /// nil when there was none. A missing `:` gives a nil password.
+    package mutating func removeUserInfo() -> (user: String, password: String?)? {
+        guard let info = userInfo else { return nil }
+        userInfo = nil
+        let scalars = info.unicodeScalars
+        guard let colon = scalars.firstIndex(of: ":") else { return (URLPercentEncoding.decode(info), nil) }
+        let user = URLPercentEncoding.decode(String(scalars[..<colon]))
+        let password = URLPercentEncoding.decode(String(scalars[scalars.index(after: colon)...]))
+        return (user, password)
+    }
+
+    /// `url` without its user information, and the decoded user and password it held.
+    package static func removingUserInfo(from url: String) -> (url: String, user: String?, password: String?) {
+        var reference = URLReference(parsing: url)
+        guard let credentials = reference.removeUserInfo() else { return (url, nil, nil) }
+        return (reference.string, credentials.user, credentials.password)
+    }
+
+    /// Whether `port` is decimal digits naming a port from 1 to 65535.
+    package static func isValidPort(_ port: String) -> Bool {
+        guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return false
+        }
+        let significant = port.drop { $0 == "0" }
+        guard significant.count <= 5, let value = Int(significant) else { return false }
+        return value >= 1 && value <= 65535
+    }
+
+    /// Whether `host` is a bracketed IPv6 literal (hex, `:`, `.`, an optional `%25` zone) or a
+    /// registered name free of characters that would end or corrupt the authority. Non-ASCII names
+    /// are allowed: libcurl converts them with IDNA.
+    package static func isValidHost(_ host: String) -> Bool {
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.utf8.count > 2 else { return false }
+            let inner = host.dropFirst().dropLast()
+            let address = inner.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+            guard address[0].contains(":") else { return false }
+            if address.count == 2, !address[1].hasPrefix("25") || address[1].count < 3 { return false }
+            return address[0].utf8.allSatisfy {
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+                    || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F")) || $0 == UInt8(ascii: ":")
+                    || $0 == UInt8(ascii: ".")
+            }
+        }
+        return host.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !forbiddenHostBytes.contains($0) }
+    }
+
+    /// ASCII bytes that cannot appear in a registered name (RFC 3986 §3.2.2 plus the characters
+    /// that are never valid in a URL).
+    private static let forbiddenHostBytes: Set<UInt8> = Set("\"#/:<>?@[\\]^`{|}".utf8)
+}

@@ -1,0 +1,74 @@
+/*
+ * ccurl_shim.h: the only C surface AFCurl sees.
+ *
+ * curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call, so each argument
+ * kind gets one typed, non-variadic wrapper. curl.h is included whole so Swift sees libcurl's own
+ * constants (CURLOPT_*, CURLINFO_*, CURLE_*) instead of hand-made copies. Process-wide state
+ * (the interrupt flag, one-time global init) lives here because Swift 6 forbids mutable globals.
+ */
+#ifndef CCURL_SHIM_H
+#define CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Constants that curl.h spells as casts or shifts, which Swift does not import. */
+static const unsigned long AFCURL_AUTH_DIGEST = CURLAUTH_DIGEST;
+static const size_t AFCURL_READFUNC_ABORT = CURL_READFUNC_ABORT;
+static const size_t AFCURL_WRITEFUNC_ERROR = CURL_WRITEFUNC_ERROR;
+
+/* Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process; returns its result every time. */
+CURLcode afcurl_global_init(void);
+
+/* Typed setopt wrappers, one per argument kind. */
+CURLcode afcurl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode afcurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode afcurl_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode afcurl_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode afcurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+/* For CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION. */
+CURLcode afcurl_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback callback);
+CURLcode afcurl_setopt_read_function(CURL *handle, curl_read_callback callback);
+CURLcode afcurl_setopt_seek_function(CURL *handle, curl_seek_callback callback);
+CURLcode afcurl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
+CURLcode afcurl_setopt_debug_function(CURL *handle, curl_debug_callback callback);
+
+/* Typed getinfo wrappers; the string is owned by the handle and valid until the next transfer. */
+CURLcode afcurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode afcurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode afcurl_getinfo_double(CURL *handle, CURLINFO info, double *value);
+CURLcode afcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+/*
+ * The Accept-Encoding value this libcurl can decode: "gzip, deflate" with libz, "br" with
+ * brotli, "zstd" with zstd, joined by ", "; "" when it can decode nothing. Static storage.
+ */
+const char *afcurl_supported_encodings(void);
+
+/* The libcurl version string, e.g. "7.88.1". */
+const char *afcurl_version(void);
+
+/*
+ * Installs SIGINT and SIGTERM handlers without SA_RESTART, so a blocking read returns EINTR.
+ * The first signal only sets a flag; a second one restores the default action and re-raises it,
+ * so a stuck process still dies on a repeated Ctrl-C.
+ */
+void afcurl_install_interrupt_handlers(void);
+
+/* Nonzero once SIGINT or SIGTERM has arrived. */
+int afcurl_interrupted(void);
+
+/* The signal that interrupted the process (SIGINT or SIGTERM), or 0. */
+int afcurl_interrupt_signal(void);
+
+/* Clears the interrupt flag (tests, or a caller that handled the interrupt). */
+void afcurl_clear_interrupt(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CCURL_SHIM_H */

@@ -1,0 +1,3 @@
+import AFCLI
+
+AFCLIMain.run()

@@ -1,0 +1,192 @@
+import AFKit
+import XCTest
+
+@testable import AFCLI
+
+/// The argument parser's accepted forms: value spellings, clusters, `--`, overriding, `--no-X`,
+/// shared destinations and subcommands.
+final class OptionParserTests: XCTestCase {
+    private func parse(_ arguments: String...) throws -> ParsedCommandLine {
+        try ArgumentParser.parse(arguments)
+    }
+
+    private func options(_ arguments: String...) throws -> OptionValues {
+        try ArgumentParser.parse(["example.org"] + arguments).options
+    }
+
+    func testDefaults() throws {
+        let parsed = try parse("example.org")
+        XCTAssertEqual(parsed.command, .request)
+        XCTAssertEqual(parsed.positionals, ["example.org"])
+        XCTAssertEqual(parsed.options, OptionValues())
+        XCTAssertEqual(parsed.options.maxRedirects, 30)
+        XCTAssertTrue(parsed.options.checkStatus)
+        XCTAssertEqual(parsed.options.authType, .basic)
+        XCTAssertNil(parsed.options.encoding)
+    }
+
+    func testEveryValueForm() throws {
+        XCTAssertEqual(try options("--timeout", "2.5").timeout, 2.5)
+        XCTAssertEqual(try options("--timeout=2.5").timeout, 2.5)
+        XCTAssertEqual(try options("-o", "out.json").outputFile, "out.json")
+        XCTAssertEqual(try options("-oout.json").outputFile, "out.json")
+        XCTAssertEqual(try options("-o=out.json").outputFile, "out.json")
+        XCTAssertEqual(try options("--raw=a=b").rawBody, "a=b")
+        XCTAssertEqual(try options("--raw=").rawBody, "")
+        XCTAssertEqual(try options("--raw", "-x").rawBody, "-x")
+        XCTAssertEqual(try options("-a", "ann:pw").auth, "ann:pw")
+    }
+
+    func testShortFlagClusters() throws {
+        let values = try options("-vFI")
+        XCTAssertTrue(values.verbose)
+        XCTAssertTrue(values.follow)
+        XCTAssertTrue(values.ignoreStdin)
+        let withValue = try options("-vFo", "out")
+        XCTAssertTrue(withValue.follow)
+        XCTAssertEqual(withValue.outputFile, "out")
+        let attached = try options("-jAbearer")
+        XCTAssertEqual(attached.encoding, .json)
+        XCTAssertEqual(attached.authType, .bearer)
+    }
+
+    func testOptionsAnywhereAndPositionalsInOrder() throws {
+        let parsed = try parse("-F", "post", "--form", ":8080/post", "a=1", "-v", "b:=2", "-")
+        XCTAssertEqual(parsed.positionals, ["post", ":8080/post", "a=1", "b:=2", "-"])
+        XCTAssertTrue(parsed.options.follow)
+        XCTAssertTrue(parsed.options.verbose)
+        XCTAssertEqual(parsed.options.encoding, .form)
+    }
+
+    func testDoubleDashEndsOptions() throws {
+        let parsed = try parse("get", "--", "example.org", "--follow", "-v", "--")
+        XCTAssertEqual(parsed.positionals, ["get", "example.org", "--follow", "-v", "--"])
+        XCTAssertFalse(parsed.options.follow)
+        XCTAssertFalse(parsed.options.verbose)
+    }
+
+    func testRepeatedOptionOverridesEarlier() throws {
+        XCTAssertEqual(try options("--timeout", "1", "--timeout=2").timeout, 2)
+        XCTAssertEqual(try options("-X", "PURGE", "--method", "LINK").method, "LINK")
+        XCTAssertEqual(try options("-p", "Hh", "-p", "b").printParts, [.responseBody])
+        XCTAssertEqual(try options("-A", "digest", "-A", "bearer").authType, .bearer)
+    }
+
+    func testEveryNoFormResetsItsOption() throws {
+        let argumentsFor: (OptionSpec) -> [String] = { spec in
+            switch spec.long {
+            case "method": return ["--method", "PURGE"]
+            case "auth-type": return ["--auth-type", "digest"]
+            case "print": return ["--print", "Hb"]
+            case "max-redirects": return ["--max-redirects", "5"]
+            case "timeout", "connect-timeout": return ["--" + spec.long, "3"]
+            case "proxy": return ["--proxy", "http://proxy:3128"]
+            default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
+            }
+        }
+        for spec in OptionTable.all {
+            let given = try ArgumentParser.parse(["example.org"] + argumentsFor(spec)).options
+            if spec.long != "check-status" {
+                XCTAssertNotEqual(given, OptionValues(), "--\(spec.long) changed nothing")
+            }
+            let reset = try ArgumentParser.parse(["example.org"] + argumentsFor(spec) + [spec.negatedFlag]).options
+            var expected = OptionValues()
+            if spec.long == "check-status" { expected.checkStatus = false }
+            XCTAssertEqual(reset, expected, spec.negatedFlag)
+        }
+    }
+
+    func testNoCheckStatusTurnsTheCheckOff() throws {
+        XCTAssertFalse(try options("--no-check-status").checkStatus)
+        XCTAssertTrue(try options("--no-check-status", "--check-status").checkStatus)
+    }
+
+    func testEncodingSwitchesShareOneDestination() throws {
+        XCTAssertEqual(try options("--form").encoding, .form)
+        XCTAssertEqual(try options("--form", "--json").encoding, .json)
+        XCTAssertEqual(try options("-j", "--multipart", "--plist").encoding, .plist)
+        XCTAssertEqual(try options("--plist", "--no-form").encoding, .plist)
+        XCTAssertNil(try options("--form", "--no-form").encoding)
+        XCTAssertEqual(try options("--form", "--plist", "--no-form").encoding, .plist)
+    }
+
+    func testHTTPVersionSwitchesShareOneDestination() throws {
+        XCTAssertEqual(try options("--http1.1").httpVersion, .http1_1)
+        XCTAssertEqual(try options("--http1.1", "--http2").httpVersion, .http2)
+        XCTAssertEqual(try options("--http2", "--no-http1.1").httpVersion, .http2)
+        XCTAssertNil(try options("--http2", "--no-http2").httpVersion)
+    }
+
+    func testPrintShortcutsShareOneDestination() throws {
+        XCTAssertEqual(try options("-h").printParts, [.responseHeaders])
+        XCTAssertEqual(try options("-h", "-b").printParts, [.responseBody])
+        XCTAssertEqual(
+            try options("-p", "HBhbm").printParts,
+            [.requestHeaders, .requestBody, .responseHeaders, .responseBody, .metadata])
+        XCTAssertEqual(try options("-p", "Hh", "--no-headers").printParts, [.requestHeaders, .responseHeaders])
+        XCTAssertNil(try options("-b", "--no-body").printParts)
+        XCTAssertEqual(try options("-p", "mbH").printParts?.letterString, "Hbm")
+    }
+
+    func testResolvedPrintParts() throws {
+        XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders, .responseBody])
+        XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: false), [.responseBody])
+        XCTAssertEqual(try options("-v").resolvedPrintParts(stdoutIsTerminal: false).letterString, "HBhb")
+        XCTAssertEqual(try options("--offline").resolvedPrintParts(stdoutIsTerminal: true).letterString, "HB")
+        XCTAssertEqual(try options("-v", "-h").resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders])
+    }
+
+    func testTypedValues() throws {
+        XCTAssertEqual(try options("--max-redirects", "5").maxRedirects, 5)
+        XCTAssertEqual(try options("--connect-timeout", "0.25").connectTimeout, 0.25)
+        XCTAssertEqual(try options("--timeout", "3.").timeout, 3)
+        XCTAssertEqual(try options("-X", "m-search").method, "m-search")
+        XCTAssertEqual(try options("--base-url", "http://api/v1/").baseURL, "http://api/v1/")
+    }
+
+    func testProxyForms() throws {
+        typealias Proxy = OptionValues.Proxy
+        XCTAssertEqual(try options("--proxy", "http://p:3128").proxy, Proxy(scope: .all, url: "http://p:3128"))
+        XCTAssertEqual(try options("--proxy", "https:http://p:3128").proxy, Proxy(scope: .https, url: "http://p:3128"))
+        XCTAssertEqual(try options("--proxy=http:p:3128").proxy, Proxy(scope: .http, url: "p:3128"))
+        XCTAssertEqual(try options("--proxy", "all:socks5://p:1080").proxy, Proxy(scope: .all, url: "socks5://p:1080"))
+        XCTAssertEqual(try options("--proxy", "p:3128").proxy, Proxy(scope: .all, url: "p:3128"))
+    }
+
+    func testSubcommands() throws {
+        XCTAssertEqual(try parse("help").command, .help(.long))
+        XCTAssertEqual(try parse("man").command, .manPage)
+        XCTAssertEqual(try parse("completions", "bash").command, .completions(.bash))
+        XCTAssertEqual(try parse("-v", "completions", "zsh").command, .completions(.zsh))
+        XCTAssertEqual(try parse("completions", "fish").positionals, ["completions", "fish"])
+        XCTAssertEqual(try parse("get", "help").command, .request)
+        XCTAssertEqual(try parse("--", "help").command, .request)
+        XCTAssertEqual(try parse("--", "help").positionals, ["help"])
+    }
+
+    func testHelpAndVersion() throws {
+        XCTAssertEqual(try parse("--help").command, .help(.short))
+        XCTAssertEqual(try parse("get", "example.org", "--help").command, .help(.short))
+        XCTAssertEqual(try parse("help", "--help").command, .help(.short))
+        XCTAssertEqual(try parse("--version").command, .version)
+        XCTAssertEqual(try parse("--version", "--help").command, .help(.short))
+        XCTAssertEqual(try parse("--help", "--no-help", "example.org").command, .request)
+        // --help rescues a line with a mistake elsewhere, but not one after `--`.
+        XCTAssertEqual(try parse("--folow", "--help").command, .help(.short))
+        XCTAssertThrowsError(try parse("--folow", "--", "--help"))
+    }
+
+    func testEveryOptionIsReachableByEverySpelling() throws {
+        for spec in OptionTable.all where !spec.takesValue {
+            let spellings = [spec.longFlag] + [spec.shortFlag].compactMap { $0 }
+            for spelling in spellings {
+                XCTAssertNoThrow(try ArgumentParser.parse(["example.org", spelling]), spelling)
+            }
+        }
+        XCTAssertEqual(Set(OptionTable.all.map(\.long)).count, OptionTable.all.count)
+        XCTAssertEqual(Set(OptionTable.all.compactMap(\.short)).count, OptionTable.all.compactMap(\.short).count)
+        for spec in OptionTable.all {
+            XCTAssertLessThanOrEqual(spec.help.count, 46, spec.long)
+        }
+    }
+}

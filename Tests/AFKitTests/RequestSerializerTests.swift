@@ -1,0 +1,244 @@
+import AFKit
+import Foundation
+import XCTest
+
+/// `RequestSerializer.prepare`: URL assembly, default header order, overrides, removals, bodies.
+final class RequestSerializerTests: XCTestCase {
+    private let environment = ["LANG": "en_US.UTF-8"]
+
+    private func prepare(
+        _ spec: RequestSpec, acceptEncoding: String? = nil, standardInput: StandardInputBodySource? = nil
+    ) throws -> PreparedRequest {
+        try RequestSerializer.prepare(
+            spec, environment: environment, acceptEncoding: acceptEncoding, standardInput: standardInput)
+    }
+
+    private func header(_ request: PreparedRequest, _ name: String) -> String? {
+        request.headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    func testDefaultHeadersForGet() throws {
+        let request = try prepare(RequestSpec(method: "GET", url: "http://example.com/"))
+        XCTAssertEqual(request.method, "GET")
+        XCTAssertEqual(request.url, "http://example.com/")
+        XCTAssertEqual(
+            request.headers,
+            [
+                HTTPField(name: "User-Agent", value: "afcli/0.1.0"), HTTPField(name: "Accept", value: "*/*"),
+                HTTPField(name: "Accept-Language", value: "en-US;q=1"),
+            ])
+        XCTAssertNil(request.body)
+        XCTAssertNil(request.bodyBytes)
+        XCTAssertEqual(request.removedHeaders, [])
+    }
+
+    func testJSONBodyHeadersInOrder() throws {
+        let spec = RequestSpec(
+            method: "POST", url: "http://example.com/login",
+            parameters: object(["user": str("ann"), "remember": .bool(true), "n": num("1e400"), "p": str("a/b")]),
+            credentials: .basic(user: "user", password: "password"))
+        let request = try prepare(spec, acceptEncoding: "gzip, deflate")
+        XCTAssertEqual(
+            request.headers,
+            [
+                HTTPField(name: "User-Agent", value: "afcli/0.1.0"),
+                HTTPField(name: "Accept-Encoding", value: "gzip, deflate"),
+                HTTPField(name: "Accept", value: "application/json, */*;q=0.5"),
+                HTTPField(name: "Accept-Language", value: "en-US;q=1"),
+                HTTPField(name: "Authorization", value: "Basic dXNlcjpwYXNzd29yZA=="),
+                HTTPField(name: "Content-Type", value: "application/json"),
+            ])
+        XCTAssertEqual(request.bodyBytes, bytes("{\"user\":\"ann\",\"remember\":true,\"n\":1e400,\"p\":\"a/b\"}"))
+        XCTAssertEqual(request.body?.length, 50)
+    }
+
+    func testJSONWithoutParametersSendsNoBody() throws {
+        let request = try prepare(RequestSpec(method: "POST", url: "http://example.com/"))
+        XCTAssertNil(request.body)
+        XCTAssertNil(header(request, "Content-Type"))
+        XCTAssertEqual(header(request, "Accept"), "*/*")
+    }
+
+    func testParametersGoToQueryForGetHeadDelete() throws {
+        for method in ["GET", "HEAD", "DELETE"] {
+            let spec = RequestSpec(
+                method: method, url: "http://x/p", parameters: object(["a": num("1")]), encoding: .form)
+            let request = try prepare(spec)
+            XCTAssertEqual(request.url, "http://x/p?a=1", method)
+            XCTAssertNil(request.body, method)
+            XCTAssertNil(header(request, "Content-Type"), method)
+        }
+    }
+
+    func testQueryItemsThenParametersBeforeFragment() throws {
+        let spec = RequestSpec(
+            method: "GET", url: "http://x/p#frag",
+            queryItems: [QueryItem(name: "q", value: "a b"), QueryItem(name: "a", value: "&")],
+            parameters: object(["z": num("1")]))
+        XCTAssertEqual(try prepare(spec).url, "http://x/p?q=a%20b&a=%26&z=1#frag")
+    }
+
+    func testQueryItemsOnPostStayInURLWhileParametersGoToBody() throws {
+        let spec = RequestSpec(
+            method: "POST", url: "http://x/p", queryItems: [QueryItem(name: "page", value: "2")],
+            parameters: object(["a": str("b c")]), encoding: .form)
+        let request = try prepare(spec)
+        XCTAssertEqual(request.url, "http://x/p?page=2")
+        XCTAssertEqual(request.bodyBytes, bytes("a=b%20c"))
+    }
+
+    func testUserHeadersOverrideRemoveAndRepeat() throws {
+        let spec = RequestSpec(
+            method: "GET", url: "http://x/",
+            headers: [
+                HeaderItem(name: "X-A", value: "1"), HeaderItem(name: "accept", value: "text/html"),
+                HeaderItem(name: "Accept-Language", value: nil), HeaderItem(name: "X-Empty", value: ""),
+                HeaderItem(name: "user-agent", value: "custom"), HeaderItem(name: "X-B", value: "b"),
+                HeaderItem(name: "x-a", value: "2"), HeaderItem(name: "Accept", value: "text/plain"),
+            ])
+        let request = try prepare(spec)
+        XCTAssertEqual(
+            request.headers,
+            [
+                HTTPField(name: "user-agent", value: "custom"), HTTPField(name: "accept", value: "text/html"),
+                HTTPField(name: "Accept", value: "text/plain"), HTTPField(name: "X-A", value: "1"),
+                HTTPField(name: "x-a", value: "2"), HTTPField(name: "X-Empty", value: ""),
+                HTTPField(name: "X-B", value: "b"),
+            ])
+        XCTAssertEqual(request.removedHeaders, ["Accept-Language"])
+    }
+
+    func testRemovalThenSetAgain() throws {
+        let spec = RequestSpec(
+            method: "GET", url: "http://x/",
+            headers: [
+                HeaderItem(name: "User-Agent", value: nil), HeaderItem(name: "Host", value: nil),
+                HeaderItem(name: "user-agent", value: "again"), HeaderItem(name: "host", value: nil),
+            ])
+        let request = try prepare(spec)
+        XCTAssertEqual(header(request, "User-Agent"), "again")
+        XCTAssertEqual(request.headers.last, HTTPField(name: "user-agent", value: "again"))
+        XCTAssertEqual(request.removedHeaders, ["Host"])
+    }
+
+    func testUserContentTypeAndAuthorizationWin() throws {
+        let spec = RequestSpec(
+            method: "POST", url: "http://x/",
+            headers: [
+                HeaderItem(name: "Content-Type", value: "application/vnd.api+json"),
+                HeaderItem(name: "Authorization", value: "Token t"),
+            ], parameters: object(["a": num("1")]), credentials: .bearer(token: "ignored"))
+        let request = try prepare(spec)
+        XCTAssertEqual(
+            request.headers.map(\.name), ["User-Agent", "Accept", "Accept-Language", "Authorization", "Content-Type"])
+        XCTAssertEqual(header(request, "Authorization"), "Token t")
+        XCTAssertEqual(header(request, "Content-Type"), "application/vnd.api+json")
+    }
+
+    func testInvalidHeaderIsRefused() {
+        assertSerializationError(
+            try prepare(
+                RequestSpec(method: "GET", url: "http://x/", headers: [HeaderItem(name: "X-A", value: "a\r\nB: c")])),
+            .invalidHeader(name: "X-A", reason: "the value contains a line break or NUL"),
+            description: "invalid header \"X-A\": the value contains a line break or NUL")
+        XCTAssertThrowsError(
+            try prepare(RequestSpec(method: "GET", url: "http://x/", headers: [HeaderItem(name: "A B", value: "1")])))
+    }
+
+    func testCredentialsFromURLUserInfo() throws {
+        let request = try prepare(RequestSpec(method: "GET", url: "http://user:password@x/p"))
+        XCTAssertEqual(request.url, "http://x/p")
+        XCTAssertEqual(header(request, "Authorization"), "Basic dXNlcjpwYXNzd29yZA==")
+        let userOnly = try prepare(RequestSpec(method: "GET", url: "http://ann@x/"))
+        XCTAssertEqual(header(userOnly, "Authorization"), "Basic " + Data("ann:".utf8).base64EncodedString())
+    }
+
+    func testExplicitCredentialsBeatUserInfo() throws {
+        let bearer = try prepare(RequestSpec(method: "GET", url: "http://u:p@x/", credentials: .bearer(token: "tok")))
+        XCTAssertEqual(bearer.url, "http://x/")
+        XCTAssertEqual(header(bearer, "Authorization"), "Bearer tok")
+        let digest = try prepare(
+            RequestSpec(method: "GET", url: "http://u:p@x/", credentials: .digest(user: "d", password: "e")))
+        XCTAssertNil(header(digest, "Authorization"))
+        XCTAssertEqual(digest.digestCredentials?.user, "d")
+        XCTAssertEqual(digest.digestCredentials?.password, "e")
+    }
+
+    func testRawBytesBodyTakesTheEncodingsType() throws {
+        let json = try prepare(RequestSpec(method: "POST", url: "http://x/", rawBody: .bytes(bytes("{\"a\":1}"))))
+        XCTAssertEqual(json.bodyBytes, bytes("{\"a\":1}"))
+        XCTAssertEqual(json.body?.length, 7)
+        XCTAssertEqual(header(json, "Content-Type"), "application/json")
+        XCTAssertEqual(header(json, "Accept"), "application/json, */*;q=0.5")
+        let form = try prepare(
+            RequestSpec(method: "POST", url: "http://x/", rawBody: .bytes(bytes("a=1")), encoding: .form))
+        XCTAssertEqual(header(form, "Content-Type"), "application/x-www-form-urlencoded")
+        XCTAssertEqual(header(form, "Accept"), "*/*")
+    }
+
+    func testRawFileBodyWithAndWithoutType() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("afkit-raw-\(UUID().uuidString).png")
+            .path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let typed = try prepare(
+            RequestSpec(method: "PUT", url: "http://x/", rawBody: .file(path: path, contentType: "image/png")))
+        XCTAssertEqual(header(typed, "Content-Type"), "image/png")
+        XCTAssertEqual(header(typed, "Accept"), "*/*")
+        XCTAssertEqual(typed.body?.length, 3)
+        XCTAssertNil(typed.bodyBytes)
+        let untyped = try prepare(
+            RequestSpec(method: "PUT", url: "http://x/", rawBody: .file(path: path, contentType: nil)))
+        XCTAssertEqual(header(untyped, "Content-Type"), "application/json")
+        XCTAssertThrowsError(
+            try prepare(
+                RequestSpec(method: "PUT", url: "http://x/", rawBody: .file(path: path + ".missing", contentType: nil)))
+        )
+    }
+
+    func testStandardInputBodyUsesTheGivenSource() throws {
+        let given = StandardInputBodySource(fileDescriptor: -1)
+        let request = try prepare(
+            RequestSpec(method: "POST", url: "http://x/", rawBody: .standardInput), standardInput: given)
+        XCTAssertTrue(request.body === given)
+        XCTAssertNil(request.body?.length)
+        XCTAssertNil(request.bodyBytes)
+        XCTAssertEqual(header(request, "Content-Type"), "application/json")
+    }
+
+    func testRawBodyWithBodyParametersIsRefused() {
+        assertSerializationError(
+            try prepare(
+                RequestSpec(method: "POST", url: "http://x/", parameters: object(["a": num("1")]), rawBody: .bytes([1]))
+            ),
+            .conflictingBody, description: "a raw body cannot be combined with data fields")
+    }
+
+    func testMultipartIsNotBuiltHere() {
+        assertSerializationError(
+            try prepare(RequestSpec(method: "POST", url: "http://x/", encoding: .multipart)), .multipartUnavailable,
+            description: "multipart bodies are built by the multipart encoder")
+        XCTAssertThrowsError(
+            try prepare(RequestSpec(method: "POST", url: "http://x/", files: [FileItem(field: "f", path: "a")])))
+    }
+
+    func testInvalidURLIsRefused() {
+        assertSerializationError(
+            try prepare(RequestSpec(method: "GET", url: "ftp://x/")),
+            .invalidURL("ftp://x/", reason: "the scheme must be http or https, not ftp"),
+            description: "invalid URL \"ftp://x/\": the scheme must be http or https, not ftp")
+    }
+
+    func testInvalidNumberIsRefusedBeforeSending() {
+        XCTAssertThrowsError(
+            try prepare(RequestSpec(method: "POST", url: "http://x/", parameters: object(["a": num("01")]))))
+    }
+
+    func testOtherMethodsKeepTheirSpelling() throws {
+        let request = try prepare(
+            RequestSpec(method: "PROPFIND", url: "http://x/", parameters: object(["a": num("1")]), encoding: .form))
+        XCTAssertEqual(request.method, "PROPFIND")
+        XCTAssertEqual(request.bodyBytes, bytes("a=1"))
+        XCTAssertEqual(request.url, "http://x/")
+    }
+}

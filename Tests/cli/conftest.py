@@ -1,0 +1,157 @@
+"""Fixtures for afcli's black-box tests: the built binary, a loopback server and httpbin.
+
+Every server listens on 127.0.0.1 at a port picked by the kernel, and is stopped by the fixture.
+"""
+
+import os
+import pty
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from loopback import LoopbackServer, Response  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("AFCLI_BIN", ROOT / ".build" / "debug" / "afcli"))
+
+
+class Result:
+    def __init__(self, code, stdout, stderr):
+        self.code = code
+        self.stdout = stdout
+        self.stderr = stderr
+
+    @property
+    def out(self):
+        return self.stdout.decode("utf-8", "replace")
+
+    @property
+    def err(self):
+        return self.stderr.decode("utf-8", "replace")
+
+    def __repr__(self):
+        return f"Result(code={self.code}, stdout={self.stdout[:400]!r}, stderr={self.stderr[:400]!r})"
+
+
+def base_env(extra=None):
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/root"),
+        "LANG": "C.UTF-8",
+    }
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=30):
+    """Runs afcli with stdout and stderr piped; stdin is /dev/null unless given."""
+    if input is not None:
+        stdin = None
+    proc = subprocess.run(
+        [str(BINARY), *args], stdin=stdin, input=input, capture_output=True,
+        env=base_env(env), cwd=cwd, timeout=timeout,
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def run_tty(args, env=None, timeout=30, columns=100):
+    """Runs afcli with stdout on a pseudo-terminal (stderr piped); returns the terminal text."""
+    master, slave = pty.openpty()
+    import fcntl, struct, termios
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    proc = subprocess.Popen(
+        [str(BINARY), *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE,
+        env=base_env({"TERM": "xterm-256color", **(env or {})}), close_fds=True,
+    )
+    os.close(slave)
+    output = b""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            output += data
+        elif proc.poll() is not None:
+            # Drain what is left after the process has gone.
+            try:
+                while select.select([master], [], [], 0.05)[0]:
+                    data = os.read(master, 65536)
+                    if not data:
+                        break
+                    output += data
+            except OSError:
+                pass
+            break
+    proc.wait(timeout=5)
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    os.close(master)
+    return Result(proc.returncode, output.replace(b"\r\n", b"\n"), stderr)
+
+
+@pytest.fixture
+def server():
+    srv = LoopbackServer()
+    yield srv
+    srv.stop()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def httpbin():
+    """httpbin under gunicorn on an ephemeral loopback port, started and stopped here."""
+    if shutil.which("gunicorn") is None:
+        pytest.fail("gunicorn is not installed: run 'make test', which installs it")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    fd = sock.fileno()
+    proc = subprocess.Popen(
+        ["gunicorn", "--bind", f"fd://{fd}", "--workers", "2", "--log-level", "warning", "httpbin:app"],
+        pass_fds=[fd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    sock.close()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as c:
+                c.sendall(b"GET /get HTTP/1.0\r\nHost: x\r\n\r\n")
+                if c.recv(12).startswith(b"HTTP/1"):
+                    break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("httpbin did not start: " + proc.stderr.read().decode())
+    yield url
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.stderr.close()
+
+
+__all__ = ["run", "run_tty", "Response", "ROOT", "BINARY", "free_port"]

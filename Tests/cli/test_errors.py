@@ -1,0 +1,102 @@
+"""Bad input: one clear error line, exit 2, nothing sent, nothing overwritten."""
+
+import pytest
+
+from conftest import run
+
+
+def assert_usage_error(result, *fragments):
+    assert result.code == 2, result
+    first = result.err.splitlines()[0]
+    assert first.startswith("afcli: error: "), result.err
+    for fragment in fragments:
+        assert fragment in result.err, result.err
+    assert result.stdout == b""
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["get", "URL", "--folow"], ["--folow", "did you mean --follow"]),
+    (["post", "URL", "noseparator"], ['"noseparator"', "request item"]),
+    (["post", "URL", "a:={bad json"], ["invalid JSON", "a:={bad json", "^"]),
+    (["post", "URL", "a=1", "a[b]=2"], ['"a"', "a[b]", "^"]),
+    (["post", "URL", "a[b=1"], ["a[b", "^"]),
+    (["post", "URL", "a=@/nonexistent/file"], ["/nonexistent/file"]),
+    (["post", "URL", "@/nonexistent/body"], ["/nonexistent/body"]),
+    (["post", "URL", "a=1", "--raw", "x"], ["cannot be mixed"]),
+    (["get", "http://exa mple.com:99999/"], ["invalid URL"]),
+    (["get", "ftp://example.com/"], ["invalid URL"]),
+    (["get", "URL", "Bad Header:x"], ["invalid header"]),
+    (["get", "URL", "X-A;value"], ["empty header"]),
+    (["get", "URL", "--timeout", "abc"], ["--timeout"]),
+    (["get", "URL", "--print=Z"], ["--print"]),
+    (["get"], ["URL"]),
+])
+def test_bad_input_is_refused_before_sending(server, args, fragments):
+    args = [a.replace("URL", server.url + "/x") for a in args]
+    result = run(args)
+    assert_usage_error(result, *fragments)
+    assert server.requests == []
+
+
+def test_body_from_stdin_and_items_conflict(server):
+    result = run(["post", f"{server.url}/x", "a=1"], input=b"stdin body")
+    assert_usage_error(result, "cannot be mixed")
+    assert server.requests == []
+
+
+def test_connection_refused_exit_code():
+    result = run(["get", "http://127.0.0.1:9/"])
+    assert result.code == 8, result
+    assert result.err.startswith("afcli: error: ")
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_timeout_exit_code(server):
+    import time
+    from conftest import Response
+
+    def slow(request):
+        time.sleep(3)
+        return Response()
+    server.handler = slow
+    result = run(["get", "--timeout", "0.5", f"{server.url}/slow"])
+    assert result.code == 7, result
+    assert "timed out" in result.err
+
+
+def test_interrupt_exits_130(server):
+    import signal
+    import subprocess
+    import time
+    from conftest import BINARY, Response, base_env
+
+    def slow(request):
+        time.sleep(10)
+        return Response()
+    server.handler = slow
+    proc = subprocess.Popen([str(BINARY), "get", f"{server.url}/slow"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    time.sleep(0.7)
+    started = time.time()
+    proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=5)
+    assert code == 130
+    assert time.time() - started < 2
+
+
+def test_help_and_version():
+    result = run(["--help"])
+    assert result.code == 0 and "usage: afcli" in result.out.lower()
+    assert "--follow" in result.out
+    long_help = run(["help"])
+    assert long_help.code == 0 and "EXIT STATUS" in long_help.out
+    assert len(long_help.out) > len(result.out)
+    version = run(["--version"])
+    assert version.code == 0 and version.out.startswith("afcli ")
+
+
+def test_completions_command():
+    for shell in ("bash", "zsh", "fish"):
+        result = run(["completions", shell])
+        assert result.code == 0 and "--follow" in result.out
+    assert run(["completions", "tcsh"]).code == 2
