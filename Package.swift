@@ -10,12 +10,13 @@ let package = Package(
     targets: [
         .target(
             name: "CCurlShim",
-            linkerSettings: [.linkedLibrary("curl")]
+            // libssl/libcrypto are the ones libcurl already loads (ccurl_tls.c: chain-wide pinning).
+            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(
             name: "CXMLShim",
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
-            linkerSettings: [.linkedLibrary("xml2")]
+            // libxml2 is opened with dlopen on first use (see cxml_shim.c): headers only here.
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
         .target(name: "AFCurl", dependencies: ["CCurlShim"]),
         .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim"]),

@@ -29,8 +29,13 @@ enum cxml_node_kind {
 /// end, or -1 on failure.
 typedef int (*cxml_input_fn)(void *context, char *buffer, int capacity);
 
+/// Whether libxml2 could be loaded (it is loaded on first use, not at start-up).
+int cxml_available(void);
+/// Why libxml2 could not be loaded, or NULL when it was.
+const char *cxml_load_error(void);
+
 /// Creates a reader that pulls its input through `input`; network access and entity expansion
-/// are disabled. Returns NULL when libxml2 cannot allocate one.
+/// are disabled. Returns NULL when libxml2 cannot be loaded or cannot allocate a reader.
 cxml_reader *cxml_reader_new(cxml_input_fn input, void *context);
 /// Releases the reader.
 void cxml_reader_free(cxml_reader *reader);
