@@ -54,7 +54,13 @@ enum ErrorReporter {
         case .couldNotResolve, .couldNotConnect: return (.connectionFailed, curlError.description, nil)
         case .tls: return (.tlsFailure, curlError.description, nil)
         case .interrupted: return (.interrupted, "interrupted", nil)
-        case .responseHandlerFailed, .bodyReadFailed:
+        case .bodyReadFailed:
+            // Bytes of the body already went out, so this is no longer bad input (exit 2): a file
+            // that changed size or failed mid-upload is an ordinary failure.
+            guard let underlying = curlError.underlyingError else { return (.failure, curlError.description, nil) }
+            let (_, message, detail) = classify(underlying)
+            return (.failure, message, detail)
+        case .responseHandlerFailed:
             if let underlying = curlError.underlyingError { return classify(underlying) }
             return (.failure, curlError.description, nil)
         default: return (.failure, curlError.description, nil)

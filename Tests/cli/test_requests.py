@@ -252,3 +252,24 @@ def test_too_many_redirects(server):
     assert result.code == 6, result
     assert "redirect" in result.err
     assert len(server.requests) == 4
+
+
+def test_proxy_option_sends_absolute_form_to_proxy(server):
+    # The loopback server plays the proxy: the target host is never resolved or contacted.
+    result = run(["get", "--proxy", server.url, "http://example.invalid/through?x=1"])
+    assert result.code == 0, result
+    req = only(server)
+    assert req.target == "http://example.invalid/through?x=1"
+    assert req.header("Host") == "example.invalid"
+
+
+def test_proxy_environment_variable(server):
+    result = run(["get", "http://example.invalid/env"], env={"http_proxy": server.url})
+    assert result.code == 0, result
+    assert only(server).target == "http://example.invalid/env"
+
+
+def test_no_proxy_form_resets_option(server):
+    result = run(["get", "--proxy", "http://127.0.0.1:9", "--no-proxy", f"{server.url}/direct"])
+    assert result.code == 0, result
+    assert only(server).target == "/direct"

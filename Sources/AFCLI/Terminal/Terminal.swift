@@ -18,16 +18,18 @@ package struct Terminal: Sendable {
         return Terminal(stdoutIsTerminal: stdoutTTY, stderrIsTerminal: stderrTTY, colorsStdout: stdoutTTY && !noColor && !dumb)
     }
 
-    /// The process environment as a dictionary.
+    /// The environment variables afcli reads itself (libcurl reads the proxy variables on its
+    /// own): the locale for Accept-Language, and colour switches.
+    package static let variablesRead = [
+        "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM", "COLUMNS",
+    ]
+
+    /// The variables in `variablesRead` that are set, looked up one by one with getenv: copying
+    /// the whole environment into a dictionary costs more than a tenth of a local request.
     package static func environment() -> [String: String] {
         var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
+        for name in variablesRead {
+            if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
     }
