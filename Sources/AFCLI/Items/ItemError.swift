@@ -23,7 +23,8 @@ package enum ItemError: Error, Equatable, Sendable {
     package var description: String {
         switch self {
         case .noSeparator(let argument):
-            return "\"\(argument)\" is not a request item (expected NAME:VALUE, NAME==VALUE, NAME=VALUE, NAME:=JSON or NAME@FILE)"
+            return
+                "\"\(argument)\" is not a request item (expected NAME:VALUE, NAME==VALUE, NAME=VALUE, NAME:=JSON or NAME@FILE)"
         case .keySyntax(let key, _, let reason):
             return "invalid nested key \"\(key)\": \(reason)"
         case .typeClash(_, _, let reason):

@@ -16,7 +16,8 @@ struct ItemResolver {
         switch item.kind {
         case .header:
             try Self.checkHeaderName(item)
-            headers.append(HeaderItem(name: item.key, value: item.value.isEmpty ? nil : try Self.headerValue(item.value, item)))
+            headers.append(
+                HeaderItem(name: item.key, value: item.value.isEmpty ? nil : try Self.headerValue(item.value, item)))
         case .emptyHeader:
             try Self.checkHeaderName(item)
             guard item.value.isEmpty else { throw .emptyHeaderWithValue(item: argument) }
@@ -126,7 +127,8 @@ struct ItemResolver {
             if option.hasPrefix("type=") {
                 let value = String(option.dropFirst(5))
                 guard isMediaType(value) else {
-                    throw .invalidFileOption(item: item.original, reason: "\"\(value)\" is not a media type (type/subtype)")
+                    throw .invalidFileOption(
+                        item: item.original, reason: "\"\(value)\" is not a media type (type/subtype)")
                 }
                 contentType = contentType ?? value
             } else {

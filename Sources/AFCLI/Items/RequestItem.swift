@@ -56,7 +56,9 @@ package struct RequestItem: Equatable, Sendable {
         var index = 0
         while index < chars.count {
             let char = chars[index]
-            if char == "\\", index + 1 < chars.count, separatorCharacters.contains(chars[index + 1]) || chars[index + 1] == "\\" {
+            if char == "\\", index + 1 < chars.count,
+                separatorCharacters.contains(chars[index + 1]) || chars[index + 1] == "\\"
+            {
                 key.append(chars[index + 1])
                 rawKey.append(char)
                 rawKey.append(chars[index + 1])

@@ -15,7 +15,8 @@ package struct Terminal: Sendable {
         let stderrTTY = isatty(STDERR_FILENO) == 1
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
-        return Terminal(stdoutIsTerminal: stdoutTTY, stderrIsTerminal: stderrTTY, colorsStdout: stdoutTTY && !noColor && !dumb)
+        return Terminal(
+            stdoutIsTerminal: stdoutTTY, stderrIsTerminal: stderrTTY, colorsStdout: stdoutTTY && !noColor && !dumb)
     }
 
     /// The environment variables afcli reads itself (libcurl reads the proxy variables on its

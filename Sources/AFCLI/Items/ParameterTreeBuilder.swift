@@ -1,0 +1,110 @@
+import AFKit
+
+/// Builds the parameter tree from data items, in the order typed.
+package struct ParameterTreeBuilder {
+    private(set) var root: JSONValue?
+    private var rootKey = ""
+
+    package init() {}
+
+    /// The tree built so far, nil when no data item was added.
+    package var tree: JSONValue? { root }
+
+    /// Sets `value` at the item's nested key. A plain key given twice collects its values into an
+    /// array, as HTTPie 3 does.
+    package mutating func add(_ value: JSONValue, rawKey: String) throws(ItemError) {
+        let path = try NestedKeyPath.parse(rawKey)
+        var tree = root ?? (path.startsWithArray ? .array([]) : .object([]))
+        try Self.insert(value, at: path.steps[...], into: &tree, key: rawKey, parentText: "")
+        root = tree
+    }
+
+    private static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        }
+    }
+
+    private static func container(for step: NestedKeyPath.Step) -> JSONValue {
+        if case .key = step.kind { return .object([]) }
+        return .array([])
+    }
+
+    private static func insert(
+        _ value: JSONValue, at steps: ArraySlice<NestedKeyPath.Step>, into node: inout JSONValue, key: String,
+        parentText: String
+    ) throws(ItemError) {
+        guard let step = steps.first else {
+            node = value
+            return
+        }
+        let rest = steps.dropFirst()
+        let stepText = String(Array(key)[step.columns])
+        switch step.kind {
+        case .key(let name):
+            guard case .object(var members) = node else {
+                throw ItemError.typeClash(
+                    key: key, columns: step.columns,
+                    reason:
+                        "cannot use key \"\(name)\" on \(parentText.isEmpty ? "the top level" : "\"\(parentText)\""), which is \(describe(node)) (expected an object)"
+                )
+            }
+            if let position = members.firstIndex(where: { $0.key == name }) {
+                if rest.isEmpty {
+                    members[position].value = merged(members[position].value, with: value)
+                } else {
+                    try insert(
+                        value, at: rest, into: &members[position].value, key: key, parentText: parentText + stepText)
+                }
+            } else {
+                var child = rest.first.map(container(for:)) ?? value
+                if !rest.isEmpty {
+                    try insert(value, at: rest, into: &child, key: key, parentText: parentText + stepText)
+                }
+                members.append(JSONMember(key: name, value: child))
+            }
+            node = .object(members)
+        case .append, .index:
+            guard case .array(var elements) = node else {
+                throw ItemError.typeClash(
+                    key: key, columns: step.columns,
+                    reason:
+                        "cannot use \(stepText) on \(parentText.isEmpty ? "the top level" : "\"\(parentText)\""), which is \(describe(node)) (expected an array)"
+                )
+            }
+            var position = elements.count
+            if case .index(let wanted) = step.kind {
+                while elements.count <= wanted { elements.append(.null) }
+                position = wanted
+            } else {
+                elements.append(rest.first.map(container(for:)) ?? .null)
+            }
+            if rest.isEmpty {
+                elements[position] = value
+            } else {
+                if case .null = elements[position], let next = rest.first { elements[position] = container(for: next) }
+                try insert(value, at: rest, into: &elements[position], key: key, parentText: parentText + stepText)
+            }
+            node = .array(elements)
+        }
+    }
+
+    /// A repeated plain key turns into an array of its values (HTTPie 3); containers assigned
+    /// again are replaced.
+    private static func merged(_ existing: JSONValue, with value: JSONValue) -> JSONValue {
+        switch existing {
+        case .array(var elements) where !value.isContainer:
+            elements.append(value)
+            return .array(elements)
+        case .object, .array:
+            return value
+        default:
+            return .array([existing, value])
+        }
+    }
+}
