@@ -49,6 +49,31 @@ bench: release
 	@sh scripts/ensure-deps --bench
 	@sh bench/latency $(RELEASE_BIN)
 
+# A 1 GiB multipart upload to a local nginx sink: afcli beside curl -F, xh and HTTPie.
+.PHONY: bench-upload
+bench-upload: release
+	@sh scripts/ensure-deps --bench
+	@sh bench/upload $(RELEASE_BIN)
+
+# 1 GiB from a local nginx to a file and to /dev/null: afcli download beside curl, wget, xh, HTTPie.
+.PHONY: bench-download
+bench-download: release
+	@sh scripts/ensure-deps --bench
+	@python3 bench/download $(RELEASE_BIN)
+
+# A small GET over TLS to a local nginx (certificates made on the fly): afcli --verify=CA beside
+# curl --cacert, xh and HTTPie, and afcli with a key pin.
+.PHONY: bench-tls
+bench-tls: release
+	@sh scripts/ensure-deps --bench
+	@sh bench/tls $(RELEASE_BIN)
+
+# A 50 MB JSON array and a 26 MB XML document formatted into a file (--pretty=format and =all):
+# afcli beside xh, HTTPie, curl | jq . and curl | xmllint --format -.
+.PHONY: bench-format
+bench-format: release
+	@python3 bench/format $(RELEASE_BIN)
+
 install: release
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/afcli
 	install -D -m 644 man/afcli.1 $(DESTDIR)$(PREFIX)/share/man/man1/afcli.1

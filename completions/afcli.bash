@@ -12,13 +12,34 @@ _afcli() {
         -A|--auth-type) COMPREPLY=($(compgen -W 'basic digest bearer' -- "$cur")); return ;;
         -p|--print) COMPREPLY=($(compgen -W 'b h hb Hh HBhb HBhbm' -- "$cur")); return ;;
         -o|--output) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pretty) COMPREPLY=($(compgen -W 'all colors format none' -- "$cur")); return ;;
+        -s|--style) COMPREPLY=($(compgen -W 'auto mono monokai solarized' -- "$cur")); return ;;
+        --indent) return ;;
+        --plist-as) COMPREPLY=($(compgen -W 'xml json' -- "$cur")); return ;;
         --max-redirects) return ;;
         --timeout) return ;;
         --connect-timeout) return ;;
         --proxy) return ;;
+        --accept-status) return ;;
+        --accept-type) COMPREPLY=($(compgen -W 'json xml plist image' -- "$cur")); return ;;
+        --log) COMPREPLY=($(compgen -W 'cj none' -- "$cur")); return ;;
+        --log-file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --boundary) return ;;
+        --throttle) COMPREPLY=($(compgen -W '3g 500k 1m' -- "$cur")); return ;;
+        --progress) COMPREPLY=($(compgen -W 'auto bar percent none' -- "$cur")); return ;;
+        --sha256) return ;;
+        --retry) return ;;
+        --retry-delay) return ;;
+        --verify) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pin-key) return ;;
+        --pin-cert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --cert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --cert-key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-min) COMPREPLY=($(compgen -W '1.2 1.3' -- "$cur")); return ;;
+        --resolve) return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-X --method --no-method -j --json --no-json -f --form --no-form --multipart --no-multipart --plist --no-plist --raw --no-raw --base-url --no-base-url -I --ignore-stdin --no-ignore-stdin --offline --no-offline -a --auth --no-auth -A --auth-type --no-auth-type -p --print --no-print -v --verbose --no-verbose -h --headers --no-headers -b --body --no-body -q --quiet --no-quiet -o --output --no-output -F --follow --no-follow --max-redirects --no-max-redirects --timeout --no-timeout --connect-timeout --no-connect-timeout --proxy --no-proxy --http1.1 --no-http1.1 --http2 --no-http2 --check-status --no-check-status --help --no-help --version --no-version' -- "$cur"))
+        COMPREPLY=($(compgen -W '-X --method --no-method -j --json --no-json -f --form --no-form --multipart --no-multipart --plist --no-plist --raw --no-raw --base-url --no-base-url -I --ignore-stdin --no-ignore-stdin --offline --no-offline -a --auth --no-auth -A --auth-type --no-auth-type -p --print --no-print -v --verbose --no-verbose -h --headers --no-headers -b --body --no-body -q --quiet --no-quiet -o --output --no-output --pretty --no-pretty -s --style --no-style --indent --no-indent --sorted --no-sorted --drop-nulls --no-drop-nulls --plist-as --no-plist-as -S --stream --no-stream -F --follow --no-follow --max-redirects --no-max-redirects --timeout --no-timeout --connect-timeout --no-connect-timeout --proxy --no-proxy --http1.1 --no-http1.1 --http2 --no-http2 --check-status --no-check-status --accept-status --no-accept-status --accept-type --no-accept-type --log --no-log --log-file --no-log-file --help --no-help --version --no-version --boundary --no-boundary --throttle --no-throttle --progress --no-progress -c --resume --no-resume --overwrite --no-overwrite --sha256 --no-sha256 --retry --no-retry --retry-delay --no-retry-delay --verify --no-verify -k --insecure --no-insecure --verify-host --no-verify-host --pin-key --no-pin-key --pin-cert --no-pin-cert --cert --no-cert --cert-key --no-cert-key --tls-min --no-tls-min --resolve --no-resolve --probe --no-probe --watch --no-watch' -- "$cur"))
         return
     fi
     local i word first= count=0 skip=0 ended=0
@@ -28,7 +49,7 @@ _afcli() {
         if ((!ended)); then
             case $word in
                 --) ended=1; continue ;;
-                -X|--method|--raw|--base-url|-a|--auth|-A|--auth-type|-p|--print|-o|--output|--max-redirects|--timeout|--connect-timeout|--proxy)
+                -X|--method|--raw|--base-url|-a|--auth|-A|--auth-type|-p|--print|-o|--output|--pretty|-s|--style|--indent|--plist-as|--max-redirects|--timeout|--connect-timeout|--proxy|--accept-status|--accept-type|--log|--log-file|--boundary|--throttle|--progress|--sha256|--retry|--retry-delay|--verify|--pin-key|--pin-cert|--cert|--cert-key|--tls-min|--resolve)
                     skip=1; [[ ${COMP_WORDS[i+1]} == = ]] && skip=2; continue ;;
                 -?*) continue ;;
             esac
@@ -36,7 +57,7 @@ _afcli() {
         count=$((count + 1)); [[ -z $first ]] && first=$word
     done
     if ((count == 0)); then
-        COMPREPLY=($(compgen -W 'get head post put patch delete options help completions man' -- "$cur"))
+        COMPREPLY=($(compgen -W 'get head post put patch delete options help completions man download' -- "$cur"))
     elif [[ $first == completions ]] && ((count == 1)); then
         COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
     fi

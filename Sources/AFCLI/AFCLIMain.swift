@@ -18,11 +18,26 @@ package enum AFCLIMain {
             let parsed = try ArgumentParser.parse(arguments)
             switch parsed.command {
             case .request:
+                try DownloadCommand.rejectDownloadOptions(parsed.options)
+                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 Interruption.install()
                 let command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
                 return try command.run()
+            case .download:
+                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                Interruption.install()
+                let command = DownloadCommand(
+                    positionals: parsed.positionals, options: parsed.options, environment: environment,
+                    terminal: terminal)
+                return try command.run()
+            case .pin:
+                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                Interruption.install()
+                return try PinCommand(positionals: parsed.positionals, options: parsed.options).run()
+            case .reachability:
+                return try ReachabilityCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .help(let length):
                 try printOut(length == .short ? HelpText.short() : HelpText.long())
             case .completions(let shell):

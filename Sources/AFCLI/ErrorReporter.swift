@@ -19,6 +19,11 @@ enum ErrorReporter {
         writeStandardError("afcli: warning: \(message)\n")
     }
 
+    /// Prints `afcli: note: …`, information `--verbose` asked for.
+    static func note(_ message: String) {
+        writeStandardError("afcli: note: \(message)\n")
+    }
+
     /// The exit status, the message line and optional lines pointing at the problem.
     static func classify(_ error: any Error) -> (ExitStatus, String, String?) {
         switch error {
@@ -34,9 +39,31 @@ enum ErrorReporter {
             return classify(curlError: error)
         case let error as OutputStream.WriteError:
             return (.failure, error.description, nil)
+        case let error as DownloadUsageError:
+            return (.usage, error.description, nil)
+        case let error as SecurityPolicyError:
+            return (.usage, SecurityOptions.message(for: error), nil)
+        case let error as ReachabilityError:
+            return (.usage, error.description, nil)
+        case let error as DownloadError:
+            return classify(downloadError: error)
+        case let error as ResponseValidationError:
+            // AF's own message; a content-type failure under a status failure goes on the next line.
+            return (ResponseChecks.exitStatus(for: error), error.description, error.underlyingError.map { "  \($0)" })
+        case let error as LogFileError:
+            return (.usage, error.description, nil)
         default:
             return (.failure, String(describing: error), nil)
         }
+    }
+
+    /// A failed download: its HTTP status as 3/4/5 (whatever --check-status says, since no file is
+    /// saved), 2 for a bad -o, 1 for the rest.
+    private static func classify(downloadError: DownloadError) -> (ExitStatus, String, String?) {
+        if let code = downloadError.httpStatusCode {
+            return (ExitStatus(checkingHTTPStatus: code) ?? .failure, downloadError.description, nil)
+        }
+        return (downloadError.isUsageError ? .usage : .failure, downloadError.description, nil)
     }
 
     private static func classify(clientError: HTTPClientError) -> (ExitStatus, String, String?) {
@@ -52,7 +79,7 @@ enum ErrorReporter {
         switch curlError.kind {
         case .timeout: return (.timeout, curlError.description, nil)
         case .couldNotResolve, .couldNotConnect: return (.connectionFailed, curlError.description, nil)
-        case .tls: return (.tlsFailure, curlError.description, nil)
+        case .tls: return (curlError.isPinMismatch ? .pinMismatch : .tlsFailure, curlError.description, nil)
         case .interrupted: return (.interrupted, "interrupted", nil)
         case .bodyReadFailed:
             // Bytes of the body already went out, so this is no longer bad input (exit 2): a file

@@ -3,7 +3,7 @@
 /// This enum is the only table of exit codes: the man page's EXIT STATUS section and the long help
 /// are generated from `allCases` and `meaning`, so a new code appears in the docs by being added here.
 /// Codes 3, 4 and 5 follow HTTPie's `--check-status` (on by default in afcli); the transport codes
-/// (6 to 9) are afcli's own, chosen so that scripts can tell a slow server from an absent one.
+/// (6 to 10) are afcli's own, chosen so that scripts can tell a slow server from an absent one.
 package enum ExitStatus: Int32, CaseIterable, Sendable {
     /// Everything went as asked.
     case success = 0
@@ -25,6 +25,11 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case connectionFailed = 8
     /// The TLS handshake or certificate verification failed.
     case tlsFailure = 9
+    /// No certificate of the server's chain matched `--pin-key` or `--pin-cert`; nothing was sent.
+    case pinMismatch = 10
+    /// The final response failed `--accept-type`, or `--accept-status` with a 1xx or 2xx code
+    /// (a 3xx, 4xx or 5xx that fails `--accept-status` exits with 3, 4 or 5).
+    case responseRejected = 11
     /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
     case interrupted = 130
 
@@ -34,7 +39,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .success:
             return "Success."
         case .failure:
-            return "Any other error: I/O, protocol or unexpected."
+            return "Any other error: I/O, protocol or unexpected. For reachability: not reachable."
         case .usage:
             return "Usage error or bad input; nothing was sent."
         case .redirection:
@@ -50,7 +55,11 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .connectionFailed:
             return "Could not resolve the host or connect to it."
         case .tlsFailure:
-            return "TLS failure: handshake, certificate verification or pinning."
+            return "TLS failure: handshake, or a certificate that is untrusted, expired or for another host."
+        case .pinMismatch:
+            return "No certificate of the server's chain matched --pin-key or --pin-cert; nothing was sent."
+        case .responseRejected:
+            return "The response failed --accept-type, or --accept-status with a 1xx or 2xx code."
         case .interrupted:
             return "Interrupted (Ctrl-C or SIGTERM)."
         }

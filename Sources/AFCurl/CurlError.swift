@@ -34,12 +34,18 @@ package struct CurlError: Error, CustomStringConvertible {
     package var description: String
     /// The Swift error behind `.bodyReadFailed` and `.responseHandlerFailed`.
     package var underlyingError: (any Error)?
+    /// What exactly failed, for `.tls` errors (see `EasyHandle+TLS.swift`).
+    package var tlsFailure: TLSFailure?
 
-    package init(kind: Kind, code: Int = 0, description: String, underlyingError: (any Error)? = nil) {
+    package init(
+        kind: Kind, code: Int = 0, description: String, underlyingError: (any Error)? = nil,
+        tlsFailure: TLSFailure? = nil
+    ) {
         self.kind = kind
         self.code = code
         self.description = description
         self.underlyingError = underlyingError
+        self.tlsFailure = tlsFailure
     }
 
     // MARK: - Classification helpers
@@ -50,6 +56,8 @@ package struct CurlError: Error, CustomStringConvertible {
     package var isConnectionFailure: Bool { kind == .couldNotResolve || kind == .couldNotConnect }
     /// Whether the failure was TLS-related.
     package var isTLSFailure: Bool { kind == .tls }
+    /// Whether the server's chain held no pinned key or certificate.
+    package var isPinMismatch: Bool { tlsFailure?.reason == .pinMismatch }
 
     // MARK: - Construction from libcurl
 

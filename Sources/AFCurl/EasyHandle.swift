@@ -10,6 +10,8 @@ package final class EasyHandle {
     private let handle: UnsafeMutableRawPointer
     /// libcurl's CURLOPT_ERRORBUFFER, which must outlive every transfer on the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The resolve list and trust hooks libcurl points at (EasyHandle+TLS.swift).
+    let transferResources = TransferResources()
 
     /// Creates a handle, initialising libcurl for the process on first use.
     package init() throws(CurlError) {
@@ -45,6 +47,7 @@ package final class EasyHandle {
             // callback while closing connections in curl_easy_cleanup).
             curl_easy_reset(handle)
             curl_slist_free_all(headerList)
+            transferResources.endTransfer()
         }
         try configure(request, body: body, headerList: headerList)
         try installCallbacks(context: context, reportsRequestHeads: request.options.reportsRequestHeads)
@@ -62,7 +65,7 @@ package final class EasyHandle {
             if code == CURLE_ABORTED_BY_CALLBACK && context.abortRequested {
                 throw CurlError.interrupted(signal: 0)
             }
-            throw CurlError(code: code, errorBuffer: String(cString: errorBuffer))
+            throw transferError(code: code, message: String(cString: errorBuffer), request: request)
         }
         try context.finish()
         return outcome(head: context.reportedHead)
@@ -153,22 +156,8 @@ package final class EasyHandle {
             try setString(CURLOPT_USERNAME, digest.user, "user name")
             try setString(CURLOPT_PASSWORD, digest.password, "password")
         }
-        try configureTLS(options.tls)
-    }
-
-    /// Sets certificate verification, CA locations, pinning and client certificates.
-    private func configureTLS(_ tls: TLSOptions) throws(CurlError) {
-        try setLong(CURLOPT_SSL_VERIFYPEER, tls.verifyPeer ? 1 : 0)
-        try setLong(CURLOPT_SSL_VERIFYHOST, tls.verifyHost ? 2 : 0)
-        if let caFile = tls.caFile { try setString(CURLOPT_CAINFO, caFile, "CA bundle") }
-        if let caPath = tls.caPath { try setString(CURLOPT_CAPATH, caPath, "CA directory") }
-        if let pinned = tls.pinnedPublicKey {
-            try setString(CURLOPT_PINNEDPUBLICKEY, pinned, "public key pinning")
-        }
-        if let certificate = tls.clientCertificate {
-            try setString(CURLOPT_SSLCERT, certificate, "client certificate")
-        }
-        if let key = tls.clientKey { try setString(CURLOPT_SSLKEY, key, "client key") }
+        try configureResolve(options.resolve)
+        try configureTLS(options.tls, url: request.url)
     }
 
     /// Converts seconds to libcurl's milliseconds, never rounding a positive timeout down to 0

@@ -47,13 +47,16 @@ package struct TransferOptions: Sendable {
     package var tls: TLSOptions
     /// Whether to report the request heads exactly as sent (costs libcurl's debug path).
     package var reportsRequestHeads: Bool
+    /// `HOST:PORT:ADDRESS` entries that take the place of name resolution (CURLOPT_RESOLVE).
+    package var resolve: [String]
 
     package init(
         connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,
         noProxy: String? = nil, httpVersion: HTTPVersionPreference = .automatic,
         acceptEncoding: String? = nil, digestCredentials: DigestCredentials? = nil,
-        tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false
+        tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = []
     ) {
+        self.resolve = resolve
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.proxy = proxy
@@ -98,15 +101,28 @@ package struct TLSOptions: Equatable, Sendable {
     /// A directory of hashed CA certificates; nil for the system one.
     package var caPath: String?
     /// libcurl's pinned public key syntax: `sha256//base64;sha256//base64` or a PEM/DER path.
+    /// libcurl compares it with the leaf's key only; it is used when `pinnedKeyDigests` cannot be
+    /// checked chain-wide (a libcurl whose TLS backend is not the OpenSSL afcli was built with).
     package var pinnedPublicKey: String?
     /// A client certificate file (PEM) and its key, for mutual TLS.
     package var clientCertificate: String?
     package var clientKey: String?
+    /// The oldest TLS version accepted; nil for libcurl's default (TLS 1.2 with this OpenSSL).
+    package var minimumVersion: TLSVersion?
+    /// SHA-256 digests of pinned SubjectPublicKeyInfos: the handshake fails unless a certificate
+    /// anywhere in the chain carries one of these keys (AFSSLPinningModePublicKey).
+    package var pinnedKeyDigests: [[UInt8]]
+    /// SHA-256 digests of pinned DER certificates: the handshake fails unless one of them is in
+    /// the verified chain (AFSSLPinningModeCertificate).
+    package var pinnedCertificateDigests: [[UInt8]]
+    /// PEM certificates that replace every other trust anchor (the CA bundle and directory).
+    package var trustedCertificatesPEM: String?
 
     package init(
         verifyPeer: Bool = true, verifyHost: Bool = true, caFile: String? = nil,
         caPath: String? = nil, pinnedPublicKey: String? = nil, clientCertificate: String? = nil,
-        clientKey: String? = nil
+        clientKey: String? = nil, minimumVersion: TLSVersion? = nil, pinnedKeyDigests: [[UInt8]] = [],
+        pinnedCertificateDigests: [[UInt8]] = [], trustedCertificatesPEM: String? = nil
     ) {
         self.verifyPeer = verifyPeer
         self.verifyHost = verifyHost
@@ -115,5 +131,20 @@ package struct TLSOptions: Equatable, Sendable {
         self.pinnedPublicKey = pinnedPublicKey
         self.clientCertificate = clientCertificate
         self.clientKey = clientKey
+        self.minimumVersion = minimumVersion
+        self.pinnedKeyDigests = pinnedKeyDigests
+        self.pinnedCertificateDigests = pinnedCertificateDigests
+        self.trustedCertificatesPEM = trustedCertificatesPEM
     }
+
+    /// Whether any pin (key or certificate) restricts the server's chain.
+    package var isPinning: Bool {
+        !pinnedKeyDigests.isEmpty || !pinnedCertificateDigests.isEmpty || pinnedPublicKey != nil
+    }
+}
+
+/// A TLS protocol version afcli can insist on as the minimum.
+package enum TLSVersion: String, Sendable, CaseIterable {
+    case tls12 = "1.2"
+    case tls13 = "1.3"
 }

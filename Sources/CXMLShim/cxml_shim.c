@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <libxml/xmlreader.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,14 @@
     X(xmlTextReaderConstValue)                                                                    \
     X(xmlTextReaderIsEmptyElement)                                                                \
     X(xmlTextReaderDepth)                                                                         \
-    X(xmlTextReaderMoveToNextAttribute)
+    X(xmlTextReaderMoveToNextAttribute)                                                            \
+    X(xmlSAXVersion)                                                                              \
+    X(xmlSAX2InternalSubset)                                                                      \
+    X(xmlCreatePushParserCtxt)                                                                    \
+    X(xmlCtxtUseOptions)                                                                          \
+    X(xmlParseChunk)                                                                              \
+    X(xmlFreeParserCtxt)                                                                          \
+    X(xmlFreeDoc)
 
 static struct {
 #define CXML_FIELD(name) __typeof__(&name) name;
@@ -128,3 +136,245 @@ int cxml_reader_is_empty_element(cxml_reader *owner) { return lib.xmlTextReaderI
 int cxml_reader_depth(cxml_reader *owner) { return lib.xmlTextReaderDepth(owner->reader); }
 int cxml_reader_next_attribute(cxml_reader *owner) { return lib.xmlTextReaderMoveToNextAttribute(owner->reader); }
 const char *cxml_reader_error(cxml_reader *owner) { return owner->error[0] ? owner->error : NULL; }
+
+// MARK: - Push parser
+
+// The push parser takes the body in chunks as libcurl delivers them (the reader would have to
+// pull, and so run on a thread of its own), and its SAX callbacks cost far less than the
+// reader's partial tree. Callbacks only append records to `events`; Swift walks them after each
+// chunk, so no Swift code runs inside libxml2 and names and text are copied exactly once.
+struct cxml_push {
+    xmlParserCtxtPtr ctxt;
+    xmlSAXHandler sax;
+    unsigned char *events;
+    size_t length;
+    size_t capacity;
+    int out_of_memory;
+    unsigned long last_offset;
+    int last_kind;
+    char head[4];
+    int head_length;
+    char error[256];
+};
+
+static void cxml_grow(struct cxml_push *p, size_t more) {
+    if (p->out_of_memory || p->length + more <= p->capacity) return;
+    size_t capacity = p->capacity ? p->capacity : 64 * 1024;
+    while (capacity < p->length + more) capacity *= 2;
+    unsigned char *grown = realloc(p->events, capacity);
+    if (!grown) { p->out_of_memory = 1; return; }
+    p->events = grown;
+    p->capacity = capacity;
+}
+
+static void cxml_put_u32(struct cxml_push *p, uint32_t value) {
+    cxml_grow(p, 4);
+    if (p->out_of_memory) return;
+    memcpy(p->events + p->length, &value, 4);
+    p->length += 4;
+}
+
+// A string as a 32-bit length and its bytes; NULL is written as the length 0xFFFFFFFF.
+static void cxml_put_string(struct cxml_push *p, const xmlChar *text, size_t length) {
+    if (!text) { cxml_put_u32(p, UINT32_MAX); return; }
+    cxml_put_u32(p, (uint32_t)length);
+    cxml_grow(p, length);
+    if (p->out_of_memory) return;
+    memcpy(p->events + p->length, text, length);
+    p->length += length;
+}
+
+static void cxml_put_cstring(struct cxml_push *p, const xmlChar *text) {
+    cxml_put_string(p, text, text ? strlen((const char *)text) : 0);
+}
+
+// A qualified name, `prefix:local` or `local`.
+static void cxml_put_qname(struct cxml_push *p, const xmlChar *prefix, const xmlChar *local) {
+    if (!prefix) { cxml_put_cstring(p, local); return; }
+    size_t a = strlen((const char *)prefix), b = strlen((const char *)local);
+    cxml_put_u32(p, (uint32_t)(a + 1 + b));
+    cxml_grow(p, a + 1 + b);
+    if (p->out_of_memory) return;
+    memcpy(p->events + p->length, prefix, a);
+    p->events[p->length + a] = ':';
+    memcpy(p->events + p->length + a + 1, local, b);
+    p->length += a + 1 + b;
+}
+
+// libxml2's own SAX2 handlers (which keep the DTD and entity declarations) expect the parser
+// context as their user data, so the context is the user data and points back to its owner.
+static struct cxml_push *cxml_owner(void *ctx) { return ((xmlParserCtxtPtr)ctx)->_private; }
+
+// Starts a record; returns 0 for events raised while libxml2 parses an entity's replacement text
+// (ctxt->depth > 0), which would repeat what the entity reference stands for.
+static int cxml_begin(struct cxml_push *p, int kind, uint32_t strings) {
+    if (!p->ctxt || p->ctxt->depth > 0) return 0;
+    cxml_grow(p, 8);
+    if (p->out_of_memory) return 0;
+    p->events[p->length] = (unsigned char)kind;
+    memset(p->events + p->length + 1, 0, 3);
+    p->length += 4;
+    cxml_put_u32(p, strings);
+    xmlParserInputPtr in = p->ctxt->input;
+    if (in && in->cur && in->base) p->last_offset = in->consumed + (unsigned long)(in->cur - in->base);
+    p->last_kind = kind;
+    return 1;
+}
+
+static void cxml_on_start(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
+                          int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
+                          const xmlChar **attributes) {
+    struct cxml_push *p = cxml_owner(ctx);
+    (void)uri;
+    int given = nb_attributes - nb_defaulted;
+    if (!cxml_begin(p, CXML_NODE_ELEMENT, (uint32_t)(1 + 2 * (nb_namespaces + given)))) return;
+    cxml_put_qname(p, prefix, local);
+    for (int i = 0; i < nb_namespaces; i++) {
+        const xmlChar *name = namespaces[2 * i], *href = namespaces[2 * i + 1];
+        cxml_put_qname(p, name ? (const xmlChar *)"xmlns" : NULL, name ? name : (const xmlChar *)"xmlns");
+        cxml_put_cstring(p, href ? href : (const xmlChar *)"");
+    }
+    for (int i = 0; i < given; i++) {
+        const xmlChar **attribute = attributes + 5 * i;
+        cxml_put_qname(p, attribute[1], attribute[0]);
+        cxml_put_string(p, attribute[3], (size_t)(attribute[4] - attribute[3]));
+    }
+}
+
+static void cxml_on_end(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
+    struct cxml_push *p = cxml_owner(ctx);
+    (void)uri;
+    if (cxml_begin(p, CXML_NODE_END_ELEMENT, 1)) cxml_put_qname(p, prefix, local);
+}
+
+static void cxml_on_text(void *ctx, const xmlChar *text, int length) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (cxml_begin(p, CXML_NODE_TEXT, 1)) cxml_put_string(p, text, (size_t)length);
+}
+
+static void cxml_on_cdata(void *ctx, const xmlChar *text, int length) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (cxml_begin(p, CXML_NODE_CDATA, 1)) cxml_put_string(p, text, (size_t)length);
+}
+
+static void cxml_on_comment(void *ctx, const xmlChar *text) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (cxml_begin(p, CXML_NODE_COMMENT, 1)) cxml_put_cstring(p, text);
+}
+
+static void cxml_on_instruction(void *ctx, const xmlChar *target, const xmlChar *data) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (!cxml_begin(p, CXML_NODE_PROCESSING_INSTRUCTION, 2)) return;
+    cxml_put_cstring(p, target);
+    cxml_put_cstring(p, data);
+}
+
+static void cxml_on_reference(void *ctx, const xmlChar *name) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (cxml_begin(p, CXML_NODE_ENTITY_REFERENCE, 1)) cxml_put_cstring(p, name);
+}
+
+static void cxml_on_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
+    struct cxml_push *p = cxml_owner(ctx);
+    // libxml2's own handler records the DTD so that entities declared in it stay known.
+    lib.xmlSAX2InternalSubset(p->ctxt, name, external_id, system_id);
+    if (!cxml_begin(p, CXML_NODE_DOCUMENT_TYPE, 3)) return;
+    cxml_put_cstring(p, name);
+    cxml_put_cstring(p, external_id);
+    cxml_put_cstring(p, system_id);
+}
+
+static void cxml_on_structured_error(void *ctx, xmlErrorPtr error) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (!error || error->level != XML_ERR_FATAL || p->error[0] != '\0') return;
+    snprintf(p->error, sizeof p->error, "line %d, column %d: %s", error->line, error->int2,
+             error->message ? error->message : "malformed XML");
+    size_t n = strlen(p->error);
+    while (n > 0 && (p->error[n - 1] == '\n' || p->error[n - 1] == ' ')) p->error[--n] = '\0';
+}
+
+cxml_push *cxml_push_new(void) {
+    if (!cxml_available()) return NULL;
+    struct cxml_push *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    lib.xmlSAXVersion(&p->sax, 2);
+    p->sax.startElementNs = cxml_on_start;
+    p->sax.endElementNs = cxml_on_end;
+    p->sax.characters = cxml_on_text;
+    p->sax.ignorableWhitespace = cxml_on_text;
+    p->sax.cdataBlock = cxml_on_cdata;
+    p->sax.comment = cxml_on_comment;
+    p->sax.processingInstruction = cxml_on_instruction;
+    p->sax.reference = cxml_on_reference;
+    p->sax.internalSubset = cxml_on_doctype;
+    p->sax.warning = NULL;
+    p->sax.error = NULL;
+    p->sax.fatalError = NULL;
+    p->sax.serror = cxml_on_structured_error;
+    return p;
+}
+
+void cxml_push_free(cxml_push *p) {
+    if (!p) return;
+    if (p->ctxt) {
+        if (p->ctxt->myDoc) lib.xmlFreeDoc(p->ctxt->myDoc);
+        p->ctxt->myDoc = NULL;
+        lib.xmlFreeParserCtxt(p->ctxt);
+    }
+    free(p->events);
+    free(p);
+}
+
+int cxml_push_feed(cxml_push *p, const char *bytes, int length, int terminate) {
+    if (!p->ctxt) {
+        // libxml2 detects the encoding from the first four bytes, so it is created with them.
+        while (p->head_length < 4 && length > 0) {
+            p->head[p->head_length++] = *bytes++;
+            length--;
+        }
+        if (p->head_length < 4 && !terminate) return 0;
+        p->ctxt = lib.xmlCreatePushParserCtxt(&p->sax, NULL, p->head, p->head_length, NULL);
+        if (!p->ctxt) {
+            snprintf(p->error, sizeof p->error, "libxml2 could not create a parser");
+            return -1;
+        }
+        p->ctxt->_private = p;
+        // No network and no external entities: a response must never make afcli fetch anything.
+        lib.xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_HUGE);
+    }
+    lib.xmlParseChunk(p->ctxt, bytes, length, terminate);
+    if (p->out_of_memory) {
+        snprintf(p->error, sizeof p->error, "out of memory");
+        return -1;
+    }
+    if (!p->ctxt->wellFormed) {
+        if (p->error[0] == '\0') snprintf(p->error, sizeof p->error, "malformed XML");
+        return -1;
+    }
+    return 0;
+}
+
+const unsigned char *cxml_push_events(cxml_push *p, size_t *length) {
+    *length = p->length;
+    return p->events;
+}
+
+void cxml_push_clear_events(cxml_push *p) { p->length = 0; }
+
+unsigned char *cxml_push_take_events(cxml_push *p, size_t *length) {
+    unsigned char *events = p->events;
+    *length = p->length;
+    p->events = NULL;
+    p->length = 0;
+    p->capacity = 0;
+    return events;
+}
+
+void cxml_free(void *pointer) { free(pointer); }
+
+const char *cxml_push_error(cxml_push *p) { return p->error[0] ? p->error : NULL; }
+
+unsigned long cxml_push_last_offset(cxml_push *p, int *kind) {
+    *kind = p->last_kind;
+    return p->last_offset;
+}

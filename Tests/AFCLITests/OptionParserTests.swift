@@ -81,6 +81,22 @@ final class OptionParserTests: XCTestCase {
             case "max-redirects": return ["--max-redirects", "5"]
             case "timeout", "connect-timeout": return ["--" + spec.long, "3"]
             case "proxy": return ["--proxy", "http://proxy:3128"]
+            case "throttle": return ["--throttle", "3g"]
+            case "progress": return ["--progress", "percent"]
+            case "verify": return ["--verify", "no"]
+            case "pin-key": return ["--pin-key", "sha256//" + String(repeating: "A", count: 43) + "="]
+            case "tls-min": return ["--tls-min", "1.3"]
+            case "resolve": return ["--resolve", "example.org:443:127.0.0.1"]
+            case "pretty": return ["--pretty", "format"]
+            case "style": return ["--style", "mono"]
+            case "indent": return ["--indent", "2"]
+            case "plist-as": return ["--plist-as", "json"]
+            case "accept-status": return ["--accept-status", "200-299,304"]
+            case "accept-type": return ["--accept-type", "json"]
+            case "log": return ["--log", "cj"]
+            case "sha256": return ["--sha256", String(repeating: "ab", count: 32)]
+            case "retry": return ["--retry", "3"]
+            case "retry-delay": return ["--retry-delay", "0.5"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }
@@ -92,6 +108,8 @@ final class OptionParserTests: XCTestCase {
             let reset = try ArgumentParser.parse(["example.org"] + argumentsFor(spec) + [spec.negatedFlag]).options
             var expected = OptionValues()
             if spec.long == "check-status" { expected.checkStatus = false }
+            // Like --no-check-status, --no-verify-host is the only way to turn its check off.
+            if spec.long == "verify-host" { expected.verifyHost = false }
             XCTAssertEqual(reset, expected, spec.negatedFlag)
         }
     }

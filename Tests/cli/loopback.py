@@ -35,6 +35,8 @@ class Response:
     headers: list = field(default_factory=lambda: [("Content-Type", "application/json")])
     body: bytes = b'{"ok":true}'
     # None: send as is. "drop-after-head": close after the head. "drop-mid-body": half the body.
+    # "close": close the connection after the body (a callable body that stops short of its
+    # Content-Length then looks like a server that died mid-transfer).
     fault: str | None = None
 
 
@@ -158,4 +160,4 @@ class LoopbackServer:
                 conn.sendall(chunk)
         else:
             conn.sendall(body)
-        return True
+        return response.fault != "close"

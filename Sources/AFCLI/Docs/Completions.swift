@@ -14,6 +14,7 @@ package enum Completions {
     /// The subcommands with a short description each.
     private static let subcommands = [
         ("help", "show the whole manual"), ("completions", "print a completion script"), ("man", "print the man page"),
+        ("download", "download files, with resume"),
     ]
 
     /// The explanation offered for a `--no-X` form.

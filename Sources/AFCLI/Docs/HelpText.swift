@@ -11,6 +11,7 @@ package enum HelpText {
     package static func short() -> String {
         var lines = [
             "usage: afcli [METHOD] URL [ITEM...] [OPTION...]",
+            "       afcli download URL... [OPTION...]",
             "       afcli help | completions bash|zsh|fish | man",
             "",
             "Send an HTTP request with HTTPie's syntax and AFNetworking's semantics.",

@@ -14,6 +14,9 @@ package enum ManualText {
         "afcli help",
         "afcli completions bash|zsh|fish",
         "afcli man",
+        "afcli download URL... [OPTION...]",
+        "afcli pin URL [OPTION...]",
+        "afcli reachability [HOST[:PORT] | URL] [--probe] [--watch] [--json]",
     ]
 
     /// The sections after NAME and SYNOPSIS, in order.
@@ -87,6 +90,239 @@ package enum ManualText {
                         + "array, and `a[b][]=x` does both. Fields keep the order they were typed in."),
             ]),
         ManualSection(
+            "FILE UPLOADS",
+            [
+                .paragraph(
+                    "A file item (`name@path`) makes the body multipart/form-data, laid out as AFNetworking's "
+                        + "AFStreamingMultipartFormData lays it out: the data fields first, as parts named the way "
+                        + "`--form` flattens them (`a[b]`, `l[]`, keys sorted, names not escaped), then the files in "
+                        + "the order typed. Several file items with one name send several parts with that name. "
+                        + "`--multipart` sends a multipart body without files. A file part is named after the file "
+                        + "(`;filename=` changes that) and typed from its extension with /etc/mime.types and a "
+                        + "built-in table (`;type=` sets it; unknown extensions are application/octet-stream)."),
+                .paragraph(
+                    "The body is streamed part by part from disk, so memory stays flat whatever the files weigh, "
+                        + "and its Content-Length is computed exactly before the first byte is sent. A file that "
+                        + "changes size while it is being sent stops the transfer with an error (exit status 1) "
+                        + "instead of sending a body that disagrees with its length. `name@-` reads a part from "
+                        + "standard input; its length is unknown, so the body is sent with Transfer-Encoding: "
+                        + "chunked, which `--verbose` points out. A 307 or 308 redirect sends the whole body again."),
+                .paragraph(
+                    "The boundary is `Boundary+` and 16 random upper-case hex digits, new for every request; "
+                        + "`--boundary` sets it, so `--offline --print=B > body.bin` writes a body that can be "
+                        + "reproduced. On a terminal, `--verbose` and `--print=B` show each file's contents as a "
+                        + "short placeholder; piped or redirected, the body is printed in full (except a part from "
+                        + "standard input, which is read once, for the wire, unless the request is `--offline`)."),
+                .paragraph(
+                    "Refused before anything is sent, with exit status 2: a missing or unreadable file, a "
+                        + "directory, a field or file name containing a double quote, CR or LF, an invalid "
+                        + "`;type=`, a file item with GET or HEAD or with `--json` or `--plist`, and a second "
+                        + "item reading standard input."),
+                .paragraph(
+                    "`--throttle 3g` paces the body as AFNetworking's throttleBandwidthWithPacketSize:delay: "
+                        + "with its suggested 3G values, 16384-byte packets 0.2 seconds apart; `--throttle 500k` "
+                        + "sends at most 500 KiB a second. While a file or standard input is uploaded and standard "
+                        + "error is a terminal, a bar on standard error shows the bytes sent, the percent, the rate "
+                        + "and the time left; `--progress=percent` prints CJNetwork-style lines such as `37%` "
+                        + "instead, for scripts, and `--progress=none` prints nothing."),
+            ]),
+        ManualSection(
+            "DOWNLOADS",
+            [
+                .paragraph(
+                    "`afcli download URL...` saves each URL to a file, one after another, following redirects "
+                        + "and asking for the bytes as stored (Accept-Encoding: identity). Every argument after "
+                        + "`download` is a URL; shorthands such as `:8080/file` work. A progress bar on standard "
+                        + "error shows the bytes, percent, rate and time left when standard error is a terminal "
+                        + "(`--progress`). Each saved file is reported as `afcli: saved NAME (SIZE)`, and several "
+                        + "URLs end with a summary; the exit status is that of the first download that failed."),
+                .paragraph(
+                    "The file is named by `-o FILE`; else by the response's Content-Disposition (`filename*` "
+                        + "first, then `filename`); else by the last segment of the URL as typed; else `index`. A "
+                        + "name from the server or the URL is reduced to a plain base name: directories, path "
+                        + "separators, leading dots, control characters and Unicode direction overrides are removed, "
+                        + "so a download never lands outside the current directory. A name without an extension "
+                        + "gets one from the Content-Type (`index.html`). An existing file is never replaced unless "
+                        + "`-o` names it or `--overwrite` is given: the download is saved as NAME-1, NAME-2 and so "
+                        + "on (`big-1.iso`), and a file that appears under the name while the download runs is not "
+                        + "replaced either. `-o -` writes the body to standard output."),
+                .paragraph(
+                    "Data goes to NAME.part, with a small state file NAME.part.state beside it (the URL, the "
+                        + "bytes on disk, the ETag, Last-Modified and total length). The data is fsynced before "
+                        + "the state that counts it is written, and the state is replaced atomically, so even a "
+                        + "process killed with SIGKILL or a power cut leaves a state that claims no byte that is "
+                        + "not on disk. When the download is complete the file is fsynced, renamed to NAME in one "
+                        + "step and the state removed. Ctrl-C or SIGTERM saves the state and exits with status "
+                        + "130. A server that stops early, a full disk or a failed write leave NAME.part and its "
+                        + "state for the next `--resume`."),
+                .paragraph(
+                    "`--resume` (`-c`) continues afcli's partial download of the URL found in the current "
+                        + "directory (or the one `-o` names), and with `-o FILE` also a partial FILE written by "
+                        + "another tool, from its size. It sends `Range: bytes=N-` and `If-Range` with a strong "
+                        + "ETag, else Last-Modified. A 206 whose Content-Range starts at N and agrees with the "
+                        + "total is appended; any other Content-Range stops with an error and leaves the file "
+                        + "untouched; a 200 means the file changed or ranges are not supported, and the download "
+                        + "starts again from zero with a warning (CJNetwork would append it to the partial file); "
+                        + "a 416 on a file of the full length means it was already complete (exit status 0)."),
+                .paragraph(
+                    "`--sha256 HEX` hashes the file while it is written (a resumed file's first part is read "
+                        + "back from disk) and fails, without keeping the file, when the digest differs. "
+                        + "`--retry N` retries transient failures (a dropped or refused connection, a timeout, "
+                        + "HTTP 408, 429, 500, 502, 503, 504) up to N times, continuing from the bytes saved, "
+                        + "after waits that double from `--retry-delay` (1 second) or follow Retry-After. A final "
+                        + "status that is not 2xx saves nothing and exits with 3, 4 or 5; `-o` naming a directory "
+                        + "and `-o -` with `--resume` are usage errors (exit status 2)."),
+            ]),
+        ManualSection(
+            "TLS AND PINNING",
+            [
+                .paragraph(
+                    "afcli verifies https servers by default: the certificate chain must lead to one of the "
+                        + "system's CA certificates and the certificate must name the host in the URL. The options "
+                        + "below map to AFNetworking's AFSecurityPolicy:"),
+                .definitions([
+                    ("default policy", "Verify the chain and the host name (`--verify=yes`)."),
+                    (
+                        "allowInvalidCertificates",
+                        "`--verify=no` (`-k`, `--insecure`), which as in curl also turns validatesDomainName off."
+                    ),
+                    ("validatesDomainName = NO", "`--no-verify-host`: skip only the host name check."),
+                    (
+                        "AFSSLPinningModePublicKey",
+                        "`--pin-key sha256//BASE64`, once per accepted key; `afcli pin URL` prints the pins of a "
+                            + "server's chain."
+                    ),
+                    (
+                        "AFSSLPinningModeCertificate",
+                        "`--pin-cert FILE`, once per file of accepted certificates (PEM or DER)."
+                    ),
+                ]),
+                .paragraph(
+                    "`--verify=PATH` replaces the system's CA certificates with a bundle file or a hashed "
+                        + "directory. `--cert FILE` and `--cert-key FILE` present a client certificate, "
+                        + "`--tls-min 1.3` refuses older protocol versions, and `--resolve HOST:PORT:ADDRESS` "
+                        + "connects to ADDRESS while keeping HOST for the server name and the certificate checks."),
+                .paragraph(
+                    "Key pins reach the whole chain, as in AFNetworking: the server is accepted when any "
+                        + "certificate it sends, or any certificate of the verified chain up to its root, has a "
+                        + "pinned key, so pinning a CA's key keeps working when the server's certificate is "
+                        + "renewed. (libcurl's own pinning, which afcli uses only with a libcurl that is not built on "
+                        + "OpenSSL, compares the leaf's key alone.) Pins are checked during the TLS handshake, so a "
+                        + "mismatch stops the connection before any byte of the request is sent, with AFNetworking's "
+                        + "message (\u{201C}The certificate for this server is invalid…\u{201D}) and exit status 10. "
+                        + "With `--insecure` the chain is not verified but the pins still are, so "
+                        + "`--insecure --pin-key` trusts a self-signed server by its key alone."),
+                .paragraph(
+                    "Certificate pins make the pinned certificates the only trusted ones: the chain must verify up "
+                        + "to one of them, and one of them must be in it. This differs from AFNetworking in one way: "
+                        + "AFNetworking with allowInvalidCertificates off also requires the chain to be trusted by "
+                        + "the system, while afcli needs only the pins, so a pinned self-signed certificate works "
+                        + "without `--insecure` (AFNetworking needs allowInvalidCertificates for that). "
+                        + "`--pin-cert` cannot be combined with `--verify=PATH` or with `--pin-key`."),
+                .paragraph(
+                    "As AFNetworking refuses them, afcli refuses with exit status 2, before connecting: "
+                        + "`--insecure --verify-host` without a pin (\u{201C}In order to validate a domain name "
+                        + "for self signed certificates, you MUST use pinning\u{201D}), and any pin on a plain "
+                        + "http:// URL. A redirect from a pinned https URL to plain http is refused too."),
+                .paragraph(
+                    "Each TLS failure is reported on one line naming the host and the reason: a certificate "
+                        + "that is not trusted (unknown CA, self-signed), expired, not yet valid or for another "
+                        + "host name; a failed handshake (no common protocol version or cipher); an unusable "
+                        + "client certificate. They exit with status 9, pin mismatches with 10."),
+            ]),
+        ManualSection(
+            "REACHABILITY",
+            [
+                .paragraph(
+                    "`afcli reachability` answers AFNetworkReachabilityManager's question, \u{201C}could traffic "
+                        + "reach this host, and how\u{201D}, without sending anything. Without a target it asks "
+                        + "about any route off this machine (the IPv4 and IPv6 default routes). A target is a "
+                        + "HOST, HOST:PORT, [IPV6]:PORT or an http(s) URL; the port (443 unless given) matters only "
+                        + "to `--probe`."),
+                .paragraph(
+                    "The host name is resolved for every address family (`--resolve` entries apply), and for "
+                        + "each address the kernel is asked which route it would take: connecting a UDP socket "
+                        + "picks a route and a source address and sends no packet. The interface that owns the "
+                        + "source address gives the way out, and its kind comes from /sys/class/net: wifi "
+                        + "(a wireless directory), wwan (cellular or PPP), ethernet (an Ethernet link backed by "
+                        + "a device), loopback, or other (bridges, veth, tunnels). The status is reachable when a "
+                        + "route exists through an interface that is up and has a carrier, not-reachable "
+                        + "otherwise (no route, the name does not resolve, the link is down). AFNetworking's "
+                        + "status is shown beside it: ReachableViaWWAN for wwan, ReachableViaWiFi for every "
+                        + "other link, as on iOS."),
+                .paragraph(
+                    "The answer is printed as `key: value` lines, the first one `status: reachable` or "
+                        + "`status: not-reachable`, or as one JSON object with `--json`. The exit status is 0 "
+                        + "when reachable and 1 when not. `--probe` also opens a TCP connection to the address a "
+                        + "client would use, with a TLS handshake for port 443 or an https URL (checked with the "
+                        + "TLS options above), and reports the times; this is an active probe and sends packets, "
+                        + "and its failure also makes the exit status 1."),
+                .paragraph(
+                    "`--watch` starts from unknown, as AFNetworking does before its first answer, and prints "
+                        + "one line, with a UTC time, whenever the status, the interface or the source address "
+                        + "changes, until interrupted (exit status 130). It learns of changes from rtnetlink "
+                        + "(links, addresses and routes, IPv4 and IPv6) and re-resolves the name every 30 seconds; "
+                        + "where netlink is not available it polls every 2 seconds."),
+            ]),
+        ManualSection(
+            "RESPONSES",
+            [
+                .paragraph(
+                    "On a terminal the body is formatted and coloured (`--pretty=all`); into a pipe or a file it is "
+                        + "written byte for byte (`--pretty=none`), unless `--pretty` asks for more: "
+                        + "`--pretty=format > out.json` writes formatted JSON into a file. The format is chosen by "
+                        + "media type, as AFNetworking chooses a response serializer: JSON (application/json, "
+                        + "text/json, text/javascript, any +json type, NDJSON), XML (application/xml, text/xml, any "
+                        + "+xml type), property lists (application/x-plist) and images. A text/plain or untyped body "
+                        + "is shown as JSON when its first character is `{` or `[`."),
+                .paragraph(
+                    "JSON is read in one pass as it arrives, with no document tree, and indented by 4 (`--indent`). "
+                        + "Keys keep the order they came in, and strings and numbers are copied exactly as received: "
+                        + "`\\u00e9` and `\\/` stay as written, and 12345678901234567890 or 1.50 are not rounded. "
+                        + "`--sorted` sorts keys and holds each object in memory while it is sorted (a top-level "
+                        + "object whole, a top-level array one element at a time); `--drop-nulls` removes null "
+                        + "members and elements, recursively, as AFNetworking's removesKeysWithNullValues does, and "
+                        + "holds only one key at a time. Memory stays flat otherwise, however large the body."),
+                .paragraph(
+                    "XML is parsed by libxml2 as it arrives (its push parser, on a second thread) and indented by 2. "
+                        + "Elements that hold elements get one child per line; text and mixed content stay inline. "
+                        + "The XML declaration is kept, with the encoding given as UTF-8, the text's encoding on "
+                        + "output. A property list, XML or binary (bplist00, decoded without Foundation), is shown "
+                        + "as an indented XML property list, or as JSON with `--plist-as=json`."),
+                .paragraph(
+                    "Invalid JSON and malformed XML never lose bytes: when nothing has been written yet the body is "
+                        + "printed as received; otherwise the formatted part stays and the rest follows exactly as "
+                        + "received. A warning on standard error names the place."),
+                .paragraph(
+                    "On a terminal, an image is replaced by one line with its format, dimensions (from the PNG, "
+                        + "JPEG, GIF, BMP, ICO, TIFF or WebP header) and size, and other binary bodies (a binary "
+                        + "media type, or a NUL byte in text) by a notice, as HTTPie does; a pipe or file gets the "
+                        + "bytes. Text in another charset (`Content-Type: text/plain; charset=GBK`) is converted to "
+                        + "UTF-8 for a terminal only. `--stream` writes the body as it arrives and formats JSON one "
+                        + "value per line; text/event-stream and NDJSON bodies are streamed that way on their own."),
+            ]),
+        ManualSection(
+            "VALIDATION AND THE REQUEST LOG",
+            [
+                .paragraph(
+                    "`--accept-status` and `--accept-type` validate the final response as AFNetworking's response "
+                        + "serializers do: the status code must be in the list (200-299 by default), and a non-empty "
+                        + "body must have one of the media types, compared without parameters. A failure prints "
+                        + "AFNetworking's message on standard error after the body, such as "
+                        + "`Request failed: not found (404)` or `Request failed: unacceptable content-type: "
+                        + "text/html`; when both fail, the status comes first and the content type under it. The exit "
+                        + "status is 3, 4 or 5 for a 3xx, 4xx or 5xx status and 11 otherwise."),
+                .paragraph(
+                    "`--log=cj` writes CJNetwork's log block for the request to standard error (`--log-file` "
+                        + "appends it to a file instead), byte for byte with its Chinese labels: the address without "
+                        + "the query items; the original parameters as compact JSON (query items first, then data "
+                        + "fields), or (null); the final parameters, the body sent when it was built in memory as "
+                        + "UTF-8 text, else CJNetwork's fallback text; and the result, the response as compact JSON, "
+                        + "or CJNetwork's text for the failure (its own text for no response at all, for 400, 401, "
+                        + "403, 404 and 500 to 504, and for anything else). A response fails when its status is "
+                        + "outside 200-299 or the validation options reject it."),
+            ]),
+        ManualSection(
             "OPTIONS",
             [
                 .paragraph(
@@ -149,6 +385,51 @@ package enum ManualText {
                 .example("A JSON body from standard input:", "echo '{\"a\":1}' | afcli post :8080/anything"),
                 .example("A body from a file:", "afcli post :8080/post @body.json"),
                 .example("Print the request without sending it:", "afcli get --offline example.org/x a==1"),
+                .example(
+                    "A multipart upload of a field and two files under one name:",
+                    "afcli post --form :8080/post title=Beach files@a.jpg files@b.jpg"),
+                .example(
+                    "A file part with its own type and name, and a part read from standard input:",
+                    "cat data.csv | afcli post --form :8080/post \\\n"
+                        + "    'doc@report.bin;type=application/pdf;filename=q3.pdf' upload@-"),
+                .example(
+                    "Write a multipart body to a file instead of sending it:",
+                    "afcli post --offline --boundary 'Boundary+0123456789ABCDEF' :8080/post \\\n"
+                        + "    foo=bar --print=B > body.bin"),
+                .example(
+                    "Upload at AFNetworking's 3G pace with percent lines for a script:",
+                    "afcli post --form :8080/post big@disk.iso \\\n    --throttle 3g --progress=percent"),
+                .example(
+                    "The pins of a server's chain, leaf first, then a request that accepts only one of them:",
+                    "afcli pin https://example.com\n"
+                        + "afcli get https://example.com/ \\\n"
+                        + "    --pin-key sha256//YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="),
+                .example(
+                    "A server with a certificate from a private CA, reached by name at a local address:",
+                    "afcli get https://api.test:8443/ --verify=ca.pem \\\n    --resolve api.test:8443:127.0.0.1"),
+                .example(
+                    "Could this machine reach example.com, and through which interface? Then connect to be sure:",
+                    "afcli reachability example.com\nafcli reachability example.com:443 --probe"),
+                .example("Print a line whenever the network changes:", "afcli reachability --watch"),
+                .example("Formatted JSON into a file:", "afcli get --pretty=format :8080/json > out.json"),
+                .example(
+                    "Sorted keys without nulls, and a property list as JSON:",
+                    "afcli get --sorted --drop-nulls :8080/json\nafcli get --plist-as=json :8080/x.plist"),
+                .example(
+                    "Validate as AFNetworking would:",
+                    "afcli get --accept-status 200-299,304 --accept-type json :8080/json"),
+                .example("Log the request in CJNetwork's format:", "afcli post --log=cj :8080/post q=toy"),
+                .example(
+                    "Download a file, then continue it after an interruption:",
+                    "afcli download https://example.com/big.iso\n"
+                        + "afcli download --resume https://example.com/big.iso"),
+                .example(
+                    "Continue a partial file another tool left, retry failures and check the digest:",
+                    "afcli download -o big.iso --resume --retry 5 \\\n"
+                        + "    --sha256 \"$(cut -c1-64 big.iso.sha256)\" \\\n    https://example.com/big.iso"),
+                .example(
+                    "Stream a download into another program:",
+                    "afcli download -o - https://example.com/src.tar | tar x"),
             ]),
     ]
 }

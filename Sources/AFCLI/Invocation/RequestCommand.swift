@@ -11,16 +11,26 @@ struct RequestCommand {
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
-        let prepared = try RequestSerializer.prepare(
-            invocation.spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
-            standardInput: invocation.standardInput)
+        var spec = invocation.spec
+        // A boundary only means something in a multipart body: --boundary implies --multipart
+        // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
+        if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
+            spec.encoding = .multipart
+        }
+        var prepared = try RequestSerializer.prepare(
+            spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
+            standardInput: invocation.standardInput, boundary: options.boundary)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
+        let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
         let destination: ExchangePrinter.Destination =
             if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
         let printer = ExchangePrinter(
-            parts: parts, destination: destination, colors: toTerminal && terminal.colorsStdout,
+            parts: parts, destination: destination, colors: display.colors,
             isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
+        let multipartForm = (prepared.body as? MultipartBodySource)?.form
+        if prepared.bodyBytes == nil { printer.multipartForm = multipartForm }
+        printer.display = display
 
         if options.offline {
             try printer.offline(prepared)
@@ -28,16 +38,68 @@ struct RequestCommand {
             return .success
         }
 
-        let client = HTTPClient(options: clientOptions(verbose: parts.contains(.requestHeaders)))
+        if parts.contains(.requestHeaders), multipartForm != nil, let body = prepared.body, body.length == nil {
+            ErrorReporter.note(
+                "a part is read from standard input or a pipe, so the body's length is unknown: "
+                    + "it is sent with Transfer-Encoding: chunked instead of Content-Length")
+        }
+        let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
+        printer.capturesBodyForLog = requestLog != nil
+        let upload = prepareUpload(&prepared)
+        var settings = clientOptions(verbose: parts.contains(.requestHeaders))
+        try SecurityOptions.configure(&settings, options: options, url: prepared.url)
+        let client = HTTPClient(options: settings)
         let delegate = PrintingDelegate(printer: printer)
-        let result = try client.send(prepared, delegate: delegate)
+        delegate.upload = upload
+        let result: HTTPClientResult
+        do {
+            result = try client.send(prepared, delegate: delegate)
+        } catch {
+            upload?.fail()
+            requestLog?.failed(statusCode: printer.finalHead?.statusCode)
+            throw error
+        }
+        upload?.responseStarted()
         try printer.metadata(elapsedSeconds: result.totalTime)
         try printer.finish()
+        if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog) {
+            return checked
+        }
         let status = ExitStatus.forFinalResponse(code: result.statusCode, checkStatus: options.checkStatus)
         if status != .success, !options.quiet, !toTerminal || options.outputFile != nil {
             ErrorReporter.warn("HTTP \(result.statusCode) \(result.reasonPhrase)")
         }
         return status
+    }
+
+    /// Paces the body (`--throttle`) and, for a body streamed from files or standard input,
+    /// shows its progress (`--progress`); returns the progress display, if any.
+    private func prepareUpload(_ prepared: inout PreparedRequest) -> UploadProgress? {
+        guard var body = prepared.body else { return nil }
+        if let throttle = options.throttle { body = ThrottledBodySource(body, throttle: throttle) }
+        var upload: UploadProgress?
+        // `auto` stays quiet under --quiet; an explicit bar or percent is still shown.
+        let style = options.quiet && options.progress == .auto ? ProgressStyle.none : options.progress
+        if prepared.bodyBytes == nil, style != .none {
+            let progress = UploadProgress(
+                style: style, stderrIsTerminal: terminal.stderrIsTerminal, label: Self.uploadLabel(prepared.body))
+            body = progress.wrap(body)
+            upload = progress
+        }
+        prepared.body = body
+        return upload
+    }
+
+    /// The progress label: the file's name for a single file, else `upload`.
+    private static func uploadLabel(_ body: BodySource?) -> String {
+        if let file = body as? FileBodySource {
+            return file.path.split(separator: "/").last.map(String.init) ?? file.path
+        }
+        if let form = (body as? MultipartBodySource)?.form {
+            let files = form.parts.compactMap(\.filename)
+            if files.count == 1 { return files[0] == "-" ? "stdin" : files[0] }
+        }
+        return "upload"
     }
 
     private func clientOptions(verbose: Bool) -> ClientOptions {
@@ -63,6 +125,8 @@ struct RequestCommand {
 /// Forwards the client's per-hop events to the printer.
 final class PrintingDelegate: HTTPClientDelegate {
     let printer: ExchangePrinter
+    /// The progress display of a streamed request body, ended when a response starts.
+    var upload: UploadProgress?
 
     init(printer: ExchangePrinter) {
         self.printer = printer
@@ -73,7 +137,12 @@ final class PrintingDelegate: HTTPClientDelegate {
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        upload?.responseStarted()
         try printer.responseHead(head, isFinal: isFinal)
+    }
+
+    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
+        upload?.tick()
     }
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {

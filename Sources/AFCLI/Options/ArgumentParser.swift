@@ -26,6 +26,12 @@ package enum Command: Equatable, Sendable {
     case completions(Shell)
     /// Print the man page's roff source (`afcli man`).
     case manPage
+    /// Download the URLs after the word (`afcli download URL…`).
+    case download
+    /// Print the public-key pins of a server's chain (`afcli pin URL`).
+    case pin
+    /// Report whether and how a host could be reached (`afcli reachability [HOST[:PORT]]`).
+    case reachability
     /// Print the version (`--version`).
     case version
 }
@@ -54,7 +60,7 @@ package enum Shell: String, CaseIterable, Equatable, Sendable {
 /// abbreviated: scripts keep working when an option is added; a prefix only earns a suggestion.
 package enum ArgumentParser {
     /// The first positional words that are subcommands rather than a METHOD or URL.
-    package static let subcommands = ["help", "completions", "man"]
+    package static let subcommands = ["help", "completions", "man", "download", "pin", "reachability"]
 
     /// Parses the arguments after the program name.
     ///
@@ -88,6 +94,20 @@ package enum ArgumentParser {
         guard scan.firstPositionalIsBeforeDoubleDash, subcommands.contains(first) else { return .request }
         let arguments = scan.positionals.dropFirst()
         switch first {
+        case "download":
+            guard !arguments.isEmpty else { throw UsageError.missingURL }
+            return .download
+        case "pin":
+            guard !arguments.isEmpty else { throw UsageError.missingURL }
+            if let extra = arguments.dropFirst().first {
+                throw UsageError.unexpectedArgument(command: first, argument: extra)
+            }
+            return .pin
+        case "reachability":
+            if let extra = arguments.dropFirst().first {
+                throw UsageError.unexpectedArgument(command: first, argument: extra)
+            }
+            return .reachability
         case "completions":
             guard let name = arguments.first else { throw UsageError.missingShell }
             guard let shell = Shell(rawValue: name) else { throw UsageError.unknownShell(name) }

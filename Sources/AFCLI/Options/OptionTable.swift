@@ -7,7 +7,9 @@ import AFKit
 /// their group. Help lines stay within 46 characters so `--help` fits 80 columns.
 package enum OptionTable {
     /// Every option, in display order.
-    package static let all: [OptionSpec] = request + authentication + output + network + general
+    package static let all: [OptionSpec] =
+        request + authentication + output + responseDisplay + network + responseChecks + general + uploads + downloads
+        + security + reachability
 
     /// Options looked up by long name (`follow`).
     package static let byLong: [String: OptionSpec] = Dictionary(
@@ -208,6 +210,288 @@ package enum OptionTable {
             apply: { values, _ in values.checkStatus = true },
             // Unlike every other --no-X, this one is the only way to turn the behaviour off.
             reset: { $0.checkStatus = false }),
+    ]
+
+    /// Multipart uploads and progress (the groups place them in the Request, Network and Output lists).
+    private static let uploads: [OptionSpec] = [
+        OptionSpec(
+            long: "boundary", valueName: "TEXT", group: .request, help: "use TEXT as the multipart boundary",
+            description: "Separate the parts of a multipart body with TEXT instead of a fresh random boundary "
+                + "(AFNetworking's Boundary+ and 16 hex digits). TEXT is 1 to 70 letters, digits, spaces or "
+                + "'()+_,-./:=? and does not end with a space (RFC 2046). It implies --multipart unless "
+                + "--json or --plist is given. Useful to get the same bytes twice, as in --offline --print=B.",
+            apply: { values, text in
+                let boundary = text ?? ""
+                if let problem = MultipartBoundary.problem(with: boundary) { throw OptionValueError(problem) }
+                values.boundary = boundary
+            },
+            reset: { $0.boundary = nil }),
+        OptionSpec(
+            long: "throttle", valueName: "RATE", group: .network, help: "pace the upload: 3g, or bytes a second",
+            description: "Pace the request body. 3g is AFNetworking's suggested 3G throttling: 16384-byte "
+                + "packets 0.2 seconds apart, about 80 KiB a second. Otherwise RATE is bytes per second, "
+                + "with k for KiB or m for MiB as in curl's --limit-rate (500k).",
+            completion: .words(["3g", "500k", "1m"]),
+            apply: { values, text in
+                guard let throttle = UploadThrottle(parsing: text ?? "") else {
+                    throw OptionValueError("is not 3g or a rate in bytes per second such as 500k or 2m")
+                }
+                values.throttle = throttle
+            },
+            reset: { $0.throttle = nil }),
+        OptionSpec(
+            long: "progress", valueName: "WHEN", group: .output, help: "auto (default), bar, percent or none",
+            description: "How transfer progress is shown on standard error while a file is uploaded or "
+                + "downloaded (afcli download). auto "
+                + "draws a bar (bytes sent, percent, rate and time left) when standard error is a terminal and "
+                + "nothing otherwise; bar always draws it; percent prints a line such as 37% for every new "
+                + "whole percent, for scripts; none shows nothing.",
+            completion: .words(ProgressStyle.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.progress = try OptionValueParser.choice(text ?? "", of: ProgressStyle.self)
+            },
+            reset: { $0.progress = .auto }),
+    ]
+
+    /// `afcli download` (listed with the Output and Network options).
+    private static let downloads: [OptionSpec] = [
+        OptionSpec(
+            long: "resume", short: "c", group: .output, help: "download: continue a partial file",
+            description: "With afcli download, continue an interrupted download instead of starting again: "
+                + "afcli's own NAME.part (found by URL, or named by -o), or with -o FILE a partial FILE written "
+                + "by another tool. It asks for the rest with Range and If-Range; when the server sends the "
+                + "whole file instead (it changed, or it does not do ranges), afcli starts again from zero.",
+            apply: { values, _ in values.resume = true },
+            reset: { $0.resume = false }),
+        OptionSpec(
+            long: "overwrite", group: .output, help: "download: replace an existing file",
+            description: "With afcli download, replace a file that has the chosen name. Without it an existing "
+                + "file is never replaced: the download is saved as NAME-1, NAME-2 and so on. A file named "
+                + "with -o is always replaced.",
+            apply: { values, _ in values.overwrite = true },
+            reset: { $0.overwrite = false }),
+        OptionSpec(
+            long: "sha256", valueName: "HEX", group: .output, help: "download: check the file's SHA-256",
+            description: "With afcli download, compute the file's SHA-256 while it is written (reading back "
+                + "what a resumed download already had) and fail, removing the file, unless it is HEX (64 "
+                + "hexadecimal digits).",
+            apply: { values, text in
+                let hex = text ?? ""
+                guard SHA256.parseHex(hex) != nil else { throw OptionValueError("is not 64 hexadecimal digits") }
+                values.sha256 = hex
+            },
+            reset: { $0.sha256 = nil }),
+        OptionSpec(
+            long: "retry", valueName: "N", group: .network, help: "download: retry N times after failures",
+            description: "With afcli download, try again up to N times after a transient failure (the "
+                + "connection dropped or was refused, a timeout, HTTP 408, 429, 500, 502, 503 or 504), "
+                + "continuing from the bytes already saved. The waits double each time from --retry-delay, "
+                + "or follow the server's Retry-After.",
+            apply: { values, text in
+                let digits = text ?? ""
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let count = Int(digits),
+                    count <= 1000
+                else { throw OptionValueError("is not a number of retries from 0 to 1000") }
+                values.retry = count
+            },
+            reset: { $0.retry = 0 }),
+        OptionSpec(
+            long: "retry-delay", valueName: "SECONDS", group: .network, help: "wait SECONDS before the first retry (1)",
+            description: "With --retry, wait SECONDS before the first retry; each later retry waits twice as "
+                + "long as the one before, at most 60 seconds. The default is 1.",
+            apply: { values, text in values.retryDelay = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.retryDelay = 1 }),
+    ]
+
+    /// TLS verification, pinning and client certificates (AFSecurityPolicy), listed under Network.
+    private static let security: [OptionSpec] = [
+        OptionSpec(
+            long: "verify", valueName: "yes|no|PATH", group: .network, help: "verify TLS certificates, or trust PATH",
+            description: "yes (the default) verifies the server's certificate chain against the system's CA "
+                + "certificates and checks that it names the host. PATH, a CA bundle file or a directory of "
+                + "hashed CA certificates, replaces the system's CAs. no accepts any certificate and any host "
+                + "name, as curl's -k does (AFNetworking: allowInvalidCertificates with validatesDomainName "
+                + "off). --no-verify restores the default.",
+            completion: .file,
+            apply: { values, text in values.verify = try SecurityOptionParser.verification(text ?? "") },
+            reset: { $0.verify = nil }),
+        OptionSpec(
+            long: "insecure", short: "k", group: .network, help: "accept any certificate (--verify=no)",
+            description: "The same as --verify=no: accept any certificate and host name. Pins are still "
+                + "enforced, so --insecure with --pin-key trusts exactly the pinned keys.",
+            apply: { values, _ in values.verify = .no },
+            reset: { values in if values.verify == .no { values.verify = nil } }),
+        OptionSpec(
+            long: "verify-host", group: .network, help: "check the certificate's host name (on)",
+            description: "Check that the server's certificate names the host in the URL (AFNetworking: "
+                + "validatesDomainName). It is on unless --verify=no is given; --no-verify-host turns only "
+                + "this check off and keeps the chain verification. --insecure --verify-host is refused "
+                + "without a pin, as AFNetworking refuses it.",
+            // Like --no-check-status, --no-verify-host is the only way to turn the check off.
+            apply: { values, _ in values.verifyHost = true },
+            reset: { $0.verifyHost = false }),
+        OptionSpec(
+            long: "pin-key", valueName: "sha256//BASE64", group: .network, help: "accept only this public key (repeat)",
+            description: "Accept the server only if a certificate anywhere in its chain (as sent, or as "
+                + "verified up to its root) has this public key: the base64 SHA-256 of its "
+                + "SubjectPublicKeyInfo, as afcli pin prints it (AFNetworking's PublicKey pinning mode). Give "
+                + "it several times to accept any of several keys; --no-pin-key forgets them all. A mismatch "
+                + "stops the connection before any request byte is sent, with exit status 10.",
+            apply: { values, text in values.pinnedKeys.append(try SecurityOptionParser.publicKeyPin(text ?? "")) },
+            reset: { $0.pinnedKeys = [] }),
+        OptionSpec(
+            long: "pin-cert", valueName: "FILE", group: .network, help: "trust only the certificates in FILE (repeat)",
+            description: "Trust only the certificates in FILE (PEM, or one DER certificate such as "
+                + "AFNetworking's .cer files), which must appear in the server's chain (AFNetworking's "
+                + "Certificate pinning mode). Give it several times to pin several; --no-pin-cert forgets "
+                + "them all. The pinned certificates replace the system's CAs, so a pinned self-signed "
+                + "certificate works without --insecure.",
+            completion: .file,
+            apply: { values, text in
+                values.pinnedCertificateFiles.append(try OptionValueParser.nonEmpty(text ?? "", what: "a file name"))
+            },
+            reset: { $0.pinnedCertificateFiles = [] }),
+        OptionSpec(
+            long: "cert", valueName: "FILE", group: .network, help: "client certificate (PEM) for mutual TLS",
+            description: "Present the client certificate in FILE (PEM) when the server asks for one. FILE may "
+                + "also hold the private key; otherwise give --cert-key.",
+            completion: .file,
+            apply: { values, text in
+                values.clientCertificate = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+            },
+            reset: { $0.clientCertificate = nil }),
+        OptionSpec(
+            long: "cert-key", valueName: "FILE", group: .network, help: "the private key of --cert (PEM)",
+            description: "The private key (PEM, unencrypted) of the --cert certificate.",
+            completion: .file,
+            apply: { values, text in values.clientKey = try OptionValueParser.nonEmpty(text ?? "", what: "a file name") },
+            reset: { $0.clientKey = nil }),
+        OptionSpec(
+            long: "tls-min", valueName: "VERSION", group: .network, help: "oldest TLS version accepted: 1.2 or 1.3",
+            description: "Refuse to connect with a TLS version older than VERSION, 1.2 or 1.3.",
+            completion: .words(OptionValues.TLSMinimum.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.tlsMinimum = try OptionValueParser.choice(text ?? "", of: OptionValues.TLSMinimum.self)
+            },
+            reset: { $0.tlsMinimum = nil }),
+        OptionSpec(
+            long: "resolve", valueName: "HOST:PORT:ADDR", group: .network, help: "connect to ADDR for HOST:PORT (repeat)",
+            description: "Use the address ADDR (IPv6 in brackets; several separated by commas) for HOST and "
+                + "PORT instead of resolving the name, as curl's --resolve does. The URL, the Host header, "
+                + "TLS server name and certificate checks keep HOST. Give it once per host and port.",
+            apply: { values, text in values.resolve.append(try SecurityOptionParser.resolveEntry(text ?? "")) },
+            reset: { $0.resolve = [] }),
+    ]
+
+    /// `afcli reachability` (listed under Network).
+    private static let reachability: [OptionSpec] = [
+        OptionSpec(
+            long: "probe", group: .network, help: "reachability: also connect, and time it",
+            description: "With afcli reachability, also open a TCP connection to the host (and do a TLS "
+                + "handshake for port 443 or an https URL) and report how long each took. Unlike the route "
+                + "lookup, this sends packets. A failed probe makes the exit status 1.",
+            apply: { values, _ in values.probe = true },
+            reset: { $0.probe = false }),
+        OptionSpec(
+            long: "watch", group: .network, help: "reachability: print every change until Ctrl-C",
+            description: "With afcli reachability, keep watching and print a line each time the status, the "
+                + "interface or the source address changes, starting from unknown. Changes are noticed "
+                + "through netlink (or by polling every 2 seconds where netlink is unavailable).",
+            apply: { values, _ in values.watch = true },
+            reset: { $0.watch = false }),
+    ]
+
+    private static let responseDisplay: [OptionSpec] = [
+        OptionSpec(
+            long: "pretty", valueName: "STYLE", group: .output, help: "all, colors, format or none",
+            description: "How to show response bodies: all formats and colours them (the default on a terminal), "
+                + "colors only colours them, format only formats them (JSON indented 4, XML indented 2), and none "
+                + "prints the exact bytes (the default into a pipe or file). --pretty=all and --pretty=colors write "
+                + "colour even into a pipe or file.",
+            completion: .words(OptionValues.PrettyMode.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.pretty = try OptionValueParser.choice(text ?? "", of: OptionValues.PrettyMode.self)
+            },
+            reset: { $0.pretty = nil }),
+        OptionSpec(
+            long: "style", short: "s", valueName: "NAME", group: .output, help: "colour scheme: auto, mono, monokai...",
+            description: "The colour scheme for headers and bodies: auto (the terminal's own colours, the default), "
+                + "mono (bold and dim only), monokai or solarized (256 colours).",
+            completion: .words(OptionValues.ColorStyle.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.style = try OptionValueParser.choice(text ?? "", of: OptionValues.ColorStyle.self)
+            },
+            reset: { $0.style = .auto }),
+        OptionSpec(
+            long: "indent", valueName: "N", group: .output, help: "indent formatted bodies by N spaces",
+            description: "Indent formatted JSON and XML by N spaces per level, 0 to 16. The default is 4 for JSON "
+                + "and 2 for XML.",
+            apply: { values, text in values.indent = try ResponseOptionParser.indent(text ?? "") },
+            reset: { $0.indent = nil }),
+        OptionSpec(
+            long: "sorted", group: .output, help: "sort the keys of JSON objects",
+            description: "Sort the members of formatted JSON objects by key. Each object is held in memory while "
+                + "it is sorted: the whole top-level object, or one element at a time of a top-level array.",
+            apply: { values, _ in values.sorted = true },
+            reset: { $0.sorted = false }),
+        OptionSpec(
+            long: "drop-nulls", group: .output, help: "leave out null members and elements",
+            description: "Leave null members and null array elements out of formatted JSON, recursively, as "
+                + "AFNetworking's removesKeysWithNullValues does. Only one key at a time is held in memory.",
+            apply: { values, _ in values.dropNulls = true },
+            reset: { $0.dropNulls = false }),
+        OptionSpec(
+            long: "plist-as", valueName: "FORMAT", group: .output, help: "show property lists as xml or json",
+            description: "Show property-list responses (XML or binary bplist00) as an indented XML property list "
+                + "(xml, the default) or as JSON (json). A binary list is held in memory to be decoded.",
+            completion: .words(PropertyListDisplay.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.plistAs = try OptionValueParser.choice(text ?? "", of: PropertyListDisplay.self)
+            },
+            reset: { $0.plistAs = .xml }),
+        OptionSpec(
+            long: "stream", short: "S", group: .output, help: "print the body line by line as it arrives",
+            description: "Write each part of the body as soon as it arrives instead of in large blocks, and read "
+                + "a JSON body as a sequence of values, one per line. This is automatic for text/event-stream "
+                + "and NDJSON responses.",
+            apply: { values, _ in values.stream = true },
+            reset: { $0.stream = false }),
+    ]
+
+    private static let responseChecks: [OptionSpec] = [
+        OptionSpec(
+            long: "accept-status", valueName: "CODES", group: .network, help: "accept only these codes (200-299,304)",
+            description: "Validate the final status code as AFNetworking does, against CODES: codes and ranges "
+                + "from 100 to 599, comma-separated. A failure prints AFNetworking's message (Request failed: not "
+                + "found (404)) and exits with 3, 4 or 5 for a 3xx, 4xx or 5xx, else with 11. It replaces "
+                + "--check-status: an accepted 304 exits with 0.",
+            apply: { values, text in values.acceptStatus = try ResponseOptionParser.statusCodes(text ?? "") },
+            reset: { $0.acceptStatus = nil }),
+        OptionSpec(
+            long: "accept-type", valueName: "TYPES", group: .network, help: "accept only these media types",
+            description: "Validate the media type of a non-empty response body as AFNetworking does, against "
+                + "TYPES: media types, comma-separated, compared without parameters; json, xml, plist and image "
+                + "stand for AFNetworking's lists for those serializers. The status code must then be 200-299 "
+                + "unless --accept-status says otherwise. A failure exits with 11.",
+            completion: .words(["json", "xml", "plist", "image"]),
+            apply: { values, text in values.acceptTypes = try ResponseOptionParser.contentTypes(text ?? "") },
+            reset: { $0.acceptTypes = nil }),
+        OptionSpec(
+            long: "log", valueName: "FORMAT", group: .output, help: "log each request: cj or none",
+            description: "Write a log block for each request to standard error, in CJNetwork's format (cj): the "
+                + "address, the parameters before and after serialization, and the result.",
+            completion: .words(OptionValues.RequestLogFormat.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.log = try OptionValueParser.choice(text ?? "", of: OptionValues.RequestLogFormat.self)
+            },
+            reset: { $0.log = nil }),
+        OptionSpec(
+            long: "log-file", valueName: "FILE", group: .output, help: "append the request log to FILE",
+            description: "Append the request log to FILE instead of writing it to standard error; implies "
+                + "--log=cj unless --log says otherwise. FILE is opened before anything is sent.",
+            completion: .file,
+            apply: { values, text in values.logFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name") },
+            reset: { $0.logFile = nil }),
     ]
 
     private static let general: [OptionSpec] = [

@@ -60,6 +60,75 @@ package struct OptionValues: Equatable, Sendable {
     /// `-o/--output`: write the output to this file instead of stdout.
     package var outputFile: String? = nil
 
+    // MARK: - Response display, checks and log (types in Output/ResponseDisplay.swift)
+
+    /// `--pretty`: how bodies are shown; nil for the default (all on a terminal, none otherwise).
+    package var pretty: PrettyMode? = nil
+    /// `-s/--style`: the colour scheme.
+    package var style: ColorStyle = .auto
+    /// `--indent`: spaces per level; nil for 4 in JSON and 2 in XML.
+    package var indent: Int? = nil
+    /// `--sorted`: sort JSON object keys.
+    package var sorted: Bool = false
+    /// `--drop-nulls`: leave out null members and elements (AF's removesKeysWithNullValues).
+    package var dropNulls: Bool = false
+    /// `--plist-as`: show property lists as XML or JSON.
+    package var plistAs: PropertyListDisplay = .xml
+    /// `-S/--stream`: print the body line by line as it arrives.
+    package var stream: Bool = false
+    /// `--accept-status`: AF validation of the status code; nil leaves `--check-status` in charge.
+    package var acceptStatus: StatusCodeSet? = nil
+    /// `--accept-type`: AF validation of the media type; nil checks no type.
+    package var acceptTypes: Set<String>? = nil
+    /// `--log`: the request log format; nil for none (unless `--log-file` is given).
+    package var log: RequestLogFormat? = nil
+    /// `--log-file`: append the request log to this file instead of standard error.
+    package var logFile: String? = nil
+
+    // MARK: - Uploads
+
+    /// `--boundary`: the multipart boundary to use instead of a fresh random one.
+    package var boundary: String? = nil
+    /// `--throttle`: how the request body is paced; nil sends it as fast as the network allows.
+    package var throttle: UploadThrottle? = nil
+    /// `--progress`: how transfer progress is shown on standard error.
+    package var progress: ProgressStyle = .auto
+
+    // MARK: - Downloads
+
+    /// `-c/--resume`: continue a partial download (`afcli download` only).
+    package var resume: Bool = false
+    /// `--overwrite`: let a download replace an existing file instead of numbering the name.
+    package var overwrite: Bool = false
+    /// `--sha256`: the digest the downloaded file must have, 64 hex digits as typed.
+    package var sha256: String? = nil
+    /// `--retry`: how many times a download retries after a transient failure.
+    package var retry: Int = 0
+    /// `--retry-delay`: seconds before the first retry, doubled for each later one.
+    package var retryDelay: Double = 1
+
+    // MARK: - TLS and reachability (types in Security/OptionValues+Security.swift)
+
+    /// `--verify`, `-k/--insecure`: how the server's chain is verified; nil for the default, yes.
+    package var verify: Verification? = nil
+    /// `--verify-host`, `--no-verify-host`: check the host name; nil follows `--verify`.
+    package var verifyHost: Bool? = nil
+    /// `--pin-key`: pinned public keys as typed (`sha256//BASE64`), every one given.
+    package var pinnedKeys: [String] = []
+    /// `--pin-cert`: files of pinned certificates, every one given.
+    package var pinnedCertificateFiles: [String] = []
+    /// `--cert`, `--cert-key`: the client certificate and its key.
+    package var clientCertificate: String? = nil
+    package var clientKey: String? = nil
+    /// `--tls-min`: the oldest TLS version accepted.
+    package var tlsMinimum: TLSMinimum? = nil
+    /// `--resolve`: `HOST:PORT:ADDRESS` entries used instead of name resolution, every one given.
+    package var resolve: [String] = []
+    /// `--probe`: `reachability` also connects (TCP, and TLS for https) and times it.
+    package var probe: Bool = false
+    /// `--watch`: `reachability` prints a line at every change until interrupted.
+    package var watch: Bool = false
+
     // MARK: - General
 
     /// `--help`: show the short help instead of sending a request.

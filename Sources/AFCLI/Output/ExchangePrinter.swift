@@ -16,7 +16,6 @@ final class ExchangePrinter {
     private var currentHopShown = true
     private var stream: OutputStream?
     private var requestBody: [UInt8]?
-    private var bodyIsBinary = false
     private var sawBodyByte = false
     private var lastByte: UInt8 = 10
     private var printedAnything = false
@@ -29,6 +28,12 @@ final class ExchangePrinter {
         case discard
         /// A file, created (or truncated) only when the first byte is written.
         case file(path: String)
+
+        /// Whether everything is thrown away (`--quiet`).
+        var isDiscard: Bool {
+            if case .discard = self { return true }
+            return false
+        }
     }
 
     /// A printer for the given parts; `colors` and `isTerminal` describe the destination;
@@ -49,6 +54,26 @@ final class ExchangePrinter {
     /// Whether anything about the response body is printed (else it can be discarded unread).
     var printsResponseBody: Bool { parts.contains(.responseBody) }
 
+    /// How response bodies are shown (formatting, colours, streaming); exact bytes by default.
+    var display = ResponseDisplay()
+    /// Whether the final response's body is kept, up to `loggedBodyLimit`, for the request log.
+    var capturesBodyForLog = false
+    /// The final response's head, once it arrived.
+    private(set) var finalHead: ResponseHead?
+    /// How many bytes the final response's body had.
+    private(set) var finalBodyLength = 0
+    /// The start of the final response's body, for the request log.
+    private(set) var loggedBody: [UInt8] = []
+    /// Whether `loggedBody` is only the start of the body.
+    private(set) var loggedBodyTruncated = false
+    /// How the current response's body is being shown.
+    private var renderer: ResponseBodyRenderer?
+
+    /// A multipart body streamed from files or standard input (not in `requestBody`), printed part
+    /// by part from a second reading: file contents as placeholders on a terminal, in full otherwise;
+    /// a part from standard input, which is read once for the wire, always as a placeholder.
+    var multipartForm: MultipartFormData?
+
     /// Prints a request head and (if asked) its body, before the request is sent.
     func requestWillBeSent(rawHead: String?, method: String, hop: Int) throws {
         if parts.contains(.requestHeaders), let rawHead {
@@ -57,7 +82,12 @@ final class ExchangePrinter {
         }
         // A body is resent only on the first hop and after 307/308 (HTTPClient drops it otherwise).
         let carriesBody = hop == 0 || lastStatus == 307 || lastStatus == 308
-        if parts.contains(.requestBody), carriesBody, let body = requestBody, !body.isEmpty {
+        if parts.contains(.requestBody), carriesBody, let form = multipartForm {
+            try emit(pendingSeparator)
+            let preview = form.makeBodySource(rendering: .preview(showsFileContents: !isTerminal))
+            let endsInLineFeed = try emitStreamed(preview)
+            pendingSeparator = endsInLineFeed ? "\n" : "\n\n"
+        } else if parts.contains(.requestBody), carriesBody, let body = requestBody, !body.isEmpty {
             try emit(pendingSeparator)
             try emit(body)
             pendingSeparator = body.last == 10 ? "\n" : "\n\n"
@@ -72,58 +102,99 @@ final class ExchangePrinter {
             try emit(bytes)
             return
         }
+        // A terminal gets placeholders instead of file contents; a pipe or file the exact body.
+        if isTerminal, let multipart = body as? MultipartBodySource {
+            try emitStreamed(multipart.form.makeBodySource(rendering: .preview(showsFileContents: false)))
+            return
+        }
+        try emitStreamed(body)
+    }
+
+    /// Streams a body that is not in memory to the output; returns whether it ended in a line feed.
+    @discardableResult
+    private func emitStreamed(_ body: BodySource) throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var last: UInt8?
         while true {
             let count = try chunk.withUnsafeMutableBytes { try body.read(into: $0) }
             if count == 0 { break }
-            try emit(Array(chunk[0..<count]))
+            try chunk.withUnsafeBytes { try emitRaw(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            last = chunk[count - 1]
         }
+        return last == 10
     }
 
-    /// Prints a response head.
+    /// Prints a response head, and chooses how its body will be shown.
     func responseHead(_ head: ResponseHead, isFinal: Bool) throws {
         lastStatus = head.statusCode
-        bodyIsBinary = false
         sawBodyByte = false
+        renderer = nil
+        if isFinal {
+            finalHead = head
+            finalBodyLength = 0
+            loggedBody = []
+            loggedBodyTruncated = false
+        }
         currentHopShown = isFinal || showsEveryHop
         guard currentHopShown else { return }
         if parts.contains(.responseHeaders) {
             try emit(pendingSeparator + formatter.responseHead(head))
             pendingSeparator = ""
         }
-        if isTerminal, parts.contains(.responseBody), let type = head.value(for: "Content-Type") {
-            bodyIsBinary = Self.isBinaryMediaType(type)
+        if parts.contains(.responseBody), !destination.isDiscard {
+            renderer = ResponseBodyRenderer(
+                contentType: head.value(for: "Content-Type"), display: display, sink: PrinterBodySink(printer: self))
         }
     }
 
-    /// Prints a chunk of a response body.
+    /// Prints a chunk of a response body (and keeps the final one's start for the request log).
     func responseBody(_ chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        guard currentHopShown, parts.contains(.responseBody), !chunk.isEmpty else { return }
-        if isTerminal, !bodyIsBinary, chunk.contains(0) { bodyIsBinary = true }
-        if bodyIsBinary {
-            if !sawBodyByte { try emit(pendingSeparator + Self.binaryNotice) }
-            sawBodyByte = true
-            pendingSeparator = ""
-            return
+        if isFinal {
+            finalBodyLength += chunk.count
+            if capturesBodyForLog, !loggedBodyTruncated {
+                let room = Self.loggedBodyLimit - loggedBody.count
+                loggedBody.append(contentsOf: chunk.prefix(room))
+                loggedBodyTruncated = chunk.count > room
+            }
         }
-        if !pendingSeparator.isEmpty {
-            try emit(pendingSeparator)
-            pendingSeparator = ""
-        }
-        sawBodyByte = true
-        try emitRaw(chunk)
-        lastByte = chunk[chunk.count - 1]
+        guard currentHopShown, let renderer, !chunk.isEmpty else { return }
+        try renderer.consume(chunk)
+        // `--stream`, event streams and NDJSON are written as they come, not in large blocks.
+        if renderer.streams { try stream?.flush() }
     }
 
-    /// Ends a response body: on a terminal, a body is followed by a line feed if it lacks one.
+    /// Ends a response body: formatters finish (their warnings go to standard error after the
+    /// body), and on a terminal a body is followed by a line feed if it lacks one.
     func responseEnded() throws {
-        guard currentHopShown, sawBodyByte, !bodyIsBinary else { return }
+        guard currentHopShown, let renderer else { return }
+        self.renderer = nil
+        try renderer.finish()
+        if !renderer.warnings.isEmpty {
+            try stream?.flush()
+            for warning in renderer.warnings { ErrorReporter.warn(warning) }
+        }
+        guard sawBodyByte else { return }
         if isTerminal, lastByte != 10 {
             try emit("\n")
             lastByte = 10
         }
         pendingSeparator = lastByte == 10 ? "\n" : "\n\n"
     }
+
+    /// Writes formatted body output: the separator from what came before first, then the bytes.
+    fileprivate func emitBody(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let last = bytes.last else { return }
+        if !pendingSeparator.isEmpty {
+            try emit(pendingSeparator)
+            pendingSeparator = ""
+        }
+        sawBodyByte = true
+        try emitRaw(bytes)
+        lastByte = last
+    }
+
+    /// How much of the final body the request log keeps; a longer body is logged truncated.
+    static let loggedBodyLimit = 4 * 1024 * 1024
 
     /// Prints response metadata (`m`): the elapsed time.
     func metadata(elapsedSeconds: Double) throws {
@@ -199,5 +270,18 @@ extension StringProtocol {
         while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
         while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
         return String(slice)
+    }
+}
+
+/// Hands formatted body output back to the printer, which owns the output stream.
+private final class PrinterBodySink: ByteSink {
+    unowned let printer: ExchangePrinter
+
+    init(printer: ExchangePrinter) {
+        self.printer = printer
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try printer.emitBody(bytes)
     }
 }

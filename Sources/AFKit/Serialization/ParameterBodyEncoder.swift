@@ -45,7 +45,8 @@ package enum ParameterBodyEncoder {
             guard let parameters else { return nil }
             return EncodedBody(bytes: try PropertyListWriter.encode(parameters), contentType: MediaType.propertyList)
         case .multipart:
-            throw .multipartUnavailable
+            // Multipart bodies are streamed by MultipartFormData; RequestSerializer never asks here.
+            return nil
         }
     }
 

@@ -19,13 +19,17 @@ package enum RequestSerializer {
     ///   encoding (`application/json` by default, as HTTPie does for stdin and `@file` bodies).
     ///   `Accept` is `application/json, */*;q=0.5` exactly when the body is announced as JSON.
     ///
+    /// A multipart body (file items, or `--multipart` for a method other than GET/HEAD) carries the
+    /// fields and files as parts, streamed by `MultipartBodySource` with an exact length; its
+    /// boundary is `boundary` when given (see `MultipartRequestEncoder`).
+    ///
     /// `standardInput` is the source the CLI already peeked at; a new one is made when nil.
     package static func prepare(
         _ spec: RequestSpec, environment: [String: String], acceptEncoding: String? = nil,
-        standardInput: StandardInputBodySource? = nil
+        standardInput: StandardInputBodySource? = nil, boundary: String? = nil
     ) throws(SerializationError) -> PreparedRequest {
-        if spec.encoding == .multipart || !spec.files.isEmpty { throw .multipartUnavailable }
-        let parametersInURL = methodsEncodingParametersInURI.contains(spec.method.uppercased())
+        let multipart = try MultipartRequestEncoder.sendsMultipartBody(spec)
+        let parametersInURL = !multipart && methodsEncodingParametersInURI.contains(spec.method.uppercased())
 
         var reference = try URLReference.parseRequestURL(spec.url)
         let userInfo = reference.removeUserInfo()
@@ -35,7 +39,19 @@ package enum RequestSerializer {
             url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: parameters), to: url)
         }
 
-        let body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
+        var headerItems = spec.headers
+        let body: PreparedBody
+        if multipart {
+            let form = try MultipartRequestEncoder.form(for: spec, boundary: boundary, standardInput: standardInput)
+            headerItems = MultipartRequestEncoder.headers(headerItems, for: form)
+            // AF leaves a request whose form has no parts without a body and without a type.
+            body =
+                form.parts.isEmpty
+                ? PreparedBody()
+                : PreparedBody(source: form.makeBodySource(), bytes: form.inMemoryBytes, contentType: form.contentType)
+        } else {
+            body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
+        }
         let credentials = spec.credentials ?? userInfo.map { .basic(user: $0.user, password: $0.password ?? "") }
 
         var defaults = [HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent)]
@@ -59,7 +75,7 @@ package enum RequestSerializer {
         }
         if let contentType = body.contentType { defaults.append(HTTPField(name: "Content-Type", value: contentType)) }
 
-        let merged = try mergeHeaders(defaults: defaults, items: spec.headers)
+        let merged = try mergeHeaders(defaults: defaults, items: headerItems)
         return PreparedRequest(
             method: spec.method, url: url, headers: merged.headers, removedHeaders: merged.removed,
             body: body.source, bodyBytes: body.bytes, digestCredentials: digestCredentials)

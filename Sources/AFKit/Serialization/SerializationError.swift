@@ -13,8 +13,19 @@ package enum SerializationError: Error, Equatable, CustomStringConvertible {
     case propertyListNull(keyPath: String)
     /// Data fields that belong in the body were given together with a raw body.
     case conflictingBody
-    /// Multipart bodies are built by the multipart encoder, not by this layer.
-    case multipartUnavailable
+    /// A multipart boundary RFC 2046 does not allow (`--boundary`).
+    case invalidBoundary(String, reason: String)
+    /// A multipart field name (`field` nil) or the file name of `field`'s part cannot be written
+    /// between quotes in a part header.
+    case invalidPartName(String, field: String?, reason: String)
+    /// A part's `Content-Type` is empty or holds control characters.
+    case invalidPartContentType(String, field: String)
+    /// File items were given with a body encoding that cannot carry files (`--json`, `--plist`).
+    case filesNeedMultipart(encoding: String)
+    /// File items were given with a method that sends no multipart body (GET, HEAD).
+    case filesNeedBodyMethod(method: String)
+    /// More than one file item reads standard input, which can be read only once.
+    case standardInputUsedTwice
     /// A file or stream could not be opened or read; `reason` is the system's, lower case; the path
     /// `-` stands for standard input.
     case unreadable(path: String, reason: String)
@@ -36,8 +47,21 @@ package enum SerializationError: Error, Equatable, CustomStringConvertible {
             return "property lists cannot hold null (at \(quoted(keyPath)))"
         case .conflictingBody:
             return "a raw body cannot be combined with data fields"
-        case .multipartUnavailable:
-            return "multipart bodies are built by the multipart encoder"
+        case .invalidBoundary(let boundary, let reason):
+            return "invalid multipart boundary \(quoted(boundary)): \(reason)"
+        case .invalidPartName(let name, nil, let reason):
+            return "invalid multipart field name \(quoted(name)): \(reason)"
+        case .invalidPartName(let name, let field?, let reason):
+            return "invalid file name \(quoted(name)) for the field \(quoted(field)): \(reason) "
+                + "(;filename= sets another)"
+        case .invalidPartContentType(let type, let field):
+            return "invalid content type \(quoted(type)) for the field \(quoted(field))"
+        case .filesNeedMultipart(let encoding):
+            return "file items need a multipart body, not \(encoding): use --form or --multipart"
+        case .filesNeedBodyMethod(let method):
+            return "file uploads need a method with a body, not \(method)"
+        case .standardInputUsedTwice:
+            return "only one file item can read standard input (NAME@-)"
         case .unreadable(let path, let reason):
             return "cannot read \(displayName(path)): \(reason)"
         case .fileChangedSize(let path):

@@ -88,7 +88,7 @@ package final class HTTPClient {
             digestCredentials: request.digestCredentials.map {
                 DigestCredentials(user: $0.user, password: $0.password)
             },
-            tls: options.tls, reportsRequestHeads: options.verbose)
+            tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve)
         return TransferRequest(
             method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
             options: transferOptions)
@@ -176,5 +176,6 @@ final class HopEvents: TransferEvents {
 
     func transferProgress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64) {
         delegate.didProgress(hop: hop, downloaded: downloaded, expected: expectedDownload)
+        delegate.didProgressUpload(hop: hop, uploaded: uploaded, expected: expectedUpload)
     }
 }

@@ -25,6 +25,8 @@ package struct ClientOptions: Sendable {
     package var tls: TLSOptions
     /// Whether `SentRequest.rawHead` carries each request head exactly as sent.
     package var verbose: Bool
+    /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
+    package var resolve: [String] = []
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -118,6 +120,8 @@ package protocol HTTPClientDelegate: AnyObject {
     func didFinishResponse(hop: Int, isFinal: Bool) throws
     /// Progress of the current hop's download: bytes so far and expected (0 when unknown).
     func didProgress(hop: Int, downloaded: Int64, expected: Int64)
+    /// Progress of the current hop's upload: body bytes sent so far and expected (0 when unknown).
+    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64)
 }
 
 extension HTTPClientDelegate {
@@ -127,6 +131,8 @@ extension HTTPClientDelegate {
     package func didFinishResponse(hop: Int, isFinal: Bool) throws {}
     /// Ignores progress by default.
     package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {}
+    /// Ignores upload progress by default.
+    package func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {}
 }
 
 /// The end of an exchange: the final response and what it took to get there.

@@ -16,6 +16,7 @@ enum cxml_node_kind {
     CXML_NODE_ATTRIBUTE = 2,
     CXML_NODE_TEXT = 3,
     CXML_NODE_CDATA = 4,
+    CXML_NODE_ENTITY_REFERENCE = 5,
     CXML_NODE_PROCESSING_INSTRUCTION = 7,
     CXML_NODE_COMMENT = 8,
     CXML_NODE_DOCUMENT_TYPE = 10,
@@ -55,5 +56,36 @@ int cxml_reader_depth(cxml_reader *reader);
 int cxml_reader_next_attribute(cxml_reader *reader);
 /// The last error libxml2 reported for this reader, or NULL.
 const char *cxml_reader_error(cxml_reader *reader);
+
+/// A streaming push parser (libxml2's SAX2 push interface): bytes go in as they arrive, and each
+/// chunk's events come out as records in one buffer, with no document tree.
+typedef struct cxml_push cxml_push;
+
+/// Creates a push parser; network access and external entities are disabled. Returns NULL when
+/// libxml2 cannot be loaded (see cxml_load_error) or memory is short.
+cxml_push *cxml_push_new(void);
+/// Releases the parser.
+void cxml_push_free(cxml_push *parser);
+/// Parses the next `length` bytes (`terminate` 1 for the end of the input), appending records to
+/// the event buffer: 0 on success, -1 once the input is malformed (see cxml_push_error).
+int cxml_push_feed(cxml_push *parser, const char *bytes, int length, int terminate);
+/// The records appended since the last clear, and their total length in bytes. Each record is a
+/// kind byte (a cxml_node_kind), three zero bytes, a 32-bit count of strings, then the strings,
+/// each a 32-bit length (0xFFFFFFFF for none) and its UTF-8 bytes: ELEMENT has the qualified name
+/// then name/value pairs for namespace declarations and attributes; END_ELEMENT the name; TEXT,
+/// CDATA, COMMENT the text; PROCESSING_INSTRUCTION target and data; DOCUMENT_TYPE name, public
+/// and system identifiers; ENTITY_REFERENCE the entity's name. Integers are in host byte order.
+const unsigned char *cxml_push_events(cxml_push *parser, size_t *length);
+/// Empties the event buffer (its memory is kept for the next chunk).
+void cxml_push_clear_events(cxml_push *parser);
+/// Hands over the event buffer (NULL when there were no events) and its length, leaving the
+/// parser an empty one; release it with cxml_free. Spares a copy when another thread prints.
+unsigned char *cxml_push_take_events(cxml_push *parser, size_t *length);
+/// Releases memory the shim handed over.
+void cxml_free(void *pointer);
+/// The first fatal error, as `line L, column C: message`, or NULL.
+const char *cxml_push_error(cxml_push *parser);
+/// The input offset at the last event recorded, and that event's kind (0 before any).
+unsigned long cxml_push_last_offset(cxml_push *parser, int *kind);
 
 #endif

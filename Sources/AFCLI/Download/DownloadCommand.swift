@@ -1,0 +1,139 @@
+import AFCurl
+import AFKit
+
+/// Runs `afcli download URL…`: each URL to a file (or `-o -` to standard output), one after
+/// another over one connection pool, with a summary at the end when there are several.
+///
+/// Every positional after `download` is a URL (shorthands such as `:8080/x` work); request items
+/// are not taken, so a URL can never be mistaken for one.
+struct DownloadCommand {
+    var positionals: [String]
+    var options: OptionValues
+    var environment: [String: String]
+    var terminal: Terminal
+
+    /// Downloads every URL and returns the exit status: success, or the status of the first
+    /// download that failed.
+    func run() throws -> ExitStatus {
+        let urls = Array(positionals.dropFirst())
+        try Self.validate(options, urlCount: urls.count)
+        // Every URL is checked before anything is sent.
+        let jobs = try urls.map(job(for:))
+        // TLS options (--verify, pins, client certificates, --resolve) apply to every URL.
+        var settings = clientOptions()
+        for job in jobs { try SecurityOptions.configure(&settings, options: options, url: job.request.url) }
+        let style = options.quiet && options.progress == .auto ? ProgressStyle.none : options.progress
+        let reporter = DownloadReporter(
+            style: style, stderrIsTerminal: terminal.stderrIsTerminal, quiet: options.quiet)
+        let downloader = Downloader(client: HTTPClient(options: settings), observer: reporter)
+        let retry = RetryPolicy(retries: options.retry, initialDelay: options.retryDelay)
+
+        var summary = DownloadSummary()
+        var status = ExitStatus.success
+        for (index, job) in jobs.enumerated() {
+            do {
+                let result = try downloader.download(job, retry: retry)
+                reporter.saved(result)
+                summary.add(url: urls[index], result: result)
+            } catch {
+                let (code, message, _) = ErrorReporter.classify(error)
+                // One URL: the error is reported as any command's; an interrupt stops them all.
+                if jobs.count == 1 || code == .interrupted { throw error }
+                _ = ErrorReporter.report(error)
+                summary.add(url: urls[index], failure: message)
+                if status == .success { status = code }
+            }
+        }
+        if jobs.count > 1, !options.quiet { summary.print() }
+        return status
+    }
+
+    /// The job for one URL: a GET that asks for the bytes as stored (`Accept-Encoding:
+    /// identity`), so a resumed range lines up with what is on disk.
+    private func job(for text: String) throws -> DownloadJob {
+        let url = try RequestURL.make(from: text, baseURL: options.baseURL)
+        let spec = RequestSpec(
+            method: "GET", url: url, headers: [HeaderItem(name: "Accept-Encoding", value: "identity")],
+            credentials: try InvocationBuilder.credentials(options))
+        let request = try RequestSerializer.prepare(spec, environment: environment)
+        let destination: DownloadDestination
+        switch options.outputFile {
+        case "-"?: destination = .standardOutput
+        case let path?: destination = .file(path: path, replaces: true)
+        case nil: destination = .automatic(directory: ".")
+        }
+        return DownloadJob(
+            request: request, destination: destination, resume: options.resume, overwrite: options.overwrite,
+            expectedDigest: options.sha256.flatMap(SHA256.parseHex))
+    }
+
+    /// Downloads follow redirects (DESIGN §2) and leave the body undecoded.
+    private func clientOptions() -> ClientOptions {
+        var client = ClientOptions()
+        client.follow = true
+        client.maxRedirects = options.maxRedirects
+        client.timeout = options.timeout
+        client.connectTimeout = options.connectTimeout
+        client.acceptEncoding = nil
+        switch options.httpVersion {
+        case .http1_1: client.httpVersion = .http1_1
+        case .http2: client.httpVersion = .http2
+        case nil: client.httpVersion = .automatic
+        }
+        if let proxy = options.proxy {
+            client.proxy = ProxySetting(url: proxy.url, scope: proxy.scope.rawValue)
+        }
+        return client
+    }
+
+    /// Refuses combinations that cannot work, before anything is sent.
+    static func validate(_ options: OptionValues, urlCount: Int) throws {
+        guard urlCount > 0 else { throw UsageError.missingURL }
+        if options.outputFile == "-" && options.resume { throw DownloadUsageError.resumeToStandardOutput }
+        if let output = options.outputFile, output != "-", urlCount > 1 {
+            throw DownloadUsageError.oneOutputForSeveralURLs(urlCount)
+        }
+        if options.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
+        if options.offline { throw DownloadUsageError.notForDownloads("--offline") }
+        if options.rawBody != nil { throw DownloadUsageError.notForDownloads("--raw") }
+        if options.method != nil { throw DownloadUsageError.notForDownloads("--method") }
+    }
+
+    /// Refuses the download options on a plain request, where they would silently do nothing.
+    static func rejectDownloadOptions(_ options: OptionValues) throws {
+        let given = [
+            (options.resume, "--resume"), (options.overwrite, "--overwrite"), (options.sha256 != nil, "--sha256"),
+            (options.retry > 0, "--retry"),
+        ]
+        if let (_, name) = given.first(where: { $0.0 }) { throw DownloadUsageError.onlyForDownloads(name) }
+    }
+}
+
+/// Download command lines that cannot work; reported with exit status 2, nothing sent.
+enum DownloadUsageError: Error, CustomStringConvertible {
+    /// `-o -` with `--resume`.
+    case resumeToStandardOutput
+    /// `-o FILE` with several URLs.
+    case oneOutputForSeveralURLs(Int)
+    /// `--sha256` with several URLs.
+    case oneDigestForSeveralURLs(Int)
+    /// A request option that means nothing for a download.
+    case notForDownloads(String)
+    /// A download option on a plain request.
+    case onlyForDownloads(String)
+
+    var description: String {
+        switch self {
+        case .resumeToStandardOutput:
+            return "--resume cannot continue standard output (-o -); download to a file to resume"
+        case .oneOutputForSeveralURLs(let count):
+            return "-o names one file, but \(count) URLs were given"
+        case .oneDigestForSeveralURLs(let count):
+            return "--sha256 checks one file, but \(count) URLs were given"
+        case .notForDownloads(let option):
+            return "\(option) cannot be used with afcli download"
+        case .onlyForDownloads(let option):
+            return "\(option) only applies to afcli download (afcli download \(option) URL)"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import AFKit
+import Glibc
+
+/// Shows a download on standard error: the progress meter while data flows (`--progress`),
+/// warnings (restarts, retries, renames), and one line per saved file; `--quiet` keeps only
+/// errors.
+final class DownloadReporter: DownloadObserver {
+    /// How progress is drawn, `--quiet` already applied.
+    private let style: ProgressStyle
+    /// Whether standard error is a terminal (for `auto`).
+    private let stderrIsTerminal: Bool
+    /// Whether to print nothing but errors.
+    private let quiet: Bool
+    /// The meter of the transfer under way.
+    private var meter: ProgressMeter?
+
+    init(style: ProgressStyle, stderrIsTerminal: Bool, quiet: Bool) {
+        self.style = style
+        self.stderrIsTerminal = stderrIsTerminal
+        self.quiet = quiet
+    }
+
+    func downloadDidStart(name: String, total: Int64?, alreadyDone: Int64) {
+        meter?.fail()
+        meter = ProgressMeter(
+            style: style, stderrIsTerminal: stderrIsTerminal, label: FileIO.baseName(of: name), total: total,
+            alreadyDone: alreadyDone)
+    }
+
+    func downloadDidProgress(done: Int64) {
+        meter?.update(done: done)
+    }
+
+    func downloadDidStop(completed: Bool) {
+        if completed { meter?.finish() } else { meter?.fail() }
+        meter = nil
+    }
+
+    func downloadWarning(_ message: String) {
+        // A warning in the middle of a bar would share its line: end the bar first.
+        meter?.fail()
+        meter = nil
+        guard !quiet else { return }
+        ErrorReporter.warn(message)
+    }
+
+    /// Reports a finished download: `afcli: saved NAME (SIZE)`, with what resuming saved; nothing
+    /// for standard output, which may be feeding a pipeline (`| tar x`).
+    func saved(_ result: DownloadResult) {
+        guard !quiet, result.path != nil else { return }
+        Self.writeStandardError("afcli: " + Self.describe(result) + "\n")
+    }
+
+    /// The one-line account of a result, shared with the summary.
+    static func describe(_ result: DownloadResult) -> String {
+        let name = result.path ?? "standard output"
+        let size = ByteCountText.size(result.size)
+        if result.alreadyComplete {
+            return "\(name) was already complete (\(size)\(result.sha256 == nil ? "" : ", SHA-256 verified"))"
+        }
+        var details = [size]
+        if result.resumedFrom > 0 { details.append("resumed at \(ByteCountText.size(result.resumedFrom))") }
+        if result.retries > 0 { details.append("\(result.retries) \(result.retries == 1 ? "retry" : "retries")") }
+        if result.sha256 != nil { details.append("SHA-256 verified") }
+        let verb = result.path == nil ? "wrote" : "saved"
+        return "\(verb) \(name) (\(details.joined(separator: ", ")))"
+    }
+
+    /// Writes text to standard error whole.
+    static func writeStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, base + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The account of several downloads printed at the end of `afcli download URL1 URL2 …`.
+struct DownloadSummary {
+    /// One line per URL, in order.
+    private var lines: [(ok: Bool, text: String)] = []
+
+    /// Records a download that finished.
+    mutating func add(url: String, result: DownloadResult) {
+        lines.append((true, DownloadReporter.describe(result)))
+    }
+
+    /// Records a download that failed.
+    mutating func add(url: String, failure message: String) {
+        lines.append((false, "failed \(url): \(message)"))
+    }
+
+    /// The summary text: a count, then a line per URL.
+    var text: String {
+        let failed = lines.filter { !$0.ok }.count
+        var text = "afcli: \(lines.count) downloads, \(lines.count - failed) complete, \(failed) failed\n"
+        for line in lines { text += "  \(line.text)\n" }
+        return text
+    }
+
+    /// Prints the summary on standard error.
+    func print() {
+        DownloadReporter.writeStandardError(text)
+    }
+}

@@ -1,0 +1,123 @@
+import AFCurl
+import AFKit
+import Glibc
+
+/// Writes the request log (`--log=cj`, `--log-file`): one CJNetwork block per request, to
+/// standard error or appended to a file that is opened before anything is sent.
+final class RequestLogger {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let address: String
+    private let originalParameters: String
+    private let finalParameters: String
+
+    /// A logger when the options ask for one, else nil; throws when the log file cannot be opened.
+    init?(options: OptionValues, spec: RequestSpec, prepared: PreparedRequest) throws {
+        let format = options.log ?? (options.logFile != nil ? .cj : .none)
+        guard format == .cj else { return nil }
+        if let path = options.logFile {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw LogFileError(path: path, code: errno) }
+            self.descriptor = descriptor
+            ownsDescriptor = true
+        } else {
+            descriptor = STDERR_FILENO
+            ownsDescriptor = false
+        }
+        address = spec.url
+        originalParameters = CJRequestLog.originalParameters(spec.parameters, queryItems: spec.queryItems)
+        finalParameters = CJRequestLog.finalParameters(bodyBytes: prepared.bodyBytes)
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Logs a response: its body as compact JSON when it passed validation, else the failure
+    /// text for its status code.
+    func responded(statusCode: Int, accepted: Bool, body: [UInt8], truncated: Bool) {
+        let result =
+            accepted
+            ? CJRequestLog.successText(body: body, truncated: truncated)
+            : CJRequestLog.failureText(statusCode: statusCode)
+        write(result)
+    }
+
+    /// Logs a transfer that failed: `statusCode` is the response's, if a head had arrived.
+    func failed(statusCode: Int?) {
+        write(CJRequestLog.failureText(statusCode: statusCode))
+    }
+
+    /// Writes one block with `result` as 结果.
+    private func write(_ result: String) {
+        var text = CJRequestLog(
+            address: address, originalParameters: originalParameters, finalParameters: finalParameters, result: result
+        ).text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The log file could not be opened (checked before anything is sent).
+struct LogFileError: Error, CustomStringConvertible {
+    var path: String
+    var code: Int32
+
+    var description: String {
+        "cannot open the log file \"\(path)\": \(String(cString: strerror(code)))"
+    }
+}
+
+/// AFNetworking validation of the final response (`--accept-status`, `--accept-type`) and the
+/// exit status it leads to.
+enum ResponseChecks {
+    /// The validator the options ask for; nil when neither option was given, so `--check-status`
+    /// decides the exit status.
+    static func validator(_ options: OptionValues) -> ResponseValidator? {
+        guard options.acceptStatus != nil || options.acceptTypes != nil else { return nil }
+        return ResponseValidator(
+            acceptableStatusCodes: options.acceptStatus ?? .successful, acceptableContentTypes: options.acceptTypes)
+    }
+
+    /// Whether a response counts as a success for the request log: the validator's verdict, or
+    /// AFNetworking's default acceptable codes (200–299).
+    static func isAccepted(statusCode: Int, contentType: String?, bodyLength: Int, options: OptionValues) -> Bool {
+        let validator = validator(options) ?? ResponseValidator()
+        return validator.validate(statusCode: statusCode, contentType: contentType, bodyLength: bodyLength) == nil
+    }
+
+    /// Logs the final response and, when `--accept-status` or `--accept-type` was given,
+    /// validates it: a failure is reported (AF's message) and its exit status returned; success
+    /// returns 0. Returns nil when `--check-status` decides instead.
+    static func conclude(
+        _ result: HTTPClientResult, printer: ExchangePrinter, options: OptionValues, log: RequestLogger?
+    ) -> ExitStatus? {
+        let contentType = (printer.finalHead ?? result.head).value(for: "Content-Type")
+        let length = printer.finalBodyLength
+        log?.responded(
+            statusCode: result.statusCode,
+            accepted: isAccepted(
+                statusCode: result.statusCode, contentType: contentType, bodyLength: length, options: options),
+            body: printer.loggedBody, truncated: printer.loggedBodyTruncated)
+        guard let validator = validator(options) else { return nil }
+        guard
+            let failure = validator.validate(
+                statusCode: result.statusCode, contentType: contentType, bodyLength: length)
+        else { return .success }
+        return ErrorReporter.report(failure)
+    }
+
+    /// The exit status for a validation failure: 3, 4 or 5 for a 3xx, 4xx or 5xx status failure
+    /// (as `--check-status` would give), 11 for anything else.
+    static func exitStatus(for failure: ResponseValidationError) -> ExitStatus {
+        if let code = failure.statusCode, let status = ExitStatus(checkingHTTPStatus: code) { return status }
+        return .responseRejected
+    }
+}

@@ -1,0 +1,130 @@
+import AFKit
+
+/// Shows one response body the way its media type and the display call for: the exact bytes, a
+/// formatter (JSON, XML, property list), a one-line image summary or HTTPie's binary notice on a
+/// terminal; text in another charset is converted to UTF-8 for a terminal.
+///
+/// The serializer comes from AFNetworking's media-type tables; `text/plain` and untyped bodies
+/// are sniffed for JSON from their first bytes, as AF's JSON serializer would accept them.
+final class ResponseBodyRenderer {
+    /// What is done with the body's bytes.
+    private enum Mode {
+        /// Copy as received.
+        case raw
+        /// Waiting for the first bytes that are not white space, to see whether they look like JSON.
+        case sniffing
+        case formatting(BodyFormatter)
+        /// The binary notice was (or will be) printed; the rest is ignored.
+        case notice
+    }
+
+    /// Whether output should be flushed after every chunk (`--stream`, event streams, NDJSON).
+    let streams: Bool
+    private var mode: Mode
+    private let display: ResponseDisplay
+    private let sink: ByteSink
+    private var converter: CharsetConverter?
+    private var sniffed: [UInt8] = []
+    private var wroteNotice = false
+
+    /// A renderer for a body with this `Content-Type` (nil when there is none).
+    init(contentType: String?, display: ResponseDisplay, sink: ByteSink) {
+        self.display = display
+        self.sink = sink
+        let type = contentType.map(ResponseMediaType.init)
+        let kind = type.map(ResponseSerializerKind.forMediaType) ?? .data
+        let essence = type?.essence ?? ""
+        streams =
+            display.streams || essence == "text/event-stream"
+            || ResponseSerializerKind.jsonSequenceTypes.contains(essence)
+        let textual = kind == .json || kind == .data
+        if display.isTerminal, textual, let charset = type?.charset {
+            converter = CharsetConverter(charset: charset)
+        }
+        if display.isTerminal, kind == .image {
+            mode = .formatting(ImageSummaryFormatter(mediaType: essence, colors: display.syntaxColors, sink: sink))
+        } else if display.isTerminal, let contentType, ExchangePrinter.isBinaryMediaType(contentType) {
+            mode = .notice
+        } else if !display.transforms {
+            mode = .raw
+        } else {
+            switch kind {
+            case .json:
+                mode = .formatting(
+                    JSONStreamFormatter(options: display.jsonOptions(sniffed: false), sink: sink))
+            case .xml:
+                mode = .formatting(XMLStreamFormatter(options: display.xmlOptions, sink: sink))
+            case .propertyList where display.formats:
+                mode = .formatting(
+                    PropertyListFormatter(
+                        display: display.plistDisplay, xml: display.xmlOptions,
+                        json: display.jsonOptions(sniffed: false), sink: sink))
+            case .data where essence.isEmpty || essence == "text/plain":
+                mode = .sniffing
+            default:
+                mode = .raw
+            }
+        }
+    }
+
+    /// Problems the formatter found, for warnings.
+    var warnings: [String] {
+        if case .formatting(let formatter) = mode { return formatter.warnings }
+        return []
+    }
+
+    /// Shows the next chunk.
+    func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let converter {
+            let converted = converter.convert(chunk)
+            try converted.withUnsafeBytes { try show($0) }
+        } else {
+            try show(chunk)
+        }
+    }
+
+    /// The body ended.
+    func finish() throws {
+        if let converter {
+            let rest = converter.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            try rest.withUnsafeBytes { try show($0) }
+        }
+        if case .sniffing = mode { try decide() }
+        if case .formatting(let formatter) = mode { try formatter.finish() }
+    }
+
+    /// Passes bytes (already converted to UTF-8, if they needed it) to the current mode.
+    private func show(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !bytes.isEmpty else { return }
+        // HTTPie's rule: text with a NUL byte is binary, and a terminal gets a notice instead.
+        if display.isTerminal, case .raw = mode, bytes.contains(0) { mode = .notice }
+        switch mode {
+        case .raw:
+            try sink.write(bytes)
+        case .formatting(let formatter):
+            try formatter.consume(bytes)
+        case .notice:
+            guard !wroteNotice else { return }
+            wroteNotice = true
+            try Array(ExchangePrinter.binaryNotice.utf8).withUnsafeBytes { try sink.write($0) }
+        case .sniffing:
+            sniffed.append(contentsOf: bytes)
+            let decided = sniffed.contains { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+            if decided || sniffed.count >= 64 * 1024 { try decide() }
+        }
+    }
+
+    /// Picks JSON or the exact bytes for a sniffed body and hands over what was held.
+    private func decide() throws {
+        if ResponseSerializerKind.looksLikeJSON(sniffed) {
+            let formatter = JSONStreamFormatter(
+                options: display.jsonOptions(sniffed: true), sink: sink)
+            mode = .formatting(formatter)
+        } else {
+            mode = .raw
+        }
+        let held = sniffed
+        sniffed = []
+        try held.withUnsafeBytes { try show($0) }
+    }
+}

@@ -1,0 +1,126 @@
+import AFKit
+
+extension OptionValues {
+    /// `--pretty`: what is done to a response body, HTTPie's values.
+    package enum PrettyMode: String, CaseIterable, Equatable, Sendable {
+        /// Formatted and coloured.
+        case all
+        /// Coloured, laid out as received.
+        case colors
+        /// Formatted, without colour.
+        case format
+        /// The exact bytes.
+        case none
+    }
+
+    /// `--style`: the colour scheme.
+    package enum ColorStyle: String, CaseIterable, Equatable, Sendable {
+        /// The terminal's own 16 colours, so light and dark themes both read well.
+        case auto
+        /// Bold and dim only, no hues.
+        case mono
+        /// Monokai in 256 colours.
+        case monokai
+        /// Solarized in 256 colours.
+        case solarized
+    }
+
+    /// `--log`: the request log format.
+    package enum RequestLogFormat: String, CaseIterable, Equatable, Sendable {
+        /// CJNetwork's log block (spec/CJNETWORK.md §1).
+        case cj
+        /// No log.
+        case none
+    }
+}
+
+/// Checks the values of the response options as the parser reads them.
+enum ResponseOptionParser {
+    /// `--indent`: 0 to 16 spaces.
+    static func indent(_ text: String) throws(OptionValueError) -> Int {
+        guard !text.isEmpty, text.count <= 2, text.allSatisfy({ ("0"..."9").contains($0) }), let width = Int(text),
+            width <= 16
+        else { throw OptionValueError("is not a number of spaces from 0 to 16") }
+        return width
+    }
+
+    /// `--accept-status`: codes and ranges from 100 to 599, comma-separated.
+    static func statusCodes(_ text: String) throws(OptionValueError) -> StatusCodeSet {
+        guard let codes = StatusCodeSet(parsing: text) else {
+            throw OptionValueError("is not a list of status codes and ranges such as 200-299,304")
+        }
+        return codes
+    }
+
+    /// `--accept-type`: media types and the keywords json, xml, plist and image, comma-separated.
+    static func contentTypes(_ text: String) throws(OptionValueError) -> Set<String> {
+        guard let types = AcceptableContentTypes.parse(text) else {
+            throw OptionValueError("is not a list of media types (type/subtype) or json, xml, plist, image")
+        }
+        return types
+    }
+}
+
+/// How response bodies are shown, settled once from the options and the terminal (HTTPie's
+/// `--pretty` rules): a terminal gets formatted, coloured output; a pipe or file the exact bytes
+/// unless `--pretty` asks for more. Colour given by `--pretty=all|colors` is written even into a
+/// pipe or file; the default colour on a terminal is off under `NO_COLOR` and `TERM=dumb`.
+struct ResponseDisplay {
+    /// Reformat bodies (indentation, sorting, null removal).
+    var formats = false
+    /// Colour bodies and heads.
+    var colors = false
+    /// Output goes to a terminal (binary notices, image summaries, charset conversion).
+    var isTerminal = false
+    var style = OptionValues.ColorStyle.auto
+    /// `--indent`, else 4 for JSON and 2 for XML.
+    var indent: Int?
+    var sortsKeys = false
+    var dropsNulls = false
+    var plistDisplay = PropertyListDisplay.xml
+    /// Flush after every chunk, and read JSON as a sequence of values (`--stream`).
+    var streams = false
+
+    /// The display for the options, where output goes and whether that terminal takes colour.
+    init(options: OptionValues, toTerminal: Bool, terminalColors: Bool) {
+        isTerminal = toTerminal
+        switch options.pretty {
+        case .all?: (formats, colors) = (true, true)
+        case .colors?: (formats, colors) = (false, true)
+        case .format?: (formats, colors) = (true, false)
+        case .none?: (formats, colors) = (false, false)
+        case nil: (formats, colors) = (toTerminal, toTerminal && terminalColors)
+        }
+        style = options.style
+        indent = options.indent
+        sortsKeys = options.sorted
+        dropsNulls = options.dropNulls
+        plistDisplay = options.plistAs
+        streams = options.stream
+    }
+
+    /// A display that prints bodies as received.
+    init() {}
+
+    /// Whether bodies need a formatter at all.
+    var transforms: Bool { formats || colors }
+
+    /// The token colours for the style, or none.
+    var syntaxColors: SyntaxColors {
+        colors ? Palette.syntaxColors(for: style) : .none
+    }
+
+    /// JSON options for a body; `sniffed` when the media type did not say JSON. A body may hold
+    /// several values one after another (NDJSON, httpbin's /stream/N), each shown on its own.
+    func jsonOptions(sniffed: Bool) -> JSONFormatOptions {
+        JSONFormatOptions(
+            layout: formats ? .indented(indent ?? 4) : .preserved, colors: syntaxColors,
+            sortsKeys: formats && sortsKeys, dropsNulls: formats && dropsNulls, allowsSequence: true,
+            reportsErrors: !sniffed)
+    }
+
+    /// XML options.
+    var xmlOptions: XMLFormatOptions {
+        XMLFormatOptions(indent: indent ?? 2, colors: syntaxColors, preservesLayout: !formats)
+    }
+}

@@ -1,0 +1,196 @@
+import AFCurl
+import Glibc
+
+/// What a partial download needs to be continued, kept in `NAME.part.state` beside `NAME.part`
+/// (AFNETWORKING.md §8: afcli's own replacement for AF's opaque resume data).
+///
+/// `bytes` is a promise: at least that many bytes of `NAME.part` are on disk and correct. The
+/// data is fsynced before a state claiming it is written, and the state is replaced atomically,
+/// so a process killed at any moment (or a power cut) leaves a state that never over-claims.
+package struct DownloadState: Equatable, Sendable {
+    /// The first line of every state file; the number changes if the format ever does.
+    package static let signature = "afcli download state 1"
+
+    /// The URL as requested (before redirects), which `--resume` looks state files up by.
+    package var url: String
+    /// Bytes of the partial file known to be on disk.
+    package var bytes: Int64
+    /// The complete length of the resource, when the server stated it.
+    package var total: Int64?
+    /// The response's `ETag`, when it had one.
+    package var etag: String?
+    /// The response's `Last-Modified`, when it had one.
+    package var lastModified: String?
+
+    package init(url: String, bytes: Int64 = 0, total: Int64? = nil, etag: String? = nil, lastModified: String? = nil) {
+        self.url = url
+        self.bytes = bytes
+        self.total = total
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// The `If-Range` validator for a resumed request: a strong ETag, else Last-Modified (RFC 9110
+    /// §13.1.5 forbids weak ETags there); nil when there is neither.
+    package var ifRangeValidator: String? {
+        if let etag, !etag.hasPrefix("W/"), etag.hasPrefix("\"") { return etag }
+        return lastModified
+    }
+
+    /// The state as text: the signature line, then one `key: value` line per known field.
+    package var encoded: String {
+        var lines = [Self.signature, "url: \(url)", "bytes: \(bytes)"]
+        if let total { lines.append("total: \(total)") }
+        if let etag { lines.append("etag: \(etag)") }
+        if let lastModified { lines.append("last-modified: \(lastModified)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Parses `encoded` text; nil for a file that is not a state file (wrong signature, no URL,
+    /// a bad number).
+    package init?(decoding text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard lines.first == Substring(Self.signature) else { return nil }
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let value = line[line.index(after: colon)...].drop(while: { $0 == " " })
+            fields[String(line[..<colon])] = String(value)
+        }
+        guard let url = fields["url"], !url.isEmpty, let bytesText = fields["bytes"], let bytes = Int64(bytesText),
+            bytes >= 0
+        else { return nil }
+        var total: Int64?
+        if let totalText = fields["total"] {
+            guard let value = Int64(totalText), value >= 0 else { return nil }
+            total = value
+        }
+        self.init(url: url, bytes: bytes, total: total, etag: fields["etag"], lastModified: fields["last-modified"])
+    }
+
+    /// The state with header values that could break the line format left out.
+    package var sanitized: DownloadState {
+        var copy = self
+        func clean(_ value: String?) -> String? {
+            guard let value, !value.isEmpty, !value.utf8.contains(where: { $0 == 10 || $0 == 13 }) else { return nil }
+            return value
+        }
+        copy.etag = clean(etag)
+        copy.lastModified = clean(lastModified)
+        return copy
+    }
+}
+
+/// Reads and writes state files crash-safely: a temporary file, fsynced, renamed over the old one.
+package enum DownloadStateFile {
+    /// The state file beside a partial file (`big.iso.part` → `big.iso.part.state`).
+    package static func path(forPart part: String) -> String {
+        part + ".state"
+    }
+
+    /// Reads a state file; nil when it is missing or not a state file.
+    package static func read(_ path: String) -> DownloadState? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65536 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        return DownloadState(decoding: text)
+    }
+
+    /// Replaces the state file atomically: write `path.tmp`, fsync it, rename it over `path`.
+    /// After a crash the file holds either the old state or the new one, never a torn mix.
+    ///
+    /// On a full disk (no room for the temporary) the existing file is rewritten in place
+    /// instead: a state only ever grows (its byte count gains digits, nothing else changes), so a
+    /// write cut short leaves the old text or an unreadable file, never a larger claim.
+    package static func write(_ state: DownloadState, to path: String) throws(DownloadError) {
+        let temporary = path + ".tmp"
+        var text = state.sanitized.encoded
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            if isOutOfSpace(code), rewriteInPlace(text, at: path) { return }
+            throw .cannotOpen(path: temporary, code: code)
+        }
+        let ok = text.withUTF8 { FileIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        let code = errno
+        guard ok, fsync(descriptor) == 0 else {
+            let failure = ok ? errno : code
+            close(descriptor)
+            unlink(temporary)
+            if isOutOfSpace(failure), rewriteInPlace(text, at: path) { return }
+            throw .cannotWrite(path: temporary, code: failure)
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw .cannotRename(from: temporary, to: path, code: failure)
+        }
+    }
+
+    /// Whether an errno means the file system is full (or the quota is used up).
+    private static func isOutOfSpace(_ code: Int32) -> Bool {
+        code == ENOSPC || code == EDQUOT
+    }
+
+    /// Overwrites an existing state file from its start, which needs no new blocks; false when
+    /// there is no file or the write fails.
+    private static func rewriteInPlace(_ text: String, at path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var text = text
+        let ok = text.withUTF8 { bytes in
+            pwrite(descriptor, bytes.baseAddress, bytes.count, 0) == bytes.count
+                && ftruncate(descriptor, off_t(bytes.count)) == 0
+        }
+        return ok && fsync(descriptor) == 0
+    }
+
+    /// Creates the state file only if none exists, fully written or not at all (a temporary file,
+    /// fsynced, then hard-linked to the name, which fails when the name is taken); false when the
+    /// name is taken. This is how a new download claims its name against other processes.
+    package static func create(_ state: DownloadState, at path: String) throws(DownloadError) -> Bool {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, code: errno) }
+        defer { unlink(temporary) }
+        var text = state.sanitized.encoded
+        let ok = text.withUTF8 { FileIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) } && fsync(descriptor) == 0
+        let code = errno
+        close(descriptor)
+        guard ok else { throw .cannotWrite(path: path, code: code) }
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { return false }
+            throw .cannotOpen(path: path, code: errno)
+        }
+        return true
+    }
+
+    /// Removes a state file and any temporary left beside it.
+    package static func remove(_ path: String) {
+        unlink(path)
+        unlink(path + ".tmp")
+        removeAbandonedClaims(for: path)
+    }
+
+    /// Removes the `path.tmp-PID` files of `create` calls whose process died before cleaning up
+    /// (a SIGKILL during the fsync); the file of a live process is left alone.
+    package static func removeAbandonedClaims(for path: String) {
+        let directory = FileIO.directory(of: path)
+        let prefix = FileIO.baseName(of: path) + ".tmp-"
+        for name in FileIO.names(in: directory) where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(FileIO.join(directory, name)) }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// One file to download, as the command line asked for it.
+package struct DownloadJob {
+    /// The GET request, with `Accept-Encoding: identity` and no `Range` (added per attempt).
+    package var request: PreparedRequest
+    /// Where the data goes.
+    package var destination: DownloadDestination
+    /// Whether to continue a partial download (`--resume`).
+    package var resume: Bool
+    /// Whether an existing file may be replaced (`--overwrite`; always true for `-o FILE`).
+    package var overwrite: Bool
+    /// The SHA-256 the finished file must have (`--sha256`), or nil.
+    package var expectedDigest: [UInt8]?
+
+    package init(
+        request: PreparedRequest, destination: DownloadDestination, resume: Bool = false, overwrite: Bool = false,
+        expectedDigest: [UInt8]? = nil
+    ) {
+        self.request = request
+        self.destination = destination
+        self.resume = resume
+        self.overwrite = overwrite
+        self.expectedDigest = expectedDigest
+    }
+
+    /// The URL as requested, before redirects: the key state files are found by.
+    package var url: String { request.url }
+}
+
+/// Where a download's data goes.
+package enum DownloadDestination: Equatable, Sendable {
+    /// A file in `directory`, named from the response (Content-Disposition, URL, `index`).
+    case automatic(directory: String)
+    /// This file (`-o FILE`); `replaces` says whether an existing one may be replaced.
+    case file(path: String, replaces: Bool)
+    /// Standard output (`-o -`): streamed, no partial file.
+    case standardOutput
+}
+
+/// What a finished download produced.
+package struct DownloadResult: Equatable, Sendable {
+    /// The file written, or nil for standard output.
+    package var path: String?
+    /// The size of the finished file (or the bytes streamed).
+    package var size: Int64
+    /// Body bytes received over the network, all attempts together.
+    package var transferred: Int64
+    /// Where the last attempt started (0 for a download from scratch).
+    package var resumedFrom: Int64
+    /// Whether the partial file was already whole (a 416 answer) and nothing was transferred.
+    package var alreadyComplete: Bool
+    /// The SHA-256 in hex, when `--sha256` asked for a check (which passed).
+    package var sha256: String?
+    /// How many times a transient failure was retried.
+    package var retries: Int
+
+    package init(
+        path: String?, size: Int64, transferred: Int64, resumedFrom: Int64, alreadyComplete: Bool,
+        sha256: String?, retries: Int
+    ) {
+        self.path = path
+        self.size = size
+        self.transferred = transferred
+        self.resumedFrom = resumedFrom
+        self.alreadyComplete = alreadyComplete
+        self.sha256 = sha256
+        self.retries = retries
+    }
+}
+
+/// Hears about a download as it goes, for the progress display and warnings.
+package protocol DownloadObserver: AnyObject {
+    /// Data starts flowing into `name`: `total` bytes in all (when known), `alreadyDone` on disk.
+    func downloadDidStart(name: String, total: Int64?, alreadyDone: Int64)
+    /// `done` bytes of the file are now written (counting what was on disk before).
+    func downloadDidProgress(done: Int64)
+    /// The transfer of the current attempt ended, completely or not.
+    func downloadDidStop(completed: Bool)
+    /// Something the user should know that is not an error (a restart, a retry, a rename).
+    func downloadWarning(_ message: String)
+}
+
+/// How `--retry` retries transient failures.
+package struct RetryPolicy: Equatable, Sendable {
+    /// How many times to retry after the first attempt.
+    package var retries: Int
+    /// Seconds before the first retry; each later one waits twice as long as the one before.
+    package var initialDelay: Double
+    /// The longest wait between two attempts.
+    package var maximumDelay: Double
+
+    package init(retries: Int = 0, initialDelay: Double = 1, maximumDelay: Double = 60) {
+        self.retries = retries
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// The wait before retry number `retry` (1 for the first): exponential backoff, or the
+    /// server's `Retry-After` seconds when it sent one, never more than `maximumDelay`.
+    package func delay(beforeRetry retry: Int, retryAfter: Double? = nil) -> Double {
+        if let retryAfter { return min(max(retryAfter, 0), maximumDelay) }
+        var delay = initialDelay
+        for _ in 1..<max(retry, 1) { delay *= 2 }
+        return min(delay, maximumDelay)
+    }
+}

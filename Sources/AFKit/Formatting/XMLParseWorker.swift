@@ -1,0 +1,181 @@
+import CXMLShim
+import Glibc
+
+/// Runs libxml2's push parser on a thread of its own, so that parsing one chunk overlaps with
+/// printing the events of the previous one: on a 26 MB document libxml2 alone takes about as
+/// long as xh's whole run, and the layout work would otherwise come on top.
+///
+/// Chunks go in through `submit`, parsed batches come out through `take`. Both queues are
+/// bounded (`limit` bytes), so a slow consumer holds libcurl back instead of growing memory.
+final class XMLParseWorker: @unchecked Sendable {
+    /// The events of one chunk and where the parser stood afterwards.
+    struct Batch {
+        /// The records, in memory from the shim that `release` frees.
+        var events: UnsafeMutableBufferPointer<UInt8>
+        /// 0, or -1 when the chunk was malformed (the worker then stops).
+        var status: Int32
+        var lastOffset: Int
+        var lastKind: Int32
+        var error: String?
+        /// Whether this is the last batch (the end of the input, or an error).
+        var isLast: Bool
+
+        /// Frees the records.
+        func release() {
+            cxml_free(events.baseAddress)
+        }
+    }
+
+    private let parser: OpaquePointer
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var inbox: [[UInt8]] = []
+    private var inboxBytes = 0
+    private var inputEnded = false
+    private var outbox: [Batch] = []
+    private var outboxBytes = 0
+    private var stopped = false
+    private var thread: pthread_t?
+    private let limit = 512 * 1024
+
+    /// Starts a worker over `parser`, which only the worker touches from now on; nil when no
+    /// thread could be started.
+    init?(parser: OpaquePointer) {
+        self.parser = parser
+        pthread_mutex_init(lock, nil)
+        pthread_cond_init(changed, nil)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                let worker = Unmanaged<XMLParseWorker>.fromOpaque(context!).takeRetainedValue()
+                worker.run()
+                return nil
+            }, context)
+        guard started == 0 else {
+            Unmanaged<XMLParseWorker>.fromOpaque(context).release()
+            pthread_cond_destroy(changed)
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
+            changed.deallocate()
+            return nil
+        }
+        self.thread = thread
+    }
+
+    deinit {
+        for batch in outbox { batch.release() }
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+        changed.deallocate()
+    }
+
+    /// Queues a chunk and collects the batches parsed so far. While the input queue is full it
+    /// waits, but only until there are batches to print: then the chunk is not queued
+    /// (`accepted` is false) and the caller prints them and offers the chunk again, so neither
+    /// side can wait for the other forever. A stopped worker accepts and drops everything.
+    func exchange(_ chunk: [UInt8]) -> (accepted: Bool, batches: [Batch]) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while inboxBytes >= limit, outbox.isEmpty, !stopped { pthread_cond_wait(changed, lock) }
+        let batches = outbox
+        outbox = []
+        outboxBytes = 0
+        var accepted = true
+        if !stopped {
+            if inboxBytes < limit {
+                inbox.append(chunk)
+                inboxBytes += chunk.count
+            } else {
+                accepted = false
+            }
+        }
+        pthread_cond_broadcast(changed)
+        return (accepted, batches)
+    }
+
+    /// Marks the end of the input.
+    func endInput() {
+        pthread_mutex_lock(lock)
+        inputEnded = true
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+    }
+
+    /// The batches parsed so far; with `wait`, blocks until at least one is there.
+    func take(wait: Bool) -> [Batch] {
+        pthread_mutex_lock(lock)
+        while wait, outbox.isEmpty, !stopped { pthread_cond_wait(changed, lock) }
+        let batches = outbox
+        outbox = []
+        outboxBytes = 0
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+        return batches
+    }
+
+    /// Stops the thread (after its current chunk) and waits for it.
+    func stop() {
+        pthread_mutex_lock(lock)
+        stopped = true
+        pthread_cond_broadcast(changed)
+        let running = thread
+        pthread_mutex_unlock(lock)
+        if let running { pthread_join(running, nil) }
+        pthread_mutex_lock(lock)
+        thread = nil
+        pthread_mutex_unlock(lock)
+    }
+
+    /// Feeds `chunks` (and the end of the input, if `ending`) to `parser` and collects the events.
+    static func parse(_ chunks: [[UInt8]], ending: Bool, with parser: OpaquePointer) -> Batch {
+        var batch = Batch(
+            events: UnsafeMutableBufferPointer(start: nil, count: 0), status: 0, lastOffset: 0, lastKind: 0, error: nil,
+            isLast: false)
+        for chunk in chunks where batch.status == 0 {
+            batch.status = chunk.withUnsafeBytes {
+                cxml_push_feed(parser, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count), 0)
+            }
+        }
+        if batch.status == 0, ending { batch.status = cxml_push_feed(parser, nil, 0, 1) }
+        var length = 0
+        let events = cxml_push_take_events(parser, &length)
+        batch.events = UnsafeMutableBufferPointer(start: events, count: events == nil ? 0 : length)
+        var kind: Int32 = 0
+        batch.lastOffset = Int(cxml_push_last_offset(parser, &kind))
+        batch.lastKind = kind
+        batch.error = cxml_push_error(parser).map { String(cString: $0) }
+        batch.isLast = ending || batch.status != 0
+        return batch
+    }
+
+    /// The thread: parses whatever chunks are queued, hands the batch over, until the end or an error.
+    private func run() {
+        while true {
+            pthread_mutex_lock(lock)
+            while inbox.isEmpty, !inputEnded, !stopped { pthread_cond_wait(changed, lock) }
+            if stopped {
+                pthread_mutex_unlock(lock)
+                return
+            }
+            let chunks = inbox
+            inbox = []
+            inboxBytes = 0
+            let ending = inputEnded
+            pthread_cond_broadcast(changed)
+            pthread_mutex_unlock(lock)
+
+            let batch = Self.parse(chunks, ending: ending, with: parser)
+            pthread_mutex_lock(lock)
+            while outboxBytes >= limit, !stopped { pthread_cond_wait(changed, lock) }
+            outbox.append(batch)
+            outboxBytes += batch.events.count
+            if batch.isLast { stopped = true }
+            pthread_cond_broadcast(changed)
+            pthread_mutex_unlock(lock)
+            if batch.isLast { return }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import AFKit
+import XCTest
+
+/// The resume rules (RFC 9110 §14, AFNETWORKING.md §8, CJNETWORK.md §8) without a server:
+/// Content-Range parsing, the decision for each status, the state file format, retry backoff.
+final class DownloadResumeTests: XCTestCase {
+    // MARK: - Content-Range
+
+    func testParsesByteRanges() {
+        XCTAssertEqual(ContentRange("bytes 0-499/1234"), .range(first: 0, last: 499, complete: 1234))
+        XCTAssertEqual(ContentRange("bytes 500-1233/*"), .range(first: 500, last: 1233, complete: nil))
+        XCTAssertEqual(ContentRange("bytes */1234"), .unsatisfied(complete: 1234))
+        XCTAssertEqual(ContentRange("Bytes  7-7/8 "), .range(first: 7, last: 7, complete: 8))
+        XCTAssertEqual(ContentRange("bytes 500-1233/1234")?.length, 734)
+    }
+
+    func testRejectsMalformedRanges() {
+        for value in [
+            "", "bytes", "items 0-1/2", "bytes 5-4/10", "bytes 0-10/10", "bytes -1-3/4", "bytes 0-3", "bytes */*",
+            "bytes a-b/c", "bytes 0-99999999999999999999/1",
+        ] {
+            XCTAssertNil(ContentRange(value), value)
+        }
+    }
+
+    // MARK: - Decisions
+
+    private func decide(_ status: Int, _ range: String?, offset: Int64?, total: Int64? = nil) -> ResponseDecision {
+        ResponseDecision.decide(
+            status: status, reason: "", contentRange: range, offset: offset, knownTotal: total, path: "f.part")
+    }
+
+    func testFreshRequests() {
+        XCTAssertEqual(decide(200, nil, offset: nil), .writeFromStart(warning: nil))
+        XCTAssertEqual(decide(204, nil, offset: nil), .writeFromStart(warning: nil))
+        XCTAssertEqual(decide(404, nil, offset: nil), .fail(.httpStatus(code: 404, reason: "")))
+        XCTAssertEqual(decide(206, "bytes 0-1/2", offset: nil), .fail(.unsolicitedPartialContent))
+    }
+
+    func testMatching206Appends() {
+        XCTAssertEqual(decide(206, "bytes 100-199/200", offset: 100, total: 200), .append(length: 100, complete: 200))
+        XCTAssertEqual(decide(206, "bytes 100-199/*", offset: 100, total: 200), .append(length: 100, complete: 200))
+        XCTAssertEqual(decide(206, "bytes 100-149/200", offset: 100), .append(length: 50, complete: 200))
+    }
+
+    func testOther206IsAnErrorAndTouchesNothing() {
+        let wrongStart = decide(206, "bytes 0-199/200", offset: 100, total: 200)
+        XCTAssertEqual(
+            wrongStart, .fail(.unexpectedContentRange(value: "bytes 0-199/200", offset: 100, path: "f.part")))
+        let wrongTotal = decide(206, "bytes 100-299/300", offset: 100, total: 200)
+        XCTAssertEqual(
+            wrongTotal, .fail(.unexpectedContentRange(value: "bytes 100-299/300", offset: 100, path: "f.part")))
+        XCTAssertEqual(
+            decide(206, nil, offset: 100), .fail(.unexpectedContentRange(value: nil, offset: 100, path: "f.part")))
+        XCTAssertEqual(
+            "\(DownloadError.unexpectedContentRange(value: "bytes 0-199/200", offset: 100, path: "f.part"))",
+            "asked for bytes 100- but the server answered with Content-Range \"bytes 0-199/200\"; "
+                + "f.part was left untouched")
+    }
+
+    func testWholeBodyToARangeRequestRestartsWithAWarning() {
+        // CJNetwork appends the whole body to the partial file here; afcli starts again.
+        XCTAssertEqual(
+            decide(200, nil, offset: 100, total: 200), .writeFromStart(warning: ResponseDecision.restartWarning))
+    }
+
+    func testRangeNotSatisfiable() {
+        XCTAssertEqual(decide(416, "bytes */200", offset: 200, total: 200), .alreadyComplete)
+        XCTAssertEqual(decide(416, "bytes */200", offset: 200), .alreadyComplete)
+        XCTAssertEqual(decide(416, nil, offset: 200, total: 200), .alreadyComplete)
+        XCTAssertEqual(decide(416, "bytes */150", offset: 200, total: 200), .restartWithoutRange)
+        XCTAssertEqual(decide(416, "bytes */200", offset: 200, total: 300), .restartWithoutRange)
+        XCTAssertEqual(decide(416, nil, offset: 200), .restartWithoutRange)
+    }
+
+    func testErrorStatusesOnResume() {
+        XCTAssertEqual(decide(503, nil, offset: 10), .fail(.httpStatus(code: 503, reason: "")))
+        XCTAssertTrue(DownloadError.httpStatus(code: 503, reason: "").isTransient)
+        XCTAssertFalse(DownloadError.httpStatus(code: 404, reason: "").isTransient)
+    }
+
+    // MARK: - State
+
+    func testStateRoundTrip() {
+        let state = DownloadState(
+            url: "http://h/a b?x=1", bytes: 12345, total: 99999, etag: "\"abc\"",
+            lastModified: "Tue, 15 Nov 1994 08:12:31 GMT")
+        XCTAssertEqual(
+            state.encoded,
+            "afcli download state 1\nurl: http://h/a b?x=1\nbytes: 12345\ntotal: 99999\netag: \"abc\"\n"
+                + "last-modified: Tue, 15 Nov 1994 08:12:31 GMT\n")
+        XCTAssertEqual(DownloadState(decoding: state.encoded), state)
+        XCTAssertEqual(DownloadState(decoding: "afcli download state 1\nurl: u\nbytes: 0\n"), DownloadState(url: "u"))
+    }
+
+    func testStateRejectsForeignOrBrokenFiles() {
+        XCTAssertNil(DownloadState(decoding: ""))
+        XCTAssertNil(DownloadState(decoding: "something else\nurl: u\nbytes: 1\n"))
+        XCTAssertNil(DownloadState(decoding: "afcli download state 1\nbytes: 1\n"))
+        XCTAssertNil(DownloadState(decoding: "afcli download state 1\nurl: u\nbytes: -1\n"))
+        XCTAssertNil(DownloadState(decoding: "afcli download state 1\nurl: u\nbytes: 1x\n"))
+    }
+
+    func testIfRangeUsesAStrongETagElseLastModified() {
+        XCTAssertEqual(DownloadState(url: "u", etag: "\"v1\"", lastModified: "L").ifRangeValidator, "\"v1\"")
+        XCTAssertEqual(DownloadState(url: "u", etag: "W/\"v1\"", lastModified: "L").ifRangeValidator, "L")
+        XCTAssertNil(DownloadState(url: "u", etag: "W/\"v1\"").ifRangeValidator)
+    }
+
+    // MARK: - Retries
+
+    func testBackoffDoublesAndIsCapped() {
+        let policy = RetryPolicy(retries: 10, initialDelay: 0.5, maximumDelay: 3)
+        XCTAssertEqual(policy.delay(beforeRetry: 1), 0.5)
+        XCTAssertEqual(policy.delay(beforeRetry: 2), 1)
+        XCTAssertEqual(policy.delay(beforeRetry: 3), 2)
+        XCTAssertEqual(policy.delay(beforeRetry: 4), 3)
+        XCTAssertEqual(policy.delay(beforeRetry: 2, retryAfter: 1.5), 1.5)
+        XCTAssertEqual(policy.delay(beforeRetry: 2, retryAfter: 100), 3)
+    }
+
+    func testByteCounts() {
+        XCTAssertEqual(ByteCount.format(512), "512 B")
+        XCTAssertEqual(ByteCount.format(1536), "1.5 KiB")
+        XCTAssertEqual(ByteCount.format(1 << 30), "1.0 GiB")
+    }
+}
