@@ -57,7 +57,7 @@ _afcli() {
         count=$((count + 1)); [[ -z $first ]] && first=$word
     done
     if ((count == 0)); then
-        COMPREPLY=($(compgen -W 'get head post put patch delete options help completions man download' -- "$cur"))
+        COMPREPLY=($(compgen -W 'get head post put patch delete options help completions man download pin reachability' -- "$cur"))
     elif [[ $first == completions ]] && ((count == 1)); then
         COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
     fi

@@ -5,6 +5,8 @@ complete -c afcli -n __fish_use_subcommand -a help -d 'show the whole manual'
 complete -c afcli -n __fish_use_subcommand -a completions -d 'print a completion script'
 complete -c afcli -n __fish_use_subcommand -a man -d 'print the man page'
 complete -c afcli -n __fish_use_subcommand -a download -d 'download files, with resume'
+complete -c afcli -n __fish_use_subcommand -a pin -d 'print the key pins of a server certificate chain'
+complete -c afcli -n __fish_use_subcommand -a reachability -d 'tell whether and how a host can be reached'
 complete -c afcli -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish' -d shell
 complete -c afcli -s X -l method -x -a 'GET HEAD POST PUT PATCH DELETE OPTIONS' -d 'use the method NAME (any token, case kept)'
 complete -c afcli -l no-method -d 'negate --method'

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from loopback import LoopbackServer, Response  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("AFCLI_BIN", ROOT / ".build" / "debug" / "afcli"))
+BINARY = Path(os.environ.get("AFCLI_BIN", ROOT / ".build" / "debug" / "afcli")).resolve()
 
 
 class Result:

@@ -14,7 +14,8 @@ package enum Completions {
     /// The subcommands with a short description each.
     private static let subcommands = [
         ("help", "show the whole manual"), ("completions", "print a completion script"), ("man", "print the man page"),
-        ("download", "download files, with resume"),
+        ("download", "download files, with resume"), ("pin", "print the key pins of a server certificate chain"),
+        ("reachability", "tell whether and how a host can be reached"),
     ]
 
     /// The explanation offered for a `--no-X` form.

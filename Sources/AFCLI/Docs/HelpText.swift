@@ -12,6 +12,7 @@ package enum HelpText {
         var lines = [
             "usage: afcli [METHOD] URL [ITEM...] [OPTION...]",
             "       afcli download URL... [OPTION...]",
+            "       afcli pin URL | reachability [HOST[:PORT] | URL] [--probe] [--watch]",
             "       afcli help | completions bash|zsh|fish | man",
             "",
             "Send an HTTP request with HTTPie's syntax and AFNetworking's semantics.",
