@@ -30,6 +30,10 @@ extension JSONFormatterCore {
                 continue
             }
             var j = i
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            while j + 8 <= count, !Self.endsStringRun(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)) {
+                j += 8
+            }
             while j < count {
                 let byte = p[j]
                 if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
@@ -46,7 +50,9 @@ extension JSONFormatterCore {
             } else if byte == 0x22 {
                 i += 1
                 try stringEnded()
-                return i
+                try takeSeparators(p, &i, count)
+                // `"value","key"`: the next key was started here, so keep scanning.
+                if state != .string { return i }
             } else {
                 try fail("control character in string", at: i, in: p, count)
                 return count
@@ -87,6 +93,11 @@ extension JSONFormatterCore {
         var i = start
         var state = numberState
         while i < count {
+            // Runs of digits leave states 2, 4 and 7 unchanged.
+            if state == 2 || state == 4 || state == 7 {
+                while i < count, p[i] &- 0x30 < 10 { i += 1 }
+                guard i < count else { break }
+            }
             let next = Self.numberStep(state, p[i])
             if next == 0xFF { break }
             state = next
@@ -103,7 +114,44 @@ extension JSONFormatterCore {
         if inColor { try out.append(colors.reset) }
         inColor = false
         try valueEnded()
+        try takeSeparators(p, &i, count)
         return i
+    }
+
+    /// The common separators after a string or number, taken without a trip through the
+    /// dispatcher in `run`: a key's `:`, and `,"` between an object's members (which starts the
+    /// next key). Anything unusual (white space, `--drop-nulls`, layout as received) is left to
+    /// the general path.
+    @inline(__always) mutating func takeSeparators(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ count: Int) throws {
+        guard !dropsNulls, layout != .preserved, i < count else { return }
+        if state == .colon {
+            guard p[i] == UInt8(ascii: ":") else { return }
+            try writeColon()
+            state = .value
+            i += 1
+        } else if state == .afterValue, i + 1 < count, p[i] == UInt8(ascii: ","), p[i + 1] == 0x22,
+            stack[depth - 1] & 1 != 0
+        {
+            i += 2
+            try beginItem()
+            try out.append(colors.key)
+            inColor = !colors.key.isEmpty
+            out.append(0x22)
+            stringIsKey = true
+            escape = 0
+            state = .string
+        }
+    }
+
+    /// Whether any byte of `word` ends a run of plain string bytes: `"`, `\` or below 0x20
+    /// (SWAR: a zero byte after XOR, or a byte that borrows when 0x20 is subtracted).
+    @inline(__always) static func endsStringRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        return found & highs != 0
     }
 
     /// The number grammar: 0 after `-`, 1 after a leading `0`, 2 in integer digits, 3 after `.`,

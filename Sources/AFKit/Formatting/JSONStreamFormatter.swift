@@ -262,7 +262,8 @@ struct JSONFormatterCore {
     }
 
     /// Handles a byte outside strings, numbers and literals; false when it failed.
-    @inline(__always) private mutating func structural(_ byte: UInt8, _ p: UnsafePointer<UInt8>, _ i: Int, _ count: Int) throws
+    @inline(__always) private mutating func structural(_ byte: UInt8, _ p: UnsafePointer<UInt8>, _ i: Int, _ count: Int)
+        throws
         -> Bool
     {
         let inObject = depth > 0 && stack[depth - 1] & 1 != 0
