@@ -10,18 +10,18 @@ enum ErrorReporter {
         let (status, message, detail) = classify(error)
         var text = "afcli: error: \(message)\n"
         if let detail { text += detail + "\n" }
-        writeStandardError(text)
+        StandardError.write(text)
         return status
     }
 
     /// Prints `afcli: warning: …`.
     static func warn(_ message: String) {
-        writeStandardError("afcli: warning: \(message)\n")
+        StandardError.write("afcli: warning: \(message)\n")
     }
 
     /// Prints `afcli: note: …`, information `--verbose` asked for.
     static func note(_ message: String) {
-        writeStandardError("afcli: note: \(message)\n")
+        StandardError.write("afcli: note: \(message)\n")
     }
 
     /// The exit status, the message line and optional lines pointing at the problem.
@@ -91,21 +91,6 @@ enum ErrorReporter {
             if let underlying = curlError.underlyingError { return classify(underlying) }
             return (.failure, curlError.description, nil)
         default: return (.failure, curlError.description, nil)
-        }
-    }
-
-    private static func writeStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 {
-                    if written < 0, errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
         }
     }
 }

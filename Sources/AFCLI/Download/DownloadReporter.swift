@@ -48,7 +48,7 @@ final class DownloadReporter: DownloadObserver {
     /// for standard output, which may be feeding a pipeline (`| tar x`).
     func saved(_ result: DownloadResult) {
         guard !quiet, result.path != nil else { return }
-        Self.writeStandardError("afcli: " + Self.describe(result) + "\n")
+        StandardError.write("afcli: " + Self.describe(result) + "\n")
     }
 
     /// The one-line account of a result, shared with the summary.
@@ -64,21 +64,6 @@ final class DownloadReporter: DownloadObserver {
         if result.sha256 != nil { details.append("SHA-256 verified") }
         let verb = result.path == nil ? "wrote" : "saved"
         return "\(verb) \(name) (\(details.joined(separator: ", ")))"
-    }
-
-    /// Writes text to standard error whole.
-    static func writeStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDERR_FILENO, base + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
     }
 }
 
@@ -107,6 +92,6 @@ struct DownloadSummary {
 
     /// Prints the summary on standard error.
     func print() {
-        DownloadReporter.writeStandardError(text)
+        StandardError.write(text)
     }
 }

@@ -67,7 +67,7 @@ package final class ProgressMeter {
     ) {
         self.init(
             mode: Self.mode(for: style, stderrIsTerminal: stderrIsTerminal), label: label, total: total,
-            alreadyDone: alreadyDone, clock: Self.monotonicSeconds, output: Self.writeStandardError)
+            alreadyDone: alreadyDone, clock: Self.monotonicSeconds, output: StandardError.write)
     }
 
     /// A meter with an explicit clock and output, for tests.
@@ -234,20 +234,5 @@ package final class ProgressMeter {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
-    }
-
-    /// Writes `text` to standard error whole, retrying short writes and `EINTR`.
-    static func writeStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDERR_FILENO, base + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
     }
 }

@@ -23,22 +23,9 @@ package final class FileBodySource: BodySource {
     /// Opens `path` for reading; refuses missing, unreadable and directory paths up front.
     package init(path: String) throws(SerializationError) {
         self.path = path
-        let descriptor = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: SystemCall.reason(errno)) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let reason = SystemCall.reason(errno)
-            close(descriptor)
-            throw .unreadable(path: path, reason: reason)
-        }
-        let kind = info.st_mode & mode_t(S_IFMT)
-        // AF accepts a directory and sends a short body; afcli refuses it before sending (spec §4).
-        guard kind != mode_t(S_IFDIR) else {
-            close(descriptor)
-            throw .unreadable(path: path, reason: "is a directory")
-        }
+        let (descriptor, info) = try SystemCall.openForReading(path)
         self.descriptor = descriptor
-        self.length = kind == mode_t(S_IFREG) ? UInt64(info.st_size) : nil
+        self.length = info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) ? UInt64(info.st_size) : nil
     }
 
     deinit {
@@ -85,6 +72,25 @@ enum SystemCall {
             let result = call()
             if result >= 0 || errno != EINTR { return result }
         }
+    }
+
+    /// Opens `path` read-only and returns the descriptor with its `fstat`; refuses missing and
+    /// unreadable paths and directories (AF accepts a directory and sends a short body; afcli
+    /// refuses it before sending, spec §4).
+    static func openForReading(_ path: String) throws(SerializationError) -> (Int32, stat) {
+        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: reason(errno)) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let why = reason(errno)
+            close(descriptor)
+            throw .unreadable(path: path, reason: why)
+        }
+        guard info.st_mode & mode_t(S_IFMT) != mode_t(S_IFDIR) else {
+            close(descriptor)
+            throw .unreadable(path: path, reason: "is a directory")
+        }
+        return (descriptor, info)
     }
 
     /// `read(2)` retried on `EINTR`: the byte count, 0 at end of input, -1 with `errno` set.

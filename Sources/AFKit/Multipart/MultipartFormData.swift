@@ -77,19 +77,8 @@ package struct MultipartFormData {
         if let contentType { try check(contentType: contentType, field: name) }
         guard !path.isEmpty else { throw .unreadable(path: path, reason: "no such file or directory") }
 
-        let descriptor = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: SystemCall.reason(errno)) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let reason = SystemCall.reason(errno)
-            close(descriptor)
-            throw .unreadable(path: path, reason: reason)
-        }
+        let (descriptor, info) = try SystemCall.openForReading(path)
         let kind = info.st_mode & mode_t(S_IFMT)
-        guard kind != mode_t(S_IFDIR) else {
-            close(descriptor)
-            throw .unreadable(path: path, reason: "is a directory")
-        }
         let content: MultipartPart.Content
         if kind == mode_t(S_IFREG) {
             close(descriptor)
