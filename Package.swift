@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim.
+// The executable alone also links CProcessArguments.
 let package = Package(
     name: "afcli",
     products: [
@@ -18,10 +19,12 @@ let package = Package(
             // libxml2 is opened with dlopen on first use (see cxml_shim.c): headers only here.
             cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
+        // Hands argv to the Swift runtime so it need not parse /proc/self/maps (executable only).
+        .target(name: "CProcessArguments"),
         .target(name: "AFCurl", dependencies: ["CCurlShim"]),
         .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim"]),
         .target(name: "AFCLI", dependencies: ["AFKit"]),
-        .executableTarget(name: "afcli", dependencies: ["AFCLI"]),
+        .executableTarget(name: "afcli", dependencies: ["AFCLI", "CProcessArguments"]),
         .testTarget(name: "AFKitTests", dependencies: ["AFKit"]),
         .testTarget(name: "AFCLITests", dependencies: ["AFCLI"]),
     ],

@@ -72,27 +72,32 @@ struct ResponseHeadParser {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
-    /// Starts a new head from `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    /// Starts a new head from `HTTP/1.1 200 OK` or `HTTP/2 200`. Works on bytes, like the fields:
+    /// String splitting and slicing here cost a tenth of a millisecond of generic-type set-up on
+    /// every run, for one line.
     private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer) {
-        let text = HeaderText.decode(bytes)
-        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        httpVersion = parts.first.map(String.init) ?? ""
-        statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        reasonPhrase = parts.count > 2 ? ResponseHeadParser.trimmed(parts[2]) : ""
+        let end = bytes.count
+        let firstSpace = bytes.firstIndex(of: 0x20) ?? end
+        httpVersion = HeaderText.decode(UnsafeRawBufferPointer(rebasing: bytes[0..<firstSpace]))
+        let codeStart = min(firstSpace + 1, end)
+        var codeEnd = codeStart
+        while codeEnd < end, bytes[codeEnd] != 0x20 { codeEnd += 1 }
+        statusCode = ResponseHeadParser.decimal(UnsafeRawBufferPointer(rebasing: bytes[codeStart..<codeEnd])) ?? 0
+        reasonPhrase =
+            codeEnd < end ? HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: codeEnd + 1, to: end)) : ""
         headers = []
         isOpen = true
     }
 
-    /// Drops leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
-    private static func trimmed(_ text: Substring) -> String {
-        var scalars = text.unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\t" {
-            scalars = scalars.dropFirst()
+    /// The value of a run of ASCII digits, or nil when it is empty, holds anything else or overflows.
+    private static func decimal(_ digits: UnsafeRawBufferPointer) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
         }
-        while let last = scalars.last, last == " " || last == "\t" {
-            scalars = scalars.dropLast()
-        }
-        return String(String.UnicodeScalarView(scalars))
+        return value
     }
 }
 
