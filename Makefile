@@ -40,11 +40,14 @@ build: release
 demo: release
 	@sh scripts/demo $(RELEASE_BIN)
 
-# Unit tests (swift test) first, then black-box tests of the built binary against loopback servers.
+# Unit tests (swift test) first, then black-box tests against loopback servers. Those run twice: against the debug build, and against the release executable
+# users get (static runtime, its own argv hand-off and link flags), which only it exercises.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	AFCLI_BIN=$(DEBUG_BIN) python3 -m pytest -q -p no:cacheprovider Tests/cli
+	$(MAKE) --no-print-directory release
+	AFCLI_BIN=$(RELEASE_BIN) python3 -m pytest -q -p no:cacheprovider Tests/cli
 
 # Regenerates the committed man page and completions from the option table.
 docs: debug

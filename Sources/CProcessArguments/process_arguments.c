@@ -30,8 +30,6 @@ static void record_arguments(int argc, char **argv, char **envp) {
 __attribute__((section(".init_array"), used)) static void (*const record_arguments_entry)(
     int, char **, char **) = record_arguments;
 
-int afcli_process_argument_count(void) { return recorded_argc; }
-
 __attribute__((swiftcall, visibility("hidden"))) void _swift_stdlib_overrideUnsafeArgvArgc(
     char **argv, int argc) {
     override_argv = argv;
