@@ -40,8 +40,9 @@ build: release
 demo: release
 	@sh scripts/demo $(RELEASE_BIN)
 
-# Unit tests (swift test) first, then black-box tests against loopback servers. Those run twice: against the debug build, and against the release executable
-# users get (static runtime, its own argv hand-off and link flags), which only it exercises.
+# Unit tests (swift test) first, then black-box tests against loopback servers, twice: against
+# the debug build, and against the release executable users get (static runtime, its own argv
+# hand-off and link flags), which only it exercises.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
