@@ -376,6 +376,19 @@ def test_leftover_states_without_a_partial_file(server, tmp_path):
     assert (tmp_path / "z.bin").read_bytes() == data
 
 
+def test_killed_between_linking_into_place_and_unlinking_the_partial_name(server, tmp_path):
+    data = os.urandom(20_000)
+    server.handler = RangeFile(data)
+    url = server.url + "/y.bin"
+    # The finished file was hard-linked to its name; the partial name and the state remain.
+    make_partial(tmp_path, "y.bin", data, url, total=len(data))
+    os.link(tmp_path / "y.bin.part", tmp_path / "y.bin")
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0 and "y.bin was already complete" in result.err, result
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["y.bin"]
+    assert (tmp_path / "y.bin").read_bytes() == data
+
+
 def test_416_with_a_different_size_starts_again(server, tmp_path):
     data = os.urandom(30_000)
     make_partial(tmp_path, "s.bin", data[:20_000], server.url + "/s.bin")

@@ -31,6 +31,14 @@ package enum FileIO {
         return lstat(path, &info) == 0
     }
 
+    /// Whether two names are links to one file (same device and inode; symbolic links not followed).
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard lstat(first, &a) == 0, lstat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     /// The size of an open file; nil when fstat fails.
     package static func size(of descriptor: Int32) -> Int64? {
         var info = stat()

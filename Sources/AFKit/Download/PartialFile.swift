@@ -174,6 +174,12 @@ package final class PartialFile {
                     break
                 }
                 let code = errno
+                if code == EEXIST && FileIO.sameFile(path, target) {
+                    // An earlier run linked the file into place and was killed before unlinking
+                    // the partial name: the file is installed already.
+                    unlink(path)
+                    break
+                }
                 // File systems without hard links: check, then rename (a small window remains).
                 let linkless = code == EPERM || code == EOPNOTSUPP || code == EMLINK
                 if code == EEXIST || (linkless && FileIO.exists(target)) {
