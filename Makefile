@@ -15,9 +15,13 @@ STATIC_CXX = $(firstword $(filter /%,$(shell clang -print-file-name=libstdc++.a 
 # libgcc's unwinder is linked in too (one shared object fewer to map and relocate), and the
 # executable exports no symbols: nothing loads against it, and an export table of ~3,500 Swift
 # symbols slows every symbol lookup the dynamic loader and dladdr make (~0.3 ms a run together).
+# lld (shipped with the Swift toolchain) places the functions listed in scripts/hot-functions.order
+# (made by that script) first and together: the kernel maps text 64 KiB around each fault, so
+# packing the code a request runs keeps ~1.2 MB less of the executable resident.
 RELEASE_FLAGS = -c release --static-swift-stdlib $(if $(STATIC_CXX),-Xlinker -L$(STATIC_CXX_DIR)) \
 	-Xswiftc -Xclang-linker -Xswiftc -no-pie -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xlinker --no-export-dynamic
+	-Xlinker --no-export-dynamic -Xswiftc -use-ld=lld \
+	-Xlinker --symbol-ordering-file=scripts/hot-functions.order -Xlinker --no-warn-symbol-ordering
 DEBUG_BIN = .build/debug/afcli
 RELEASE_BIN = .build/release/afcli
 
@@ -30,6 +34,8 @@ deps:
 
 release: deps
 	@$(if $(STATIC_CXX),mkdir -p $(STATIC_CXX_DIR) && ln -sf $(STATIC_CXX) $(STATIC_CXX_DIR)/libstdc++.a)
+	@# SwiftPM does not know the order file is a link input: relink when it changed.
+	@[ ! -f $(RELEASE_BIN) ] || [ $(RELEASE_BIN) -nt scripts/hot-functions.order ] || rm -f $(RELEASE_BIN)
 	$(SWIFT) build $(RELEASE_FLAGS) --product afcli
 
 debug: deps
