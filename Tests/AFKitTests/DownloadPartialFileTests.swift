@@ -34,7 +34,7 @@ final class DownloadPartialFileTests: XCTestCase {
         try append(partial, Array("hello".utf8))
         // Buffered, not yet checkpointed: the state still says 0.
         XCTAssertEqual(DownloadStateFile.read(path("a.part.state"))?.bytes, 0)
-        try partial.checkpoint()
+        try partial.checkpointNow()
         let state = DownloadStateFile.read(path("a.part.state"))
         XCTAssertEqual(state?.bytes, 5)
         XCTAssertEqual(state?.total, 10)
@@ -43,6 +43,22 @@ final class DownloadPartialFileTests: XCTestCase {
         partial.suspend()
         XCTAssertEqual(DownloadStateFile.read(path("a.part.state"))?.bytes, 8)
         XCTAssertEqual(contents("a.part"), Array("hellowor".utf8))
+    }
+
+    func testTheWorkerCheckpointsWhatReachedTheFile() throws {
+        let partial = try PartialFile(path: path("w.part"), state: DownloadState(url: "u"))
+        try partial.start(at: 0, state: DownloadState(url: "u", total: 40_000))
+        // Chunks this big go straight to the file; the worker vouches for them within its interval.
+        try append(partial, [UInt8](repeating: 7, count: 20_000))
+        let deadline = Date().addingTimeInterval(5)
+        while DownloadStateFile.read(path("w.part.state"))?.bytes != 20_000 && Date() < deadline {
+            usleep(20_000)
+        }
+        XCTAssertEqual(DownloadStateFile.read(path("w.part.state"))?.bytes, 20_000)
+        XCTAssertEqual(DownloadStateFile.read(path("w.part.state"))?.total, 40_000)
+        try append(partial, [UInt8](repeating: 8, count: 20_000))
+        partial.suspend()
+        XCTAssertEqual(DownloadStateFile.read(path("w.part.state"))?.bytes, 40_000)
     }
 
     func testStartingAtAnOffsetDropsUnvouchedBytes() throws {

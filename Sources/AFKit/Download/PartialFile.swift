@@ -3,6 +3,8 @@ import Glibc
 /// `NAME.part` and its state file while a download writes them, with the crash-safe ordering
 /// DESIGN §2 asks for: data is fsynced before a state that claims it is written, the state is
 /// replaced atomically, and the finished file is fsynced and renamed into place in one step.
+/// During a transfer, writeback and checkpoints run on a `WritebackWorker` thread; when no
+/// thread can be started they run inline, between chunks.
 ///
 /// The partial file is locked (`flock`) while open, so two afcli processes never write the same
 /// one; the lock goes away by itself when a process dies, even by SIGKILL.
@@ -15,7 +17,7 @@ package final class PartialFile {
     static let checkpointSpacing = 20.0
     /// How many written bytes are handed to the kernel's writeback at a time, so the final fsync
     /// does not wait for the whole file and the page cache does not fill with it.
-    static let writebackWindow: Int64 = 8 * 1024 * 1024
+    static let writebackWindow = WritebackWorker.window
 
     /// The partial file's path (`NAME.part`).
     package let path: String
@@ -33,6 +35,8 @@ package final class PartialFile {
     private var advisedUpTo: Int64 = 0
     /// Whether the descriptor is closed.
     private var closed = false
+    /// The thread syncing and checkpointing while a transfer writes, if one could start.
+    private var worker: WritebackWorker?
 
     /// Opens (creating it when missing) and locks a partial file; `busy` when another process
     /// holds the lock.
@@ -53,6 +57,7 @@ package final class PartialFile {
     }
 
     deinit {
+        _ = worker?.stop()
         if !closed { close(descriptor) }
     }
 
@@ -69,6 +74,7 @@ package final class PartialFile {
     /// state saying `offset` replaces the old one (which vouched for at least as much), and only
     /// then is the file cut, so a restart from zero never leaves a state claiming the old bytes.
     package func start(at offset: Int64, state newState: DownloadState) throws(DownloadError) {
+        try stopWorker()
         guard fdatasync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
         state = newState
         state.bytes = min(offset, sizeOnDisk)
@@ -79,19 +85,46 @@ package final class PartialFile {
         advisedUpTo = offset
         state.bytes = offset
         nextCheckpoint = FileIO.monotonicSeconds() + Self.checkpointInterval
+        worker = WritebackWorker(descriptor: descriptor, path: path, statePath: statePath, state: state)
     }
 
-    /// Appends a chunk of the body, checkpointing when the interval has passed.
+    /// Appends a chunk of the body; the worker (else this call, when the interval has passed)
+    /// checkpoints.
     package func append(_ chunk: UnsafeRawBufferPointer) throws(DownloadError) {
         try buffer.append(chunk)
+        if let worker {
+            try worker.publish(buffer.written)
+            return
+        }
         if buffer.written - advisedUpTo >= Self.writebackWindow { startWriteback() }
         if FileIO.monotonicSeconds() >= nextCheckpoint {
             try checkpoint()
         }
     }
 
+    /// Stops the worker, taking over what its state file says; throws the failure that stopped
+    /// it, if one did.
+    private func stopWorker() throws(DownloadError) {
+        guard let worker else { return }
+        self.worker = nil
+        let (saved, failure) = worker.stop()
+        if saved > state.bytes { state.bytes = saved }
+        if let failure { throw failure }
+    }
+
+    /// Checkpoints now, instead of waiting for the interval: the worker, when one runs, is
+    /// stopped for it and started again after.
+    package func checkpointNow() throws(DownloadError) {
+        let restarts = worker != nil
+        try stopWorker()
+        try checkpoint()
+        if restarts {
+            worker = WritebackWorker(descriptor: descriptor, path: path, statePath: statePath, state: state)
+        }
+    }
+
     /// Writes buffered bytes, fsyncs the data, then records the new length in the state file.
-    package func checkpoint() throws(DownloadError) {
+    private func checkpoint() throws(DownloadError) {
         let started = FileIO.monotonicSeconds()
         try buffer.flush()
         guard fdatasync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
@@ -105,6 +138,7 @@ package final class PartialFile {
     /// reached the file is fsynced and recorded, and nothing more is ever claimed.
     package func suspend() {
         guard !closed else { return }
+        try? stopWorker()
         try? buffer.flush()
         if fdatasync(descriptor) == 0, buffer.written > state.bytes {
             var saved = state
@@ -116,6 +150,7 @@ package final class PartialFile {
 
     /// Flushes and fsyncs the finished data (the file stays open and locked until `close`).
     package func finishWriting() throws(DownloadError) {
+        try stopWorker()
         try buffer.flush()
         guard fsync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
     }
@@ -202,6 +237,7 @@ package final class PartialFile {
     /// Closes the descriptor (and so the lock).
     package func closeFile() {
         guard !closed else { return }
+        _ = try? stopWorker()
         closed = true
         close(descriptor)
     }

@@ -44,23 +44,9 @@ final class XMLParseWorker: @unchecked Sendable {
         self.parser = parser
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                let worker = Unmanaged<XMLParseWorker>.fromOpaque(context!).takeRetainedValue()
-                worker.run()
-                return nil
-            }, context)
-        guard started == 0 else {
-            Unmanaged<XMLParseWorker>.fromOpaque(context).release()
-            pthread_cond_destroy(changed)
-            pthread_mutex_destroy(lock)
-            lock.deallocate()
-            changed.deallocate()
-            return nil
-        }
+        // The thread holds the worker until `run` returns; a worker whose thread could not
+        // start is released, and its deinit cleans up.
+        guard let thread = JoinableThread.start({ self.run() }) else { return nil }
         self.thread = thread
     }
 

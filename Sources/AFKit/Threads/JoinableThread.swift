@@ -1,0 +1,28 @@
+import Glibc
+
+/// Starts the POSIX threads afcli's workers run on (XML parsing, download writeback): joinable,
+/// with the default attributes, running one closure.
+enum JoinableThread {
+    /// Starts a thread running `body`; nil when the system cannot start one.
+    static func start(_ body: @escaping () -> Void) -> pthread_t? {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard started == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            return nil
+        }
+        return thread
+    }
+
+    /// The closure, boxed to cross pthread_create's `void *`.
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+}
