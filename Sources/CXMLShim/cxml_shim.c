@@ -149,6 +149,9 @@ struct cxml_push {
     unsigned char *events;
     size_t length;
     size_t capacity;
+    // The capacity the last batch needed: the next buffer starts there instead of growing to it
+    // again by reallocation.
+    size_t last_capacity;
     int out_of_memory;
     unsigned long last_offset;
     int last_kind;
@@ -159,7 +162,7 @@ struct cxml_push {
 
 static void cxml_grow(struct cxml_push *p, size_t more) {
     if (p->out_of_memory || p->length + more <= p->capacity) return;
-    size_t capacity = p->capacity ? p->capacity : 64 * 1024;
+    size_t capacity = p->capacity ? p->capacity : (p->last_capacity ? p->last_capacity : 64 * 1024);
     while (capacity < p->length + more) capacity *= 2;
     unsigned char *grown = realloc(p->events, capacity);
     if (!grown) { p->out_of_memory = 1; return; }
@@ -366,6 +369,7 @@ unsigned char *cxml_push_take_events(cxml_push *p, size_t *length) {
     *length = p->length;
     p->events = NULL;
     p->length = 0;
+    if (p->capacity > p->last_capacity) p->last_capacity = p->capacity;
     p->capacity = 0;
     return events;
 }
