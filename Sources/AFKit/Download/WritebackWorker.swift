@@ -30,8 +30,8 @@ final class WritebackWorker: @unchecked Sendable {
     /// Bytes before this offset have been handed to writeback (set by the worker).
     private var advisedUpTo: Int64
 
-    /// Starts a worker for a file written from `offset` on, whose state file already says
-    /// `state` (with `state.bytes` == `offset`); nil when no thread could be started.
+    /// Starts a worker for a file whose state file already says `state`, and whose writing goes
+    /// on from `state.bytes`; nil when no thread could be started.
     init?(descriptor: Int32, path: String, statePath: String, state: DownloadState) {
         self.descriptor = descriptor
         self.path = path
