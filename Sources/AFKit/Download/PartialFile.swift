@@ -250,12 +250,9 @@ package final class PartialFile {
         DownloadStateFile.remove(statePath)
     }
 
-    /// Asks the kernel to start writing out the bytes since the last call and to drop the pages
-    /// of the window before, which are clean by now (POSIX_FADV_DONTNEED starts writeback of
-    /// dirty pages on Linux without waiting for it).
+    /// Hands the bytes since the last call to writeback (the inline path; see WritebackWorker).
     private func startWriteback() {
-        let from = max(0, advisedUpTo - Self.writebackWindow)
-        _ = posix_fadvise(descriptor, off_t(from), off_t(buffer.written - from), POSIX_FADV_DONTNEED)
+        WritebackWorker.startWriteback(descriptor, from: advisedUpTo, upTo: buffer.written)
         advisedUpTo = buffer.written
     }
 }

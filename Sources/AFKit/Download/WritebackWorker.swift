@@ -101,7 +101,7 @@ final class WritebackWorker: @unchecked Sendable {
             let advised = advisedUpTo
             pthread_mutex_unlock(lock)
             let startsWriteback = target - advised >= Self.window
-            if startsWriteback { startWriteback(from: advised, upTo: target) }
+            if startsWriteback { Self.startWriteback(descriptor, from: advised, upTo: target) }
             var outcome: (saved: Int64, failure: DownloadError?)? = nil
             let now = FileIO.monotonicSeconds()
             if now >= nextCheckpoint {
@@ -125,11 +125,11 @@ final class WritebackWorker: @unchecked Sendable {
         pthread_mutex_unlock(lock)
     }
 
-    /// Starts writing out the bytes up to `end` and drops the window before the last one, whose
-    /// writeback has had a window's time to finish (POSIX_FADV_DONTNEED starts writeback of dirty
-    /// pages on Linux without waiting for it, and evicts the clean ones).
-    private func startWriteback(from advised: Int64, upTo end: Int64) {
-        let from = max(0, advised - Self.window)
+    /// Starts writing out the bytes of `descriptor` in [advised, end) and drops the window before
+    /// them, whose writeback has had a window's time to finish (POSIX_FADV_DONTNEED starts
+    /// writeback of dirty pages on Linux without waiting for it, and evicts the clean ones).
+    static func startWriteback(_ descriptor: Int32, from advised: Int64, upTo end: Int64) {
+        let from = max(0, advised - window)
         _ = posix_fadvise(descriptor, off_t(from), off_t(end - from), POSIX_FADV_DONTNEED)
     }
 
