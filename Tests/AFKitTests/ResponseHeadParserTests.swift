@@ -1,0 +1,48 @@
+@testable import AFCurl
+import XCTest
+
+/// Status lines and fields as libcurl's header callback hands them over, one line at a time.
+final class ResponseHeadParserTests: XCTestCase {
+    private func parse(_ lines: [String]) -> ResponseHead? {
+        var parser = ResponseHeadParser()
+        var head: ResponseHead?
+        for line in lines {
+            let event = Array(line.utf8).withUnsafeBytes { parser.feed($0) }
+            if case .completed(let completed) = event { head = completed }
+        }
+        return head
+    }
+
+    func testStatusLineWithAReasonOfSeveralWords() throws {
+        let head = try XCTUnwrap(parse(["HTTP/1.1 404 Not  Found \r\n", "Server: x\r\n", "\r\n"]))
+        XCTAssertEqual(head.httpVersion, "HTTP/1.1")
+        XCTAssertEqual(head.statusCode, 404)
+        XCTAssertEqual(head.reasonPhrase, "Not  Found")
+        XCTAssertEqual(head.headers.map(\.name), ["Server"])
+    }
+
+    func testHTTP2HasNoReason() throws {
+        let head = try XCTUnwrap(parse(["HTTP/2 200\r\n", "\r\n"]))
+        XCTAssertEqual(head.httpVersion, "HTTP/2")
+        XCTAssertEqual(head.statusCode, 200)
+        XCTAssertEqual(head.reasonPhrase, "")
+    }
+
+    func testAnEmptyReasonAfterTheCode() throws {
+        let head = try XCTUnwrap(parse(["HTTP/1.1 204 \r\n", "\r\n"]))
+        XCTAssertEqual(head.statusCode, 204)
+        XCTAssertEqual(head.reasonPhrase, "")
+    }
+
+    func testACodeThatIsNotANumberIsZero() throws {
+        XCTAssertEqual(try XCTUnwrap(parse(["HTTP/1.1 2x0 OK\r\n", "\r\n"])).statusCode, 0)
+        XCTAssertEqual(try XCTUnwrap(parse(["HTTP/1.1  200 OK\r\n", "\r\n"])).statusCode, 0)
+        XCTAssertEqual(try XCTUnwrap(parse(["HTTP/1.1\r\n", "\r\n"])).statusCode, 0)
+    }
+
+    func testOnlyTheLastHeadOfSeveralIsKept() throws {
+        let head = try XCTUnwrap(parse(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 201 Created\r\n", "A: 1\r\n", "\r\n"]))
+        XCTAssertEqual(head.statusCode, 201)
+        XCTAssertEqual(head.reasonPhrase, "Created")
+    }
+}
