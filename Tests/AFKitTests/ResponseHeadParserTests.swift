@@ -1,5 +1,6 @@
-@testable import AFCurl
 import XCTest
+
+@testable import AFCurl
 
 /// Status lines and fields as libcurl's header callback hands them over, one line at a time.
 final class ResponseHeadParserTests: XCTestCase {
@@ -41,7 +42,8 @@ final class ResponseHeadParserTests: XCTestCase {
     }
 
     func testOnlyTheLastHeadOfSeveralIsKept() throws {
-        let head = try XCTUnwrap(parse(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 201 Created\r\n", "A: 1\r\n", "\r\n"]))
+        let head = try XCTUnwrap(
+            parse(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 201 Created\r\n", "A: 1\r\n", "\r\n"]))
         XCTAssertEqual(head.statusCode, 201)
         XCTAssertEqual(head.reasonPhrase, "Created")
     }
