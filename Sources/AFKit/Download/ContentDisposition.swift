@@ -58,7 +58,7 @@ package enum ContentDisposition {
         let pieces = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
         guard pieces.count == 3 else { return nil }
         let charset = ASCIICase.lowercased(String(pieces[0]))
-        guard let bytes = percentDecodedBytes(pieces[2]) else { return nil }
+        guard let bytes = URLPercentEncoding.decodedBytes(pieces[2], strict: true) else { return nil }
         switch charset {
         case "utf-8":
             return String(validating: bytes, as: UTF8.self)
@@ -68,37 +68,6 @@ package enum ContentDisposition {
             return text
         default:
             return nil
-        }
-    }
-
-    /// The bytes of a percent-encoded value; nil when a `%` is not followed by two hex digits.
-    private static func percentDecodedBytes(_ text: Substring) -> [UInt8]? {
-        let input = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
-            if input[index] == UInt8(ascii: "%") {
-                guard index + 2 < input.count, let high = hexValue(input[index + 1]),
-                    let low = hexValue(input[index + 2])
-                else { return nil }
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(input[index])
-                index += 1
-            }
-        }
-        return output
-    }
-
-    /// The value of one hexadecimal digit.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
         }
     }
 

@@ -86,7 +86,7 @@ package struct SHA256: Sendable {
 
     /// Lower-case hexadecimal, the spelling `sha256sum` prints.
     package static func hex(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
+        let digits = HexDigits.lower
         var text: [UInt8] = []
         text.reserveCapacity(digest.count * 2)
         for byte in digest {
@@ -112,7 +112,9 @@ package struct SHA256: Sendable {
         digest.reserveCapacity(digestSize)
         var index = 0
         while index < bytes.count {
-            guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else { return nil }
+            guard let high = HexDigits.value(bytes[index]), let low = HexDigits.value(bytes[index + 1]) else {
+                return nil
+            }
             digest.append(high << 4 | low)
             index += 2
         }

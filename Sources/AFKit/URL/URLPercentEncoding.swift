@@ -15,7 +15,9 @@ package enum URLPercentEncoding {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                if index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                if index + 2 < bytes.count, HexDigits.value(bytes[index + 1]) != nil,
+                    HexDigits.value(bytes[index + 2]) != nil
+                {
                     output.append(byte)
                 } else {
                     appendEscaped(byte, into: &output)
@@ -38,22 +40,31 @@ package enum URLPercentEncoding {
     /// `text` with every `%XX` decoded; malformed sequences stay as typed and bytes that are not
     /// UTF-8 become U+FFFD.
     package static func decode(_ text: some StringProtocol) -> String {
+        String(decoding: decodedBytes(text, strict: false) ?? [], as: UTF8.self)
+    }
+
+    /// The bytes of `text` with every `%XX` decoded. A `%` not followed by two hex digits stays
+    /// as typed, or, when `strict`, makes the whole value nil.
+    package static func decodedBytes(_ text: some StringProtocol, strict: Bool) -> [UInt8]? {
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(bytes[index])
-                index += 1
+            if bytes[index] == UInt8(ascii: "%") {
+                if index + 2 < bytes.count, let high = HexDigits.value(bytes[index + 1]),
+                    let low = HexDigits.value(bytes[index + 2])
+                {
+                    output.append(high << 4 | low)
+                    index += 3
+                    continue
+                }
+                if strict { return nil }
             }
+            output.append(bytes[index])
+            index += 1
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Whether an ASCII byte other than `%` may appear unencoded after the authority: RFC 3986
@@ -74,25 +85,7 @@ package enum URLPercentEncoding {
     /// Appends `%XX` for `byte`.
     private static func appendEscaped(_ byte: UInt8, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "%"))
-        output.append(upperHexDigits[Int(byte >> 4)])
-        output.append(upperHexDigits[Int(byte & 0x0F)])
+        output.append(HexDigits.upper[Int(byte >> 4)])
+        output.append(HexDigits.upper[Int(byte & 0x0F)])
     }
-
-    /// Whether `byte` is `0-9`, `a-f` or `A-F`.
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        hexValue(byte) != nil
-    }
-
-    /// The value of a hex digit, or nil.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
-    /// Upper-case hex digits (RFC 3986 §2.1 recommends upper case).
-    private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 }
