@@ -4,25 +4,7 @@ import Foundation
 import XCTest
 
 /// In-memory, file and standard-input body sources: chunked reads, rewind and size checks.
-final class BodySourceTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("afkit-body-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(at: directory)
-    }
-
-    /// Writes `contents` to a new file in the test directory and returns its path.
-    private func makeFile(_ name: String, _ contents: [UInt8]) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(contents).write(to: url)
-        return url.path
-    }
-
+final class BodySourceTests: TemporaryDirectoryTestCase {
     /// Reads `source` to its end in chunks of `chunk` bytes.
     private func readAll(_ source: BodySource, chunk: Int = 7) throws -> [UInt8] {
         var result: [UInt8] = []

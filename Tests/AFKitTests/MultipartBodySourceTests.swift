@@ -5,24 +5,7 @@ import XCTest
 
 /// Streaming behaviour of multipart bodies: files that change size, throttling, boundaries and
 /// the MIME table.
-final class MultipartBodySourceTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("afkit-mpsource-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(at: directory)
-    }
-
-    private func makeFile(_ name: String, _ contents: [UInt8]) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(contents).write(to: url)
-        return url.path
-    }
-
+final class MultipartBodySourceTests: TemporaryDirectoryTestCase {
     private func append(_ contents: [UInt8], to path: String) throws {
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         handle.seekToEndOfFile()

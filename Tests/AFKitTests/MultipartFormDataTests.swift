@@ -5,27 +5,9 @@ import XCTest
 
 /// The multipart body byte for byte: spec vectors M1 and M2 and more, with every expected body
 /// written out here from the layout in spec/AFNETWORKING.md §4, never produced by the code under test.
-final class MultipartFormDataTests: XCTestCase {
+final class MultipartFormDataTests: TemporaryDirectoryTestCase {
     /// The fixed boundary the spec's vectors use.
     static let boundary = "Boundary+0123456789ABCDEF"
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "afkit-multipart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(at: directory)
-    }
-
-    /// Writes `contents` to a new file in the test directory and returns its path.
-    private func makeFile(_ name: String, _ contents: [UInt8]) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(contents).write(to: url)
-        return url.path
-    }
 
     /// A form with the spec's boundary and no system MIME table (the built-in one is stable).
     private func makeForm() throws -> MultipartFormData {

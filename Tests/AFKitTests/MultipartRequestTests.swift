@@ -5,24 +5,11 @@ import XCTest
 
 /// `RequestSerializer.prepare` for multipart requests: which requests get a multipart body, part
 /// order and names, headers, and every refusal before sending.
-final class MultipartRequestTests: XCTestCase {
+final class MultipartRequestTests: TemporaryDirectoryTestCase {
     private let boundary = "Boundary+0123456789ABCDEF"
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "afkit-mprequest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(at: directory)
-    }
 
     private func makeFile(_ name: String, _ contents: String) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url.path
+        try makeFile(name, Array(contents.utf8))
     }
 
     private func prepare(_ spec: RequestSpec, boundary: String? = "Boundary+0123456789ABCDEF") throws -> PreparedRequest
