@@ -47,10 +47,7 @@ final class FormattingImageTests: XCTestCase {
         let sink = CollectingSink()
         let formatter = ImageSummaryFormatter(mediaType: "image/gif", sink: sink)
         let gif = Array("GIF89a".utf8) + [1, 0, 1, 0] + [UInt8](repeating: 7, count: 1_000_000)
-        for start in stride(from: 0, to: gif.count, by: 65536) {
-            try gif[start..<min(start + 65536, gif.count)].withUnsafeBytes { try formatter.consume($0) }
-        }
-        try formatter.finish()
+        try feed(gif, to: formatter, chunk: 65536)
         XCTAssertEqual(String(decoding: sink.bytes, as: UTF8.self), "GIF image, 1 × 1, 1 000 010 bytes\n")
     }
 

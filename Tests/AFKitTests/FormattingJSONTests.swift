@@ -16,15 +16,8 @@ final class FormattingJSONTests: XCTestCase {
     ) throws -> ([UInt8], [String]) {
         let sink = CollectingSink()
         let formatter = JSONStreamFormatter(options: options, sink: sink)
-        let size = chunk ?? max(input.count, 1)
-        var start = 0
-        while start < input.count {
-            let end = min(start + size, input.count)
-            try input[start..<end].withUnsafeBytes { try formatter.consume($0) }
-            start = end
-        }
-        try formatter.finish()
-        return (sink.bytes, formatter.warnings)
+        let warnings = try feed(input, to: formatter, chunk: chunk)
+        return (sink.bytes, warnings)
     }
 
     func testNestedDocumentIsIndentedByFourWithKeyOrderKept() throws {

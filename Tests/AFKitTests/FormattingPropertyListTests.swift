@@ -29,14 +29,8 @@ final class FormattingPropertyListTests: XCTestCase {
         let sink = CollectingSink()
         let formatter = PropertyListFormatter(
             display: display, xml: XMLFormatOptions(), json: JSONFormatOptions(layout: .indented(2)), sink: sink)
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + chunk, bytes.count)
-            try bytes[start..<end].withUnsafeBytes { try formatter.consume($0) }
-            start = end
-        }
-        try formatter.finish()
-        return (String(decoding: sink.bytes, as: UTF8.self), formatter.warnings)
+        let warnings = try feed(bytes, to: formatter, chunk: chunk)
+        return (String(decoding: sink.bytes, as: UTF8.self), warnings)
     }
 
     func testBinaryListDecodes() throws {

@@ -9,15 +9,8 @@ final class FormattingXMLTests: XCTestCase {
     ) throws -> (String, [String]) {
         let sink = CollectingSink()
         let formatter = XMLStreamFormatter(options: options, sink: sink, threaded: threaded)
-        let size = chunk ?? max(input.count, 1)
-        var start = 0
-        while start < input.count {
-            let end = min(start + size, input.count)
-            try input[start..<end].withUnsafeBytes { try formatter.consume($0) }
-            start = end
-        }
-        try formatter.finish()
-        return (String(decoding: sink.bytes, as: UTF8.self), formatter.warnings)
+        let warnings = try feed(input, to: formatter, chunk: chunk)
+        return (String(decoding: sink.bytes, as: UTF8.self), warnings)
     }
 
     private func format(_ input: String, chunk: Int? = nil, threaded: Bool = true) throws -> (String, [String]) {
