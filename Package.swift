@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim.
+// Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim,
+// CFileShim.
 // The executable alone also links CProcessArguments.
 let package = Package(
     name: "afcli",
@@ -19,10 +20,12 @@ let package = Package(
             // libxml2 is opened with dlopen on first use (see cxml_shim.c): headers only here.
             cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
+        // O_DIRECT and fallocate for downloads (Linux calls behind _GNU_SOURCE).
+        .target(name: "CFileShim"),
         // Hands argv to the Swift runtime so it need not parse /proc/self/maps (executable only).
         .target(name: "CProcessArguments"),
         .target(name: "AFCurl", dependencies: ["CCurlShim"]),
-        .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim"]),
+        .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim", "CFileShim"]),
         .target(name: "AFCLI", dependencies: ["AFKit"]),
         .executableTarget(name: "afcli", dependencies: ["AFCLI", "CProcessArguments"]),
         .testTarget(name: "AFKitTests", dependencies: ["AFKit"]),

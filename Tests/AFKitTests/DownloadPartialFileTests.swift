@@ -1,23 +1,14 @@
-import AFKit
 import Foundation
 import XCTest
 
+@testable import AFKit
+
 /// The partial file and its state on a real file system: the state never claims more than is on
 /// disk, the lock keeps a second writer out, and the finished file never clobbers one that
-/// appeared meanwhile.
-final class DownloadPartialFileTests: XCTestCase {
-    private var directory = ""
-
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "afcli-partial-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    private func path(_ name: String) -> String { directory + "/" + name }
+/// appeared meanwhile. The tests that write run twice: around the page cache (O_DIRECT, where the
+/// file system allows it) and through it.
+final class DownloadPartialFileTests: TemporaryDirectoryTestCase {
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     private func contents(_ name: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path(name)).map { [UInt8]($0) }
@@ -28,46 +19,80 @@ final class DownloadPartialFileTests: XCTestCase {
     }
 
     func testStateNeverClaimsMoreThanTheFileHolds() throws {
-        let partial = try PartialFile(path: path("a.part"), state: DownloadState(url: "http://h/a"))
+        try stateNeverClaimsMoreThanTheFileHolds(directIO: true)
+        try stateNeverClaimsMoreThanTheFileHolds(directIO: false)
+    }
+
+    private func stateNeverClaimsMoreThanTheFileHolds(directIO: Bool) throws {
+        let name = "a\(directIO).part"
+        let partial = try PartialFile(path: path(name), state: DownloadState(url: "http://h/a"), directIO: directIO)
         try partial.start(at: 0, state: DownloadState(url: "http://h/a", total: 10))
-        XCTAssertEqual(DownloadStateFile.read(path("a.part.state"))?.bytes, 0)
+        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 0)
         try append(partial, Array("hello".utf8))
         // Buffered, not yet checkpointed: the state still says 0.
-        XCTAssertEqual(DownloadStateFile.read(path("a.part.state"))?.bytes, 0)
+        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 0)
         try partial.checkpointNow()
-        let state = DownloadStateFile.read(path("a.part.state"))
+        let state = DownloadStateFile.read(path(name + ".state"))
         XCTAssertEqual(state?.bytes, 5)
         XCTAssertEqual(state?.total, 10)
-        XCTAssertEqual(contents("a.part"), Array("hello".utf8))
+        // Written directly, the file is preallocated to the announced total meanwhile.
+        XCTAssertEqual(contents(name)?.prefix(5), Array("hello".utf8)[...])
         try append(partial, Array("wor".utf8))
         partial.suspend()
-        XCTAssertEqual(DownloadStateFile.read(path("a.part.state"))?.bytes, 8)
-        XCTAssertEqual(contents("a.part"), Array("hellowor".utf8))
+        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 8)
+        XCTAssertEqual(contents(name), Array("hellowor".utf8))
     }
 
     func testTheWorkerCheckpointsWhatReachedTheFile() throws {
-        let partial = try PartialFile(path: path("w.part"), state: DownloadState(url: "u"))
-        try partial.start(at: 0, state: DownloadState(url: "u", total: 40_000))
-        // Chunks this big go straight to the file; the worker vouches for them within its interval.
+        try workerCheckpointsWhatReachedTheFile(directIO: true)
+        try workerCheckpointsWhatReachedTheFile(directIO: false)
+    }
+
+    private func workerCheckpointsWhatReachedTheFile(directIO: Bool) throws {
+        let name = "w\(directIO).part"
+        let partial = try PartialFile(path: path(name), state: DownloadState(url: "u"), directIO: directIO)
+        try partial.start(at: 0, state: DownloadState(url: "u", total: 40_001))
+        // Through the page cache, chunks this big go straight to the file. Around it, a buffer
+        // that is not full is written once it is older than DirectWriter.maximumAge, when the
+        // next chunk comes. Either way the worker vouches for the bytes within its interval.
         try append(partial, [UInt8](repeating: 7, count: 20_000))
+        if partial.writesDirectly {
+            usleep(UInt32(DirectWriter.maximumAge * 1_000_000) + 50_000)
+        }
+        // (Through the page cache this byte stays in the WriteBuffer.)
+        try append(partial, [9])
+        let reached: Int64 = partial.writesDirectly ? 20_001 : 20_000
         let deadline = Date().addingTimeInterval(5)
-        while DownloadStateFile.read(path("w.part.state"))?.bytes != 20_000 && Date() < deadline {
+        while DownloadStateFile.read(path(name + ".state"))?.bytes != reached && Date() < deadline {
             usleep(20_000)
         }
-        XCTAssertEqual(DownloadStateFile.read(path("w.part.state"))?.bytes, 20_000)
-        XCTAssertEqual(DownloadStateFile.read(path("w.part.state"))?.total, 40_000)
+        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, reached)
+        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.total, 40_001)
         try append(partial, [UInt8](repeating: 8, count: 20_000))
         partial.suspend()
-        XCTAssertEqual(DownloadStateFile.read(path("w.part.state"))?.bytes, 40_000)
+        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 40_001)
+        XCTAssertEqual(contents(name)?.count, 40_001)
     }
 
     func testStartingAtAnOffsetDropsUnvouchedBytes() throws {
-        XCTAssertTrue(FileManager.default.createFile(atPath: path("b.part"), contents: Data("0123456789".utf8)))
-        let partial = try PartialFile(path: path("b.part"), state: DownloadState(url: "u", bytes: 4))
-        try partial.start(at: 4, state: DownloadState(url: "u", bytes: 4, total: 6))
-        try append(partial, Array("ab".utf8))
+        for directIO in [true, false] {
+            let name = "b\(directIO).part"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path(name), contents: Data("0123456789".utf8)))
+            let partial = try PartialFile(
+                path: path(name), state: DownloadState(url: "u", bytes: 4), directIO: directIO)
+            try partial.start(at: 4, state: DownloadState(url: "u", bytes: 4, total: 6))
+            try append(partial, Array("ab".utf8))
+            try partial.finishWriting()
+            XCTAssertEqual(contents(name), Array("0123ab".utf8))
+        }
+    }
+
+    func testPreallocatedSpaceIsCutBackWhenLessArrives() throws {
+        let partial = try PartialFile(path: path("p.part"), state: DownloadState(url: "u"))
+        try partial.start(at: 0, state: DownloadState(url: "u", total: 1 << 20))
+        try append(partial, [UInt8](repeating: 1, count: 10_000))
         try partial.finishWriting()
-        XCTAssertEqual(contents("b.part"), Array("0123ab".utf8))
+        XCTAssertEqual(contents("p.part")?.count, 10_000)
     }
 
     func testASecondWriterIsRefused() throws {
@@ -107,7 +132,7 @@ final class DownloadPartialFileTests: XCTestCase {
         XCTAssertTrue(try DownloadStateFile.create(DownloadState(url: "one"), at: path("f.part.state")))
         XCTAssertFalse(try DownloadStateFile.create(DownloadState(url: "two"), at: path("f.part.state")))
         XCTAssertEqual(DownloadStateFile.read(path("f.part.state"))?.url, "one")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         XCTAssertEqual(leftovers, ["f.part.state"])
     }
 

@@ -152,8 +152,12 @@ package enum ManualText {
                         + "the state that counts it is written, and the state is replaced atomically, so even a "
                         + "process killed with SIGKILL or a power cut leaves a state that claims no byte that is "
                         + "not on disk. When the download is complete the file is fsynced, renamed to NAME in one "
-                        + "step and the state removed. Ctrl-C or SIGTERM saves the state and exits with status "
-                        + "130. A server that stops early, a full disk or a failed write leave NAME.part and its "
+                        + "step and the state removed. The state is brought up to date a few times in the first "
+                        + "second and then once a second, so a crash costs at most about a second of transfer. "
+                        + "Where the file system allows it, the data goes around the page cache (O_DIRECT) and "
+                        + "NAME.part gets its full length up front: while a download runs the file can be longer "
+                        + "than what it holds, and the state says how much that is. Ctrl-C or SIGTERM saves the "
+                        + "state and exits with status 130. A server that stops early, a full disk or a failed write leave NAME.part and its "
                         + "state for the next `--resume`."),
                 .paragraph(
                     "`--resume` (`-c`) continues afcli's partial download of the URL found in the current "

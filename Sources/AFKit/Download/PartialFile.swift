@@ -3,18 +3,14 @@ import Glibc
 /// `NAME.part` and its state file while a download writes them, with the crash-safe ordering
 /// DESIGN §2 asks for: data is fsynced before a state that claims it is written, the state is
 /// replaced atomically, and the finished file is fsynced and renamed into place in one step.
-/// During a transfer, writeback and checkpoints run on a `WritebackWorker` thread; when no
-/// thread can be started they run inline, between chunks.
+/// During a transfer the bytes go to the disk around the page cache (`DirectWriter`) where the
+/// file system allows it, else through a `WriteBuffer`; checkpoints (and the page cache's
+/// writeback) run on a `WritebackWorker` thread, or inline, between chunks, when no thread can
+/// be started.
 ///
 /// The partial file is locked (`flock`) while open, so two afcli processes never write the same
 /// one; the lock goes away by itself when a process dies, even by SIGKILL.
 package final class PartialFile {
-    /// The shortest time between two checkpoints during a transfer (seconds).
-    package static let checkpointInterval = 0.2
-    /// Checkpoints wait for the disk (fdatasync, and a cache flush on most devices), so the gap
-    /// after one grows to this many times what it took: at most about 5% of a fast download is
-    /// spent in them, while a slow one still saves its progress five times a second.
-    static let checkpointSpacing = 20.0
     /// How many written bytes are handed to the kernel's writeback at a time, so the final fsync
     /// does not wait for the whole file and the page cache does not fill with it.
     static let writebackWindow = WritebackWorker.window
@@ -27,10 +23,14 @@ package final class PartialFile {
     package private(set) var state: DownloadState
     /// The open descriptor, read-write.
     private let descriptor: Int32
-    /// The buffer in front of it.
+    /// The buffer in front of it, when the bytes go through the page cache.
     private let buffer: WriteBuffer
-    /// When the next checkpoint is due (monotonic seconds).
-    private var nextCheckpoint = 0.0
+    /// The writer that takes the bytes instead, when they go around it.
+    private var direct: DirectWriter?
+    /// Whether to try O_DIRECT writing at all.
+    private let allowsDirectIO: Bool
+    /// When checkpoints are due, when they run inline.
+    private var schedule = CheckpointSchedule()
     /// Bytes before this offset have been handed to writeback.
     private var advisedUpTo: Int64 = 0
     /// Whether the descriptor is closed.
@@ -39,8 +39,8 @@ package final class PartialFile {
     private var worker: WritebackWorker?
 
     /// Opens (creating it when missing) and locks a partial file; `busy` when another process
-    /// holds the lock.
-    package init(path: String, state: DownloadState) throws(DownloadError) {
+    /// holds the lock. `directIO: false` keeps every write in the page cache.
+    package init(path: String, state: DownloadState, directIO: Bool = true) throws(DownloadError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, code: errno) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -54,10 +54,12 @@ package final class PartialFile {
         self.state = state
         self.descriptor = descriptor
         self.buffer = WriteBuffer(descriptor: descriptor, path: path)
+        self.allowsDirectIO = directIO
     }
 
     deinit {
         _ = worker?.stop()
+        direct?.stop()
         if !closed { close(descriptor) }
     }
 
@@ -65,7 +67,13 @@ package final class PartialFile {
     package var sizeOnDisk: Int64 { FileIO.size(of: descriptor) ?? 0 }
 
     /// Bytes accepted so far (on disk or buffered).
-    package var accepted: Int64 { buffer.accepted }
+    package var accepted: Int64 { direct?.accepted ?? buffer.accepted }
+
+    /// Bytes that reached the file (not necessarily the disk), from its start.
+    private var written: Int64 { direct?.completed ?? buffer.written }
+
+    /// Whether the bytes go around the page cache (O_DIRECT).
+    package var writesDirectly: Bool { direct != nil }
 
     /// Makes the file exactly `offset` bytes long (never longer than it is), positions writing
     /// there, and records a state for it before any new byte is written.
@@ -75,6 +83,7 @@ package final class PartialFile {
     /// then is the file cut, so a restart from zero never leaves a state claiming the old bytes.
     package func start(at offset: Int64, state newState: DownloadState) throws(DownloadError) {
         try stopWorker()
+        stopDirectWriter()
         guard fdatasync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
         state = newState
         state.bytes = min(offset, sizeOnDisk)
@@ -84,20 +93,35 @@ package final class PartialFile {
         buffer.discard(resettingTo: offset)
         advisedUpTo = offset
         state.bytes = offset
-        nextCheckpoint = FileIO.monotonicSeconds() + Self.checkpointInterval
-        worker = WritebackWorker(descriptor: descriptor, path: path, statePath: statePath, state: state)
+        schedule = CheckpointSchedule()
+        if allowsDirectIO {
+            direct = DirectWriter(path: path, descriptor: descriptor, offset: offset, total: newState.total)
+        }
+        startWorker()
+    }
+
+    /// Starts the checkpointing thread; it hands bytes to writeback when they go through the page
+    /// cache, and asks the direct writer what is written when they go around it.
+    private func startWorker() {
+        let lengthSource = direct.map { direct in { direct.completed } }
+        worker = WritebackWorker(
+            descriptor: descriptor, path: path, statePath: statePath, state: state, writtenLength: lengthSource)
     }
 
     /// Appends a chunk of the body; the worker (else this call, when the interval has passed)
     /// checkpoints.
     package func append(_ chunk: UnsafeRawBufferPointer) throws(DownloadError) {
-        try buffer.append(chunk)
+        if let direct {
+            try direct.append(chunk)
+        } else {
+            try buffer.append(chunk)
+        }
         if let worker {
-            try worker.publish(buffer.written)
+            try worker.publish(written)
             return
         }
-        if buffer.written - advisedUpTo >= Self.writebackWindow { startWriteback() }
-        if FileIO.monotonicSeconds() >= nextCheckpoint {
+        if direct == nil && buffer.written - advisedUpTo >= Self.writebackWindow { startWriteback() }
+        if FileIO.monotonicSeconds() >= schedule.due {
             try checkpoint()
         }
     }
@@ -112,26 +136,28 @@ package final class PartialFile {
         if let failure { throw failure }
     }
 
-    /// Checkpoints now, instead of waiting for the interval: the worker, when one runs, is
-    /// stopped for it and started again after.
+    /// Checkpoints every byte accepted so far, instead of waiting for the interval: the worker,
+    /// when one runs, is stopped for it and started again after.
     package func checkpointNow() throws(DownloadError) {
         let restarts = worker != nil
         try stopWorker()
+        try writeAccepted()
         try checkpoint()
-        if restarts {
-            worker = WritebackWorker(descriptor: descriptor, path: path, statePath: statePath, state: state)
-        }
+        if restarts { startWorker() }
     }
 
-    /// Writes buffered bytes, fsyncs the data, then records the new length in the state file.
+    /// Writes out what is buffered: all of it through the page cache, only whole buffers
+    /// around it (waiting for the buffers' writes would stall the transfer); then fsyncs the
+    /// data and records the length written in the state file.
     private func checkpoint() throws(DownloadError) {
         let started = FileIO.monotonicSeconds()
-        try buffer.flush()
+        if direct == nil { try buffer.flush() }
+        let length = written
         guard fdatasync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
-        state.bytes = buffer.written
+        state.bytes = length
         try DownloadStateFile.write(state, to: statePath)
         let finished = FileIO.monotonicSeconds()
-        nextCheckpoint = finished + max(Self.checkpointInterval, (finished - started) * Self.checkpointSpacing)
+        schedule.checkpointed(started: started, finished: finished)
     }
 
     /// Saves what can be saved after a failure or an interrupt and closes the file: whatever
@@ -139,11 +165,16 @@ package final class PartialFile {
     package func suspend() {
         guard !closed else { return }
         try? stopWorker()
-        try? buffer.flush()
-        if fdatasync(descriptor) == 0, buffer.written > state.bytes {
+        try? writeAccepted()
+        let length = written
+        if fdatasync(descriptor) == 0, length > state.bytes {
             var saved = state
-            saved.bytes = buffer.written
+            saved.bytes = length
             if (try? DownloadStateFile.write(saved, to: statePath)) != nil { state = saved }
+        }
+        // A preallocated file is cut back to what it holds (the state is what counts on resume).
+        if let size = FileIO.size(of: descriptor), size > state.bytes, size > length {
+            _ = ftruncate(descriptor, off_t(length))
         }
         closeFile()
     }
@@ -151,8 +182,28 @@ package final class PartialFile {
     /// Flushes and fsyncs the finished data (the file stays open and locked until `close`).
     package func finishWriting() throws(DownloadError) {
         try stopWorker()
-        try buffer.flush()
+        try writeAccepted()
+        let length = written
+        if let size = FileIO.size(of: descriptor), size > length, direct != nil {
+            // Preallocated for more than arrived.
+            guard ftruncate(descriptor, off_t(length)) == 0 else { throw .cannotWrite(path: path, code: errno) }
+        }
         guard fsync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
+    }
+
+    /// Writes every accepted byte to the file and waits for the writes.
+    private func writeAccepted() throws(DownloadError) {
+        if let direct {
+            try direct.drain()
+        } else {
+            try buffer.flush()
+        }
+    }
+
+    /// Stops the direct writer's threads (after the writes already handed to them).
+    private func stopDirectWriter() {
+        direct?.stop()
+        direct = nil
     }
 
     /// Feeds the first `length` bytes on disk to `hasher`, for a resumed download's digest;
@@ -238,6 +289,7 @@ package final class PartialFile {
     package func closeFile() {
         guard !closed else { return }
         _ = try? stopWorker()
+        stopDirectWriter()
         closed = true
         close(descriptor)
     }

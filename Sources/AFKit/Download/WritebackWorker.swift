@@ -9,7 +9,9 @@ import Glibc
 /// starts writeback of every new window (and drops the clean window before it from the page
 /// cache, POSIX_FADV_DONTNEED), and checkpoints: it notes the written length, fdatasyncs, and only
 /// then records that length in the state file, so a state never vouches for bytes that are not
-/// on the disk, whatever moment the process dies at.
+/// on the disk, whatever moment the process dies at. When the bytes go around the page cache (a
+/// `DirectWriter`), there is nothing to write back: the worker only checkpoints, asking the
+/// writer how much has reached the file.
 final class WritebackWorker: @unchecked Sendable {
     /// How many written bytes are handed to writeback at a time.
     static let window: Int64 = 8 * 1024 * 1024
@@ -19,10 +21,14 @@ final class WritebackWorker: @unchecked Sendable {
     private let statePath: String
     /// The state to record, but for its length.
     private let template: DownloadState
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Where the written length comes from when the bytes go around the page cache (a
+    /// `DirectWriter`'s `completed`); nil when `publish` tells it, and windows of it are handed
+    /// to writeback.
+    private let writtenLength: (() -> Int64)?
+    private var advisesWriteback: Bool { writtenLength == nil }
+    private let monitor = Monitor()
     private var thread: pthread_t?
-    // Shared, under `lock`:
+    // Shared, under `monitor`:
     private var written: Int64
     private var saved: Int64
     private var stopping = false
@@ -31,87 +37,72 @@ final class WritebackWorker: @unchecked Sendable {
     private var advisedUpTo: Int64
 
     /// Starts a worker for a file whose state file already says `state`, and whose writing goes
-    /// on from `state.bytes`; nil when no thread could be started.
-    init?(descriptor: Int32, path: String, statePath: String, state: DownloadState) {
+    /// on from `state.bytes`; nil when no thread could be started. With `writtenLength` it
+    /// only checkpoints, asking it how much is written.
+    init?(
+        descriptor: Int32, path: String, statePath: String, state: DownloadState,
+        writtenLength: (() -> Int64)? = nil
+    ) {
         self.descriptor = descriptor
         self.path = path
         self.statePath = statePath
+        self.writtenLength = writtenLength
         template = state
         written = state.bytes
         saved = state.bytes
         advisedUpTo = state.bytes
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(changed, &attributes)
-        pthread_condattr_destroy(&attributes)
-        pthread_mutex_init(lock, nil)
         guard let thread = JoinableThread.start({ self.run() }) else { return nil }
         self.thread = thread
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-        changed.deallocate()
     }
 
     /// Says that the file now holds `written` bytes; throws what the worker failed with, if
     /// anything (the disk refused a sync or the state file).
     func publish(_ written: Int64) throws(DownloadError) {
-        pthread_mutex_lock(lock)
-        self.written = written
-        let wake = written - advisedUpTo >= Self.window
-        let failure = self.failure
-        if wake { pthread_cond_signal(changed) }
-        pthread_mutex_unlock(lock)
+        let failure = monitor.locked {
+            self.written = written
+            if advisesWriteback && written - advisedUpTo >= Self.window { monitor.signal() }
+            return self.failure
+        }
         if let failure { throw failure }
     }
 
     /// Stops the thread and returns how many bytes the state file vouches for by now, and the
     /// failure that stopped the worker early, if one did. Calling it again returns the same.
     func stop() -> (saved: Int64, failure: DownloadError?) {
-        pthread_mutex_lock(lock)
-        stopping = true
-        pthread_cond_signal(changed)
-        pthread_mutex_unlock(lock)
+        monitor.locked {
+            stopping = true
+            monitor.signal()
+        }
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil
         }
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return (saved, failure)
+        return monitor.locked { (saved, failure) }
     }
 
     private func run() {
-        var nextCheckpoint = FileIO.monotonicSeconds() + PartialFile.checkpointInterval
-        pthread_mutex_lock(lock)
+        var schedule = CheckpointSchedule()
+        monitor.lock()
         var lastSaved = saved
         while !stopping {
-            if written - advisedUpTo < Self.window {
-                var deadline = timespec()
-                deadline.tv_sec = Int(nextCheckpoint)
-                deadline.tv_nsec = Int((nextCheckpoint - Double(deadline.tv_sec)) * 1_000_000_000)
-                pthread_cond_timedwait(changed, lock, &deadline)
+            if !advisesWriteback || written - advisedUpTo < Self.window {
+                monitor.wait(until: schedule.due)
                 if stopping { break }
             }
-            let target = written
+            var target = written
             let advised = advisedUpTo
-            pthread_mutex_unlock(lock)
-            let startsWriteback = target - advised >= Self.window
+            monitor.unlock()
+            if let writtenLength { target = writtenLength() }
+            let startsWriteback = advisesWriteback && target - advised >= Self.window
             if startsWriteback { Self.startWriteback(descriptor, from: advised, upTo: target) }
             var outcome: (saved: Int64, failure: DownloadError?)? = nil
             let now = FileIO.monotonicSeconds()
-            if now >= nextCheckpoint {
+            if now >= schedule.due {
                 // With nothing new since the last checkpoint, only the next one is scheduled.
                 if target > lastSaved { outcome = checkpoint(target) }
-                let finished = FileIO.monotonicSeconds()
-                nextCheckpoint =
-                    finished + max(PartialFile.checkpointInterval, (finished - now) * PartialFile.checkpointSpacing)
+                schedule.checkpointed(started: now, finished: FileIO.monotonicSeconds())
             }
-            pthread_mutex_lock(lock)
+            monitor.lock()
             if startsWriteback { advisedUpTo = target }
             if let outcome {
                 if let failure = outcome.failure {
@@ -122,7 +113,7 @@ final class WritebackWorker: @unchecked Sendable {
                 lastSaved = outcome.saved
             }
         }
-        pthread_mutex_unlock(lock)
+        monitor.unlock()
     }
 
     /// Starts writing out the bytes of `descriptor` in [advised, end) and drops the window before

@@ -27,8 +27,7 @@ final class XMLParseWorker: @unchecked Sendable {
     }
 
     private let parser: OpaquePointer
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let monitor = Monitor()
     private var inbox: [[UInt8]] = []
     private var inboxBytes = 0
     private var inputEnded = false
@@ -42,8 +41,6 @@ final class XMLParseWorker: @unchecked Sendable {
     /// thread could be started.
     init?(parser: OpaquePointer) {
         self.parser = parser
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(changed, nil)
         // The thread holds the worker until `run` returns; a worker whose thread could not
         // start is released, and its deinit cleans up.
         guard let thread = JoinableThread.start({ self.run() }) else { return nil }
@@ -52,10 +49,6 @@ final class XMLParseWorker: @unchecked Sendable {
 
     deinit {
         for batch in outbox { batch.release() }
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-        changed.deallocate()
     }
 
     /// Queues a chunk and collects the batches parsed so far. While the input queue is full it
@@ -63,9 +56,9 @@ final class XMLParseWorker: @unchecked Sendable {
     /// (`accepted` is false) and the caller prints them and offers the chunk again, so neither
     /// side can wait for the other forever. A stopped worker accepts and drops everything.
     func exchange(_ chunk: [UInt8]) -> (accepted: Bool, batches: [Batch]) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        while inboxBytes >= limit, outbox.isEmpty, !stopped { pthread_cond_wait(changed, lock) }
+        monitor.lock()
+        defer { monitor.unlock() }
+        while inboxBytes >= limit, outbox.isEmpty, !stopped { monitor.wait() }
         let batches = outbox
         outbox = []
         outboxBytes = 0
@@ -78,41 +71,39 @@ final class XMLParseWorker: @unchecked Sendable {
                 accepted = false
             }
         }
-        pthread_cond_broadcast(changed)
+        monitor.broadcast()
         return (accepted, batches)
     }
 
     /// Marks the end of the input.
     func endInput() {
-        pthread_mutex_lock(lock)
-        inputEnded = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(lock)
+        monitor.locked {
+            inputEnded = true
+            monitor.broadcast()
+        }
     }
 
     /// The batches parsed so far; with `wait`, blocks until at least one is there.
     func take(wait: Bool) -> [Batch] {
-        pthread_mutex_lock(lock)
-        while wait, outbox.isEmpty, !stopped { pthread_cond_wait(changed, lock) }
+        monitor.lock()
+        defer { monitor.unlock() }
+        while wait, outbox.isEmpty, !stopped { monitor.wait() }
         let batches = outbox
         outbox = []
         outboxBytes = 0
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(lock)
+        monitor.broadcast()
         return batches
     }
 
     /// Stops the thread (after its current chunk) and waits for it.
     func stop() {
-        pthread_mutex_lock(lock)
-        stopped = true
-        pthread_cond_broadcast(changed)
-        let running = thread
-        pthread_mutex_unlock(lock)
+        let running = monitor.locked {
+            stopped = true
+            monitor.broadcast()
+            return thread
+        }
         if let running { pthread_join(running, nil) }
-        pthread_mutex_lock(lock)
-        thread = nil
-        pthread_mutex_unlock(lock)
+        monitor.locked { thread = nil }
     }
 
     /// Feeds `chunks` (and the end of the input, if `ending`) to `parser` and collects the events.
@@ -140,27 +131,27 @@ final class XMLParseWorker: @unchecked Sendable {
     /// The thread: parses whatever chunks are queued, hands the batch over, until the end or an error.
     private func run() {
         while true {
-            pthread_mutex_lock(lock)
-            while inbox.isEmpty, !inputEnded, !stopped { pthread_cond_wait(changed, lock) }
+            monitor.lock()
+            while inbox.isEmpty, !inputEnded, !stopped { monitor.wait() }
             if stopped {
-                pthread_mutex_unlock(lock)
+                monitor.unlock()
                 return
             }
             let chunks = inbox
             inbox = []
             inboxBytes = 0
             let ending = inputEnded
-            pthread_cond_broadcast(changed)
-            pthread_mutex_unlock(lock)
+            monitor.broadcast()
+            monitor.unlock()
 
             let batch = Self.parse(chunks, ending: ending, with: parser)
-            pthread_mutex_lock(lock)
-            while outboxBytes >= limit, !stopped { pthread_cond_wait(changed, lock) }
+            monitor.lock()
+            while outboxBytes >= limit, !stopped { monitor.wait() }
             outbox.append(batch)
             outboxBytes += batch.events.count
             if batch.isLast { stopped = true }
-            pthread_cond_broadcast(changed)
-            pthread_mutex_unlock(lock)
+            monitor.broadcast()
+            monitor.unlock()
             if batch.isLast { return }
         }
     }

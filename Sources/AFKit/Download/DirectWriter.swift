@@ -1,0 +1,310 @@
+import CFileShim
+import Glibc
+
+/// Writes a partial file around the page cache (O_DIRECT), from two writer threads, while the
+/// transfer thread fills the next buffer.
+///
+/// Through the page cache, every downloaded byte is copied into a cache page, marked dirty,
+/// written back by the kernel and evicted again: on a machine with two cores that work costs
+/// about as much CPU as the transfer itself. With O_DIRECT the disk reads the bytes straight
+/// from afcli's buffer, and two writes in flight keep it busy. The file is preallocated up to the
+/// announced length, so the writes do not extend it and may run side by side.
+///
+/// O_DIRECT wants file offsets, lengths and memory aligned to the device's block size (4096
+/// bytes covers all common ones). A buffer that would start or end off the grid (the head of a
+/// resumed download, the tail of any) is written through the ordinary descriptor instead; so is
+/// everything once the file system refuses a direct write (EINVAL).
+///
+/// `completed` is the length of the prefix every byte of which has reached the file: the only
+/// figure a state file may take (after an fdatasync).
+final class DirectWriter: @unchecked Sendable {
+    /// The size of one buffer, and of one write.
+    static let bufferSize = 512 * 1024
+    /// The alignment O_DIRECT gets: offsets, lengths and buffer addresses.
+    static let alignment = 4096
+    /// Buffers: one filling while two are written.
+    static let bufferCount = 3
+    /// Writer threads, so two writes are in flight.
+    static let writerCount = 2
+    /// The longest a buffer collects a slow body before it is written anyway (seconds), so a
+    /// checkpoint can soon vouch for what arrived.
+    static let maximumAge = CheckpointSchedule.firstGap
+
+    /// One write: a buffer (or the tail of one) at a file offset.
+    private struct Job {
+        var sequence: Int
+        var buffer: Int
+        var start: Int
+        var count: Int
+        var offset: Int64
+        /// Whether it may go through the O_DIRECT descriptor.
+        var direct: Bool
+        /// Whether finishing it frees the buffer (the first of two jobs cut from one buffer does not).
+        var releasesBuffer: Bool
+        var taken = false
+        var done = false
+        var written = 0
+        var error: Int32 = 0
+    }
+
+    private let directDescriptor: Int32
+    private let descriptor: Int32
+    private let path: String
+    private let memory: UnsafeMutableRawPointer
+    private let monitor = Monitor()
+    private var threads: [pthread_t] = []
+
+    // The transfer thread's:
+    /// The buffer being filled, its file offset and how much it holds and may hold.
+    private var current: Int?
+    private var currentOffset: Int64
+    private var filled = 0
+    private var capacity = 0
+    /// When the current buffer was taken (monotonic seconds).
+    private var currentTaken = 0.0
+    private var nextSequence = 0
+    /// Bytes taken so far (written, being written or buffered).
+    private(set) var accepted: Int64
+
+    // Shared, under `monitor`:
+    private var free: [Int]
+    /// Submitted jobs in file order; finished ones leave from the front.
+    private var jobs: [Job] = []
+    private var completedLength: Int64
+    private var failure: DownloadError?
+    private var directRefused = false
+    private var stopping = false
+
+    /// A writer for the file open as `descriptor` at `path`, writing from `offset` on; it
+    /// preallocates up to `total` bytes when given. Nil when the file system does not take
+    /// O_DIRECT, the path no longer names the open file, or no thread can start.
+    init?(path: String, descriptor: Int32, offset: Int64, total: Int64?) {
+        let direct = cfile_open_direct(path)
+        guard direct >= 0 else { return nil }
+        guard Self.sameFile(direct, descriptor) else {
+            close(direct)
+            return nil
+        }
+        self.directDescriptor = direct
+        self.descriptor = descriptor
+        self.path = path
+        memory = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.bufferSize * Self.bufferCount, alignment: Self.alignment)
+        free = Array((0..<Self.bufferCount).reversed())
+        currentOffset = offset
+        accepted = offset
+        completedLength = offset
+        for _ in 0..<Self.writerCount {
+            guard let thread = JoinableThread.start({ self.writeJobs() }) else { break }
+            threads.append(thread)
+        }
+        guard !threads.isEmpty else {
+            close(direct)
+            memory.deallocate()
+            return nil
+        }
+        if let total, total > offset { Self.preallocate(descriptor, from: offset, upTo: total) }
+    }
+
+    /// The writer threads hold the writer until `stop`.
+    deinit {
+        close(directDescriptor)
+        memory.deallocate()
+    }
+
+    /// The length of the written prefix (see the type's comment).
+    var completed: Int64 { monitor.locked { completedLength } }
+
+    /// Takes a chunk of the body; throws the failure of an earlier write, if one failed.
+    func append(_ chunk: UnsafeRawBufferPointer) throws(DownloadError) {
+        guard var source = chunk.baseAddress else { return }
+        var left = chunk.count
+        while left > 0 {
+            let buffer: Int
+            if let current {
+                buffer = current
+            } else {
+                buffer = try takeBuffer()
+            }
+            let count = min(left, capacity - filled)
+            (memory + buffer * Self.bufferSize + filled).copyMemory(from: source, byteCount: count)
+            filled += count
+            accepted += Int64(count)
+            source += count
+            left -= count
+            if filled == capacity { submit() }
+        }
+        if current != nil, FileIO.monotonicSeconds() - currentTaken >= Self.maximumAge { submit() }
+    }
+
+    /// Writes what is buffered and waits for every write; returns `completed`, or throws the
+    /// failure that stopped a write. Appending may go on afterwards.
+    @discardableResult
+    func drain() throws(DownloadError) -> Int64 {
+        submit()
+        monitor.lock()
+        defer { monitor.unlock() }
+        while !jobs.allSatisfy(\.done) { monitor.wait() }
+        if let failure { throw failure }
+        return completedLength
+    }
+
+    /// Lets the writer threads finish the submitted jobs and stops them; what is still being
+    /// buffered is dropped (call `drain` first to keep it). Calling it again does nothing.
+    func stop() {
+        monitor.locked {
+            stopping = true
+            monitor.broadcast()
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        threads = []
+    }
+
+    // MARK: - The transfer thread's side
+
+    /// Waits for a free buffer and starts filling it at `accepted`.
+    private func takeBuffer() throws(DownloadError) -> Int {
+        monitor.lock()
+        while free.isEmpty, failure == nil { monitor.wait() }
+        if let failure {
+            monitor.unlock()
+            throw failure
+        }
+        let buffer = free.removeLast()
+        monitor.unlock()
+        current = buffer
+        currentOffset = accepted
+        currentTaken = FileIO.monotonicSeconds()
+        filled = 0
+        // Off the grid, only the bytes up to the next block boundary: written the ordinary way,
+        // they put every later buffer on it.
+        let misalignment = Int(accepted % Int64(Self.alignment))
+        capacity = misalignment == 0 ? Self.bufferSize : Self.alignment - misalignment
+        return buffer
+    }
+
+    /// Hands the current buffer to the writers: its aligned part direct, a ragged tail not.
+    private func submit() {
+        guard let buffer = current else { return }
+        current = nil
+        guard filled > 0 else {
+            monitor.locked {
+                free.append(buffer)
+                monitor.broadcast()
+            }
+            return
+        }
+        let aligned = currentOffset % Int64(Self.alignment) == 0
+        let directCount = aligned ? filled - filled % Self.alignment : 0
+        var newJobs: [Job] = []
+        if directCount > 0 {
+            newJobs.append(
+                job(buffer: buffer, start: 0, count: directCount, direct: true, releases: directCount == filled))
+        }
+        if directCount < filled {
+            newJobs.append(
+                job(buffer: buffer, start: directCount, count: filled - directCount, direct: false, releases: true))
+        }
+        monitor.locked {
+            jobs.append(contentsOf: newJobs)
+            monitor.broadcast()
+        }
+    }
+
+    private func job(buffer: Int, start: Int, count: Int, direct: Bool, releases: Bool) -> Job {
+        nextSequence += 1
+        return Job(
+            sequence: nextSequence, buffer: buffer, start: start, count: count,
+            offset: currentOffset + Int64(start), direct: direct, releasesBuffer: releases)
+    }
+
+    // MARK: - The writer threads' side
+
+    private func writeJobs() {
+        monitor.lock()
+        while true {
+            guard let index = jobs.firstIndex(where: { !$0.taken }) else {
+                if stopping { break }
+                monitor.wait()
+                continue
+            }
+            jobs[index].taken = true
+            let job = jobs[index]
+            let direct = job.direct && !directRefused
+            monitor.unlock()
+            let (written, error, refused) = perform(job, direct: direct)
+            monitor.lock()
+            if refused { directRefused = true }
+            if let finished = jobs.firstIndex(where: { $0.sequence == job.sequence }) {
+                jobs[finished].done = true
+                jobs[finished].written = written
+                jobs[finished].error = error
+            }
+            if error != 0, failure == nil { failure = .cannotWrite(path: path, code: error) }
+            retireFinishedJobs()
+            monitor.broadcast()
+        }
+        monitor.unlock()
+    }
+
+    /// Moves `completedLength` over the finished jobs at the front and frees their buffers; a
+    /// failed job stays, counting only the bytes it did write.
+    private func retireFinishedJobs() {
+        while let first = jobs.first, first.done {
+            if first.error != 0 {
+                completedLength = first.offset + Int64(first.written)
+                return
+            }
+            completedLength = first.offset + Int64(first.count)
+            if first.releasesBuffer { free.append(first.buffer) }
+            jobs.removeFirst()
+        }
+    }
+
+    /// Writes one job, retrying after EINTR and short writes; falls back to the ordinary
+    /// descriptor when the direct one refuses (EINVAL). Returns the bytes written, the errno
+    /// that stopped it (0 when none) and whether the direct descriptor refused.
+    private func perform(_ job: Job, direct: Bool) -> (written: Int, error: Int32, refused: Bool) {
+        let base = memory + job.buffer * Self.bufferSize + job.start
+        var direct = direct
+        var refused = false
+        var done = 0
+        while done < job.count {
+            let count = pwrite(
+                direct ? directDescriptor : descriptor, base + done, job.count - done, off_t(job.offset + Int64(done)))
+            if count > 0 {
+                done += count
+                continue
+            }
+            let code = count == 0 ? EIO : errno
+            if code == EINTR { continue }
+            if code == EINVAL && direct {
+                // Refused outright: the file system does not do direct writes after all. After a
+                // short write only this job's misaligned rest goes the ordinary way.
+                refused = done == 0
+                direct = false
+                continue
+            }
+            return (done, code, refused)
+        }
+        return (done, 0, refused)
+    }
+
+    // MARK: - Helpers
+
+    /// Reserves the file's blocks up to `total`, so direct writes land inside the file (writes
+    /// past its end are serialised by the file system). Best effort: a file system without
+    /// fallocate, or without the space, gets the file cut back to `offset` and ordinary growth.
+    private static func preallocate(_ descriptor: Int32, from offset: Int64, upTo total: Int64) {
+        if cfile_allocate(descriptor, off_t(offset), off_t(total - offset)) != 0 {
+            _ = ftruncate(descriptor, off_t(offset))
+        }
+    }
+
+    private static func sameFile(_ first: Int32, _ second: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard fstat(first, &a) == 0, fstat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+}
