@@ -19,59 +19,53 @@ final class DownloadPartialFileTests: TemporaryDirectoryTestCase {
     }
 
     func testStateNeverClaimsMoreThanTheFileHolds() throws {
-        try stateNeverClaimsMoreThanTheFileHolds(directIO: true)
-        try stateNeverClaimsMoreThanTheFileHolds(directIO: false)
-    }
-
-    private func stateNeverClaimsMoreThanTheFileHolds(directIO: Bool) throws {
-        let name = "a\(directIO).part"
-        let partial = try PartialFile(path: path(name), state: DownloadState(url: "http://h/a"), directIO: directIO)
-        try partial.start(at: 0, state: DownloadState(url: "http://h/a", total: 10))
-        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 0)
-        try append(partial, Array("hello".utf8))
-        // Buffered, not yet checkpointed: the state still says 0.
-        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 0)
-        try partial.checkpointNow()
-        let state = DownloadStateFile.read(path(name + ".state"))
-        XCTAssertEqual(state?.bytes, 5)
-        XCTAssertEqual(state?.total, 10)
-        // Written directly, the file is preallocated to the announced total meanwhile.
-        XCTAssertEqual(contents(name)?.prefix(5), Array("hello".utf8)[...])
-        try append(partial, Array("wor".utf8))
-        partial.suspend()
-        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 8)
-        XCTAssertEqual(contents(name), Array("hellowor".utf8))
+        for directIO in [true, false] {
+            let name = "a\(directIO).part"
+            let partial = try PartialFile(path: path(name), state: DownloadState(url: "http://h/a"), directIO: directIO)
+            try partial.start(at: 0, state: DownloadState(url: "http://h/a", total: 10))
+            XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 0)
+            try append(partial, Array("hello".utf8))
+            // Buffered, not yet checkpointed: the state still says 0.
+            XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 0)
+            try partial.checkpointNow()
+            let state = DownloadStateFile.read(path(name + ".state"))
+            XCTAssertEqual(state?.bytes, 5)
+            XCTAssertEqual(state?.total, 10)
+            // Written directly, the file is preallocated to the announced total meanwhile.
+            XCTAssertEqual(contents(name)?.prefix(5), Array("hello".utf8)[...])
+            try append(partial, Array("wor".utf8))
+            partial.suspend()
+            XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 8)
+            XCTAssertEqual(contents(name), Array("hellowor".utf8))
+        }
     }
 
     func testTheWorkerCheckpointsWhatReachedTheFile() throws {
-        try workerCheckpointsWhatReachedTheFile(directIO: true)
-        try workerCheckpointsWhatReachedTheFile(directIO: false)
-    }
-
-    private func workerCheckpointsWhatReachedTheFile(directIO: Bool) throws {
-        let name = "w\(directIO).part"
-        let partial = try PartialFile(path: path(name), state: DownloadState(url: "u"), directIO: directIO)
-        try partial.start(at: 0, state: DownloadState(url: "u", total: 40_001))
-        // Through the page cache, chunks this big go straight to the file. Around it, a buffer
-        // that is not full is written once it is older than DirectWriter.maximumAge, when the
-        // next chunk comes. Either way the worker vouches for the bytes within its interval.
-        try append(partial, [UInt8](repeating: 7, count: 20_000))
-        if partial.writesDirectly {
-            usleep(UInt32(DirectWriter.maximumAge * 1_000_000) + 50_000)
+        for directIO in [true, false] {
+            let name = "w\(directIO).part"
+            let partial = try PartialFile(path: path(name), state: DownloadState(url: "u"), directIO: directIO)
+            try partial.start(at: 0, state: DownloadState(url: "u", total: 40_001))
+            // Through the page cache, chunks this big go straight to the file. Around it, a buffer
+            // that is not full is written once it is older than DirectWriter.maximumAge, when the
+            // next chunk comes. Either way the worker vouches for the bytes within its interval.
+            try append(partial, [UInt8](repeating: 7, count: 20_000))
+            if partial.writesDirectly {
+                usleep(UInt32(DirectWriter.maximumAge * 1_000_000) + 50_000)
+            }
+            // (Through the page cache this byte stays in the WriteBuffer.)
+            try append(partial, [9])
+            let reached: Int64 = partial.writesDirectly ? 20_001 : 20_000
+            let deadline = Date().addingTimeInterval(5)
+            while DownloadStateFile.read(path(name + ".state"))?.bytes != reached && Date() < deadline {
+                usleep(20_000)
+            }
+            XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, reached)
+            XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.total, 40_001)
+            try append(partial, [UInt8](repeating: 8, count: 20_000))
+            partial.suspend()
+            XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 40_001)
+            XCTAssertEqual(contents(name)?.count, 40_001)
         }
-        // (Through the page cache this byte stays in the WriteBuffer.)
-        try append(partial, [9])
-        let reached: Int64 = partial.writesDirectly ? 20_001 : 20_000
-        let deadline = Date().addingTimeInterval(5)
-        while DownloadStateFile.read(path(name + ".state"))?.bytes != reached && Date() < deadline {
-            usleep(20_000)
-        }
-        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, reached)
-        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.total, 40_001)
-        try append(partial, [UInt8](repeating: 8, count: 20_000))
-        partial.suspend()
-        XCTAssertEqual(DownloadStateFile.read(path(name + ".state"))?.bytes, 40_001)
-        XCTAssertEqual(contents(name)?.count, 40_001)
     }
 
     func testStartingAtAnOffsetDropsUnvouchedBytes() throws {

@@ -69,20 +69,9 @@ struct DownloadCommand {
 
     /// Downloads follow redirects (DESIGN §2) and leave the body undecoded.
     private func clientOptions() -> ClientOptions {
-        var client = ClientOptions()
+        var client = options.clientOptions
         client.follow = true
-        client.maxRedirects = options.maxRedirects
-        client.timeout = options.timeout
-        client.connectTimeout = options.connectTimeout
         client.acceptEncoding = nil
-        switch options.httpVersion {
-        case .http1_1: client.httpVersion = .http1_1
-        case .http2: client.httpVersion = .http2
-        case nil: client.httpVersion = .automatic
-        }
-        if let proxy = options.proxy {
-            client.proxy = ProxySetting(url: proxy.url, scope: proxy.scope.rawValue)
-        }
         return client
     }
 

@@ -103,21 +103,9 @@ struct RequestCommand {
     }
 
     private func clientOptions(verbose: Bool) -> ClientOptions {
-        var client = ClientOptions()
-        client.follow = options.follow
-        client.maxRedirects = options.maxRedirects
-        client.timeout = options.timeout
-        client.connectTimeout = options.connectTimeout
+        var client = options.clientOptions
         client.verbose = verbose
         client.acceptEncoding = HTTPClient.supportedAcceptEncoding
-        switch options.httpVersion {
-        case .http1_1: client.httpVersion = .http1_1
-        case .http2: client.httpVersion = .http2
-        case nil: client.httpVersion = .automatic
-        }
-        if let proxy = options.proxy {
-            client.proxy = ProxySetting(url: proxy.url, scope: proxy.scope.rawValue)
-        }
         return client
     }
 }

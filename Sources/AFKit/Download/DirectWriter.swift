@@ -81,7 +81,7 @@ final class DirectWriter: @unchecked Sendable {
     init?(path: String, descriptor: Int32, offset: Int64, total: Int64?) {
         let direct = cfile_open_direct(path)
         guard direct >= 0 else { return nil }
-        guard Self.sameFile(direct, descriptor) else {
+        guard FileIO.sameFile(direct, descriptor) else {
             close(direct)
             return nil
         }
@@ -299,12 +299,5 @@ final class DirectWriter: @unchecked Sendable {
         if cfile_allocate(descriptor, off_t(offset), off_t(total - offset)) != 0 {
             _ = ftruncate(descriptor, off_t(offset))
         }
-    }
-
-    private static func sameFile(_ first: Int32, _ second: Int32) -> Bool {
-        var a = stat()
-        var b = stat()
-        guard fstat(first, &a) == 0, fstat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }

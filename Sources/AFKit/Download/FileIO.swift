@@ -35,8 +35,18 @@ package enum FileIO {
     package static func sameFile(_ first: String, _ second: String) -> Bool {
         var a = stat()
         var b = stat()
-        guard lstat(first, &a) == 0, lstat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        return lstat(first, &a) == 0 && lstat(second, &b) == 0 && sameInode(a, b)
+    }
+
+    /// Whether two open descriptors are the same file.
+    static func sameFile(_ first: Int32, _ second: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        return fstat(first, &a) == 0 && fstat(second, &b) == 0 && sameInode(a, b)
+    }
+
+    private static func sameInode(_ a: stat, _ b: stat) -> Bool {
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// The size of an open file; nil when fstat fails.

@@ -117,7 +117,8 @@ package final class PartialFile {
             try buffer.append(chunk)
         }
         if let worker {
-            try worker.publish(written)
+            // Around the page cache the worker asks the direct writer how much is written.
+            try worker.publish(direct == nil ? buffer.written : nil)
             return
         }
         if direct == nil && buffer.written - advisedUpTo >= Self.writebackWindow { startWriteback() }

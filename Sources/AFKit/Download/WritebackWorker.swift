@@ -55,12 +55,15 @@ final class WritebackWorker: @unchecked Sendable {
         self.thread = thread
     }
 
-    /// Says that the file now holds `written` bytes; throws what the worker failed with, if
-    /// anything (the disk refused a sync or the state file).
-    func publish(_ written: Int64) throws(DownloadError) {
+    /// Says that the file now holds `written` bytes (nil when the worker asks a direct writer
+    /// instead); throws what the worker failed with, if anything (the disk refused a sync or the
+    /// state file).
+    func publish(_ written: Int64?) throws(DownloadError) {
         let failure = monitor.locked {
-            self.written = written
-            if advisesWriteback && written - advisedUpTo >= Self.window { monitor.signal() }
+            if let written {
+                self.written = written
+                if advisesWriteback && written - advisedUpTo >= Self.window { monitor.signal() }
+            }
             return self.failure
         }
         if let failure { throw failure }
