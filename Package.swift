@@ -12,8 +12,11 @@ let package = Package(
     targets: [
         .target(
             name: "CCurlShim",
-            // libssl/libcrypto are the ones libcurl already loads (ccurl_tls.c: chain-wide pinning).
-            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]
+            // libssl/libcrypto are the ones libcurl already loads (ccurl_tls.c: chain-wide pinning),
+            // and so is libidn2 (ccurl_idna.c: IDN host names).
+            linkerSettings: [
+                .linkedLibrary("curl"), .linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("idn2"),
+            ]
         ),
         .target(
             name: "CXMLShim",

@@ -68,10 +68,23 @@ enum ErrorReporter {
 
     private static func classify(clientError: HTTPClientError) -> (ExitStatus, String, String?) {
         switch clientError {
-        case .tooManyRedirects:
+        case .tooManyRedirects, .refusedRedirect:
             return (.tooManyRedirects, clientError.description, nil)
         default:
             return (.failure, clientError.description, nil)
+        }
+    }
+
+    /// The message for an exceeded response limit, naming the option that sets or lifts it.
+    private static func limitMessage(_ error: CurlError) -> String {
+        switch error.limitViolation {
+        case .bodySize(let limit)?:
+            return "response body exceeds --max-filesize \(limit)"
+        case .expansionRatio(let limit)?:
+            return "response body expands more than \(limit) times its encoded size, a compression bomb? "
+                + "(--max-expansion 0 turns this check off)"
+        default:
+            return error.description
         }
     }
 
@@ -81,6 +94,9 @@ enum ErrorReporter {
         case .couldNotResolve, .couldNotConnect: return (.connectionFailed, curlError.description, nil)
         case .tls: return (curlError.isPinMismatch ? .pinMismatch : .tlsFailure, curlError.description, nil)
         case .interrupted: return (.interrupted, "interrupted", nil)
+        // libcurl refused the URL before connecting: bad input, nothing sent.
+        case .badURL: return (.usage, curlError.description, nil)
+        case .limitExceeded: return (.limitExceeded, limitMessage(curlError), nil)
         case .bodyReadFailed:
             // Bytes of the body already went out, so this is no longer bad input (exit 2): a file
             // that changed size or failed mid-upload is an ordinary failure.

@@ -17,9 +17,10 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case clientError = 4
     /// The final response was a 5xx.
     case serverError = 5
-    /// More redirects than `--max-redirects` allows.
+    /// A redirect was not followed: more than `--max-redirects`, or one to a scheme other than
+    /// http and https.
     case tooManyRedirects = 6
-    /// The connection or the whole transfer timed out.
+    /// Connecting timed out, no data came for `--timeout`, or the exchange took over `--max-time`.
     case timeout = 7
     /// The host name could not be resolved or the connection was refused.
     case connectionFailed = 8
@@ -30,6 +31,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The final response failed `--accept-type`, or `--accept-status` with a 1xx or 2xx code
     /// (a 3xx, 4xx or 5xx that fails `--accept-status` exits with 3, 4 or 5).
     case responseRejected = 11
+    /// The response exceeded a limit: `--max-filesize`, `--max-expansion`, or the header limits.
+    case limitExceeded = 12
     /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
     case interrupted = 130
 
@@ -49,9 +52,9 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .serverError:
             return "The final response was 5xx (with --check-status, the default)."
         case .tooManyRedirects:
-            return "Too many redirects (more than --max-redirects)."
+            return "A redirect was not followed: more than --max-redirects, or to a scheme other than http(s)."
         case .timeout:
-            return "The connection or the transfer timed out."
+            return "Timed out: connecting, no data for --timeout, or longer than --max-time."
         case .connectionFailed:
             return "Could not resolve the host or connect to it."
         case .tlsFailure:
@@ -60,6 +63,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             return "No certificate of the server's chain matched --pin-key or --pin-cert; nothing was sent."
         case .responseRejected:
             return "The response failed --accept-type, or --accept-status with a 1xx or 2xx code."
+        case .limitExceeded:
+            return "The response was too large: --max-filesize, --max-expansion, or the header limits."
         case .interrupted:
             return "Interrupted (Ctrl-C or SIGTERM)."
         }

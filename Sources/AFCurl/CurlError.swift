@@ -4,8 +4,12 @@ import CCurlShim
 package struct CurlError: Error, CustomStringConvertible {
     /// The stage or cause of a failure, coarse enough to map onto exit statuses.
     package enum Kind: String, Sendable, CaseIterable {
-        /// The connect or total timeout expired.
+        /// The connect, idle or total timeout expired.
         case timeout
+        /// The URL was malformed (libcurl refused it before connecting).
+        case badURL
+        /// The response exceeded a `ResponseLimits` bound; `limitViolation` says which.
+        case limitExceeded
         /// The host or proxy name did not resolve.
         case couldNotResolve
         /// The TCP connection to the host or proxy failed.
@@ -36,6 +40,8 @@ package struct CurlError: Error, CustomStringConvertible {
     package var underlyingError: (any Error)?
     /// What exactly failed, for `.tls` errors (see `EasyHandle+TLS.swift`).
     package var tlsFailure: TLSFailure?
+    /// Which limit was exceeded, for `.limitExceeded` errors.
+    package var limitViolation: ResponseLimitViolation?
 
     package init(
         kind: Kind, code: Int = 0, description: String, underlyingError: (any Error)? = nil,
@@ -80,6 +86,8 @@ package struct CurlError: Error, CustomStringConvertible {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout
+        case CURLE_URL_MALFORMAT:
+            return .badURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotResolve
         case CURLE_COULDNT_CONNECT:
@@ -125,6 +133,22 @@ package struct CurlError: Error, CustomStringConvertible {
         CurlError(
             kind: .timeout, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
             description: "operation timed out after \(Int(seconds * 1000)) milliseconds")
+    }
+
+    /// No byte was received or sent for `seconds` (the idle timeout).
+    package static func idle(seconds: Double) -> CurlError {
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return CurlError(
+            kind: .timeout, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
+            description: "timed out: no data received or sent for \(shown) second\(seconds == 1 ? "" : "s")")
+    }
+
+    /// The response went beyond one of its limits.
+    package static func limitExceeded(_ violation: ResponseLimitViolation) -> CurlError {
+        var error = CurlError(
+            kind: .limitExceeded, code: Int(CURLE_FILESIZE_EXCEEDED.rawValue), description: violation.description)
+        error.limitViolation = violation
+        return error
     }
 
     /// The body source threw while libcurl was pulling the body.

@@ -66,12 +66,14 @@ package struct CurlURL: Equatable, Sendable {
         self.init(scheme: ASCIICase.lowercased(scheme), host: ASCIICase.lowercased(host), port: port)
     }
 
-    /// Resolves `reference` against `base` the way libcurl resolves a Location header.
-    package static func resolve(_ reference: String, against base: String) -> String? {
+    /// Resolves `reference` against `base` the way libcurl resolves a Location header;
+    /// `allowingAnyScheme` also accepts schemes libcurl does not know (`javascript:`).
+    package static func resolve(_ reference: String, against base: String, allowingAnyScheme: Bool = false) -> String? {
         guard let parsed = curl_url() else { return nil }
         defer { curl_url_cleanup(parsed) }
+        let flags = allowingAnyScheme ? UInt32(CURLU_NON_SUPPORT_SCHEME) : 0
         guard curl_url_set(parsed, CURLUPART_URL, base, 0) == CURLUE_OK,
-            curl_url_set(parsed, CURLUPART_URL, reference, 0) == CURLUE_OK
+            curl_url_set(parsed, CURLUPART_URL, reference, flags) == CURLUE_OK
         else { return nil }
         return part(parsed, CURLUPART_URL, flags: 0)
     }
@@ -83,4 +85,27 @@ package struct CurlURL: Equatable, Sendable {
         defer { curl_free(text) }
         return String(cString: text)
     }
+}
+
+/// IDNA conversion of host names (RFC 5891, UTS #46), with the libidn2 libcurl links.
+package enum IDNA {
+    /// `host` with every Unicode label turned into its A-label (`bücher.example` →
+    /// `xn--bcher-kva.example`); an ASCII host is returned unchanged. Throws the reason (lower
+    /// case) when the name is not a valid internationalized domain name.
+    package static func asciiHost(_ host: String) throws(IDNAError) -> String {
+        guard !host.utf8.allSatisfy({ $0 < 0x80 }) else { return host }
+        var output: UnsafeMutablePointer<CChar>?
+        let code = afcurl_idna_to_ascii(host, &output)
+        guard code == 0, let output else {
+            let reason = afcurl_idna_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+            throw IDNAError(reason: CurlError.lowercasingFirstLetter(reason))
+        }
+        defer { afcurl_idna_free(output) }
+        return String(cString: output)
+    }
+}
+
+/// A host name that IDNA cannot convert; `reason` is libidn2's explanation in lower case.
+package struct IDNAError: Error, Sendable {
+    package var reason: String
 }

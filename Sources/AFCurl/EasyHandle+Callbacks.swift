@@ -26,23 +26,61 @@ final class TransferContext {
     var abortRequested = false
     /// Request head bytes seen by the debug callback but not yet complete.
     var requestHead: [UInt8] = []
+    /// Whether `events` said it needs no more of the body, so the transfer was cut short on purpose.
+    var bodyDeclined = false
 
-    init(events: TransferEvents, body: BodySource?, defersChallengeHeads: Bool) {
+    /// The `CURL *` of the transfer, for the received byte count.
+    private let handle: UnsafeMutableRawPointer
+    /// Seconds without a byte received or sent before the transfer fails; nil for no limit.
+    private let idleTimeout: Double?
+    /// Bounds on the body.
+    private let limits: ResponseLimits
+    /// Body bytes given to `events` so far (after content decoding).
+    private var decodedBytes: Int64 = 0
+    /// When a byte last moved (monotonic seconds), and the counters seen then.
+    private var lastActivity = TransferContext.now()
+    private var lastCounters: (Int64, Int64) = (0, 0)
+
+    init(
+        events: TransferEvents, body: BodySource?, defersChallengeHeads: Bool, handle: UnsafeMutableRawPointer,
+        idleTimeout: Double?, limits: ResponseLimits
+    ) {
         self.events = events
         self.body = body
         self.defersChallengeHeads = defersChallengeHeads
+        self.handle = handle
+        self.idleTimeout = idleTimeout
+        self.limits = limits
     }
 
     /// Handles one header line; false stops the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         guard storedError == nil else { return false }
-        guard case .completed(let head) = parser.feed(line) else { return true }
+        if idleTimeout != nil { lastActivity = TransferContext.now() }
+        let head: ResponseHead
+        switch parser.feed(line) {
+        case .none: return true
+        case .limitExceeded(let violation):
+            store(.limitExceeded(violation))
+            return false
+        case .completed(let completed): head = completed
+        }
         // 1xx heads (100 Continue, 101 Switching Protocols for h2c) are interim: never reported.
         guard head.statusCode >= 200 else { return true }
         // A newer head replaces an unreported one: that was a challenge libcurl answered.
         pendingHead = head
         if defersChallengeHeads && head.statusCode == 401 { return true }
-        return reportPendingHead()
+        return reportPendingHead() && stillWantsBody()
+    }
+
+    /// Whether `events` still needs the body; when not, marks the transfer as cut short on purpose
+    /// (the callback then returns libcurl's error value, which `perform` treats as success).
+    private func stillWantsBody() -> Bool {
+        guard events.wantsMoreBody() else {
+            bodyDeclined = true
+            return false
+        }
+        return true
     }
 
     /// Gives the pending head to `events`; false (with the error stored) when it throws.
@@ -62,13 +100,27 @@ final class TransferContext {
     /// Handles one chunk of the response body; false stops the transfer.
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard storedError == nil, reportPendingHead() else { return false }
+        decodedBytes += Int64(chunk.count)
+        if let violation = limits.violation(decoded: decodedBytes, received: receivedBytes()) {
+            store(.limitExceeded(violation))
+            return false
+        }
         do {
             try events.responseBody(chunk)
-            return true
         } catch {
             store(.responseHandlerFailed(error))
             return false
         }
+        return stillWantsBody()
+    }
+
+    /// Body bytes received on the wire so far (before content decoding); asked only once the
+    /// decoded body is large enough for the expansion ratio to matter.
+    private func receivedBytes() -> Int64 {
+        guard decodedBytes > ResponseLimits.expansionCheckThreshold else { return decodedBytes }
+        var received: curl_off_t = 0
+        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &received)
+        return Int64(received)
     }
 
     /// Fills libcurl's upload buffer from the body source.
@@ -126,11 +178,34 @@ final class TransferContext {
             expectedUpload: expectedUpload)
         // A stored error (from the debug callback, which cannot stop libcurl) ends the transfer here.
         if storedError != nil { return 1 }
+        if let idleTimeout, idleTimedOut(counters: (downloaded, uploaded), limit: idleTimeout) {
+            store(.idle(seconds: idleTimeout))
+            return 1
+        }
         if afcurl_interrupted() != 0 || events.shouldAbort() {
             abortRequested = true
             return 1
         }
         return 0
+    }
+
+    /// Whether no byte has moved for `limit` seconds. libcurl calls the progress callback after
+    /// every read and at least once a second while waiting, so the check is that precise.
+    private func idleTimedOut(counters: (Int64, Int64), limit: Double) -> Bool {
+        let now = TransferContext.now()
+        if counters != lastCounters {
+            lastCounters = counters
+            lastActivity = now
+            return false
+        }
+        return now - lastActivity >= limit
+    }
+
+    /// Monotonic seconds, immune to changes of the wall clock.
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
     }
 
     /// Delivers what is still pending after a successful transfer: a deferred head (a 401 that

@@ -39,7 +39,8 @@ package final class EasyHandle {
         let body = EasyHandle.effectiveBody(method: request.method, body: request.body)
         let context = TransferContext(
             events: events, body: body,
-            defersChallengeHeads: request.options.digestCredentials != nil)
+            defersChallengeHeads: request.options.digestCredentials != nil, handle: handle,
+            idleTimeout: request.options.idleTimeout, limits: request.options.limits)
         let headerList = try makeHeaderList(request.headerLines, uploading: body != nil)
         defer {
             // Runs after the outcome is read: the reset drops the header list, the callbacks and
@@ -61,11 +62,18 @@ package final class EasyHandle {
         if let error = context.storedError {
             throw error
         }
-        guard code == CURLE_OK else {
+        // A body that no one reads any more ends the transfer early, as a complete response.
+        guard code == CURLE_OK || context.bodyDeclined else {
             if code == CURLE_ABORTED_BY_CALLBACK && context.abortRequested {
                 throw CurlError.interrupted(signal: 0)
             }
-            throw transferError(code: code, message: String(cString: errorBuffer), request: request)
+            let message = String(cString: errorBuffer)
+            if let violation = EasyHandle.limitViolation(
+                code: code, limits: request.options.limits, duringHead: context.reportedHead == nil)
+            {
+                throw CurlError.limitExceeded(violation)
+            }
+            throw transferError(code: code, message: message, request: request)
         }
         try context.finish()
         return outcome(head: context.reportedHead)
@@ -142,8 +150,15 @@ package final class EasyHandle {
             try setString(CURLOPT_CUSTOMREQUEST, request.method, "method")
         }
 
-        if let seconds = options.connectTimeout {
+        // The idle timeout also bounds connecting, when no connect timeout of its own is given:
+        // nothing is received while a connection is set up (HTTPie's timeout covers both).
+        if let seconds = options.connectTimeout ?? options.idleTimeout {
             try setLong(CURLOPT_CONNECTTIMEOUT_MS, EasyHandle.milliseconds(seconds))
+        }
+        if let maxBytes = options.limits.maxBodyBytes {
+            // libcurl refuses a body whose announced length is too large before any of it arrives;
+            // the write callback counts the decoded bytes of the rest.
+            try check(afcurl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)), "maximum body size")
         }
         if let seconds = options.timeout {
             try setLong(CURLOPT_TIMEOUT_MS, EasyHandle.milliseconds(seconds))
@@ -165,6 +180,20 @@ package final class EasyHandle {
         }
         try configureResolve(options.resolve)
         try configureTLS(options.tls, url: request.url)
+    }
+
+    /// The limit behind a libcurl failure, if it was one: an announced body larger than
+    /// `--max-filesize`, or a header line beyond libcurl's own limit, which libcurl 7.88 reports
+    /// as a bare CURLE_OUT_OF_MEMORY from its bounded header buffer (`duringHead`: no final head
+    /// had arrived, so the head was what was being read).
+    static func limitViolation(code: CURLcode, limits: ResponseLimits, duringHead: Bool) -> ResponseLimitViolation? {
+        if code == CURLE_FILESIZE_EXCEEDED, let maxBytes = limits.maxBodyBytes {
+            return .bodySize(limit: maxBytes)
+        }
+        if code == CURLE_OUT_OF_MEMORY, duringHead {
+            return .headerLineLength(limit: ResponseLimits.maxHeaderLineBytes)
+        }
+        return nil
     }
 
     /// Converts seconds to libcurl's milliseconds, never rounding a positive timeout down to 0

@@ -3,7 +3,8 @@
 /// libcurl calls the header callback once per complete line, for every response on the
 /// connection: 1xx interim responses, a digest challenge it answers itself, the final response
 /// and, after the body, chunked trailers. A status line starts a new head; the empty line ends
-/// it. Lines arriving while no head is open (trailers) are ignored.
+/// it. Lines arriving while no head is open (trailers) are ignored. A head that exceeds the
+/// header limits of `ResponseLimits` is reported instead of growing without bound.
 struct ResponseHeadParser {
     /// The result of feeding one line.
     enum Event {
@@ -11,6 +12,8 @@ struct ResponseHeadParser {
         case none
         /// A head ended with its empty line.
         case completed(ResponseHead)
+        /// The open head exceeds a header limit; the transfer should stop.
+        case limitExceeded(ResponseLimitViolation)
     }
 
     private var statusCode = 0
@@ -18,9 +21,14 @@ struct ResponseHeadParser {
     private var httpVersion = ""
     private var headers: [(name: String, value: String)] = []
     private var isOpen = false
+    /// Bytes of the open head so far, status line included.
+    private var headBytes = 0
 
     /// Feeds one raw header line, CRLF included.
     mutating func feed(_ line: UnsafeRawBufferPointer) -> Event {
+        if line.count > ResponseLimits.maxHeaderLineBytes {
+            return .limitExceeded(.headerLineLength(limit: ResponseLimits.maxHeaderLineBytes))
+        }
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D {
             end -= 1
@@ -36,9 +44,14 @@ struct ResponseHeadParser {
         }
         if ResponseHeadParser.isStatusLine(bytes) {
             parseStatusLine(bytes)
+            headBytes = line.count
             return .none
         }
         guard isOpen else { return .none }
+        headBytes += line.count
+        if headBytes > ResponseLimits.maxHeadBytes {
+            return .limitExceeded(.headSize(limit: ResponseLimits.maxHeadBytes))
+        }
         if bytes[0] == 0x20 || bytes[0] == 0x09 {
             // Obsolete line folding (RFC 9112 §5.2): the continuation joins the previous value.
             if !headers.isEmpty {
@@ -50,6 +63,9 @@ struct ResponseHeadParser {
         // Work on bytes: this runs for every header of every response, and character-level
         // String processing costs several times more here.
         if let colon = bytes.firstIndex(of: 0x3A) {
+            guard headers.count < ResponseLimits.maxHeaderCount else {
+                return .limitExceeded(.headerCount(limit: ResponseLimits.maxHeaderCount))
+            }
             let name = HeaderText.decode(UnsafeRawBufferPointer(rebasing: bytes[0..<colon]))
             let value = HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: colon + 1, to: bytes.count))
             headers.append((name: name, value: value))

@@ -29,8 +29,13 @@ package struct TransferRequest {
 package struct TransferOptions: Sendable {
     /// Seconds allowed for connecting (DNS, TCP, TLS); nil for libcurl's default of 300.
     package var connectTimeout: Double?
-    /// Seconds allowed for the whole transfer; nil for no limit.
+    /// Seconds allowed for the whole transfer (curl's `--max-time`); nil for no limit.
     package var timeout: Double?
+    /// Seconds the transfer may go without a byte received or sent (HTTPie's `--timeout`, AF's
+    /// `timeoutInterval`); also bounds connecting when `connectTimeout` is nil. nil for no limit.
+    package var idleTimeout: Double?
+    /// Bounds on the response body.
+    package var limits: ResponseLimits
     /// An explicit proxy URL (`http://host:port`, `socks5://…`); nil leaves libcurl reading
     /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment.
     package var proxy: String?
@@ -54,9 +59,12 @@ package struct TransferOptions: Sendable {
         connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,
         noProxy: String? = nil, httpVersion: HTTPVersionPreference = .automatic,
         acceptEncoding: String? = nil, digestCredentials: DigestCredentials? = nil,
-        tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = []
+        tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = [],
+        idleTimeout: Double? = nil, limits: ResponseLimits = ResponseLimits()
     ) {
         self.resolve = resolve
+        self.idleTimeout = idleTimeout
+        self.limits = limits
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.proxy = proxy

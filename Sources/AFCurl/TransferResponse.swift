@@ -85,6 +85,9 @@ package protocol TransferEvents: AnyObject {
     func responseHead(_ head: ResponseHead) throws
     /// One chunk of the (decoded) response body; valid only during the call.
     func responseBody(_ chunk: UnsafeRawBufferPointer) throws
+    /// Asked after the head and after each body chunk; false ends the transfer there, cleanly,
+    /// as if the response were complete (nothing more of the body would be used).
+    func wantsMoreBody() -> Bool
     /// Polled while the transfer runs; true stops it with `.interrupted`.
     func shouldAbort() -> Bool
     /// Progress of the current transfer: body bytes so far and expected (0 when unknown).
@@ -94,6 +97,8 @@ package protocol TransferEvents: AnyObject {
 extension TransferEvents {
     /// Ignores request heads by default.
     package func requestHeadSent(_ text: String) throws {}
+    /// Reads every body to its end by default.
+    package func wantsMoreBody() -> Bool { true }
     /// Never aborts by default (the process interrupt flag is checked regardless).
     package func shouldAbort() -> Bool { false }
     /// Ignores progress by default.

@@ -67,11 +67,13 @@ struct DownloadCommand {
             expectedDigest: options.sha256.flatMap(SHA256.parseHex))
     }
 
-    /// Downloads follow redirects (DESIGN §2) and leave the body undecoded.
-    private func clientOptions() -> ClientOptions {
+    /// Downloads follow redirects (DESIGN §2) and leave the body undecoded; with `--retry` a
+    /// stalled server times out (and is retried) after `downloadRetryIdleTimeout` seconds.
+    func clientOptions() -> ClientOptions {
         var client = options.clientOptions
         client.follow = true
         client.acceptEncoding = nil
+        if options.retry > 0, options.timeout == nil { client.idleTimeout = OptionValues.downloadRetryIdleTimeout }
         return client
     }
 

@@ -51,6 +51,8 @@ struct RequestCommand {
         let client = HTTPClient(options: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
+        // Validation counts the body's bytes, so it reads the body to its end.
+        delegate.readsWholeBody = ResponseChecks.validator(options) != nil
         let result: HTTPClientResult
         do {
             result = try client.send(prepared, delegate: delegate)
@@ -115,6 +117,8 @@ final class PrintingDelegate: HTTPClientDelegate {
     let printer: ExchangePrinter
     /// The progress display of a streamed request body, ended when a response starts.
     var upload: UploadProgress?
+    /// Whether the final body is read to its end even when nothing more of it is printed.
+    var readsWholeBody = false
 
     init(printer: ExchangePrinter) {
         self.printer = printer
@@ -139,5 +143,16 @@ final class PrintingDelegate: HTTPClientDelegate {
 
     func didFinishResponse(hop: Int, isFinal: Bool) throws {
         try printer.responseEnded()
+    }
+
+    /// Stops reading a body that nothing will print (`-h`, `--quiet`, the binary notice).
+    func needsMoreFinalBody() -> Bool {
+        readsWholeBody || printer.needsMoreFinalBody
+    }
+
+    func willFollowRedirect(hop: Int, from: String, to: String) {
+        if RedirectPolicy.isDowngrade(from: from, to: to) {
+            ErrorReporter.warn("following a redirect from https to http: \(to) is not encrypted")
+        }
     }
 }

@@ -132,6 +132,26 @@ package enum OptionValueParser {
         return seconds
     }
 
+    /// A byte count as curl's `--max-filesize` takes it: decimal digits with an optional k, m or
+    /// g suffix (KiB, MiB, GiB; either case), such as `500k` or `2G`.
+    package static func byteCount(_ text: String) throws(OptionValueError) -> Int64 {
+        let units: [Character: Int64] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.lowercased())] }
+        let digits = unit == nil ? Substring(text) : text.dropLast()
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let number = Int64(digits), number > 0,
+            number <= Int64.max / (unit ?? 1)
+        else { throw OptionValueError("is not a positive number of bytes, optionally with k, m or g (500k, 2g)") }
+        return number * (unit ?? 1)
+    }
+
+    /// A non-negative decimal integer without sign, such as `0` or `1000`.
+    package static func nonNegativeInteger(_ text: String) throws(OptionValueError) -> Int {
+        guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let number = Int(text) else {
+            throw OptionValueError("is not a whole number from 0 up")
+        }
+        return number
+    }
+
     /// An HTTP method: one or more token characters (RFC 9110 §5.6.2), kept as typed.
     package static func methodToken(_ text: String) throws(OptionValueError) -> String {
         guard !text.isEmpty, text.unicodeScalars.allSatisfy(isTokenCharacter) else {

@@ -182,11 +182,38 @@ package enum OptionTable {
             apply: { values, text in values.maxRedirects = try OptionValueParser.positiveInteger(text ?? "") },
             reset: { $0.maxRedirects = 30 }),
         OptionSpec(
-            long: "timeout", valueName: "SECONDS", group: .network, help: "give up after SECONDS in total",
-            description: "Fail with exit status 7 when the whole exchange takes longer than SECONDS, which "
-                + "may have a fraction (0.5). There is no limit by default.",
+            long: "timeout", valueName: "SECONDS", group: .network, help: "give up after SECONDS without data",
+            description: "Fail with exit status 7 when nothing is received or sent for SECONDS, which may have a "
+                + "fraction (0.5): an idle timeout, as HTTPie's and AFNetworking's timeoutInterval, checked "
+                + "about once a second. It also bounds connecting unless --connect-timeout is given. A slow "
+                + "but steady transfer never hits it; --max-time limits the whole exchange. There is no limit "
+                + "by default, except that afcli download --retry gives up on a stalled server after "
+                + "\(Int(OptionValues.downloadRetryIdleTimeout)) seconds (and retries).",
             apply: { values, text in values.timeout = try OptionValueParser.positiveSeconds(text ?? "") },
             reset: { $0.timeout = nil }),
+        OptionSpec(
+            long: "max-time", valueName: "SECONDS", group: .network, help: "give up after SECONDS in total",
+            description: "Fail with exit status 7 when the whole exchange, redirects included, takes longer "
+                + "than SECONDS (curl's --max-time), however steadily data flows. There is no limit by default.",
+            apply: { values, text in values.maxTime = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.maxTime = nil }),
+        OptionSpec(
+            long: "max-filesize", valueName: "BYTES", group: .network, help: "refuse a response body over BYTES",
+            description: "Fail with exit status 12 when a response body is larger than BYTES after decoding "
+                + "(k, m and g mean KiB, MiB and GiB: 500k, 2g), as curl's --max-filesize: at once when the "
+                + "server announces a larger Content-Length, else as soon as more arrives. There is no limit "
+                + "by default.",
+            apply: { values, text in values.maxFilesize = try OptionValueParser.byteCount(text ?? "") },
+            reset: { $0.maxFilesize = nil }),
+        OptionSpec(
+            long: "max-expansion", valueName: "RATIO", group: .network,
+            help: "refuse bodies inflating over RATIO (200)",
+            description: "Fail with exit status 12 when a compressed (Content-Encoding) body decodes to more "
+                + "than RATIO times the bytes received, once past \(ClientOptions.expansionCheckThreshold >> 20) "
+                + "MiB: a compression bomb guard, as browsers have. The default is "
+                + "\(ClientOptions.defaultExpansionRatio); 0 turns the check off.",
+            apply: { values, text in values.maxExpansion = try OptionValueParser.nonNegativeInteger(text ?? "") },
+            reset: { $0.maxExpansion = ClientOptions.defaultExpansionRatio }),
         OptionSpec(
             long: "connect-timeout", valueName: "SECONDS", group: .network, help: "give up connecting after SECONDS",
             description: "Fail with exit status 7 when connecting (including name resolution and the TLS "

@@ -3,13 +3,16 @@ import AFKit
 
 extension OptionValues {
     /// The transfer settings every command takes from the command line: redirects, timeouts,
-    /// HTTP version and proxy. Commands add their own (verbosity, decoding, following).
+    /// response limits, HTTP version and proxy. Commands add their own (verbosity, decoding, following).
     var clientOptions: ClientOptions {
         var client = ClientOptions()
         client.follow = follow
         client.maxRedirects = maxRedirects
-        client.timeout = timeout
+        client.idleTimeout = timeout
+        client.timeout = maxTime
         client.connectTimeout = connectTimeout
+        client.limits = ResponseLimits(
+            maxBodyBytes: maxFilesize, maxExpansionRatio: maxExpansion == 0 ? nil : maxExpansion)
         switch httpVersion {
         case .http1_1: client.httpVersion = .http1_1
         case .http2: client.httpVersion = .http2

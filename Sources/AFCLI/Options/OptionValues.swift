@@ -38,8 +38,20 @@ package struct OptionValues: Equatable, Sendable {
     package var follow: Bool = false
     /// `--max-redirects`: the most redirects followed before failing with exit status 6.
     package var maxRedirects: Int = 30
-    /// `--timeout`: seconds allowed for the whole transfer; nil for no limit.
+    /// `--timeout`: seconds the transfer may go without receiving or sending a byte (an idle
+    /// timeout, as HTTPie's); nil for no limit (downloads with `--retry` default to
+    /// `OptionValues.downloadRetryIdleTimeout`).
     package var timeout: Double? = nil
+    /// The idle timeout of `afcli download --retry` when `--timeout` is not given: AFNetworking's
+    /// default `timeoutInterval`, so a stalled server is retried instead of waited on for ever.
+    package static let downloadRetryIdleTimeout: Double = 60
+    /// `--max-time`: seconds allowed for the whole exchange, as curl's; nil for no limit.
+    package var maxTime: Double? = nil
+    /// `--max-filesize`: the most bytes a response body may have after decoding; nil for none.
+    package var maxFilesize: Int64? = nil
+    /// `--max-expansion`: the most decoded bytes per received byte of a content-encoded body
+    /// (checked past 16 MiB); 0 turns the check off.
+    package var maxExpansion: Int = ClientOptions.defaultExpansionRatio
     /// `--connect-timeout`: seconds allowed to connect; nil for libcurl's default.
     package var connectTimeout: Double? = nil
     /// `--proxy`: an explicit proxy; nil leaves the proxy environment variables in charge.

@@ -54,6 +54,14 @@ final class ExchangePrinter {
     /// Whether anything about the response body is printed (else it can be discarded unread).
     var printsResponseBody: Bool { parts.contains(.responseBody) }
 
+    /// Whether more of the final response's body would be printed or logged: false with `-h`
+    /// (no `b` in `--print`), `--quiet`, or once the binary notice stands in for the body.
+    var needsMoreFinalBody: Bool {
+        if capturesBodyForLog { return true }
+        guard let renderer else { return false }
+        return renderer.wantsMoreInput
+    }
+
     /// How response bodies are shown (formatting, colours, streaming); exact bytes by default.
     var display = ResponseDisplay()
     /// Whether the final response's body is kept, up to `loggedBodyLimit`, for the request log.
@@ -140,6 +148,8 @@ final class ExchangePrinter {
         if parts.contains(.responseHeaders) {
             try emit(pendingSeparator + formatter.responseHead(head))
             pendingSeparator = ""
+            // The head is shown when it arrives, not when a slow body has ended.
+            try stream?.flush()
         }
         if parts.contains(.responseBody), !destination.isDiscard {
             renderer = ResponseBodyRenderer(

@@ -67,6 +67,12 @@ final class ResponseBodyRenderer {
         }
     }
 
+    /// Whether more of the body would change what is shown: false once the binary notice is out.
+    var wantsMoreInput: Bool {
+        if case .notice = mode { return !wroteNotice }
+        return true
+    }
+
     /// Problems the formatter found, for warnings.
     var warnings: [String] {
         if case .formatting(let formatter) = mode { return formatter.warnings }

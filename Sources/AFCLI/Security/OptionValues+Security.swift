@@ -58,7 +58,12 @@ enum SecurityOptionParser {
                 throw OptionValueError("has \"\(address)\", which is not an IP address")
             }
         }
-        return text
+        // libcurl matches entries against the host it connects to, which is the A-label of an
+        // internationalized name (`bücher.example` → `xn--bcher-kva.example`).
+        guard let host = RequestURL.asciiHost(String(parts[0])) else {
+            throw OptionValueError("has \"\(parts[0])\", which is not a valid host name")
+        }
+        return "\(host):\(parts[1]):\(parts[2])"
     }
 }
 

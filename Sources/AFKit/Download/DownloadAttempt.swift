@@ -127,6 +127,12 @@ final class DownloadAttempt: HTTPClientDelegate {
 
     func willSend(hop: Int, request: SentRequest) throws {}
 
+    func willFollowRedirect(hop: Int, from: String, to: String) {
+        if RedirectPolicy.isDowngrade(from: from, to: to) {
+            observer.downloadWarning("following a redirect from https to http: \(to) is not encrypted")
+        }
+    }
+
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
         guard isFinal else { return }
         let offset = plan.offset

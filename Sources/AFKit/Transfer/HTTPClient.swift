@@ -36,6 +36,7 @@ package final class HTTPClient {
             let outcome = try perform(transfer, on: handle, events: hopEvents)
             elapsed += outcome.totalTime
             try delegate.didFinishResponse(hop: hop, isFinal: hopEvents.redirectTarget == nil)
+            if let refused = hopEvents.refusedTarget { throw HTTPClientError.refusedRedirect(target: refused) }
             guard let target = hopEvents.redirectTarget else {
                 let head = outcome.head ?? HTTPClient.syntheticHead(outcome)
                 return HTTPClientResult(
@@ -45,6 +46,7 @@ package final class HTTPClient {
             guard hop < options.maxRedirects else {
                 throw HTTPClientError.tooManyRedirects(options.maxRedirects)
             }
+            delegate.willFollowRedirect(hop: hop, from: current.url, to: target)
             current = try RedirectPolicy.follow(current, status: outcome.statusCode, to: target)
             hop += 1
         }
@@ -88,7 +90,8 @@ package final class HTTPClient {
             digestCredentials: request.digestCredentials.map {
                 DigestCredentials(user: $0.user, password: $0.password)
             },
-            tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve)
+            tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve,
+            idleTimeout: options.idleTimeout, limits: options.limits)
         return TransferRequest(
             method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
             options: transferOptions)
@@ -134,6 +137,8 @@ final class HopEvents: TransferEvents {
     private var isFinal = true
     /// Where this hop's response redirects to, when it will be followed.
     private(set) var redirectTarget: String?
+    /// Where this hop's response redirects to, when the target's scheme is refused.
+    private(set) var refusedTarget: String?
 
     init(hop: Int, request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate) {
         self.hop = hop
@@ -162,6 +167,9 @@ final class HopEvents: TransferEvents {
     func responseHead(_ head: ResponseHead) throws {
         try announce()
         redirectTarget = follows ? RedirectPolicy.target(of: head, requestURL: request.url) : nil
+        if follows, redirectTarget == nil {
+            refusedTarget = RedirectPolicy.refusedTarget(of: head, requestURL: request.url)
+        }
         isFinal = redirectTarget == nil
         try delegate.didReceive(hop: hop, head: head, isFinal: isFinal)
     }
@@ -172,6 +180,12 @@ final class HopEvents: TransferEvents {
 
     func shouldAbort() -> Bool {
         delegate.shouldAbort()
+    }
+
+    /// Only the final response may be cut short: a redirect's body is small, and reading it keeps
+    /// the connection for the next hop.
+    func wantsMoreBody() -> Bool {
+        !isFinal || delegate.needsMoreFinalBody()
     }
 
     func transferProgress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64) {

@@ -8,8 +8,12 @@ package struct ClientOptions: Sendable {
     package var maxRedirects: Int
     /// Seconds allowed for each connection to be set up; nil for libcurl's default.
     package var connectTimeout: Double?
-    /// Seconds allowed for the whole exchange, redirects included; nil for no limit.
+    /// Seconds allowed for the whole exchange, redirects included (`--max-time`); nil for no limit.
     package var timeout: Double?
+    /// Seconds each transfer may go without a byte received or sent (`--timeout`); nil for none.
+    package var idleTimeout: Double?
+    /// Bounds on each response body (`--max-filesize`, the expansion ratio).
+    package var limits = ResponseLimits()
     /// Explicit proxies by URL scheme; for a URL none applies to, libcurl uses `http_proxy`,
     /// `https_proxy`, `all_proxy` and `no_proxy` from the environment (upper-case forms too,
     /// except `HTTP_PROXY`, which libcurl ignores on purpose: CGI puts a request header there).
@@ -48,6 +52,16 @@ package struct ClientOptions: Sendable {
 }
 
 extension ClientOptions {
+    /// The default bound on decoded bytes per received byte of a content-encoded body.
+    package static let defaultExpansionRatio = ResponseLimits.defaultExpansionRatio
+    /// Decoded bytes from which the expansion ratio is checked.
+    package static let expansionCheckThreshold = ResponseLimits.expansionCheckThreshold
+    /// The header limits every response is held to: line length, field count and head size.
+    package static let headerLimits = (
+        lineBytes: ResponseLimits.maxHeaderLineBytes, count: ResponseLimits.maxHeaderCount,
+        headBytes: ResponseLimits.maxHeadBytes
+    )
+
     /// A single explicit proxy: reading gives the last one, setting replaces them all.
     package var proxy: ProxySetting? {
         get { proxies.last }
@@ -116,8 +130,14 @@ package protocol HTTPClientDelegate: AnyObject {
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws
     /// Polled during transfers; true stops the exchange as interrupted.
     func shouldAbort() -> Bool
-    /// The response of a hop has ended (its whole body was delivered); not called on failure.
+    /// The response of a hop has ended (its whole body was delivered, or all of it the delegate
+    /// wanted); not called on failure.
     func didFinishResponse(hop: Int, isFinal: Bool) throws
+    /// Asked after the final response's head and each chunk of its body: false stops reading the
+    /// body there and ends the exchange as if it were complete.
+    func needsMoreFinalBody() -> Bool
+    /// A redirect from `from` to `to` is about to be followed.
+    func willFollowRedirect(hop: Int, from: String, to: String)
     /// Progress of the current hop's download: bytes so far and expected (0 when unknown).
     func didProgress(hop: Int, downloaded: Int64, expected: Int64)
     /// Progress of the current hop's upload: body bytes sent so far and expected (0 when unknown).
@@ -129,6 +149,10 @@ extension HTTPClientDelegate {
     package func shouldAbort() -> Bool { false }
     /// Ignores the end of a response by default.
     package func didFinishResponse(hop: Int, isFinal: Bool) throws {}
+    /// Reads every body to its end by default.
+    package func needsMoreFinalBody() -> Bool { true }
+    /// Ignores redirects by default.
+    package func willFollowRedirect(hop: Int, from: String, to: String) {}
     /// Ignores progress by default.
     package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {}
     /// Ignores upload progress by default.
@@ -174,11 +198,22 @@ package enum HTTPClientError: Error, CustomStringConvertible {
     case tooManyRedirects(Int)
     /// A 307/308 (or 301/302 for non-POST) must resend the body, but its source cannot replay.
     case cannotResendBody(status: Int, underlying: any Error)
+    /// A redirect to a URL whose scheme is not http or https (`file://`, `ftp://`…), which is
+    /// never followed; carries the target as resolved.
+    case refusedRedirect(target: String)
 
     /// Whether this is `tooManyRedirects`.
     package var isTooManyRedirects: Bool {
         if case .tooManyRedirects = self { return true }
         return false
+    }
+
+    /// Whether a redirect was not followed: too many of them, or one to a refused scheme.
+    package var isRedirectFailure: Bool {
+        switch self {
+        case .tooManyRedirects, .refusedRedirect: return true
+        case .cannotResendBody: return false
+        }
     }
 
     /// The error behind `cannotResendBody`.
@@ -193,6 +228,8 @@ package enum HTTPClientError: Error, CustomStringConvertible {
             return "too many redirects (more than \(limit))"
         case .cannotResendBody(let status, let underlying):
             return "cannot resend the request body after a \(status) redirect: \(underlying)"
+        case .refusedRedirect(let target):
+            return "refusing to follow a redirect to \(target) (only http and https)"
         }
     }
 }

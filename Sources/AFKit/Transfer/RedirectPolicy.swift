@@ -27,6 +27,22 @@ package enum RedirectPolicy {
         return resolved
     }
 
+    /// The resolved target of a redirect that is refused because its scheme is not http or https
+    /// (`file:///etc/passwd`, `ftp://…`); nil for anything else.
+    package static func refusedTarget(of head: ResponseHead, requestURL: String) -> String? {
+        guard redirectStatuses.contains(head.statusCode), let location = head.value(for: "Location"),
+            !location.isEmpty,
+            let resolved = CurlURL.resolve(location, against: requestURL, allowingAnyScheme: true)
+        else { return nil }
+        let scheme = ASCIICase.lowercased(String(resolved.prefix { $0 != ":" }))
+        return scheme == "http" || scheme == "https" ? nil : resolved
+    }
+
+    /// Whether following from `from` to `to` leaves TLS behind (https → http).
+    package static func isDowngrade(from: String, to: String) -> Bool {
+        CurlURL(from)?.scheme == "https" && CurlURL(to)?.scheme == "http"
+    }
+
     /// The request to send to `target` after a `status` redirect of `request`; rewinds the body
     /// when it is resent.
     package static func follow(_ request: PreparedRequest, status: Int, to target: String) throws -> PreparedRequest {

@@ -1,3 +1,5 @@
+import AFCurl
+
 /// Turns what the user typed as the URL into the absolute URL afcli sends.
 ///
 /// Applies HTTPie's shorthands, `--base-url` resolution (AF's `URLWithString:relativeToURL:` on a
@@ -13,13 +15,20 @@ package enum RequestURL {
     package static func make(from input: String, baseURL: String? = nil) throws(SerializationError) -> String {
         // Errors quote what the user typed, not the expanded text.
         guard let baseURL else {
-            return try URLReference(parsing: expandShorthand(input)).validatedForRequest(original: input).string
+            return try URLReference(parsing: expandShorthand(input)).validatedForRequest(original: input)
+                .removingDotSegments().string
         }
         let base = try URLReference(parsing: expandShorthand(baseURL)).validatedForRequest(original: baseURL).asBaseURL
         // Encoding first leaves only ASCII for the path arithmetic; it does not change what
         // the dot segments are.
         let resolved = base.resolving(URLReference(parsing: input).percentEncoded())
-        return try resolved.validatedForRequest(original: input).string
+        return try resolved.validatedForRequest(original: input).removingDotSegments().string
+    }
+
+    /// `host` as it goes on the wire: Unicode labels become IDNA A-labels (`bücher.example` →
+    /// `xn--bcher-kva.example`); nil when it is no valid internationalized domain name.
+    package static func asciiHost(_ host: String) -> String? {
+        try? IDNA.asciiHost(host)
     }
 
     /// Applies HTTPie's URL shorthands; text that already has `scheme://` is returned unchanged.

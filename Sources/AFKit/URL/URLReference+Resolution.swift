@@ -51,6 +51,15 @@ extension URLReference {
         return path[...slash] + referencePath
     }
 
+    /// This reference with its path's dot segments removed, as libcurl sends it (it squashes
+    /// `/a/../b` to `/b` unless told CURLOPT_PATH_AS_IS, and so do curl, HTTPie and browsers),
+    /// so that what afcli prints is what goes on the wire. Query and fragment are untouched.
+    package func removingDotSegments() -> URLReference {
+        var result = self
+        result.path = URLReference.removeDotSegments(path)
+        return result
+    }
+
     /// RFC 3986 §5.2.4: removes `.` and `..` segments from a path.
     package static func removeDotSegments(_ path: String) -> String {
         var input = Substring(path)

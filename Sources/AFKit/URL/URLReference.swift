@@ -1,3 +1,5 @@
+import AFCurl
+
 /// A URI reference split into its RFC 3986 components, absolute (`http://h/p`) or relative (`p?q`).
 ///
 /// Parsing never fails (RFC 3986 Appendix B accepts every string); `validatedForRequest` then
@@ -148,6 +150,14 @@ extension URLReference {
         guard URLReference.isValidHost(host) else { throw invalid("the host \(host) is not valid") }
         var result = self
         result.scheme = lowerScheme
+        if !host.hasPrefix("[") {
+            // What is printed and what libcurl sends must agree: both get the A-label.
+            do {
+                result.host = try IDNA.asciiHost(host)
+            } catch {
+                throw invalid("the host \(host) is not a valid internationalized domain name: \(error.reason)")
+            }
+        }
         if let port {
             if port.isEmpty {
                 result.port = nil
@@ -202,7 +212,7 @@ extension URLReference {
 
     /// Whether `host` is a bracketed IPv6 literal (hex, `:`, `.`, an optional `%25` zone) or a
     /// registered name free of characters that would end or corrupt the authority. Non-ASCII names
-    /// are allowed: libcurl converts them with IDNA.
+    /// are allowed: `validatedForRequest` converts them with IDNA.
     package static func isValidHost(_ host: String) -> Bool {
         if host.hasPrefix("[") {
             guard host.hasSuffix("]"), host.utf8.count > 2 else { return false }

@@ -48,6 +48,15 @@ CURLcode afcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
  */
 const char *afcurl_supported_encodings(void);
 
+/*
+ * Converts a UTF-8 host name to ASCII with IDNA (UTS #46, as libcurl does); returns 0 and sets
+ * *ascii (free it with afcurl_idna_free) on success, else a libidn2 error code.
+ */
+int afcurl_idna_to_ascii(const char *utf8, char **ascii);
+/* libidn2's English text for an error code. */
+const char *afcurl_idna_strerror(int code);
+void afcurl_idna_free(char *ascii);
+
 /* The libcurl version string, e.g. "7.88.1". */
 const char *afcurl_version(void);
 
