@@ -1,4 +1,5 @@
 import CCurlShim
+import Glibc
 
 /// A failed libcurl transfer or setup step, classified for exit codes and described in lower case.
 package struct CurlError: Error, CustomStringConvertible {
@@ -72,7 +73,20 @@ package struct CurlError: Error, CustomStringConvertible {
         let message = errorBuffer.isEmpty ? CurlError.strerror(code) : errorBuffer
         self.init(
             kind: CurlError.kind(for: code), code: Int(code.rawValue),
-            description: CurlError.lowercasingFirstLetter(message))
+            description: CurlError.lowercasingErrnoTexts(CurlError.lowercasingFirstLetter(message)))
+    }
+
+    /// The C library's error texts (`Broken pipe`, `Connection reset by peer`), which libcurl
+    /// quotes after a colon.
+    private static let errnoTexts: Set<String> = Set((1..<134).map { String(cString: Glibc.strerror($0)) })
+
+    /// Lower-cases the first letter of an errno text quoted after `: ` (`send failure: Broken
+    /// pipe` becomes `send failure: broken pipe`), so every message reads in one casing.
+    static func lowercasingErrnoTexts(_ message: String) -> String {
+        let parts = message.split(separator: ": ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1 else { return message }
+        return ([parts[0]] + parts.dropFirst().map { errnoTexts.contains($0) ? lowercasingFirstLetter($0) : $0 })
+            .joined(separator: ": ")
     }
 
     /// libcurl's generic text for a result code.

@@ -141,7 +141,7 @@ final class HTTPClientFailureTests: XCTestCase {
         XCTAssertEqual(CurlError.kind(for: CURLE_SSL_PINNEDPUBKEYNOTMATCH), .tls)
         XCTAssertEqual(CurlError.kind(for: CURLE_OPERATION_TIMEDOUT), .timeout)
         XCTAssertEqual(CurlError.kind(for: CURLE_GOT_NOTHING), .receiveFailed)
-        XCTAssertEqual(CurlError.kind(for: CURLE_URL_MALFORMAT), .other)
+        XCTAssertEqual(CurlError.kind(for: CURLE_URL_MALFORMAT), .badURL)
     }
 
     func testDescriptionsLowerCaseTheFirstLetterButNotAcronyms() {

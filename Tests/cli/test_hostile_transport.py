@@ -316,3 +316,19 @@ def test_redirect_to_file_scheme_is_refused_with_a_reason(server):
         "afcli: error: refusing to follow a redirect to file:///etc/passwd (only http and https)")
     # Without --follow a redirect is just the final response.
     assert run([server.url + "/r"]).code == 3
+
+
+# MARK: - Message casing
+
+
+def test_a_closed_pipe_is_reported_in_lower_case(server):
+    server.handler = lambda r: Response(headers=[("Content-Type", "text/plain")], body=b"z" * (4 << 20))
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    # Started with SIGPIPE ignored (as under some supervisors), afcli sees EPIPE and says so.
+    proc = subprocess.run([str(BINARY), server.url + "/big"], stdin=subprocess.DEVNULL, stdout=write_end,
+                          stderr=subprocess.PIPE, env=base_env(), timeout=15, restore_signals=False)
+    os.close(write_end)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert "broken pipe" in err and "Broken pipe" not in err, err

@@ -359,3 +359,12 @@ def test_refused_combinations_send_nothing(tls, server, args, fragments):
     assert_one_error_line(result, 2, *fragments)
     assert server.requests == []
     assert len(target.requests()) == before
+
+
+def test_redirect_from_https_to_plain_http_warns(tls):
+    certs, servers = tls
+    result = run(["get", servers["redirect"].url + "/to-http", f"--verify={certs.ca}", "--follow"])
+    lines = result.err.strip().splitlines()
+    assert lines[0] == "afcli: warning: following a redirect from https to http: http://127.0.0.1:9/ is not encrypted"
+    # Port 9 refuses the connection: the warning came before the plain-http hop was tried.
+    assert result.code == 8, result

@@ -327,6 +327,39 @@ package enum ManualText {
                         + "outside 200-299 or the validation options reject it."),
             ]),
         ManualSection(
+            "TIMEOUTS, LIMITS AND REDIRECTS",
+            [
+                .paragraph(
+                    "`--timeout SECONDS` is an idle timeout, as HTTPie's and AFNetworking's timeoutInterval: "
+                        + "afcli gives up when no byte is received or sent for SECONDS (checked about once a "
+                        + "second), and when connecting takes longer unless `--connect-timeout` says otherwise. A "
+                        + "slow but steady download never hits it. `--max-time SECONDS` limits the whole exchange, "
+                        + "redirects included, as curl's `--max-time`. Both exit with status 7. Neither is set by "
+                        + "default, except that `afcli download --retry N` gives up on a server that sends nothing "
+                        + "for 60 seconds, and retries."),
+                .paragraph(
+                    "Responses are held to limits, each ending in one error line and exit status 12: "
+                        + "`--max-filesize BYTES` refuses a body larger than BYTES after decoding (at once when the "
+                        + "server announces it); a compressed body (Content-Encoding gzip, deflate, br, zstd) may "
+                        + "not decode to more than 200 times the bytes received once past 16 MiB, a compression bomb "
+                        + "guard that `--max-expansion RATIO` changes and `--max-expansion 0` turns off; a response "
+                        + "head may have at most 1000 header fields and 1 MiB, and one header line at most 100 KiB "
+                        + "(`response header too large`)."),
+                .paragraph(
+                    "The response head is printed as soon as it arrives. When nothing more of the body would "
+                        + "be shown (`--headers`, `--print` without b, `--quiet`, or the binary notice on a "
+                        + "terminal), afcli stops reading it and closes the connection; the exit status is that of "
+                        + "the response. The body is still read to its end for `--output`, `--log=cj`, "
+                        + "`--accept-status`/`--accept-type` and downloads."),
+                .paragraph(
+                    "URLs are sent as libcurl sends them and printed the same way: `.` and `..` path segments "
+                        + "are removed (`/a/../b` is `/b`, as curl and HTTPie do), and a host name in Unicode is "
+                        + "converted to its IDNA A-label (`bücher.example` is sent as `xn--bcher-kva.example`, "
+                        + "also in `--resolve` entries); a name IDNA refuses is bad input (exit status 2). With "
+                        + "`--follow`, a redirect to any scheme but http and https (`file://`, `ftp://`) is refused "
+                        + "with exit status 6, and one from https to plain http is followed with a warning."),
+            ]),
+        ManualSection(
             "OPTIONS",
             [
                 .paragraph(

@@ -71,7 +71,7 @@ struct LogFileError: Error, CustomStringConvertible {
     var code: Int32
 
     var description: String {
-        "cannot open the log file \"\(path)\": \(String(cString: strerror(code)))"
+        "cannot open the log file \"\(path)\": \(String(cString: strerror(code)).lowercased())"
     }
 }
 

@@ -8,7 +8,8 @@ package final class OutputStream {
         package var target: String
         package var code: Int32
         package var description: String {
-            "cannot write to \(target): \(String(cString: strerror(code)))"
+            // errno texts in lower case, as every other message (`broken pipe`).
+            "cannot write to \(target): \(String(cString: strerror(code)).lowercased())"
         }
     }
 

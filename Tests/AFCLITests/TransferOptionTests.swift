@@ -1,0 +1,56 @@
+import AFKit
+import XCTest
+
+@testable import AFCLI
+
+/// The timeout and response-limit options, and how they reach the client's settings.
+final class TransferOptionTests: XCTestCase {
+    private func options(_ arguments: String...) throws -> OptionValues {
+        try ArgumentParser.parse(["example.org"] + arguments).options
+    }
+
+    func testTimeoutIsIdleAndMaxTimeIsTotal() throws {
+        let client = try options("--timeout", "5", "--max-time", "30").clientOptions
+        XCTAssertEqual(client.idleTimeout, 5)
+        XCTAssertEqual(client.timeout, 30)
+        XCTAssertNil(try options().clientOptions.idleTimeout)
+        XCTAssertNil(try options().clientOptions.timeout)
+        XCTAssertNil(try options("--max-time", "3", "--no-max-time").maxTime)
+    }
+
+    func testDownloadWithRetryGetsADefaultIdleTimeout() throws {
+        func download(_ arguments: String...) throws -> ClientOptions {
+            let parsed = try ArgumentParser.parse(["download", "example.org/f"] + arguments)
+            return DownloadCommand(
+                positionals: parsed.positionals, options: parsed.options, environment: [:],
+                terminal: Terminal.current(environment: [:])
+            ).clientOptions()
+        }
+        XCTAssertEqual(try download("--retry", "3").idleTimeout, 60)
+        XCTAssertEqual(try download("--retry", "3", "--timeout", "7").idleTimeout, 7)
+        XCTAssertNil(try download().idleTimeout)
+    }
+
+    func testMaxFilesizeTakesCurlsSuffixes() throws {
+        XCTAssertEqual(try options("--max-filesize", "1000").maxFilesize, 1000)
+        XCTAssertEqual(try options("--max-filesize", "500k").maxFilesize, 500 * 1024)
+        XCTAssertEqual(try options("--max-filesize", "2M").maxFilesize, 2 << 20)
+        XCTAssertEqual(try options("--max-filesize", "1g").maxFilesize, 1 << 30)
+        for bad in ["", "k", "0", "-1", "1.5m", "1t", "99999999999999999999"] {
+            XCTAssertThrowsError(try options("--max-filesize", bad), bad)
+        }
+        XCTAssertEqual(try options("--max-filesize", "4k").clientOptions.limits.maxBodyBytes, 4096)
+    }
+
+    func testMaxExpansionDefaultsAndTurnsOff() throws {
+        XCTAssertEqual(try options().clientOptions.limits.maxExpansionRatio, 200)
+        XCTAssertEqual(try options("--max-expansion", "50").clientOptions.limits.maxExpansionRatio, 50)
+        XCTAssertNil(try options("--max-expansion", "0").clientOptions.limits.maxExpansionRatio)
+        XCTAssertThrowsError(try options("--max-expansion", "-3"))
+    }
+
+    func testResolveEntriesTakeUnicodeHostNames() throws {
+        XCTAssertEqual(
+            try options("--resolve", "bücher.example:443:127.0.0.1").resolve, ["xn--bcher-kva.example:443:127.0.0.1"])
+    }
+}
