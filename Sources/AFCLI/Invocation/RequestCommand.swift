@@ -150,9 +150,7 @@ final class PrintingDelegate: HTTPClientDelegate {
         readsWholeBody || printer.needsMoreFinalBody
     }
 
-    func willFollowRedirect(hop: Int, from: String, to: String) {
-        if RedirectPolicy.isDowngrade(from: from, to: to) {
-            ErrorReporter.warn("following a redirect from https to http: \(to) is not encrypted")
-        }
+    func willFollowInsecureRedirect(hop: Int, to: String) {
+        ErrorReporter.warn("following a redirect from https to http: \(to) is not encrypted")
     }
 }

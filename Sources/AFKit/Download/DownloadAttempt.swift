@@ -127,10 +127,8 @@ final class DownloadAttempt: HTTPClientDelegate {
 
     func willSend(hop: Int, request: SentRequest) throws {}
 
-    func willFollowRedirect(hop: Int, from: String, to: String) {
-        if RedirectPolicy.isDowngrade(from: from, to: to) {
-            observer.downloadWarning("following a redirect from https to http: \(to) is not encrypted")
-        }
+    func willFollowInsecureRedirect(hop: Int, to: String) {
+        observer.downloadWarning("following a redirect from https to http: \(to) is not encrypted")
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {

@@ -46,7 +46,10 @@ package final class HTTPClient {
             guard hop < options.maxRedirects else {
                 throw HTTPClientError.tooManyRedirects(options.maxRedirects)
             }
-            delegate.willFollowRedirect(hop: hop, from: current.url, to: target)
+            // With pins the plain-http hop is refused anyway (pinning needs https): no warning then.
+            if RedirectPolicy.isDowngrade(from: current.url, to: target), !options.tls.isPinning {
+                delegate.willFollowInsecureRedirect(hop: hop, to: target)
+            }
             current = try RedirectPolicy.follow(current, status: outcome.statusCode, to: target)
             hop += 1
         }

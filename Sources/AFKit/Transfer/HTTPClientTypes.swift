@@ -136,8 +136,8 @@ package protocol HTTPClientDelegate: AnyObject {
     /// Asked after the final response's head and each chunk of its body: false stops reading the
     /// body there and ends the exchange as if it were complete.
     func needsMoreFinalBody() -> Bool
-    /// A redirect from `from` to `to` is about to be followed.
-    func willFollowRedirect(hop: Int, from: String, to: String)
+    /// A redirect from https to plain http (`to`) is about to be followed.
+    func willFollowInsecureRedirect(hop: Int, to: String)
     /// Progress of the current hop's download: bytes so far and expected (0 when unknown).
     func didProgress(hop: Int, downloaded: Int64, expected: Int64)
     /// Progress of the current hop's upload: body bytes sent so far and expected (0 when unknown).
@@ -151,8 +151,8 @@ extension HTTPClientDelegate {
     package func didFinishResponse(hop: Int, isFinal: Bool) throws {}
     /// Reads every body to its end by default.
     package func needsMoreFinalBody() -> Bool { true }
-    /// Ignores redirects by default.
-    package func willFollowRedirect(hop: Int, from: String, to: String) {}
+    /// Ignores insecure redirects by default.
+    package func willFollowInsecureRedirect(hop: Int, to: String) {}
     /// Ignores progress by default.
     package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {}
     /// Ignores upload progress by default.
