@@ -73,6 +73,12 @@ package final class EasyHandle {
             {
                 throw CurlError.limitExceeded(violation)
             }
+            if code == CURLE_URL_MALFORMAT {
+                let reason = message.isEmpty ? CurlError.strerror(code) : message
+                throw CurlError(
+                    kind: .badURL, code: Int(code.rawValue),
+                    description: "invalid URL \"\(request.url)\": libcurl refuses it (\(reason))")
+            }
             throw transferError(code: code, message: message, request: request)
         }
         try context.finish()

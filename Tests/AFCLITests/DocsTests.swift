@@ -58,8 +58,8 @@ final class DocsTests: XCTestCase {
             titles,
             [
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
-                "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"", "\"VALIDATION AND THE REQUEST LOG\"",
-                "\"TIMEOUTS, LIMITS AND REDIRECTS\"", "\"OPTIONS\"", "\"EXIT STATUS\"", "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
+                "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
+                "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"", "\"OPTIONS\"", "\"EXIT STATUS\"", "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }
 

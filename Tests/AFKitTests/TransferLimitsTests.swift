@@ -10,7 +10,7 @@ final class TransferLimitsTests: XCTestCase {
     private var servers: [HTTPClientTestServer] = []
 
     override func tearDown() {
-        servers.forEach { $0.stop() }
+        for server in servers { server.stop() }
         servers = []
         super.tearDown()
     }
@@ -104,7 +104,8 @@ final class TransferLimitsTests: XCTestCase {
         let server = try startServer { _ in .chunked([body, body], delay: 0) }
         let client = HTTPClient(options: options { $0.limits = ResponseLimits(maxBodyBytes: 4000) })
         XCTAssertThrowsError(
-            try client.send(PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: Recorder())
+            try client.send(
+                PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: Recorder())
         ) { error in
             XCTAssertEqual((error as? CurlError)?.kind, .limitExceeded)
             XCTAssertEqual((error as? CurlError)?.limitViolation, .bodySize(limit: 4000))
@@ -118,7 +119,8 @@ final class TransferLimitsTests: XCTestCase {
         let client = HTTPClient(options: options { $0.idleTimeout = 0.3 })
         let started = Date()
         XCTAssertThrowsError(
-            try client.send(PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: Recorder())
+            try client.send(
+                PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: Recorder())
         ) { error in
             XCTAssertEqual((error as? CurlError)?.kind, .timeout)
             XCTAssertEqual((error as? CurlError)?.description, "timed out: no data received or sent for 0.3 seconds")
@@ -159,7 +161,8 @@ final class TransferLimitsTests: XCTestCase {
         let server = try startServer { _ in .response(302, "Found", headers: [("Location", "file:///etc/passwd")]) }
         let client = HTTPClient(options: options { $0.follow = true })
         XCTAssertThrowsError(
-            try client.send(PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: Recorder())
+            try client.send(
+                PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: Recorder())
         ) { error in
             guard case .refusedRedirect(let target)? = error as? HTTPClientError else { return XCTFail("\(error)") }
             XCTAssertEqual(target, "file:///etc/passwd")

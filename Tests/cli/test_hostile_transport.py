@@ -332,3 +332,9 @@ def test_a_closed_pipe_is_reported_in_lower_case(server):
     err = proc.stderr.decode()
     assert proc.returncode == 1, err
     assert "broken pipe" in err and "Broken pipe" not in err, err
+
+
+def test_a_url_libcurl_refuses_is_bad_input():
+    result = run(["get", "http://a*b.example/x"])
+    assert result.code == 2, result
+    assert one_error_line(result).startswith('afcli: error: invalid URL "http://a*b.example/x": libcurl refuses it')
