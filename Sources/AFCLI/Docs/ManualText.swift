@@ -353,9 +353,9 @@ package enum ManualText {
                         + "`--accept-status`/`--accept-type` and downloads."),
                 .paragraph(
                     "URLs are sent as libcurl sends them and printed the same way: `.` and `..` path segments "
-                        + "are removed (`/a/../b` is `/b`, as curl and HTTPie do), and a host name in Unicode is "
-                        + "converted to its IDNA A-label (`bücher.example` is sent as `xn--bcher-kva.example`, "
-                        + "also in `--resolve` entries); a name IDNA refuses is bad input (exit status 2). With "
+                        + "are removed (`/a/../b` is `/b`, as curl and HTTPie do), and a host name with non-ASCII "
+                        + "letters is converted to its IDNA A-label, the `xn--` form (also in `--resolve` entries); "
+                        + "a name IDNA refuses is bad input (exit status 2). With "
                         + "`--follow`, a redirect to any scheme but http and https (`file://`, `ftp://`) is refused "
                         + "with exit status 6, and one from https to plain http is followed with a warning."),
             ]),
