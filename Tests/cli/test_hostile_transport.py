@@ -338,3 +338,14 @@ def test_a_url_libcurl_refuses_is_bad_input():
     result = run(["get", "http://a*b.example/x"])
     assert result.code == 2, result
     assert one_error_line(result).startswith('afcli: error: invalid URL "http://a*b.example/x": libcurl refuses it')
+
+
+def test_redirect_to_a_unicode_host_is_followed_to_its_a_label(server):
+    # The loopback server writes heads as Latin-1: this puts the name's UTF-8 bytes on the wire.
+    target = f"http://bücher.example:{server.port}/final".encode().decode("latin-1")
+    server.handler = lambda r: (Response(status=302, reason="Found", headers=[("Location", target)], body=b"")
+                                if r.target == "/r" else Response(body=b"arrived"))
+    result = run([server.url + "/r", "--follow", f"--resolve=bücher.example:{server.port}:127.0.0.1"])
+    assert result.code == 0, result
+    assert result.out == "arrived"
+    assert server.requests[-1].header("Host") == f"xn--bcher-kva.example:{server.port}"

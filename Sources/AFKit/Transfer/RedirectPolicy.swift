@@ -21,7 +21,7 @@ package enum RedirectPolicy {
     package static func target(of head: ResponseHead, requestURL: String) -> String? {
         guard redirectStatuses.contains(head.statusCode), let location = head.value(for: "Location"),
             !location.isEmpty,
-            let resolved = CurlURL.resolve(location, against: requestURL),
+            let resolved = CurlURL.resolve(asciiLocation(location), against: requestURL),
             let parts = CurlURL(resolved), parts.scheme == "http" || parts.scheme == "https"
         else { return nil }
         return resolved
@@ -32,10 +32,21 @@ package enum RedirectPolicy {
     package static func refusedTarget(of head: ResponseHead, requestURL: String) -> String? {
         guard redirectStatuses.contains(head.statusCode), let location = head.value(for: "Location"),
             !location.isEmpty,
-            let resolved = CurlURL.resolve(location, against: requestURL, allowingAnyScheme: true)
+            let resolved = CurlURL.resolve(asciiLocation(location), against: requestURL, allowingAnyScheme: true)
         else { return nil }
         let scheme = ASCIICase.lowercased(String(resolved.prefix { $0 != ":" }))
         return scheme == "http" || scheme == "https" ? nil : resolved
+    }
+
+    /// `location` as libcurl can parse it: a Unicode host becomes its A-label (as the request URL's
+    /// does) and other non-ASCII characters are percent-encoded, as browsers treat a `Location`.
+    static func asciiLocation(_ location: String) -> String {
+        guard !location.utf8.allSatisfy({ $0 < 0x80 }) else { return location }
+        var reference = URLReference(parsing: location).percentEncoded()
+        if let host = reference.host, !host.hasPrefix("["), let ascii = try? IDNA.asciiHost(host) {
+            reference.host = ascii
+        }
+        return reference.string
     }
 
     /// Whether following from `from` to `to` leaves TLS behind (https → http).
