@@ -5,7 +5,8 @@
 #include <fcntl.h>
 
 int cfile_open_direct(const char *path) {
-    return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+    // O_NOFOLLOW and O_NONBLOCK: a link or FIFO put at the name is refused, never waited on.
+    return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 }
 
 int cfile_allocate(int descriptor, off_t offset, off_t length) {

@@ -232,8 +232,11 @@ def nginx_file(tmp_path_factory):
         yield srv.url + "/big.bin", data, head.headers["ETag"], head.headers["Last-Modified"]
 
 
-def make_partial(directory, name, data, url, etag=None, last_modified=None, total=None):
-    (directory / (name + ".part")).write_bytes(data)
+def make_partial(directory, name, data, url, etag=None, last_modified=None, total=None, inode=None):
+    """A partial file and its state as afcli writes them; the state names the partial file's
+    inode (or `inode`, to forge one that does not belong)."""
+    part = directory / (name + ".part")
+    part.write_bytes(data)
     lines = ["afcli download state 1", f"url: {url}", f"bytes: {len(data)}"]
     if total is not None:
         lines.append(f"total: {total}")
@@ -241,6 +244,7 @@ def make_partial(directory, name, data, url, etag=None, last_modified=None, tota
         lines.append(f"etag: {etag}")
     if last_modified:
         lines.append(f"last-modified: {last_modified}")
+    lines.append(f"inode: {part.stat().st_ino if inode is None else inode}")
     (directory / (name + ".part.state")).write_text("\n".join(lines) + "\n")
 
 
@@ -351,8 +355,13 @@ def test_wrong_content_range_leaves_the_file_untouched(server, tmp_path, content
     server.handler = lambda r: Response(206, "Partial Content", headers, data[10_000:])
     result = run(["download", "--resume", server.url + "/w.bin"], cwd=tmp_path)
     assert result.code == 1, result
-    assert "asked for bytes 10000- but the server answered with" in result.err
-    assert "w.bin.part was left untouched" in result.err
+    if content_range == "bytes 10000-49999/50000":
+        # The range continues the file, but the file changed size on the server.
+        assert ("the server now reports 50000 bytes for the file, the partial download expected 40000"
+                in result.err and "remove w.bin.part to start again" in result.err), result
+    else:
+        assert "asked for bytes 10000- but the server answered with" in result.err
+        assert "w.bin.part was left untouched" in result.err
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
@@ -360,13 +369,23 @@ def test_leftover_states_without_a_partial_file(server, tmp_path):
     data = os.urandom(20_000)
     server.handler = RangeFile(data)
     url = server.url + "/z.bin"
-    # Killed after the finished file was renamed into place, before its state was removed.
+    # Killed after the finished file was renamed into place, before its state was removed: the
+    # state names the file's inode, so nothing is sent.
     (tmp_path / "z.bin").write_bytes(data)
-    (tmp_path / "z.bin.part.state").write_text(f"afcli download state 1\nurl: {url}\nbytes: 20000\ntotal: 20000\n")
+    inode = (tmp_path / "z.bin").stat().st_ino
+    (tmp_path / "z.bin.part.state").write_text(
+        f"afcli download state 1\nurl: {url}\nbytes: 20000\ntotal: 20000\ninode: {inode}\n")
     result = run(["download", "--resume", url], cwd=tmp_path)
     assert result.code == 0 and "z.bin was already complete" in result.err, result
     assert server.requests == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["z.bin"]
+    # A state that does not name the file cannot vouch for it: the server's 416 does.
+    (tmp_path / "z.bin.part.state").write_text(f"afcli download state 1\nurl: {url}\nbytes: 20000\ntotal: 20000\n")
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0 and "z.bin was already complete" in result.err, result
+    assert [r.header("Range") for r in server.requests] == ["bytes=20000-"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["z.bin"]
+    server.requests.clear()
     # Killed after claiming the name, before the partial file existed: a fresh start, same name.
     (tmp_path / "z.bin").unlink()
     (tmp_path / "z.bin.part.state").write_text(f"afcli download state 1\nurl: {url}\nbytes: 0\n")
