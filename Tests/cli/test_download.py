@@ -525,7 +525,9 @@ def test_interrupt_saves_state_and_exits_130(server, tmp_path, sig):
     _, err = proc.communicate(timeout=5)
     assert time.time() - sent < 1.5
     assert proc.returncode == 130, err
-    assert b"afcli: error: interrupted" in err
+    # The message names the partial file and how to continue it.
+    assert re.search(rb"afcli: error: interrupted: [0-9.]+ (B|KiB|MiB) saved in slow.bin.part; "
+                     rb"run the same command with --resume to continue\n", err), err
     state = read_state(tmp_path / "slow.bin.part.state")
     content = part.read_bytes()
     # Everything received was flushed and is vouched for by the state.
@@ -668,3 +670,85 @@ def test_progress_percent_lines(server, tmp_path):
     assert percents == sorted(percents) and percents[-1] == 100 and len(percents) > 3
     quiet = run(["download", "-q", server.url + "/p.bin"], cwd=tmp_path)
     assert quiet.code == 0 and quiet.err == ""
+
+
+# MARK: - Resume corner cases
+
+
+def test_resume_on_a_finished_file_says_it_is_complete(server, tmp_path):
+    data = os.urandom(30_000)
+    server.handler = RangeFile(data)
+    url = server.url + "/done.bin"
+    assert run(["download", url], cwd=tmp_path).code == 0
+    # As wget -c: the file is whole, nothing is downloaded again, no done-1.bin.
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "afcli: done.bin was already complete (29.3 KiB)" in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=30000-"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
+    # A shorter file under the name (another tool's partial download) is continued.
+    (tmp_path / "done.bin").write_bytes(data[:12_000])
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "resumed at 11.7 KiB" in result.err, result
+    assert (tmp_path / "done.bin").read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
+
+
+def test_an_unusable_state_is_reported_with_what_to_do(server, tmp_path):
+    data = os.urandom(30_000)
+    server.handler = RangeFile(data)
+    url = server.url + "/g.bin"
+    (tmp_path / "g.bin.part").write_bytes(data[:10_000])
+    (tmp_path / "g.bin.part.state").write_bytes(b"GIF89a garbage")
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert ("afcli: warning: ignoring g.bin.part.state: it is not an afcli download state; not resuming "
+            "from it; to continue g.bin.part anyway, run with -o g.bin --resume, or remove both files"
+            in result.err), result
+    assert (tmp_path / "g-1.bin").read_bytes() == data
+    # Named with -o, the partial file is continued from its size.
+    result = run(["download", "-o", "g.bin", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert ("afcli: warning: ignoring g.bin.part.state: it is not an afcli download state; continuing "
+            "g.bin.part from its size without it (remove both to start again)") in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=10000-"
+    assert (tmp_path / "g.bin").read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-1.bin", "g.bin"]
+
+
+def test_a_state_of_another_url_needs_o(server, tmp_path):
+    data = os.urandom(30_000)
+    server.handler = RangeFile(data)
+    make_partial(tmp_path, "m.bin", data[:8_000], server.url + "/old-mirror/m.bin", etag='"v1"', total=len(data))
+    # Found by URL, a state of another URL is never picked up: a fresh download.
+    result = run(["download", "--resume", server.url + "/m.bin"], cwd=tmp_path)
+    assert result.code == 0 and server.requests[-1].header("Range") is None, result
+    assert (tmp_path / "m-1.bin").read_bytes() == data
+    # Named with -o, it is continued, with a warning.
+    result = run(["download", "-o", "m.bin", "--resume", server.url + "/m.bin"], cwd=tmp_path)
+    assert result.code == 0, result
+    assert (f"afcli: warning: m.bin.part.state was saved for {server.url}/old-mirror/m.bin; continuing it from "
+            f"{server.url}/m.bin") in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=8000-"
+    assert (tmp_path / "m.bin").read_bytes() == data
+
+
+def test_percent_lines_never_go_back_after_a_restart(server, tmp_path):
+    data = os.urandom(200_000)
+    calls = []
+
+    def handler(request):
+        calls.append(request.header("Range"))
+        if len(calls) == 1:
+            return RangeFile(data, chunk=10_000, delay=0.002, stop_after=120_000)(request)
+        # The retry's range is ignored: the download starts again from zero.
+        return RangeFile(data, chunk=10_000, delay=0.002, honor_range=False)(request)
+
+    server.handler = handler
+    result = run(["download", "--progress", "percent", "--retry", "1", "--retry-delay", "0.01",
+                  server.url + "/r.bin"], cwd=tmp_path)
+    assert result.code == 0, result
+    assert calls == [None, "bytes=120000-"]
+    percents = [int(m) for m in re.findall(r"^(\d+)%$", result.err, re.M)]
+    assert percents == sorted(set(percents)) and percents[-1] == 100 and max(percents[:3]) < 60, result.err
