@@ -234,7 +234,7 @@ def nginx_file(tmp_path_factory):
 
 def make_partial(directory, name, data, url, etag=None, last_modified=None, total=None, inode=None):
     """A partial file and its state as afcli writes them; the state names the partial file's
-    inode (or `inode`, to forge one that does not belong)."""
+    inode (or `inode`, to forge one that does not belong; False leaves it out, as an older afcli)."""
     part = directory / (name + ".part")
     part.write_bytes(data)
     lines = ["afcli download state 1", f"url: {url}", f"bytes: {len(data)}"]
@@ -244,7 +244,8 @@ def make_partial(directory, name, data, url, etag=None, last_modified=None, tota
         lines.append(f"etag: {etag}")
     if last_modified:
         lines.append(f"last-modified: {last_modified}")
-    lines.append(f"inode: {part.stat().st_ino if inode is None else inode}")
+    if inode is not False:
+        lines.append(f"inode: {part.stat().st_ino if inode is None else inode}")
     (directory / (name + ".part.state")).write_text("\n".join(lines) + "\n")
 
 
@@ -693,6 +694,12 @@ def test_resume_on_a_finished_file_says_it_is_complete(server, tmp_path):
     assert "resumed at 11.7 KiB" in result.err, result
     assert (tmp_path / "done.bin").read_bytes() == data
     assert sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
+    # A server without ranges sends it all again: the file there is kept.
+    server.handler = RangeFile(data, honor_range=False)
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "afcli: warning: done.bin is kept (use --overwrite to replace it); saved as done-1.bin instead" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done-1.bin", "done.bin"]
 
 
 def test_an_unusable_state_is_reported_with_what_to_do(server, tmp_path):
@@ -715,6 +722,18 @@ def test_an_unusable_state_is_reported_with_what_to_do(server, tmp_path):
     assert server.requests[-1].header("Range") == "bytes=10000-"
     assert (tmp_path / "g.bin").read_bytes() == data
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g-1.bin", "g.bin"]
+
+
+def test_a_state_from_an_older_afcli_is_explained(server, tmp_path):
+    data = os.urandom(20_000)
+    server.handler = RangeFile(data)
+    make_partial(tmp_path, "o.bin", data[:5_000], server.url + "/o.bin", etag='"v1"', total=len(data), inode=False)
+    result = run(["download", "-o", "o.bin", "--resume", server.url + "/o.bin"], cwd=tmp_path)
+    assert result.code == 0, result
+    assert ("ignoring o.bin.part.state: it does not name its partial file (an older afcli wrote it); continuing "
+            "o.bin.part from its size without it") in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=5000-"
+    assert (tmp_path / "o.bin").read_bytes() == data
 
 
 def test_a_state_of_another_url_needs_o(server, tmp_path):

@@ -11,7 +11,9 @@ extension DownloadAttempt {
             let installed = try partial.install(as: final, replacing: replaces)
             observer.downloadDidStop(completed: true)
             if installed != final {
-                observer.downloadWarning("\(final) appeared while downloading; saved as \(installed) instead")
+                // A file continued in place (`--resume` on NAME) was there all along.
+                let why = plan.adoptFrom == nil ? "appeared while downloading" : "is kept (use --overwrite to replace it)"
+                observer.downloadWarning("\(final) \(why); saved as \(installed) instead")
             }
             return result(path: installed, size: size, alreadyComplete: false, digest: digest)
         }

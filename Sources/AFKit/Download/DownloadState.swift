@@ -275,6 +275,8 @@ package enum DownloadStateProblem: Error, Equatable, Sendable, CustomStringConve
     case damaged(String)
     /// It was written for another partial file than the one beside it.
     case belongsToAnotherFile
+    /// It names no partial file (an older afcli wrote it), so it cannot vouch for the one beside it.
+    case namesNoPartialFile
     /// It was written for another URL.
     case otherURL(String)
 
@@ -285,6 +287,7 @@ package enum DownloadStateProblem: Error, Equatable, Sendable, CustomStringConve
         case .notAState: return "it is not an afcli download state"
         case .damaged(let why): return "it is damaged (\(why))"
         case .belongsToAnotherFile: return "it was not written for the partial file beside it"
+        case .namesNoPartialFile: return "it does not name its partial file (an older afcli wrote it)"
         case .otherURL(let url): return "it belongs to another URL (\(url))"
         }
     }

@@ -13,6 +13,8 @@ package final class Downloader {
     private let client: HTTPClient
     /// Where progress and warnings go.
     private unowned let observer: DownloadObserver
+    /// The warnings about files on disk given so far.
+    private var warned: Set<String> = []
 
     /// A downloader sending through `client` (which should follow redirects).
     package init(client: HTTPClient, observer: DownloadObserver) {
@@ -190,13 +192,13 @@ package final class Downloader {
                     warnUnusable(statePath, problem: .otherURL(state.url), part: part, final: final, continuing: false)
                     return nil
                 }
-                observer.downloadWarning("\(statePath) was saved for \(state.url); continuing it from \(job.url)")
+                warnOnce("\(statePath) was saved for \(state.url); continuing it from \(job.url)")
             }
             let partial = try PartialFile(path: part, state: state)
-            if state.bytes > 0, state.inode == nil || state.inode != partial.inode {
+            if state.bytes > 0, state.inode != partial.inode {
                 partial.closeFile()
-                warnUnusable(
-                    statePath, problem: .belongsToAnotherFile, part: part, final: final, continuing: explicit)
+                let problem: DownloadStateProblem = state.inode == nil ? .namesNoPartialFile : .belongsToAnotherFile
+                warnUnusable(statePath, problem: problem, part: part, final: final, continuing: explicit)
                 guard explicit else { return nil }
                 ignoredState = true
                 break
@@ -228,7 +230,13 @@ package final class Downloader {
             continuing
             ? "continuing \(part) from its size without it (remove both to start again)"
             : "not resuming from it; to continue \(part) anyway, run with -o \(final) --resume, or remove both files"
-        observer.downloadWarning("ignoring \(statePath): \(problem); \(advice)")
+        warnOnce("ignoring \(statePath): \(problem); \(advice)")
+    }
+
+    /// Gives a warning about the files on disk once, however many attempts plan from them.
+    private func warnOnce(_ message: String) {
+        guard warned.insert(message).inserted else { return }
+        observer.downloadWarning(message)
     }
 
     /// The result for a file a previous run finished (checked against `--sha256` when given).
