@@ -700,6 +700,15 @@ def test_resume_on_a_finished_file_says_it_is_complete(server, tmp_path):
     assert result.code == 0, result
     assert "afcli: warning: done.bin is kept (use --overwrite to replace it); saved as done-1.bin instead" in result.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["done-1.bin", "done.bin"]
+    # A file longer than the resource cannot be part of it: it is left alone.
+    (tmp_path / "done-1.bin").unlink()
+    (tmp_path / "done.bin").write_bytes(data + b"more")
+    server.requests.clear()
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert [r.header("Range") for r in server.requests] == [None]
+    assert (tmp_path / "done.bin").read_bytes() == data + b"more"
+    assert (tmp_path / "done-1.bin").read_bytes() == data
 
 
 def test_an_unusable_state_is_reported_with_what_to_do(server, tmp_path):

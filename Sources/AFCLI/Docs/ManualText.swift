@@ -186,7 +186,7 @@ package enum ManualText {
                         + "with the reason and what to do, and the download starts under a new name (with `-o`, "
                         + "NAME.part is continued from its size). When NAME itself is there and whole, `--resume` "
                         + "reports it as complete (exit status 0) instead of saving NAME-1, as wget -c does; a "
-                        + "shorter NAME is continued."),
+                        + "shorter NAME is continued, one longer than the server's file is left alone."),
                 .paragraph(
                     "`--sha256 HEX` hashes the file while it is written (a resumed file's first part is read "
                         + "back from disk) and fails, without keeping the file, when the digest differs. "

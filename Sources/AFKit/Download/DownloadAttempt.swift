@@ -199,8 +199,12 @@ final class DownloadAttempt: HTTPClientDelegate {
             let name = DownloadName.choose(
                 contentDisposition: head.value(for: "Content-Disposition"), url: job.url,
                 contentType: head.value(for: "Content-Type"))
-            if job.resume, let existing = Self.finishedFile(named: name, in: directory) {
-                throw ExistingDownload(path: existing)
+            // A file already under the name is continued (as wget -c does) only when it could be
+            // this resource: no longer than what the server now announces.
+            if job.resume, let length, let existing = Self.finishedFile(named: name, in: directory),
+                existing.size <= length
+            {
+                throw ExistingDownload(path: existing.path)
             }
             let claimed = try claim(name, in: directory, state: state)
             finalPath = claimed.final
@@ -291,15 +295,15 @@ final class DownloadAttempt: HTTPClientDelegate {
         throw DownloadError.noFreeName(name)
     }
 
-    /// The path of `name` in `directory` when it is a finished file (a regular file of the
-    /// user's own, not empty) with no partial download beside it; else nil.
-    private static func finishedFile(named name: String, in directory: String) -> String? {
+    /// The path and size of `name` in `directory` when it is a finished file (a regular file of
+    /// the user's own, not empty) with no partial download beside it; else nil.
+    private static func finishedFile(named name: String, in directory: String) -> (path: String, size: Int64)? {
         let final = FileIO.join(directory, name)
         let part = final + ".part"
         guard FileIO.exists(final), FileIO.problem(atPath: final) == nil, case .regular(let size) = FileIO.kind(of: final),
             size > 0, !FileIO.exists(part), !FileIO.exists(DownloadStateFile.path(forPart: part))
         else { return nil }
-        return final
+        return (final, size)
     }
 
     /// Tells the observer the transfer has started, once.
