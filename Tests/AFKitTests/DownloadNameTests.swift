@@ -8,13 +8,15 @@ final class DownloadNameTests: XCTestCase {
 
     func testNamesLikeWorkingFilesGetAnUnderscore() {
         let choose = { (name: String) in
-            DownloadName.choose(contentDisposition: "attachment; filename=\"\(name)\"", url: "http://h/x", contentType: nil)
+            DownloadName.choose(
+                contentDisposition: "attachment; filename=\"\(name)\"", url: "http://h/x", contentType: nil)
         }
         XCTAssertEqual(choose("big.iso.part"), "big.iso.part_")
         XCTAssertEqual(choose("big.iso.part.state"), "big.iso.part.state_")
         XCTAssertEqual(choose("big.iso.part.state.tmp"), "big.iso.part.state.tmp_")
         XCTAssertEqual(choose("big.iso.part.state.tmp-4242"), "big.iso.part.state.tmp-4242_")
-        XCTAssertEqual(DownloadName.choose(contentDisposition: nil, url: "http://h/a/x.part", contentType: nil), "x.part_")
+        XCTAssertEqual(
+            DownloadName.choose(contentDisposition: nil, url: "http://h/a/x.part", contentType: nil), "x.part_")
         // Names that only look similar are kept.
         XCTAssertEqual(choose("video.part1.rar"), "video.part1.rar")
         XCTAssertEqual(choose("x.part.statement.pdf"), "x.part.statement.pdf")

@@ -79,7 +79,8 @@ struct LogFileError: Error, CustomStringConvertible {
 
     var description: String {
         // O_NOFOLLOW reports a link as ELOOP, whose text ("too many levels…") would mislead.
-        let reason = code == ELOOP ? "it is a symbolic link, which afcli does not follow" : DownloadError.errorText(code)
+        let reason =
+            code == ELOOP ? "it is a symbolic link, which afcli does not follow" : DownloadError.errorText(code)
         return "cannot open the log file \"\(path)\": \(reason)"
     }
 }

@@ -12,7 +12,8 @@ extension DownloadAttempt {
             observer.downloadDidStop(completed: true)
             if installed != final {
                 // A file continued in place (`--resume` on NAME) was there all along.
-                let why = plan.adoptFrom == nil ? "appeared while downloading" : "is kept (use --overwrite to replace it)"
+                let why =
+                    plan.adoptFrom == nil ? "appeared while downloading" : "is kept (use --overwrite to replace it)"
                 observer.downloadWarning("\(final) \(why); saved as \(installed) instead")
             }
             return result(path: installed, size: size, alreadyComplete: false, digest: digest)

@@ -300,7 +300,8 @@ final class DownloadAttempt: HTTPClientDelegate {
     private static func finishedFile(named name: String, in directory: String) -> (path: String, size: Int64)? {
         let final = FileIO.join(directory, name)
         let part = final + ".part"
-        guard FileIO.exists(final), FileIO.problem(atPath: final) == nil, case .regular(let size) = FileIO.kind(of: final),
+        guard FileIO.exists(final), FileIO.problem(atPath: final) == nil,
+            case .regular(let size) = FileIO.kind(of: final),
             size > 0, !FileIO.exists(part), !FileIO.exists(DownloadStateFile.path(forPart: part))
         else { return nil }
         return (final, size)
