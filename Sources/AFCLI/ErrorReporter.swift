@@ -60,6 +60,7 @@ enum ErrorReporter {
     /// A failed download: its HTTP status as 3/4/5 (whatever --check-status says, since no file is
     /// saved), 2 for a bad -o, 1 for the rest.
     private static func classify(downloadError: DownloadError) -> (ExitStatus, String, String?) {
+        if downloadError.isInterrupt { return (.interrupted, downloadError.description, nil) }
         if let code = downloadError.httpStatusCode {
             return (ExitStatus(checkingHTTPStatus: code) ?? .failure, downloadError.description, nil)
         }

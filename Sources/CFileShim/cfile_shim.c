@@ -5,7 +5,15 @@
 #include <fcntl.h>
 
 int cfile_open_direct(const char *path) {
-    return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+    // O_NOFOLLOW and O_NONBLOCK: a link or FIFO put at the name is refused, never waited on
+    // (the caller checks that the descriptor is its partial file). O_NONBLOCK is cleared again,
+    // so no write is ever cut short with EAGAIN.
+    int descriptor = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (descriptor >= 0) {
+        int flags = fcntl(descriptor, F_GETFL);
+        if (flags >= 0) fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK);
+    }
+    return descriptor;
 }
 
 int cfile_allocate(int descriptor, off_t offset, off_t length) {

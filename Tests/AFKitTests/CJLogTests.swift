@@ -16,6 +16,16 @@ final class CJLogTests: XCTestCase {
         XCTAssertTrue(log.text.contains("\u{FF1A}"))
     }
 
+    func testAddressHidesTheURLsCredentials() {
+        XCTAssertEqual(CJRequestLog.address("https://ann:s3cret@h.test/a?b=1"), "https://ann:***@h.test/a?b=1")
+        XCTAssertEqual(CJRequestLog.address("https://TOKEN@h.test:8443/"), "https://***@h.test:8443/")
+        XCTAssertEqual(CJRequestLog.address("http://a:b:c@h.test"), "http://a:***@h.test")
+        // An @ after the authority is not user information.
+        XCTAssertEqual(CJRequestLog.address("http://h.test/u@x?m=a@b#c@d"), "http://h.test/u@x?m=a@b#c@d")
+        XCTAssertEqual(CJRequestLog.address("http://h.test"), "http://h.test")
+        XCTAssertEqual(CJRequestLog.address("no scheme@h"), "no scheme@h")
+    }
+
     func testOriginalParameters() {
         XCTAssertEqual(CJRequestLog.originalParameters(nil, queryItems: []), "(null)")
         XCTAssertEqual(

@@ -97,4 +97,42 @@ final class DownloadDirectWriterTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(Array(contents(path).prefix(completed)), Array(body.prefix(completed)))
         writer.stop()
     }
+
+    func testPreallocationGrowsInStepsNotToTheClaimedLength() throws {
+        // A server claiming 1 GiB that sends a few bytes: a few MiB are reserved, not 1 GiB.
+        let claimed: Int64 = 1 << 30
+        let (writer, descriptor, _) = try open("liar.part", total: claimed)
+        defer { close(descriptor) }
+        try feed(writer, Array("hello".utf8), sizes: [5])
+        XCTAssertEqual(try writer.drain(), 5)
+        let first = try XCTUnwrap(FileIO.allocatedBytes(of: descriptor))
+        XCTAssertLessThanOrEqual(first, DirectWriter.minimumStep + Int64(2 * DirectWriter.bufferSize))
+        XCTAssertLessThanOrEqual(writer.allocatedEnd, DirectWriter.minimumStep + Int64(DirectWriter.bufferSize))
+        // As data arrives the reservation stays ahead of every buffer, and within a step of the data.
+        let body = [UInt8](repeating: 0x5A, count: 24 * DirectWriter.bufferSize + 99)
+        var offset = 0
+        while offset < body.count {
+            let count = min(300_007, body.count - offset)
+            try body[offset..<(offset + count)].withUnsafeBytes { try writer.append($0) }
+            offset += count
+            XCTAssertGreaterThanOrEqual(writer.allocatedEnd, writer.accepted)
+            XCTAssertLessThanOrEqual(
+                writer.allocatedEnd, writer.accepted + DirectWriter.maximumStep + Int64(DirectWriter.bufferSize))
+            XCTAssertLessThanOrEqual(writer.allocatedEnd, claimed)
+        }
+        XCTAssertEqual(try writer.drain(), Int64(5 + body.count))
+        writer.stop()
+        XCTAssertLessThan(try XCTUnwrap(FileIO.allocatedBytes(of: descriptor)), 64 << 20)
+    }
+
+    func testPreallocationNeverPassesTheTotal() throws {
+        let body = pattern(DirectWriter.bufferSize + 10, seed: 8)
+        let (writer, descriptor, path) = try open("exact.part", total: Int64(body.count))
+        defer { close(descriptor) }
+        XCTAssertEqual(FileIO.size(of: descriptor), Int64(body.count))
+        try feed(writer, body, sizes: [65_536])
+        XCTAssertEqual(try writer.drain(), Int64(body.count))
+        writer.stop()
+        XCTAssertEqual(contents(path), body)
+    }
 }

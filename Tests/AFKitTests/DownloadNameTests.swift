@@ -4,6 +4,26 @@ import XCTest
 /// Download file names: Content-Disposition (RFC 6266, RFC 8187 `filename*`), sanitising of
 /// hostile names, the URL's last segment, `index`, extensions from the media type, numbering.
 final class DownloadNameTests: XCTestCase {
+    // MARK: - afcli's working names
+
+    func testNamesLikeWorkingFilesGetAnUnderscore() {
+        let choose = { (name: String) in
+            DownloadName.choose(
+                contentDisposition: "attachment; filename=\"\(name)\"", url: "http://h/x", contentType: nil)
+        }
+        XCTAssertEqual(choose("big.iso.part"), "big.iso.part_")
+        XCTAssertEqual(choose("big.iso.part.state"), "big.iso.part.state_")
+        XCTAssertEqual(choose("big.iso.part.state.tmp"), "big.iso.part.state.tmp_")
+        XCTAssertEqual(choose("big.iso.part.state.tmp-4242"), "big.iso.part.state.tmp-4242_")
+        XCTAssertEqual(
+            DownloadName.choose(contentDisposition: nil, url: "http://h/a/x.part", contentType: nil), "x.part_")
+        // Names that only look similar are kept.
+        XCTAssertEqual(choose("video.part1.rar"), "video.part1.rar")
+        XCTAssertEqual(choose("x.part.statement.pdf"), "x.part.statement.pdf")
+        XCTAssertEqual(choose("x.part.state.tmp-"), "x.part.state.tmp-")
+        XCTAssertEqual(choose("apart"), "apart")
+    }
+
     // MARK: - Content-Disposition
 
     func testPlainAndQuotedFilename() {

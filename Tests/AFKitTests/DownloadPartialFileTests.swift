@@ -140,4 +140,70 @@ final class DownloadPartialFileTests: TemporaryDirectoryTestCase {
         hasher.update(Array(data[100_000...]))
         XCTAssertEqual(hasher.finalize(), SHA256.hash(data))
     }
+
+    // MARK: - Files afcli does not own
+
+    /// The problem `PartialFile` reports for what is at `name`, nil when it opens.
+    private func problem(opening name: String) -> UnsafeFileProblem? {
+        do {
+            _ = try PartialFile(path: path(name), state: DownloadState(url: "http://h/a"))
+            return nil
+        } catch {
+            guard case .unsafeFile(_, let problem) = error else { return nil }
+            return problem
+        }
+    }
+
+    func testLinksDevicesAndOtherUsersFilesAreRefused() throws {
+        let victim = try makeFile("victim", Array("precious".utf8))
+        XCTAssertEqual(symlink(victim, path("link.part")), 0)
+        XCTAssertEqual(problem(opening: "link.part"), .symbolicLink)
+        // A dangling link is not created through either.
+        XCTAssertEqual(symlink(path("nowhere"), path("dangling.part")), 0)
+        XCTAssertEqual(problem(opening: "dangling.part"), .symbolicLink)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("nowhere")))
+        XCTAssertEqual(mkfifo(path("fifo.part"), 0o600), 0)
+        XCTAssertEqual(problem(opening: "fifo.part"), .notRegular)
+        XCTAssertEqual(contents("victim"), Array("precious".utf8))
+        if geteuid() == 0 {
+            _ = try makeFile("foreign.part", [1, 2, 3])
+            XCTAssertEqual(chown(path("foreign.part"), 65534, 65534), 0)
+            XCTAssertEqual(problem(opening: "foreign.part"), .foreignOwner)
+            XCTAssertEqual(
+                DownloadStateFile.load(path("foreign.part")), .unusable(.unsafe(.foreignOwner)))
+        }
+    }
+
+    func testStateFilesArePrivateAndReplaceLinksAtTheirNames() throws {
+        let victim = try makeFile("victim", Array("precious".utf8))
+        XCTAssertEqual(symlink(victim, path("s.part.state")), 0)
+        XCTAssertEqual(symlink(victim, path("s.part.state.tmp")), 0)
+        XCTAssertEqual(DownloadStateFile.load(path("s.part.state")), .unusable(.unsafe(.symbolicLink)))
+        try DownloadStateFile.write(DownloadState(url: "http://h/s", bytes: 3), to: path("s.part.state"))
+        XCTAssertEqual(contents("victim"), Array("precious".utf8))
+        XCTAssertEqual(DownloadStateFile.read(path("s.part.state"))?.bytes, 3)
+        var info = stat()
+        XCTAssertEqual(lstat(path("s.part.state"), &info), 0)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o600)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFREG)
+        XCTAssertTrue(try DownloadStateFile.create(DownloadState(url: "http://h/n"), at: path("n.part.state")))
+        XCTAssertEqual(lstat(path("n.part.state"), &info), 0)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o600)
+    }
+
+    func testInstallRefusesANameThatNoLongerLeadsToTheFile() throws {
+        let partial = try PartialFile(path: path("r.part"), state: DownloadState(url: "http://h/r"))
+        try partial.start(at: 0, state: DownloadState(url: "http://h/r"))
+        try append(partial, Array("data".utf8))
+        try partial.finishWriting()
+        // Swapped for a link meanwhile: the link is not renamed into place.
+        let victim = try makeFile("victim", Array("precious".utf8))
+        XCTAssertEqual(unlink(path("r.part")), 0)
+        XCTAssertEqual(symlink(victim, path("r.part")), 0)
+        XCTAssertThrowsError(try partial.install(as: path("r"), replacing: true)) { error in
+            XCTAssertEqual(error as? DownloadError, .unsafeFile(path: path("r.part"), problem: .replaced))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("r")))
+        partial.closeFile()
+    }
 }

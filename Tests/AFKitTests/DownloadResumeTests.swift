@@ -47,9 +47,13 @@ final class DownloadResumeTests: XCTestCase {
         let wrongStart = decide(206, "bytes 0-199/200", offset: 100, total: 200)
         XCTAssertEqual(
             wrongStart, .fail(.unexpectedContentRange(value: "bytes 0-199/200", offset: 100, path: "f.part")))
+        // The right start with another total: the file changed, and the message says so and how out.
         let wrongTotal = decide(206, "bytes 100-299/300", offset: 100, total: 200)
+        XCTAssertEqual(wrongTotal, .fail(.totalChanged(expected: 200, now: 300, path: "f.part")))
         XCTAssertEqual(
-            wrongTotal, .fail(.unexpectedContentRange(value: "bytes 100-299/300", offset: 100, path: "f.part")))
+            "\(DownloadError.totalChanged(expected: 200, now: 300, path: "f.part"))",
+            "the server now reports 300 bytes for the file, the partial download expected 200 "
+                + "(it changed on the server); remove f.part to start again")
         XCTAssertEqual(
             decide(206, nil, offset: 100), .fail(.unexpectedContentRange(value: nil, offset: 100, path: "f.part")))
         XCTAssertEqual(
@@ -91,6 +95,24 @@ final class DownloadResumeTests: XCTestCase {
                 + "last-modified: Tue, 15 Nov 1994 08:12:31 GMT\n")
         XCTAssertEqual(DownloadState(decoding: state.encoded), state)
         XCTAssertEqual(DownloadState(decoding: "afcli download state 1\nurl: u\nbytes: 0\n"), DownloadState(url: "u"))
+    }
+
+    func testStateRecordsItsPartialFilesInode() {
+        let state = DownloadState(url: "u", bytes: 5, inode: 123_456)
+        XCTAssertEqual(state.encoded, "afcli download state 1\nurl: u\nbytes: 5\ninode: 123456\n")
+        XCTAssertEqual(DownloadState(decoding: state.encoded), state)
+        XCTAssertEqual(
+            DownloadState.decode("afcli download state 1\nurl: u\nbytes: 5\ninode: x\n"),
+            .failure(.damaged("its inode is invalid")))
+    }
+
+    func testStateProblemsAreNamed() {
+        XCTAssertEqual(DownloadState.decode("GIF89a"), .failure(.notAState))
+        XCTAssertEqual(
+            DownloadState.decode("afcli download state 1\nbytes: 1\n"), .failure(.damaged("it names no URL")))
+        XCTAssertEqual(
+            "\(DownloadStateProblem.damaged("it names no URL"))", "it is damaged (it names no URL)")
+        XCTAssertEqual("\(DownloadStateProblem.unsafe(.symbolicLink))", "it is a symbolic link")
     }
 
     func testStateRejectsForeignOrBrokenFiles() {

@@ -232,8 +232,11 @@ def nginx_file(tmp_path_factory):
         yield srv.url + "/big.bin", data, head.headers["ETag"], head.headers["Last-Modified"]
 
 
-def make_partial(directory, name, data, url, etag=None, last_modified=None, total=None):
-    (directory / (name + ".part")).write_bytes(data)
+def make_partial(directory, name, data, url, etag=None, last_modified=None, total=None, inode=None):
+    """A partial file and its state as afcli writes them; the state names the partial file's
+    inode (or `inode`, to forge one that does not belong; False leaves it out, as an older afcli)."""
+    part = directory / (name + ".part")
+    part.write_bytes(data)
     lines = ["afcli download state 1", f"url: {url}", f"bytes: {len(data)}"]
     if total is not None:
         lines.append(f"total: {total}")
@@ -241,6 +244,8 @@ def make_partial(directory, name, data, url, etag=None, last_modified=None, tota
         lines.append(f"etag: {etag}")
     if last_modified:
         lines.append(f"last-modified: {last_modified}")
+    if inode is not False:
+        lines.append(f"inode: {part.stat().st_ino if inode is None else inode}")
     (directory / (name + ".part.state")).write_text("\n".join(lines) + "\n")
 
 
@@ -351,8 +356,13 @@ def test_wrong_content_range_leaves_the_file_untouched(server, tmp_path, content
     server.handler = lambda r: Response(206, "Partial Content", headers, data[10_000:])
     result = run(["download", "--resume", server.url + "/w.bin"], cwd=tmp_path)
     assert result.code == 1, result
-    assert "asked for bytes 10000- but the server answered with" in result.err
-    assert "w.bin.part was left untouched" in result.err
+    if content_range == "bytes 10000-49999/50000":
+        # The range continues the file, but the file changed size on the server.
+        assert ("the server now reports 50000 bytes for the file, the partial download expected 40000"
+                in result.err and "remove w.bin.part to start again" in result.err), result
+    else:
+        assert "asked for bytes 10000- but the server answered with" in result.err
+        assert "w.bin.part was left untouched" in result.err
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
@@ -360,13 +370,23 @@ def test_leftover_states_without_a_partial_file(server, tmp_path):
     data = os.urandom(20_000)
     server.handler = RangeFile(data)
     url = server.url + "/z.bin"
-    # Killed after the finished file was renamed into place, before its state was removed.
+    # Killed after the finished file was renamed into place, before its state was removed: the
+    # state names the file's inode, so nothing is sent.
     (tmp_path / "z.bin").write_bytes(data)
-    (tmp_path / "z.bin.part.state").write_text(f"afcli download state 1\nurl: {url}\nbytes: 20000\ntotal: 20000\n")
+    inode = (tmp_path / "z.bin").stat().st_ino
+    (tmp_path / "z.bin.part.state").write_text(
+        f"afcli download state 1\nurl: {url}\nbytes: 20000\ntotal: 20000\ninode: {inode}\n")
     result = run(["download", "--resume", url], cwd=tmp_path)
     assert result.code == 0 and "z.bin was already complete" in result.err, result
     assert server.requests == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["z.bin"]
+    # A state that does not name the file cannot vouch for it: the server's 416 does.
+    (tmp_path / "z.bin.part.state").write_text(f"afcli download state 1\nurl: {url}\nbytes: 20000\ntotal: 20000\n")
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0 and "z.bin was already complete" in result.err, result
+    assert [r.header("Range") for r in server.requests] == ["bytes=20000-"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["z.bin"]
+    server.requests.clear()
     # Killed after claiming the name, before the partial file existed: a fresh start, same name.
     (tmp_path / "z.bin").unlink()
     (tmp_path / "z.bin.part.state").write_text(f"afcli download state 1\nurl: {url}\nbytes: 0\n")
@@ -506,7 +526,9 @@ def test_interrupt_saves_state_and_exits_130(server, tmp_path, sig):
     _, err = proc.communicate(timeout=5)
     assert time.time() - sent < 1.5
     assert proc.returncode == 130, err
-    assert b"afcli: error: interrupted" in err
+    # The message names the partial file and how to continue it.
+    assert re.search(rb"afcli: error: interrupted: [0-9.]+ (B|KiB|MiB) saved in slow.bin.part; "
+                     rb"run the same command with --resume to continue\n", err), err
     state = read_state(tmp_path / "slow.bin.part.state")
     content = part.read_bytes()
     # Everything received was flushed and is vouched for by the state.
@@ -649,3 +671,112 @@ def test_progress_percent_lines(server, tmp_path):
     assert percents == sorted(percents) and percents[-1] == 100 and len(percents) > 3
     quiet = run(["download", "-q", server.url + "/p.bin"], cwd=tmp_path)
     assert quiet.code == 0 and quiet.err == ""
+
+
+# MARK: - Resume corner cases
+
+
+def test_resume_on_a_finished_file_says_it_is_complete(server, tmp_path):
+    data = os.urandom(30_000)
+    server.handler = RangeFile(data)
+    url = server.url + "/done.bin"
+    assert run(["download", url], cwd=tmp_path).code == 0
+    # As wget -c: the file is whole, nothing is downloaded again, no done-1.bin.
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "afcli: done.bin was already complete (29.3 KiB)" in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=30000-"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
+    # A shorter file under the name (another tool's partial download) is continued.
+    (tmp_path / "done.bin").write_bytes(data[:12_000])
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "resumed at 11.7 KiB" in result.err, result
+    assert (tmp_path / "done.bin").read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
+    # A server without ranges sends it all again: the file there is kept.
+    server.handler = RangeFile(data, honor_range=False)
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "afcli: warning: done.bin is kept (use --overwrite to replace it); saved as done-1.bin instead" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done-1.bin", "done.bin"]
+    # A file longer than the resource cannot be part of it: it is left alone.
+    (tmp_path / "done-1.bin").unlink()
+    (tmp_path / "done.bin").write_bytes(data + b"more")
+    server.requests.clear()
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert [r.header("Range") for r in server.requests] == [None]
+    assert (tmp_path / "done.bin").read_bytes() == data + b"more"
+    assert (tmp_path / "done-1.bin").read_bytes() == data
+
+
+def test_an_unusable_state_is_reported_with_what_to_do(server, tmp_path):
+    data = os.urandom(30_000)
+    server.handler = RangeFile(data)
+    url = server.url + "/g.bin"
+    (tmp_path / "g.bin.part").write_bytes(data[:10_000])
+    (tmp_path / "g.bin.part.state").write_bytes(b"GIF89a garbage")
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert ("afcli: warning: ignoring g.bin.part.state: it is not an afcli download state; not resuming "
+            "from it; to continue g.bin.part anyway, run with -o g.bin --resume, or remove both files"
+            in result.err), result
+    assert (tmp_path / "g-1.bin").read_bytes() == data
+    # Named with -o, the partial file is continued from its size.
+    result = run(["download", "-o", "g.bin", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert ("afcli: warning: ignoring g.bin.part.state: it is not an afcli download state; continuing "
+            "g.bin.part from its size without it (remove both to start again)") in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=10000-"
+    assert (tmp_path / "g.bin").read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-1.bin", "g.bin"]
+
+
+def test_a_state_from_an_older_afcli_is_explained(server, tmp_path):
+    data = os.urandom(20_000)
+    server.handler = RangeFile(data)
+    make_partial(tmp_path, "o.bin", data[:5_000], server.url + "/o.bin", etag='"v1"', total=len(data), inode=False)
+    result = run(["download", "-o", "o.bin", "--resume", server.url + "/o.bin"], cwd=tmp_path)
+    assert result.code == 0, result
+    assert ("ignoring o.bin.part.state: it does not name its partial file (an older afcli wrote it); continuing "
+            "o.bin.part from its size without it") in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=5000-"
+    assert (tmp_path / "o.bin").read_bytes() == data
+
+
+def test_a_state_of_another_url_needs_o(server, tmp_path):
+    data = os.urandom(30_000)
+    server.handler = RangeFile(data)
+    make_partial(tmp_path, "m.bin", data[:8_000], server.url + "/old-mirror/m.bin", etag='"v1"', total=len(data))
+    # Found by URL, a state of another URL is never picked up: a fresh download.
+    result = run(["download", "--resume", server.url + "/m.bin"], cwd=tmp_path)
+    assert result.code == 0 and server.requests[-1].header("Range") is None, result
+    assert (tmp_path / "m-1.bin").read_bytes() == data
+    # Named with -o, it is continued, with a warning.
+    result = run(["download", "-o", "m.bin", "--resume", server.url + "/m.bin"], cwd=tmp_path)
+    assert result.code == 0, result
+    assert (f"afcli: warning: m.bin.part.state was saved for {server.url}/old-mirror/m.bin; continuing it from "
+            f"{server.url}/m.bin") in result.err, result
+    assert server.requests[-1].header("Range") == "bytes=8000-"
+    assert (tmp_path / "m.bin").read_bytes() == data
+
+
+def test_percent_lines_never_go_back_after_a_restart(server, tmp_path):
+    data = os.urandom(200_000)
+    calls = []
+
+    def handler(request):
+        calls.append(request.header("Range"))
+        if len(calls) == 1:
+            return RangeFile(data, chunk=10_000, delay=0.002, stop_after=120_000)(request)
+        # The retry's range is ignored: the download starts again from zero.
+        return RangeFile(data, chunk=10_000, delay=0.002, honor_range=False)(request)
+
+    server.handler = handler
+    result = run(["download", "--progress", "percent", "--retry", "1", "--retry-delay", "0.01",
+                  server.url + "/r.bin"], cwd=tmp_path)
+    assert result.code == 0, result
+    assert calls == [None, "bytes=120000-"]
+    percents = [int(m) for m in re.findall(r"^(\d+)%$", result.err, re.M)]
+    assert percents == sorted(set(percents)) and percents[-1] == 100 and max(percents[:3]) < 60, result.err

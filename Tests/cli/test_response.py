@@ -290,3 +290,31 @@ def test_log_file_appends(server):
         bad = run(["get", f"--log-file={tmp}/no/such/dir/x.log", f"{server.url}/a"])
         assert bad.code == 2 and b"cannot open the log file" in bad.stderr
     assert len(server.requests) == 2
+
+
+def test_log_file_is_private_and_never_a_link(server):
+    serve(server, b'{"ok":true}')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "cj.log")
+        assert run(["get", f"--log-file={path}", f"{server.url}/a"]).code == 0
+        assert os.stat(path).st_mode & 0o777 == 0o600
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        os.symlink(victim, os.path.join(tmp, "link.log"))
+        bad = run(["get", f"--log-file={tmp}/link.log", f"{server.url}/a"])
+        assert bad.code == 2, bad
+        assert bad.stderr == (f'afcli: error: cannot open the log file "{tmp}/link.log": it is a symbolic link, '
+                              "which afcli does not follow\n").encode()
+        assert open(victim).read() == "precious\n"
+    assert len(server.requests) == 1
+
+
+def test_log_hides_the_urls_credentials(server):
+    serve(server, b'{"ok":true}')
+    url = server.url.replace("http://", "http://ann:s3cret@")
+    result = run(["get", "--log=cj", f"{url}/a"])
+    assert result.code == 0, result
+    assert result.stderr == block(server.url.replace("http://", "http://ann:***@") + "/a", "(null)", FALLBACK,
+                                  '{"ok":true}')
+    assert server.requests[0].header("Authorization") == "Basic YW5uOnMzY3JldA=="

@@ -123,8 +123,10 @@ package enum ManualText {
                         + "with its suggested 3G values, 16384-byte packets 0.2 seconds apart; `--throttle 500k` "
                         + "sends at most 500 KiB a second. While a file or standard input is uploaded and standard "
                         + "error is a terminal, a bar on standard error shows the bytes sent, the percent, the rate "
-                        + "and the time left; `--progress=percent` prints CJNetwork-style lines such as `37%` "
-                        + "instead, for scripts, and `--progress=none` prints nothing."),
+                        + "and the time left, fitted to the terminal's width (the least useful parts are left out "
+                        + "when it is narrow); `--progress=percent` prints CJNetwork-style lines such as `37%` "
+                        + "instead, for scripts, which never go back, also when a redirect or a retry sends the body "
+                        + "again; `--progress=none` prints nothing."),
             ]),
         ManualSection(
             "DOWNLOADS",
@@ -155,10 +157,20 @@ package enum ManualText {
                         + "step and the state removed. The state is brought up to date a few times in the first "
                         + "second and then once a second, so a crash costs at most about a second of transfer. "
                         + "Where the file system allows it, the data goes around the page cache (O_DIRECT) and "
-                        + "NAME.part gets its full length up front: while a download runs the file can be longer "
-                        + "than what it holds, and the state says how much that is. Ctrl-C or SIGTERM saves the "
-                        + "state and exits with status 130. A server that stops early, a full disk or a failed write leave NAME.part and its "
-                        + "state for the next `--resume`."),
+                        + "NAME.part is allocated ahead of the data in steps of 4 to 64 MiB, never past the "
+                        + "announced length (a server that announces 20 GB and sends 5 bytes takes a few MiB): while "
+                        + "a download runs the file can be longer than what it holds, and the state says how much "
+                        + "that is. Ctrl-C or SIGTERM saves the state, says how much NAME.part holds and that "
+                        + "`--resume` continues it, and exits with status 130. A server that stops early, a full "
+                        + "disk or a failed write leave NAME.part and its state for the next `--resume`."),
+                .paragraph(
+                    "afcli writes, reads back and renames only regular files of your own: a symbolic link, a "
+                        + "device or another user's file at NAME.part, NAME.part.state or the state's temporary file "
+                        + "is never followed or written, and the download stops with exit status 1. The state file "
+                        + "is created 0600 (its URL may carry a signed query string) and records the inode of "
+                        + "NAME.part. A name from the network that ends like one of these working files (x.part, "
+                        + "x.part.state) gets a `_` appended, so one download can never plant a partial file or a "
+                        + "state for a later `--resume`."),
                 .paragraph(
                     "`--resume` (`-c`) continues afcli's partial download of the URL found in the current "
                         + "directory (or the one `-o` names), and with `-o FILE` also a partial FILE written by "
@@ -167,7 +179,14 @@ package enum ManualText {
                         + "total is appended; any other Content-Range stops with an error and leaves the file "
                         + "untouched; a 200 means the file changed or ranges are not supported, and the download "
                         + "starts again from zero with a warning (CJNetwork would append it to the partial file); "
-                        + "a 416 on a file of the full length means it was already complete (exit status 0)."),
+                        + "a 416 on a file of the full length means it was already complete (exit status 0). A "
+                        + "Content-Range whose total differs from the state's stops with a message saying so; "
+                        + "remove NAME.part to start again. A state is used only for the partial file it was "
+                        + "written for and, without `-o`, only for its own URL; one that cannot be used is reported "
+                        + "with the reason and what to do, and the download starts under a new name (with `-o`, "
+                        + "NAME.part is continued from its size). When NAME itself is there and whole, `--resume` "
+                        + "reports it as complete (exit status 0) instead of saving NAME-1, as wget -c does; a "
+                        + "shorter NAME is continued, one longer than the server's file is left alone."),
                 .paragraph(
                     "`--sha256 HEX` hashes the file while it is written (a resumed file's first part is read "
                         + "back from disk) and fails, without keeping the file, when the digest differs. "
@@ -318,8 +337,9 @@ package enum ManualText {
                         + "status is 3, 4 or 5 for a 3xx, 4xx or 5xx status and 11 otherwise."),
                 .paragraph(
                     "`--log=cj` writes CJNetwork's log block for the request to standard error (`--log-file` "
-                        + "appends it to a file instead), byte for byte with its Chinese labels: the address without "
-                        + "the query items; the original parameters as compact JSON (query items first, then data "
+                        + "appends it to a file, created 0600 and never through a symbolic link), byte for byte "
+                        + "with its Chinese labels: the address without the query items (and with a password in the "
+                        + "URL shown as user:***, a user name alone as ***); the original parameters as compact JSON (query items first, then data "
                         + "fields), or (null); the final parameters, the body sent when it was built in memory as "
                         + "UTF-8 text, else CJNetwork's fallback text; and the result, the response as compact JSON, "
                         + "or CJNetwork's text for the failure (its own text for no response at all, for 400, 401, "

@@ -31,6 +31,7 @@ struct DownloadCommand {
         var summary = DownloadSummary()
         var status = ExitStatus.success
         for (index, job) in jobs.enumerated() {
+            reporter.startFile()
             do {
                 let result = try downloader.download(job, retry: retry)
                 reporter.saved(result)

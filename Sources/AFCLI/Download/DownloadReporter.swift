@@ -13,6 +13,9 @@ final class DownloadReporter: DownloadObserver {
     private let quiet: Bool
     /// The meter of the transfer under way.
     private var meter: ProgressMeter?
+    /// The last percent line printed for the current file: a retry, or a restart from zero,
+    /// prints no line until it passes it, so the lines of one file never go back.
+    private var percentPrinted = -1
 
     init(style: ProgressStyle, stderrIsTerminal: Bool, quiet: Bool) {
         self.style = style
@@ -21,10 +24,24 @@ final class DownloadReporter: DownloadObserver {
     }
 
     func downloadDidStart(name: String, total: Int64?, alreadyDone: Int64) {
-        meter?.fail()
+        endMeter(completed: false)
         meter = ProgressMeter(
             style: style, stderrIsTerminal: stderrIsTerminal, label: FileIO.baseName(of: name), total: total,
-            alreadyDone: alreadyDone)
+            alreadyDone: alreadyDone, percentPrinted: percentPrinted)
+    }
+
+    /// A new file starts: its percent lines start again from 0.
+    func startFile() {
+        endMeter(completed: false)
+        percentPrinted = -1
+    }
+
+    /// Ends the meter under way, keeping the last percent it printed.
+    private func endMeter(completed: Bool) {
+        guard let meter else { return }
+        if completed { meter.finish() } else { meter.fail() }
+        percentPrinted = meter.lastPercent
+        self.meter = nil
     }
 
     func downloadDidProgress(done: Int64) {
@@ -32,14 +49,12 @@ final class DownloadReporter: DownloadObserver {
     }
 
     func downloadDidStop(completed: Bool) {
-        if completed { meter?.finish() } else { meter?.fail() }
-        meter = nil
+        endMeter(completed: completed)
     }
 
     func downloadWarning(_ message: String) {
         // A warning in the middle of a bar would share its line: end the bar first.
-        meter?.fail()
-        meter = nil
+        endMeter(completed: false)
         guard !quiet else { return }
         ErrorReporter.warn(message)
     }

@@ -270,9 +270,10 @@ package enum OptionTable {
             long: "progress", valueName: "WHEN", group: .output, help: "auto (default), bar, percent or none",
             description: "How transfer progress is shown on standard error while a file is uploaded or "
                 + "downloaded (afcli download). auto "
-                + "draws a bar (bytes sent, percent, rate and time left) when standard error is a terminal and "
-                + "nothing otherwise; bar always draws it; percent prints a line such as 37% for every new "
-                + "whole percent, for scripts; none shows nothing.",
+                + "draws a bar (bytes sent, percent, rate and time left, fitted to the terminal's width) when "
+                + "standard error is a terminal and nothing otherwise; bar always draws it; percent prints a "
+                + "line such as 37% for every new whole percent, never going back, for scripts; none shows "
+                + "nothing.",
             completion: .words(ProgressStyle.allCases.map(\.rawValue)),
             apply: { values, text in
                 values.progress = try OptionValueParser.choice(text ?? "", of: ProgressStyle.self)
@@ -287,7 +288,8 @@ package enum OptionTable {
             description: "With afcli download, continue an interrupted download instead of starting again: "
                 + "afcli's own NAME.part (found by URL, or named by -o), or with -o FILE a partial FILE written "
                 + "by another tool. It asks for the rest with Range and If-Range; when the server sends the "
-                + "whole file instead (it changed, or it does not do ranges), afcli starts again from zero.",
+                + "whole file instead (it changed, or it does not do ranges), afcli starts again from zero. "
+                + "A NAME that is already whole is reported as complete (exit status 0).",
             apply: { values, _ in values.resume = true },
             reset: { $0.resume = false }),
         OptionSpec(
@@ -515,7 +517,8 @@ package enum OptionTable {
         OptionSpec(
             long: "log-file", valueName: "FILE", group: .output, help: "append the request log to FILE",
             description: "Append the request log to FILE instead of writing it to standard error; implies "
-                + "--log=cj unless --log says otherwise. FILE is opened before anything is sent.",
+                + "--log=cj unless --log says otherwise. FILE is opened before anything is sent, created "
+                + "0600, and never through a symbolic link.",
             completion: .file,
             apply: { values, text in values.logFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name") },
             reset: { $0.logFile = nil }),

@@ -16,21 +16,28 @@ final class RequestLogger {
         let format = options.log ?? (options.logFile != nil ? .cj : .none)
         guard format == .cj else { return nil }
         if let path = options.logFile {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw LogFileError(path: path, code: errno) }
-            self.descriptor = descriptor
+            self.descriptor = try Self.openLogFile(path)
             ownsDescriptor = true
         } else {
             descriptor = STDERR_FILENO
             ownsDescriptor = false
         }
-        address = spec.url
+        address = CJRequestLog.address(spec.url)
         originalParameters = CJRequestLog.originalParameters(spec.parameters, queryItems: spec.queryItems)
         finalParameters = CJRequestLog.finalParameters(bodyBytes: prepared.bodyBytes)
     }
 
     deinit {
         if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Opens the log file for appending: a new file is created 0600 (the log holds request
+    /// parameters), and a symbolic link at the name is never followed, so a link planted there
+    /// cannot send the log into another file.
+    static func openLogFile(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw LogFileError(path: path, code: errno) }
+        return descriptor
     }
 
     /// Logs a response: its body as compact JSON when it passed validation, else the failure
@@ -71,7 +78,10 @@ struct LogFileError: Error, CustomStringConvertible {
     var code: Int32
 
     var description: String {
-        "cannot open the log file \"\(path)\": \(String(cString: strerror(code)).lowercased())"
+        // O_NOFOLLOW reports a link as ELOOP, whose text ("too many levels…") would mislead.
+        let reason =
+            code == ELOOP ? "it is a symbolic link, which afcli does not follow" : DownloadError.errorText(code)
+        return "cannot open the log file \"\(path)\": \(reason)"
     }
 }
 

@@ -15,8 +15,9 @@ package enum ProgressStyle: String, CaseIterable, Equatable, Sendable {
 /// A progress display for one transfer, written to standard error.
 ///
 /// The caller reports how far the transfer is with `update(done:)` as often as it likes; the bar
-/// is redrawn at most `redrawInterval` apart on one line (`\r`), padded so a shorter line wipes a
-/// longer one, and `finish()` or `fail()` ends that line so later messages start on a fresh one.
+/// is redrawn at most `redrawInterval` apart on one line (`\r`), fitted into the terminal's width
+/// (`ProgressLine`) and padded so a shorter line wipes a longer one, and `finish()` or `fail()`
+/// ends that line so later messages start on a fresh one.
 /// `done` always counts from the start of the whole resource, so a resumed transfer passes the
 /// bytes it already had as `alreadyDone` and its rate and time left count only the new bytes.
 package final class ProgressMeter {
@@ -44,6 +45,8 @@ package final class ProgressMeter {
     private let clock: () -> Double
     /// Where finished text goes (standard error).
     private let output: (String) -> Void
+    /// The terminal's width in columns, asked at every redraw; nil when unknown.
+    private let columns: () -> Int?
     /// When the meter was created.
     private let startTime: Double
     /// The latest `done` reported.
@@ -52,8 +55,9 @@ package final class ProgressMeter {
     private var lastDrawTime: Double?
     /// The width of the last line drawn, so a shorter one can blank out the rest.
     private var lastLineWidth = 0
-    /// The last whole percent printed in `percent` mode.
-    private var lastPercent = -1
+    /// The last whole percent printed in `percent` mode (or before this meter, by the meter of
+    /// an earlier sending or attempt of the same transfer: percent lines never go back).
+    private(set) var lastPercent: Int
     /// Recent (time, done) samples for the rate, oldest first.
     private var samples: [(time: Double, done: Int64)] = []
     /// Whether `finish()` or `fail()` ran.
@@ -62,18 +66,21 @@ package final class ProgressMeter {
     /// A meter for a transfer of `total` bytes (nil when unknown) that starts at `alreadyDone`.
     ///
     /// `auto` draws a bar only when standard error is a terminal and nothing otherwise.
+    /// `percentPrinted` is the last percent line an earlier meter of the same transfer printed.
     package convenience init(
-        style: ProgressStyle, stderrIsTerminal: Bool, label: String, total: Int64?, alreadyDone: Int64 = 0
+        style: ProgressStyle, stderrIsTerminal: Bool, label: String, total: Int64?, alreadyDone: Int64 = 0,
+        percentPrinted: Int = -1
     ) {
         self.init(
             mode: Self.mode(for: style, stderrIsTerminal: stderrIsTerminal), label: label, total: total,
-            alreadyDone: alreadyDone, clock: Self.monotonicSeconds, output: StandardError.write)
+            alreadyDone: alreadyDone, clock: Self.monotonicSeconds, output: StandardError.write,
+            columns: TerminalWidth.standardError, percentPrinted: percentPrinted)
     }
 
     /// A meter with an explicit clock and output, for tests.
     init(
         mode: Mode, label: String, total: Int64?, alreadyDone: Int64 = 0, clock: @escaping () -> Double,
-        output: @escaping (String) -> Void
+        output: @escaping (String) -> Void, columns: @escaping () -> Int? = { nil }, percentPrinted: Int = -1
     ) {
         self.mode = mode
         self.label = Self.fitted(label)
@@ -81,6 +88,8 @@ package final class ProgressMeter {
         self.alreadyDone = alreadyDone
         self.clock = clock
         self.output = output
+        self.columns = columns
+        self.lastPercent = percentPrinted
         self.startTime = clock()
         self.done = alreadyDone
         samples.append((startTime, alreadyDone))
@@ -105,7 +114,7 @@ package final class ProgressMeter {
             let now = clock()
             if let lastDrawTime, now - lastDrawTime < Self.redrawInterval { return }
             record(now)
-            draw(line(now: now, final: false), newline: false)
+            draw(fittedLine(now: now, final: false), newline: false)
             lastDrawTime = now
         case .percent:
             printPercent(upTo: wholePercent())
@@ -121,7 +130,7 @@ package final class ProgressMeter {
         switch mode {
         case .bar:
             if let total, done < total { done = total }
-            draw(line(now: clock(), final: true), newline: true)
+            draw(fittedLine(now: clock(), final: true), newline: true)
         case .percent:
             printPercent(upTo: 100)
         case .silent:
@@ -135,51 +144,54 @@ package final class ProgressMeter {
         guard !ended else { return }
         ended = true
         guard mode == .bar, lastDrawTime != nil else { return }
-        draw(line(now: clock(), final: false), newline: true)
+        draw(fittedLine(now: clock(), final: false), newline: true)
     }
 
     // MARK: - Drawing
 
     /// The longest label shown; longer ones keep their end, where a file name's extension is.
     static let labelWidth = 16
-    /// The number of cells inside the bar's brackets.
-    static let barWidth = 20
 
-    /// One line of the bar, without `\r` or padding: label, percent and bar (when the total is
-    /// known), bytes done, rate, and the time left (or the time taken, once `final`).
+    /// One line of the bar at its fullest, without `\r` or padding: label, percent and bar (when
+    /// the total is known), bytes done, rate, and the time left (or the time taken, once `final`).
     func line(now: Double, final: Bool) -> String {
-        var parts: [String] = []
-        if !label.isEmpty { parts.append(label) }
-        if let fraction = fraction() {
-            let percent = String(Int(fraction * 100))
-            parts.append(String(repeating: " ", count: 3 - percent.count) + percent + "%")
-            let filled = Int(fraction * Double(Self.barWidth))
-            parts.append(
-                "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: Self.barWidth - filled)
-                    + "]")
-        }
-        parts.append(ByteCountText.size(done))
-        let elapsed = max(now - startTime, 0)
-        if final {
-            let rate = elapsed > 0 ? Double(done - alreadyDone) / elapsed : 0
-            parts.append(ByteCountText.rate(rate))
-            parts.append("in " + ByteCountText.duration(elapsed))
-        } else {
-            let rate = currentRate(now: now)
-            parts.append(ByteCountText.rate(rate))
-            if let total, rate > 0, total > done {
-                parts.append("ETA " + ByteCountText.duration(Double(total - done) / rate))
-            } else if total == nil {
-                parts.append(ByteCountText.duration(elapsed))
-            }
-        }
-        return parts.joined(separator: "  ")
+        parts(now: now, final: final).full
     }
 
-    /// Writes `text` over the current line, blanking what a longer previous line left behind.
+    /// The parts of the line for `now`.
+    func parts(now: Double, final: Bool) -> ProgressLine {
+        let elapsed = max(now - startTime, 0)
+        var time: String?
+        let rate: Double
+        if final {
+            rate = elapsed > 0 ? Double(done - alreadyDone) / elapsed : 0
+            time = "in " + ByteCountText.duration(elapsed)
+        } else {
+            rate = currentRate(now: now)
+            if let total, rate > 0, total > done {
+                time = "ETA " + ByteCountText.duration(Double(total - done) / rate)
+            } else if total == nil {
+                time = ByteCountText.duration(elapsed)
+            }
+        }
+        return ProgressLine(
+            label: label, fraction: fraction(), size: ByteCountText.size(done), rate: ByteCountText.rate(rate),
+            time: time)
+    }
+
+    /// The line for `now`, fitted into the terminal: one column is left free, so a line never
+    /// reaches the last column (where some terminals wrap at once).
+    private func fittedLine(now: Double, final: Bool) -> String {
+        let width = (columns() ?? TerminalWidth.fallback) - 1
+        return parts(now: now, final: final).fitted(to: width)
+    }
+
+    /// Writes `text` over the current line, blanking what a longer previous line left behind
+    /// (never past the terminal's width).
     private func draw(_ text: String, newline: Bool) {
-        let width = text.count
-        let padding = max(lastLineWidth - width, 0)
+        let width = ProgressLine.cells(text)
+        let room = (columns() ?? TerminalWidth.fallback) - 1
+        let padding = max(min(lastLineWidth, room) - width, 0)
         lastLineWidth = width
         output("\r" + text + String(repeating: " ", count: padding) + (newline ? "\n" : ""))
     }

@@ -21,6 +21,9 @@ final class UploadProgress {
     private var total: Int64?
     /// Whether the current sending delivered its last byte.
     private var complete = false
+    /// The last percent line printed by any sending: a body sent again (a redirect, an
+    /// authentication retry) prints no line until it passes it, so the lines never go back.
+    private var percentPrinted = -1
 
     /// Progress for a body shown as `label`, drawn as `style` asks.
     init(style: ProgressStyle, stderrIsTerminal: Bool, label: String) {
@@ -64,6 +67,7 @@ final class UploadProgress {
     /// The exchange failed: a bar stops where it got to, on a line of its own.
     func fail() {
         meter?.fail()
+        if let meter { percentPrinted = meter.lastPercent }
         meter = nil
     }
 
@@ -75,13 +79,16 @@ final class UploadProgress {
         } else {
             meter.fail()
         }
+        percentPrinted = meter.lastPercent
         self.meter = nil
     }
 
     /// The meter for the current sending, made on first use.
     private func currentMeter() -> ProgressMeter {
         if let meter { return meter }
-        let meter = ProgressMeter(style: style, stderrIsTerminal: stderrIsTerminal, label: label, total: total)
+        let meter = ProgressMeter(
+            style: style, stderrIsTerminal: stderrIsTerminal, label: label, total: total,
+            percentPrinted: percentPrinted)
         self.meter = meter
         // CJNetwork's states begin at "ready": 0% before the first byte.
         meter.update(done: 0)

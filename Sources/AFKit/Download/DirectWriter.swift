@@ -7,8 +7,15 @@ import Glibc
 /// Through the page cache, every downloaded byte is copied into a cache page, marked dirty,
 /// written back by the kernel and evicted again: on a machine with two cores that work costs
 /// about as much CPU as the transfer itself. With O_DIRECT the disk reads the bytes straight
-/// from afcli's buffer, and two writes in flight keep it busy. The file is preallocated up to the
-/// announced length, so the writes do not extend it and may run side by side.
+/// from afcli's buffer, and two writes in flight keep it busy. The file is preallocated ahead of
+/// the data, so the writes do not extend it and may run side by side.
+///
+/// The preallocation grows in steps as data arrives, never to whatever length the server
+/// announced at once: a server claiming 20 GB and sending 5 bytes must not take 20 GB of disk
+/// (which a SIGKILL would leave taken). Each step reserves at least `minimumStep` past the
+/// buffer being filled, as much again as has arrived so far, and at most `maximumStep`; so the
+/// space held beyond the data stays bounded, and fallocate (which waits for the writes in
+/// flight) runs a few dozen times per gigabyte.
 ///
 /// O_DIRECT wants file offsets, lengths and memory aligned to the device's block size (4096
 /// bytes covers all common ones). A buffer that would start or end off the grid (the head of a
@@ -29,6 +36,10 @@ final class DirectWriter: @unchecked Sendable {
     /// The longest a buffer collects a slow body before it is written anyway (seconds), so a
     /// checkpoint can soon vouch for what arrived.
     static let maximumAge = CheckpointSchedule.firstGap
+    /// The least the preallocation reaches past the buffer being filled.
+    static let minimumStep: Int64 = 4 << 20
+    /// The most one preallocation step reserves.
+    static let maximumStep: Int64 = 64 << 20
 
     /// One write: a buffer (or the tail of one) at a file offset.
     private struct Job {
@@ -65,6 +76,13 @@ final class DirectWriter: @unchecked Sendable {
     private var nextSequence = 0
     /// Bytes taken so far (written, being written or buffered).
     private(set) var accepted: Int64
+    /// Where this writer started, and the announced total length (nil: unknown).
+    private let firstOffset: Int64
+    private let total: Int64?
+    /// The end of the preallocated part of the file.
+    private(set) var allocatedEnd: Int64
+    /// Set when fallocate failed: the file then grows by its writes.
+    private var allocationStopped = false
 
     // Shared, under `monitor`:
     private var free: [Int]
@@ -76,7 +94,7 @@ final class DirectWriter: @unchecked Sendable {
     private var stopping = false
 
     /// A writer for the file open as `descriptor` at `path`, writing from `offset` on; it
-    /// preallocates up to `total` bytes when given. Nil when the file system does not take
+    /// preallocates in steps up to `total` bytes when given (see the type's comment). Nil when the file system does not take
     /// O_DIRECT, the path no longer names the open file, or no thread can start.
     init?(path: String, descriptor: Int32, offset: Int64, total: Int64?) {
         let direct = cfile_open_direct(path)
@@ -94,6 +112,9 @@ final class DirectWriter: @unchecked Sendable {
         currentOffset = offset
         accepted = offset
         completedLength = offset
+        firstOffset = offset
+        self.total = total
+        allocatedEnd = offset
         for _ in 0..<Self.writerCount {
             guard let thread = JoinableThread.start({ self.writeJobs() }) else { break }
             threads.append(thread)
@@ -103,7 +124,10 @@ final class DirectWriter: @unchecked Sendable {
             memory.deallocate()
             return nil
         }
-        if let total, total > offset { Self.preallocate(descriptor, from: offset, upTo: total) }
+        if !reserve(through: offset + Int64(Self.bufferSize)) {
+            // No fallocate here (nothing is written yet): the file keeps its length.
+            _ = ftruncate(descriptor, off_t(offset))
+        }
     }
 
     /// The writer threads hold the writer until `stop`.
@@ -174,6 +198,8 @@ final class DirectWriter: @unchecked Sendable {
         monitor.unlock()
         current = buffer
         currentOffset = accepted
+        // The buffer taken must lie inside the file before it is written (see the type's comment).
+        reserve(through: currentOffset + Int64(Self.bufferSize))
         currentTaken = FileIO.monotonicSeconds()
         filled = 0
         // Off the grid, only the bytes up to the next block boundary: written the ordinary way,
@@ -292,12 +318,20 @@ final class DirectWriter: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    /// Reserves the file's blocks up to `total`, so direct writes land inside the file (writes
-    /// past its end are serialised by the file system). Best effort: a file system without
-    /// fallocate, or without the space, gets the file cut back to `offset` and ordinary growth.
-    private static func preallocate(_ descriptor: Int32, from offset: Int64, upTo total: Int64) {
-        if cfile_allocate(descriptor, off_t(offset), off_t(total - offset)) != 0 {
-            _ = ftruncate(descriptor, off_t(offset))
+    /// Reserves the file's blocks through `end` and one step beyond (never past the total), so
+    /// direct writes land inside the file (writes past its end are serialised by the file
+    /// system). Best effort: false when fallocate failed (no support, no space), after which the
+    /// file grows by its writes. Runs on the transfer thread.
+    @discardableResult
+    private func reserve(through end: Int64) -> Bool {
+        guard let total, !allocationStopped, allocatedEnd < min(end, total) else { return true }
+        let step = min(max(accepted - firstOffset, Self.minimumStep), Self.maximumStep)
+        let target = min(total, end + step)
+        guard cfile_allocate(descriptor, off_t(allocatedEnd), off_t(target - allocatedEnd)) == 0 else {
+            allocationStopped = true
+            return false
         }
+        allocatedEnd = target
+        return true
     }
 }

@@ -11,7 +11,10 @@ extension DownloadAttempt {
             let installed = try partial.install(as: final, replacing: replaces)
             observer.downloadDidStop(completed: true)
             if installed != final {
-                observer.downloadWarning("\(final) appeared while downloading; saved as \(installed) instead")
+                // A file continued in place (`--resume` on NAME) was there all along.
+                let why =
+                    plan.adoptFrom == nil ? "appeared while downloading" : "is kept (use --overwrite to replace it)"
+                observer.downloadWarning("\(final) \(why); saved as \(installed) instead")
             }
             return result(path: installed, size: size, alreadyComplete: false, digest: digest)
         }
@@ -64,6 +67,11 @@ extension DownloadAttempt {
     /// A transport failure in the middle of the body becomes an incomplete download, which says
     /// where the partial file is; other errors pass unchanged.
     func translate(_ error: any Error) -> any Error {
+        if let curl = error as? CurlError, curl.kind == .interrupted, let partial {
+            // What was saved, and where: the message tells how to continue.
+            return DownloadError.interrupted(
+                signal: Interruption.signal ?? 0, saved: partial.state.bytes, path: partial.path)
+        }
         guard let curl = error as? CurlError, curl.kind == .receiveFailed, writing else { return error }
         return DownloadError.incomplete(
             received: startOffset + received, expected: expectedTotal, path: partial?.path, detail: curl.description)

@@ -28,6 +28,13 @@ struct AttemptPlan {
     var installed: String? = nil
 }
 
+/// Thrown when `--resume` chose a name from the response that an earlier, finished download
+/// already holds: the downloader continues that file instead of saving `NAME-1`.
+struct ExistingDownload: Error {
+    /// The existing file.
+    var path: String
+}
+
 /// How an attempt ended without an error.
 enum AttemptOutcome {
     /// The download is done.
@@ -196,6 +203,13 @@ final class DownloadAttempt: HTTPClientDelegate {
             let name = DownloadName.choose(
                 contentDisposition: head.value(for: "Content-Disposition"), url: job.url,
                 contentType: head.value(for: "Content-Type"))
+            // A file already under the name is continued (as wget -c does) only when it could be
+            // this resource: no longer than what the server now announces.
+            if job.resume, let length, let existing = Self.finishedFile(named: name, in: directory),
+                existing.size <= length
+            {
+                throw ExistingDownload(path: existing.path)
+            }
             let claimed = try claim(name, in: directory, state: state)
             finalPath = claimed.final
             partial = claimed.partial
@@ -283,6 +297,18 @@ final class DownloadAttempt: HTTPClientDelegate {
             return (final, try PartialFile(path: part, state: state))
         }
         throw DownloadError.noFreeName(name)
+    }
+
+    /// The path and size of `name` in `directory` when it is a finished file (a regular file of
+    /// the user's own, not empty) with no partial download beside it; else nil.
+    private static func finishedFile(named name: String, in directory: String) -> (path: String, size: Int64)? {
+        let final = FileIO.join(directory, name)
+        let part = final + ".part"
+        guard FileIO.exists(final), FileIO.problem(atPath: final) == nil,
+            case .regular(let size) = FileIO.kind(of: final),
+            size > 0, !FileIO.exists(part), !FileIO.exists(DownloadStateFile.path(forPart: part))
+        else { return nil }
+        return (final, size)
     }
 
     /// Tells the observer the transfer has started, once.

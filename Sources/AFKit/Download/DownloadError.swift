@@ -34,6 +34,14 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
     case cannotRestartStream(written: Int64)
     /// `--resume` into standard output or a device, which cannot be continued.
     case cannotResumeStream(target: String)
+    /// A file the download would write, read back or rename is a symbolic link, not a regular
+    /// file, belongs to another user, or was replaced while the download ran.
+    case unsafeFile(path: String, problem: UnsafeFileProblem)
+    /// A range answer continues the partial file but gives another complete length than the
+    /// state recorded: the file changed on the server.
+    case totalChanged(expected: Int64, now: Int64, path: String)
+    /// SIGINT or SIGTERM stopped the download; `saved` bytes are kept in the partial file `path`.
+    case interrupted(signal: Int32, saved: Int64, path: String)
 
     // MARK: - Classification
 
@@ -45,6 +53,12 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
         case .httpStatus(let code, _): return [408, 429, 500, 502, 503, 504].contains(code)
         default: return false
         }
+    }
+
+    /// Whether SIGINT or SIGTERM stopped the download (exit status 130).
+    package var isInterrupt: Bool {
+        if case .interrupted = self { return true }
+        return false
     }
 
     /// The HTTP status behind `.httpStatus`.
@@ -103,6 +117,15 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
                 + "to the output, which cannot be taken back"
         case .cannotResumeStream(let target):
             return "--resume needs a file to continue, not \(target)"
+        case .unsafeFile(let path, let problem):
+            return "refusing to use \(path): \(problem); afcli writes only regular files of your own, "
+                + "so remove it and run again"
+        case .totalChanged(let expected, let now, let path):
+            return "the server now reports \(now) bytes for the file, the partial download expected \(expected) "
+                + "(it changed on the server); remove \(path) to start again"
+        case .interrupted(_, let saved, let path):
+            return "interrupted: \(ByteCount.format(saved)) saved in \(path); "
+                + "run the same command with --resume to continue"
         }
     }
 
@@ -114,6 +137,27 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
         let second = message.dropFirst().first
         if let second, second.isUppercase { return message }
         return first.lowercased() + message.dropFirst()
+    }
+}
+
+/// Why a file at a download's name is not used (see `FileIO.openOwnedRegularFile`).
+package enum UnsafeFileProblem: Equatable, Sendable, CustomStringConvertible {
+    /// A symbolic link (never followed).
+    case symbolicLink
+    /// A directory, device, FIFO or socket.
+    case notRegular
+    /// A regular file that belongs to another user.
+    case foreignOwner
+    /// The name no longer leads to the file afcli had open.
+    case replaced
+
+    package var description: String {
+        switch self {
+        case .symbolicLink: return "it is a symbolic link"
+        case .notRegular: return "it is not a regular file"
+        case .foreignOwner: return "it belongs to another user"
+        case .replaced: return "it was replaced while the download ran"
+        }
     }
 }
 

@@ -4,7 +4,8 @@ import AFCurl
 ///
 /// The order is HTTPie's: the `Content-Disposition` name (`filename*` first), else the request
 /// URL's last path segment, else `index`. Whatever the server or URL says is reduced to a plain
-/// base name, so a download can never land outside the directory it was started in.
+/// base name, so a download can never land outside the directory it was started in, and never
+/// takes the name of one of afcli's working files (`NAME.part`, `NAME.part.state`).
 package enum DownloadName {
     /// The name used when neither the header nor the URL yields one (HTTPie and wget's choice).
     package static let fallback = "index"
@@ -24,7 +25,28 @@ package enum DownloadName {
         {
             name += "." + ext
         }
-        return name
+        return avoidingWorkingNames(name)
+    }
+
+    /// The suffixes of afcli's own working files beside a download: the partial file, its state
+    /// and the state's temporary files.
+    private static let workingSuffixes = [".part", ".part.state", ".part.state.tmp"]
+
+    /// A name from the network that looks like one of afcli's working files (`x.part`,
+    /// `x.part.state`, `x.part.state.tmp`, `x.part.state.tmp-123`) gets a `_` appended, so one
+    /// download can never plant a partial file or state that a later `--resume` continues.
+    package static func avoidingWorkingNames(_ name: String) -> String {
+        isWorkingName(name) ? name + "_" : name
+    }
+
+    /// Whether `name` ends like one of afcli's working files.
+    package static func isWorkingName(_ name: String) -> Bool {
+        if workingSuffixes.contains(where: { name.hasSuffix($0) }) { return true }
+        // `x.part.state.tmp-PID`, the claim files of `DownloadStateFile.create`.
+        guard let dash = name.lastIndex(of: "-") else { return false }
+        let digits = name[name.index(after: dash)...]
+        return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+            && name[..<dash].hasSuffix(".part.state.tmp")
     }
 
     /// A safe base name from untrusted text, or nil when nothing is left: only what follows the

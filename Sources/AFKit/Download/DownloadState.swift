@@ -21,13 +21,21 @@ package struct DownloadState: Equatable, Sendable {
     package var etag: String?
     /// The response's `Last-Modified`, when it had one.
     package var lastModified: String?
+    /// The inode of the partial file the state was written for: a state is only ever used for
+    /// that file (or, once renamed into place, the finished file), never for a `NAME.part` that
+    /// something else put beside it.
+    package var inode: UInt64?
 
-    package init(url: String, bytes: Int64 = 0, total: Int64? = nil, etag: String? = nil, lastModified: String? = nil) {
+    package init(
+        url: String, bytes: Int64 = 0, total: Int64? = nil, etag: String? = nil, lastModified: String? = nil,
+        inode: UInt64? = nil
+    ) {
         self.url = url
         self.bytes = bytes
         self.total = total
         self.etag = etag
         self.lastModified = lastModified
+        self.inode = inode
     }
 
     /// The `If-Range` validator for a resumed request: a strong ETag, else Last-Modified (RFC 9110
@@ -43,29 +51,47 @@ package struct DownloadState: Equatable, Sendable {
         if let total { lines.append("total: \(total)") }
         if let etag { lines.append("etag: \(etag)") }
         if let lastModified { lines.append("last-modified: \(lastModified)") }
+        if let inode { lines.append("inode: \(inode)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Parses `encoded` text; nil for a file that is not a state file (wrong signature, no URL,
     /// a bad number).
     package init?(decoding text: String) {
+        guard case .success(let state) = Self.decode(text) else { return nil }
+        self = state
+    }
+
+    /// Parses `encoded` text, or says in lower case what is wrong with it.
+    package static func decode(_ text: String) -> Result<DownloadState, DownloadStateProblem> {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.first == Substring(Self.signature) else { return nil }
+        guard lines.first == Substring(Self.signature) else { return .failure(.notAState) }
         var fields: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].drop(while: { $0 == " " })
             fields[String(line[..<colon])] = String(value)
         }
-        guard let url = fields["url"], !url.isEmpty, let bytesText = fields["bytes"], let bytes = Int64(bytesText),
-            bytes >= 0
-        else { return nil }
+        guard let url = fields["url"], !url.isEmpty else { return .failure(.damaged("it names no URL")) }
+        guard let bytesText = fields["bytes"], let bytes = Int64(bytesText), bytes >= 0 else {
+            return .failure(.damaged("its byte count is missing or invalid"))
+        }
         var total: Int64?
         if let totalText = fields["total"] {
-            guard let value = Int64(totalText), value >= 0 else { return nil }
+            guard let value = Int64(totalText), value >= 0 else {
+                return .failure(.damaged("its total length is invalid"))
+            }
             total = value
         }
-        self.init(url: url, bytes: bytes, total: total, etag: fields["etag"], lastModified: fields["last-modified"])
+        var inode: UInt64?
+        if let inodeText = fields["inode"] {
+            guard let value = UInt64(inodeText) else { return .failure(.damaged("its inode is invalid")) }
+            inode = value
+        }
+        return .success(
+            DownloadState(
+                url: url, bytes: bytes, total: total, etag: fields["etag"], lastModified: fields["last-modified"],
+                inode: inode))
     }
 
     /// The state with header values that could break the line format left out.
@@ -88,25 +114,68 @@ package enum DownloadStateFile {
         part + ".state"
     }
 
-    /// Reads a state file; nil when it is missing or not a state file.
+    /// The longest state file read (a real one is a few hundred bytes).
+    static let maximumSize = 65536
+
+    /// What is at a state file's path.
+    package enum Loaded: Equatable {
+        /// Nothing.
+        case missing
+        /// A state afcli can use.
+        case usable(DownloadState)
+        /// A file that cannot be used as a state, and why.
+        case unusable(DownloadStateProblem)
+    }
+
+    /// Reads a state file; nil when it is missing or cannot be used.
     package static func read(_ path: String) -> DownloadState? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        if case .usable(let state) = load(path) { return state }
+        return nil
+    }
+
+    /// Reads a state file, never through a symbolic link and only when it is a regular file of
+    /// the user's own, saying what is wrong with one that cannot be used.
+    package static func load(_ path: String) -> Loaded {
+        let descriptor: Int32
+        do {
+            descriptor = try FileIO.openOwnedRegularFile(path, flags: O_RDONLY)
+        } catch {
+            switch error {
+            case .cannotOpen(_, let code) where code == ENOENT: return .missing
+            case .unsafeFile(_, let problem): return .unusable(.unsafe(problem))
+            case .cannotOpen(_, let code): return .unusable(.unreadable(code))
+            default: return .unusable(.unreadable(EIO))
+            }
+        }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65536 {
+        while bytes.count <= maximumSize {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 { return .unusable(.unreadable(errno)) }
             guard count > 0 else { break }
             bytes += chunk[0..<count]
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        return DownloadState(decoding: text)
+        guard bytes.count <= maximumSize else { return .unusable(.notAState) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .unusable(.notAState) }
+        switch DownloadState.decode(text) {
+        case .success(let state): return .usable(state)
+        case .failure(let problem): return .unusable(problem)
+        }
+    }
+
+    /// Creates `path` as a new file for writing, 0600, never through a symbolic link: whatever
+    /// an earlier run (or anyone else) left at the name is unlinked first (a link is removed,
+    /// not followed), and the file is created exclusively.
+    private static func createFresh(_ path: String) -> Int32 {
+        unlink(path)
+        return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     }
 
     /// Replaces the state file atomically: write `path.tmp`, fsync it, rename it over `path`.
     /// After a crash the file holds either the old state or the new one, never a torn mix.
+    /// Both are 0600 (the URL may hold a signed query string) and never reached through a link.
     ///
     /// On a full disk (no room for the temporary) the existing file is rewritten in place
     /// instead: a state only ever grows (its byte count gains digits, nothing else changes), so a
@@ -114,7 +183,7 @@ package enum DownloadStateFile {
     package static func write(_ state: DownloadState, to path: String) throws(DownloadError) {
         let temporary = path + ".tmp"
         var text = state.sanitized.encoded
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = createFresh(temporary)
         guard descriptor >= 0 else {
             let code = errno
             if isOutOfSpace(code), rewriteInPlace(text, at: path) { return }
@@ -145,8 +214,7 @@ package enum DownloadStateFile {
     /// Overwrites an existing state file from its start, which needs no new blocks; false when
     /// there is no file or the write fails.
     private static func rewriteInPlace(_ text: String, at path: String) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard let descriptor = try? FileIO.openOwnedRegularFile(path, flags: O_WRONLY) else { return false }
         defer { close(descriptor) }
         var text = text
         let ok = text.withUTF8 { bytes in
@@ -161,7 +229,7 @@ package enum DownloadStateFile {
     /// name is taken. This is how a new download claims its name against other processes.
     package static func create(_ state: DownloadState, at path: String) throws(DownloadError) -> Bool {
         let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = createFresh(temporary)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, code: errno) }
         defer { unlink(temporary) }
         var text = state.sanitized.encoded
@@ -191,6 +259,36 @@ package enum DownloadStateFile {
         for name in FileIO.names(in: directory) where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(FileIO.join(directory, name)) }
+        }
+    }
+}
+
+/// Why a state file cannot be used, in lower case for a warning.
+package enum DownloadStateProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A link, a special file, another user's file.
+    case unsafe(UnsafeFileProblem)
+    /// It could not be read (errno).
+    case unreadable(Int32)
+    /// It is not an afcli download state at all.
+    case notAState
+    /// It is a state, but a field is missing or invalid.
+    case damaged(String)
+    /// It was written for another partial file than the one beside it.
+    case belongsToAnotherFile
+    /// It names no partial file (an older afcli wrote it), so it cannot vouch for the one beside it.
+    case namesNoPartialFile
+    /// It was written for another URL.
+    case otherURL(String)
+
+    package var description: String {
+        switch self {
+        case .unsafe(let problem): return problem.description
+        case .unreadable(let code): return "it cannot be read (\(DownloadError.errorText(code)))"
+        case .notAState: return "it is not an afcli download state"
+        case .damaged(let why): return "it is damaged (\(why))"
+        case .belongsToAnotherFile: return "it was not written for the partial file beside it"
+        case .namesNoPartialFile: return "it does not name its partial file (an older afcli wrote it)"
+        case .otherURL(let url): return "it belongs to another URL (\(url))"
         }
     }
 }

@@ -49,6 +49,79 @@ package enum FileIO {
         a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Opens a file that afcli writes or reads back (a partial file, a state file), never through
+    /// a symbolic link: `O_NOFOLLOW` refuses a link at `path`, and the open file must be a regular
+    /// file owned by the user running afcli. Anything else throws `unsafeFile` (or `cannotOpen`
+    /// for an ordinary failure), so a planted link or device never receives the download.
+    package static func openOwnedRegularFile(_ path: String, flags: Int32, mode: mode_t = 0o600) throws(DownloadError)
+        -> Int32
+    {
+        // O_NONBLOCK: a FIFO planted at the name must not block the open; it is refused below.
+        let descriptor = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP { throw .unsafeFile(path: path, problem: .symbolicLink) }
+            throw .cannotOpen(path: path, code: code)
+        }
+        if let problem = problem(withOpenFile: descriptor) {
+            close(descriptor)
+            throw .unsafeFile(path: path, problem: problem)
+        }
+        let status = fcntl(descriptor, F_GETFL)
+        if status >= 0 { _ = fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) }
+        return descriptor
+    }
+
+    /// What makes an open file unfit to be a download's own file: not a regular file, or owned
+    /// by another user; nil when it is fine.
+    package static func problem(withOpenFile descriptor: Int32) -> UnsafeFileProblem? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .notRegular }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .notRegular }
+        guard info.st_uid == geteuid() else { return .foreignOwner }
+        return nil
+    }
+
+    /// What is at `path` itself, without following a symbolic link: nil for a regular file owned
+    /// by the user or for nothing at all, else the problem.
+    package static func problem(atPath path: String) -> UnsafeFileProblem? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return .symbolicLink
+        case S_IFREG: return info.st_uid == geteuid() ? nil : .foreignOwner
+        default: return .notRegular
+        }
+    }
+
+    /// Whether `path` (not followed) still names the file open as `descriptor`.
+    package static func names(_ path: String, _ descriptor: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        return lstat(path, &a) == 0 && fstat(descriptor, &b) == 0 && sameInode(a, b)
+    }
+
+    /// The inode number of an open file, which ties a state file to its partial file.
+    package static func inode(of descriptor: Int32) -> UInt64? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return UInt64(info.st_ino)
+    }
+
+    /// The inode number of the file at `path` (not followed); nil when nothing is there.
+    package static func inode(atPath path: String) -> UInt64? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return UInt64(info.st_ino)
+    }
+
+    /// Bytes allocated on disk for an open file (`st_blocks` × 512).
+    package static func allocatedBytes(of descriptor: Int32) -> Int64? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return Int64(info.st_blocks) * 512
+    }
+
     /// The size of an open file; nil when fstat fails.
     package static func size(of descriptor: Int32) -> Int64? {
         var info = stat()

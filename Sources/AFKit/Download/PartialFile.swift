@@ -40,9 +40,12 @@ package final class PartialFile {
 
     /// Opens (creating it when missing) and locks a partial file; `busy` when another process
     /// holds the lock. `directIO: false` keeps every write in the page cache.
+    ///
+    /// The file is never reached through a symbolic link and must be a regular file of the
+    /// user's own (`FileIO.openOwnedRegularFile`); its mode is the usual 0644 less the umask,
+    /// since it becomes the downloaded file.
     package init(path: String, state: DownloadState, directIO: Bool = true) throws(DownloadError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, code: errno) }
+        let descriptor = try FileIO.openOwnedRegularFile(path, flags: O_RDWR | O_CREAT, mode: 0o644)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)
@@ -51,11 +54,18 @@ package final class PartialFile {
         }
         self.path = path
         self.statePath = DownloadStateFile.path(forPart: path)
+        let inode = FileIO.inode(of: descriptor)
+        self.inode = inode
+        var state = state
+        state.inode = inode
         self.state = state
         self.descriptor = descriptor
         self.buffer = WriteBuffer(descriptor: descriptor, path: path)
         self.allowsDirectIO = directIO
     }
+
+    /// The partial file's inode, recorded in every state written for it.
+    package let inode: UInt64?
 
     deinit {
         _ = worker?.stop()
@@ -86,6 +96,7 @@ package final class PartialFile {
         stopDirectWriter()
         guard fdatasync(descriptor) == 0 else { throw .cannotWrite(path: path, code: errno) }
         state = newState
+        state.inode = inode
         state.bytes = min(offset, sizeOnDisk)
         try DownloadStateFile.write(state, to: statePath)
         guard ftruncate(descriptor, off_t(offset)) == 0 else { throw .cannotWrite(path: path, code: errno) }
@@ -248,6 +259,8 @@ package final class PartialFile {
     /// the next free `-1`, `-2`… name is used (link fails rather than overwrite). Returns the path
     /// the file now has.
     package func install(as final: String, replacing: Bool) throws(DownloadError) -> String {
+        // Rename and link act on whatever the name leads to now: it must still be this file.
+        guard FileIO.names(path, descriptor) else { throw .unsafeFile(path: path, problem: .replaced) }
         var target = final
         if replacing {
             guard rename(path, final) == 0 else { throw .cannotRename(from: path, to: final, code: errno) }

@@ -40,9 +40,12 @@ package enum ResponseDecision: Equatable, Sendable {
             // The range must start exactly where the file ends and describe the same resource;
             // a multipart/byteranges answer (no Content-Range) is refused too.
             guard let value = contentRange, case .range(let first, let last, let complete)? = ContentRange(value),
-                first == offset, knownTotal == nil || complete == nil || complete == knownTotal
+                first == offset
             else {
                 return .fail(.unexpectedContentRange(value: contentRange, offset: offset, path: path))
+            }
+            if let knownTotal, let complete, complete != knownTotal {
+                return .fail(.totalChanged(expected: knownTotal, now: complete, path: path))
             }
             return .append(length: last - first + 1, complete: complete ?? knownTotal)
         case 200...299:

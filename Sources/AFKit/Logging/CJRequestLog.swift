@@ -29,6 +29,26 @@ package struct CJRequestLog: Equatable, Sendable {
             + "\n  <<<<<<<<<<<<<  网络请求End  <<<<<<<<<<<<<  \n\n\n"
     }
 
+    /// 地址 for a URL: the URL with the password of its user information replaced by `***`
+    /// (`https://ann:***@host/`), and user information without a password (often a token, as
+    /// in `https://TOKEN@host/`) replaced whole; the log may be kept or shared, the URL's
+    /// credentials must not be in it. Everything else is left as it is.
+    package static func address(_ url: String) -> String {
+        let characters = Array(url)
+        var schemeEnd: Int?
+        for index in 0..<max(characters.count - 2, 0) where characters[index] == ":" {
+            if characters[index + 1] == "/" && characters[index + 2] == "/" { schemeEnd = index + 3 }
+            break
+        }
+        guard let authorityStart = schemeEnd else { return url }
+        var authorityEnd = authorityStart
+        while authorityEnd < characters.count, !"/?#".contains(characters[authorityEnd]) { authorityEnd += 1 }
+        guard let at = characters[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
+        let userInfo = characters[authorityStart..<at]
+        let redacted = userInfo.firstIndex(of: ":").map { String(characters[authorityStart..<$0]) + ":***" } ?? "***"
+        return String(characters[..<authorityStart]) + redacted + String(characters[at...])
+    }
+
     /// 最终参数 when the body is not available as text: none, streamed (multipart, a file,
     /// standard input), or not UTF-8. Full-width comma, three ASCII dots.
     package static let finalParametersFallback = "未获取到，请以原始参数为准..."

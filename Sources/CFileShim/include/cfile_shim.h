@@ -3,7 +3,8 @@
 
 #include <sys/types.h>
 
-/// Opens `path` for writing with O_DIRECT (and O_CLOEXEC); -1 with errno set when it cannot.
+/// Opens `path` for writing with O_DIRECT (and O_CLOEXEC, O_NOFOLLOW, O_NONBLOCK); -1 with errno
+/// set when it cannot.
 int cfile_open_direct(const char *path);
 
 /// fallocate(2) with mode 0: allocates [offset, offset + length) and grows the file to cover
