@@ -1,13 +1,15 @@
+import AFCurl
+
 /// Decodes Apple's binary property list format (`bplist00`) without Foundation, whose
 /// `PropertyListSerialization` would load ICU on every run.
 ///
 /// Layout (CFBinaryPList.c): the magic, the objects, an offset table, and a 32-byte trailer
 /// giving the offset and reference sizes, the object count, the top object and the table's
-/// offset, all big-endian. Every offset and reference is bounds-checked; a reference cycle or
-/// nesting deeper than `maximumDepth` is an error, not a crash.
+/// offset, all big-endian. Every offset and reference is bounds-checked; a reference cycle,
+/// nesting deeper than `FormattingLimits.maximumDepth` and an expansion past
+/// `FormattingLimits.propertyListBudget` (objects that share their children expand
+/// exponentially: object i = [i+1, i+1]) are errors, not a crash or a flood.
 package enum BinaryPropertyListDecoder {
-    /// The deepest nesting accepted.
-    package static let maximumDepth = 512
 
     /// Whether `bytes` start like a binary property list.
     package static func isBinaryPropertyList(_ bytes: some Collection<UInt8>) -> Bool {
@@ -15,7 +17,9 @@ package enum BinaryPropertyListDecoder {
     }
 
     /// The value of the binary property list in `bytes`.
-    package static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+    package static func decode(
+        _ bytes: [UInt8], budget: Int? = nil
+    ) throws(PropertyListError) -> PropertyListValue {
         guard isBinaryPropertyList(bytes), bytes.count >= 8 + 32 else {
             throw PropertyListError("not a binary property list")
         }
@@ -30,9 +34,11 @@ package enum BinaryPropertyListDecoder {
             count <= UInt64(trailer) / UInt64(offsetSize),
             tableOffset + count * UInt64(offsetSize) <= UInt64(trailer)
         else { throw PropertyListError("damaged binary property list trailer") }
+        let allowance = budget ?? FormattingLimits.propertyListBudget(forBodyOf: bytes.count)
         var reader = Reader(
             bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, count: Int(count),
-            tableOffset: Int(tableOffset), objectsEnd: Int(tableOffset))
+            tableOffset: Int(tableOffset), objectsEnd: Int(tableOffset),
+            allowance: allowance, budget: allowance)
         return try reader.object(Int(top), depth: 0)
     }
 
@@ -51,8 +57,26 @@ package enum BinaryPropertyListDecoder {
         let count: Int
         let tableOffset: Int
         let objectsEnd: Int
+        /// What decoding may produce: one per object plus the bytes of strings and data.
+        let allowance: Int
+        /// What is left of `allowance`.
+        var budget: Int
+        /// Objects decoded, for checking SIGINT/SIGTERM now and then.
+        var steps = 0
         /// Objects being decoded (a container that contains itself is a cycle).
         var path: Set<Int> = []
+
+        /// Charges `cost` to the budget, and every 4096 objects checks for an interrupt.
+        mutating func spend(_ cost: Int) throws(PropertyListError) {
+            budget -= cost
+            guard budget >= 0 else {
+                throw PropertyListError(
+                    "it expands past \(allowance >= 1 << 20 ? "\(allowance >> 20) MiB" : "\(allowance) bytes") "
+                        + "when decoded (objects shared by reference)")
+            }
+            steps &+= 1
+            if steps & 0xFFF == 0, Interruption.isInterrupted { throw PropertyListError("interrupted") }
+        }
 
         /// Where an object starts, from the offset table.
         func offset(of object: Int) throws(PropertyListError) -> Int {
@@ -87,7 +111,7 @@ package enum BinaryPropertyListDecoder {
 
         /// Decodes the object `reference`, following its references.
         mutating func object(_ reference: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-            guard depth <= BinaryPropertyListDecoder.maximumDepth else { throw PropertyListError("nesting too deep") }
+            try spend(1)
             let start = try offset(of: reference)
             let marker = bytes[start]
             switch marker >> 4 {
@@ -125,15 +149,18 @@ package enum BinaryPropertyListDecoder {
             case 0x4:
                 let (length, payload) = try length(marker: marker, at: start)
                 try need(payload, length)
+                try spend(length)
                 return .data(Array(bytes[payload..<(payload + length)]))
             case 0x5:
                 let (length, payload) = try length(marker: marker, at: start)
                 try need(payload, length)
+                try spend(length)
                 return .string(String(decoding: bytes[payload..<(payload + length)], as: UTF8.self))
             case 0x6:
                 let (length, payload) = try length(marker: marker, at: start)
                 guard length <= Int.max / 2 else { throw PropertyListError("string too long") }
                 try need(payload, length * 2)
+                try spend(length * 2)
                 var units: [UInt16] = []
                 units.reserveCapacity(length)
                 for index in 0..<length {
@@ -149,7 +176,7 @@ package enum BinaryPropertyListDecoder {
                 guard length <= (objectsEnd - payload) / referenceSize else {
                     throw PropertyListError("object runs past the end of the data")
                 }
-                try enter(reference)
+                try enter(reference, depth: depth)
                 var elements: [PropertyListValue] = []
                 for index in 0..<length {
                     let child = Int(readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
@@ -162,7 +189,7 @@ package enum BinaryPropertyListDecoder {
                 guard length <= (objectsEnd - payload) / referenceSize / 2 else {
                     throw PropertyListError("object runs past the end of the data")
                 }
-                try enter(reference)
+                try enter(reference, depth: depth)
                 var members: [(key: String, value: PropertyListValue)] = []
                 for index in 0..<length {
                     let keyReference = Int(readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
@@ -180,8 +207,11 @@ package enum BinaryPropertyListDecoder {
             }
         }
 
-        /// Marks a container as being decoded; entering it again is a cycle.
-        mutating func enter(_ reference: Int) throws(PropertyListError) {
+        /// Marks a container at `depth` as being decoded; entering it again is a cycle.
+        mutating func enter(_ reference: Int, depth: Int) throws(PropertyListError) {
+            guard depth < FormattingLimits.maximumDepth else {
+                throw PropertyListError("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+            }
             guard path.insert(reference).inserted else { throw PropertyListError("reference cycle") }
         }
 

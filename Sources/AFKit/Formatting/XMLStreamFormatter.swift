@@ -1,3 +1,4 @@
+import AFCurl
 import CXMLShim
 
 /// How XML is laid out and coloured.
@@ -10,14 +11,22 @@ package struct XMLFormatOptions: Sendable {
     package var reportsErrors: Bool
     /// Keep the white space between tags as received and add none (`--pretty=colors`).
     package var preservesLayout: Bool
+    /// The deepest element nesting formatted; deeper, the rest is shown as received.
+    package var maximumDepth: Int
+    /// Show the as-received rest of a malformed document with control characters escaped
+    /// (`TerminalEscaping`), for a terminal.
+    package var escapesControls: Bool
 
     package init(
-        indent: Int = 2, colors: SyntaxColors = .none, reportsErrors: Bool = true, preservesLayout: Bool = false
+        indent: Int = 2, colors: SyntaxColors = .none, reportsErrors: Bool = true, preservesLayout: Bool = false,
+        maximumDepth: Int = FormattingLimits.maximumDepth, escapesControls: Bool = false
     ) {
         self.indent = indent
         self.colors = colors
         self.reportsErrors = reportsErrors
         self.preservesLayout = preservesLayout
+        self.maximumDepth = maximumDepth
+        self.escapesControls = escapesControls
     }
 }
 
@@ -45,19 +54,31 @@ package final class XMLStreamFormatter: BodyFormatter {
     private var declarationChecked = false
     private var onlyWhitespace = true
     private let reportsErrors: Bool
-    package private(set) var warnings: [String] = []
+    private let escapesControls: Bool
+    /// Where the last event written ended in the input, and its kind.
+    private var writtenOffset = 0
+    private var writtenKind: Int32 = 0
+    private var warningList: [String] = []
+
+    package var warnings: [String] {
+        writer.droppedInternalSubset
+            ? warningList + ["the DOCTYPE's internal subset is too long to show; it is left out"] : warningList
+    }
 
     /// A formatter writing to `sink`; `threaded` false keeps parsing on the calling thread.
     package init(options: XMLFormatOptions, sink: ByteSink, threaded: Bool = true) {
         writer = XMLEventWriter(options: options, sink: sink)
         reportsErrors = options.reportsErrors
+        escapesControls = options.escapesControls
+        writer.out.escapesRawControls = options.escapesControls
         parser = cxml_push_new()
         if let parser {
+            cxml_push_set_max_depth(parser, Int32(clamping: options.maximumDepth))
             if threaded { worker = XMLParseWorker(parser: parser) }
         } else {
             failed = true
             let why = cxml_load_error().map { String(cString: $0) } ?? "out of memory"
-            warnings.append("cannot format XML (\(why)); the body is shown as received")
+            warningList.append("cannot format XML (\(why)); the body is shown as received")
         }
     }
 
@@ -69,8 +90,9 @@ package final class XMLStreamFormatter: BodyFormatter {
 
     package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard !chunk.isEmpty else { return }
+        if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
         if failed {
-            try writer.out.append(chunk)
+            try writer.out.appendRaw(chunk)
             try writer.out.flushIfFull()
             return
         }
@@ -122,9 +144,27 @@ package final class XMLStreamFormatter: BodyFormatter {
         }
     }
 
+    /// The body stopped short (the transfer failed): what was formatted stays, and the input
+    /// not yet shown follows as received, without a warning.
+    package func abandon() throws {
+        guard !failed else { return try writer.out.flush() }
+        failed = true
+        worker?.stop()
+        held?.append(contentsOf: pending)
+        retained.append((consumed, pending))
+        consumed += pending.count
+        pending = []
+        try showRest(from: writtenOffset, kind: writtenKind)
+        try writer.out.flush()
+    }
+
     /// Writes parsed batches, giving up at the first malformed one.
     private func write(_ batches: [XMLParseWorker.Batch]) throws {
         defer { for batch in batches { batch.release() } }
+        if batches.contains(where: \.interrupted) {
+            failed = true
+            throw CurlError.interrupted(signal: Interruption.signal ?? 0)
+        }
         for batch in batches where !failed {
             // libxml2 reports the first event only once the declaration is behind it.
             if !declarationChecked, !batch.events.isEmpty || batch.isLast, let held {
@@ -137,6 +177,8 @@ package final class XMLStreamFormatter: BodyFormatter {
                 return
             }
             ended = batch.isLast
+            writtenOffset = batch.lastOffset
+            writtenKind = batch.lastKind
             while let first = retained.first, first.offset + first.bytes.count <= batch.lastOffset {
                 retained.removeFirst()
             }
@@ -150,18 +192,25 @@ package final class XMLStreamFormatter: BodyFormatter {
         failed = true
         worker?.stop()
         if reportsErrors, !onlyWhitespace {
-            warnings.append("malformed XML (\(batch.error ?? "malformed XML")); the rest is shown as received")
+            warningList.append("malformed XML (\(batch.error ?? "malformed XML")); the rest is shown as received")
         }
+        try showRest(from: batch.lastOffset, kind: batch.lastKind)
+    }
+
+    /// Writes the input from `offset` (where an event of `kind` ended) as received: the whole
+    /// body when nothing was written yet.
+    private func showRest(from offset: Int, kind: Int32) throws {
         if writer.out.flushedCount == 0, let held {
             writer.out.discardPending()
-            try held.withUnsafeBytes { try writer.out.append($0) }
+            try held.withUnsafeBytes { try writer.out.appendRaw($0) }
+            retained = []
             return
         }
-        var restart = batch.lastOffset
+        var restart = offset
         let rest = retained.flatMap { $0.bytes }
         let restStart = retained.first?.offset ?? consumed
         // libxml2 reports a start tag before its `>`: the rest starts there.
-        if UInt32(batch.lastKind) == CXML_NODE_ELEMENT.rawValue {
+        if UInt32(kind) == CXML_NODE_ELEMENT.rawValue {
             while restart - restStart < rest.count, restart >= restStart, rest[restart - restStart] != UInt8(ascii: ">")
             {
                 restart += 1
@@ -170,7 +219,7 @@ package final class XMLStreamFormatter: BodyFormatter {
         }
         try writer.abandon()
         let from = max(restart - restStart, 0)
-        if from < rest.count { try rest[from...].withUnsafeBytes { try writer.out.append($0) } }
+        if from < rest.count { try rest[from...].withUnsafeBytes { try writer.out.appendRaw($0) } }
         retained = []
     }
 }
