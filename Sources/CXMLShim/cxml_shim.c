@@ -163,8 +163,10 @@ struct cxml_push {
     int max_depth;
     // Set when the shim itself stopped the parser (nesting too deep).
     int halted;
-    // Where the internal DTD subset starts (its `[`), or 0 when there is none.
+    // Where the internal DTD subset starts (one past its `[`), or 0 when there is none, and where
+    // the DOCTYPE ends (after its `>`).
     unsigned long subset_start;
+    unsigned long subset_end;
     char error[256];
 };
 
@@ -342,6 +344,7 @@ static void cxml_on_subset_end(void *ctx, const xmlChar *name, const xmlChar *ex
     if (p->subset_start == 0) { cxml_put_string(p, NULL, 0); return; }
     xmlParserInputPtr in = p->ctxt->input;
     unsigned long start = p->subset_start - 1, end = cxml_cursor(p);
+    p->subset_end = end;
     if (!in || !in->base || start < in->consumed || end <= start) { cxml_put_string(p, (const xmlChar *)"", 0); return; }
     const xmlChar *first = in->base + (start - in->consumed), *last = in->base + (end - in->consumed);
     // The cursor is after the closing `>`: keep `[ … ]` and drop the `>` and blanks before it.
@@ -449,6 +452,13 @@ const char *cxml_push_error(cxml_push *p) { return p->error[0] ? p->error : NULL
 unsigned long cxml_push_last_offset(cxml_push *p, int *kind) {
     *kind = p->last_kind;
     return p->last_offset;
+}
+
+int cxml_push_subset_range(cxml_push *p, unsigned long *start, unsigned long *end) {
+    if (p->subset_start == 0 || p->subset_end == 0) return 0;
+    *start = p->subset_start - 1;
+    *end = p->subset_end;
+    return 1;
 }
 
 void cxml_push_set_max_depth(cxml_push *p, int depth) { p->max_depth = depth > 0 ? depth : 1; }

@@ -18,7 +18,7 @@ package enum BinaryPropertyListDecoder {
 
     /// The value of the binary property list in `bytes`.
     package static func decode(
-        _ bytes: [UInt8], budget: Int? = nil
+        _ bytes: [UInt8], budget: PropertyListBudget? = nil
     ) throws(PropertyListError) -> PropertyListValue {
         guard isBinaryPropertyList(bytes), bytes.count >= 8 + 32 else {
             throw PropertyListError("not a binary property list")
@@ -57,22 +57,25 @@ package enum BinaryPropertyListDecoder {
         let count: Int
         let tableOffset: Int
         let objectsEnd: Int
-        /// What decoding may produce: one per object plus the bytes of strings and data.
-        let allowance: Int
+        /// What decoding may produce.
+        let allowance: PropertyListBudget
         /// What is left of `allowance`.
-        var budget: Int
+        var budget: PropertyListBudget
         /// Objects decoded, for checking SIGINT/SIGTERM now and then.
         var steps = 0
         /// Objects being decoded (a container that contains itself is a cycle).
         var path: Set<Int> = []
 
-        /// Charges `cost` to the budget, and every 4096 objects checks for an interrupt.
-        mutating func spend(_ cost: Int) throws(PropertyListError) {
-            budget -= cost
-            guard budget >= 0 else {
-                throw PropertyListError(
-                    "it expands past \(allowance >= 1 << 20 ? "\(allowance >> 20) MiB" : "\(allowance) bytes") "
-                        + "when decoded (objects shared by reference)")
+        /// Counts `objects` decoded objects and `bytes` of text or data against the budget, and every
+        /// 4096 objects checks for an interrupt.
+        mutating func spend(bytes: Int = 0, objects: Int = 1) throws(PropertyListError) {
+            budget.objects -= objects
+            budget.bytes -= bytes
+            guard budget.objects >= 0, budget.bytes >= 0 else {
+                let what =
+                    budget.objects < 0
+                    ? "more than \(allowance.objects) objects" : "more than \(allowance.bytes >> 20) MiB of text and data"
+                throw PropertyListError("it decodes to \(what) (objects shared by reference)")
             }
             steps &+= 1
             if steps & 0xFFF == 0, Interruption.isInterrupted { throw PropertyListError("interrupted") }
@@ -111,7 +114,7 @@ package enum BinaryPropertyListDecoder {
 
         /// Decodes the object `reference`, following its references.
         mutating func object(_ reference: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-            try spend(1)
+            try spend()
             let start = try offset(of: reference)
             let marker = bytes[start]
             switch marker >> 4 {
@@ -149,18 +152,18 @@ package enum BinaryPropertyListDecoder {
             case 0x4:
                 let (length, payload) = try length(marker: marker, at: start)
                 try need(payload, length)
-                try spend(length)
+                try spend(bytes: length, objects: 0)
                 return .data(Array(bytes[payload..<(payload + length)]))
             case 0x5:
                 let (length, payload) = try length(marker: marker, at: start)
                 try need(payload, length)
-                try spend(length)
+                try spend(bytes: length, objects: 0)
                 return .string(String(decoding: bytes[payload..<(payload + length)], as: UTF8.self))
             case 0x6:
                 let (length, payload) = try length(marker: marker, at: start)
                 guard length <= Int.max / 2 else { throw PropertyListError("string too long") }
                 try need(payload, length * 2)
-                try spend(length * 2)
+                try spend(bytes: length * 2, objects: 0)
                 var units: [UInt16] = []
                 units.reserveCapacity(length)
                 for index in 0..<length {

@@ -12,9 +12,28 @@ package enum FormattingLimits {
     /// a larger one, and everything after it, is shown unsorted.
     package static let sortedObjectBytes = 8 * 1024 * 1024
 
-    /// How far a binary property list may expand when decoded (objects shared by reference are
-    /// decoded once per reference): 8 times its own size or 32 MiB, whichever is larger.
-    package static func propertyListBudget(forBodyOf count: Int) -> Int {
-        max(32 * 1024 * 1024, count.multipliedReportingOverflow(by: 8).overflow ? .max : count * 8)
+    /// How far a binary property list may expand when decoded: objects shared by reference are
+    /// decoded once per reference, so a list whose objects share their children (object i is
+    /// [i+1, i+1]) doubles with every level. Without shared containers every decoded object
+    /// stands for at least one byte of the list; so at most 4 objects per byte (plus 4096), and at
+    /// most 32 MiB, or 8 times the list's size if larger, of string and data bytes.
+    package static func propertyListBudget(forBodyOf count: Int) -> PropertyListBudget {
+        let (objects, overflow) = count.multipliedReportingOverflow(by: 4)
+        let (bytes, bytesOverflow) = count.multipliedReportingOverflow(by: 8)
+        return PropertyListBudget(
+            objects: overflow ? .max : objects + 4096, bytes: bytesOverflow ? .max : max(32 * 1024 * 1024, bytes))
+    }
+}
+
+/// What decoding a property list may produce (`FormattingLimits.propertyListBudget`).
+package struct PropertyListBudget: Sendable {
+    /// Decoded objects, each reference counting once.
+    package var objects: Int
+    /// Bytes of decoded strings and data.
+    package var bytes: Int
+
+    package init(objects: Int, bytes: Int) {
+        self.objects = objects
+        self.bytes = bytes
     }
 }

@@ -18,8 +18,11 @@ struct XMLEventWriter {
     /// Whitespace-only text, written only if the element turns out to hold text.
     private var pendingSpace: [UInt8] = []
     private var wroteAnything = false
-    /// Set when a DOCTYPE's internal subset could not be kept (it left libxml2's buffer).
+    /// Set when a DOCTYPE's internal subset could not be kept (it left libxml2's buffer, and the
+    /// input it came from was no longer held either).
     private(set) var droppedInternalSubset = false
+    /// The internal subset as received (`[` … `]`), when the formatter took it from its input.
+    var internalSubset: [UInt8]?
     /// Loaded once: a `static let` costs a lazy-initialisation check on every use.
     private let lineBreaks = JSONWords().lineBreaks
     let escapes = XMLEscapes()
@@ -205,9 +208,16 @@ struct XMLEventWriter {
             out.append(UInt8(ascii: "\""))
         }
         if subset.isPresent {
-            if subset.count == 0 { droppedInternalSubset = true }
             out.append(0x20)
-            try appendColored(subset, colors.declaration)
+            if subset.count > 0 {
+                try appendColored(subset, colors.declaration)
+            } else if let internalSubset {
+                try internalSubset.withUnsafeBufferPointer {
+                    try appendColored(EventString(base: $0.baseAddress, count: $0.count), colors.declaration)
+                }
+            } else {
+                droppedInternalSubset = true
+            }
         }
         out.append(UInt8(ascii: ">"))
         try endColor(colors.declaration)

@@ -22,6 +22,8 @@ final class XMLParseWorker: @unchecked Sendable {
         var isLast: Bool
         /// Whether parsing stopped because SIGINT or SIGTERM arrived.
         var interrupted = false
+        /// Where the DOCTYPE's internal subset was in the input (`[` to after `>`), once read.
+        var subsetRange: Range<Int>?
 
         /// Frees the records.
         func release() {
@@ -143,6 +145,11 @@ final class XMLParseWorker: @unchecked Sendable {
         var kind: Int32 = 0
         batch.lastOffset = Int(cxml_push_last_offset(parser, &kind))
         batch.lastKind = kind
+        var subsetStart: UInt = 0
+        var subsetEnd: UInt = 0
+        if cxml_push_subset_range(parser, &subsetStart, &subsetEnd) != 0 {
+            batch.subsetRange = Int(subsetStart)..<Int(subsetEnd)
+        }
         batch.error = cxml_push_error(parser).map { String(cString: $0) }
         batch.isLast = ending || batch.status != 0
         return batch

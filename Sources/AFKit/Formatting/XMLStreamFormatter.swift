@@ -171,6 +171,9 @@ package final class XMLStreamFormatter: BodyFormatter {
                 declarationChecked = true
                 try writer.writeDeclaration(from: held)
             }
+            if writer.internalSubset == nil, let range = batch.subsetRange {
+                writer.internalSubset = internalSubset(range)
+            }
             if let base = batch.events.baseAddress { try writer.write(events: base, length: batch.events.count) }
             if batch.status != 0 {
                 try giveUp(batch)
@@ -185,6 +188,23 @@ package final class XMLStreamFormatter: BodyFormatter {
             try writer.out.flushIfFull()
             if writer.out.flushedCount > 0 { held = nil }
         }
+    }
+
+    /// The internal DTD subset at `range` of the input (`[` to after the DOCTYPE's `>`), from the
+    /// input still retained, without the `>` and the blanks before it; nil when it is gone.
+    private func internalSubset(_ range: Range<Int>) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for chunk in retained {
+            let chunkRange = chunk.offset..<(chunk.offset + chunk.bytes.count)
+            let overlap = chunkRange.clamped(to: range)
+            if overlap.isEmpty { continue }
+            if bytes.isEmpty, overlap.lowerBound != range.lowerBound { return nil }
+            bytes += chunk.bytes[(overlap.lowerBound - chunk.offset)..<(overlap.upperBound - chunk.offset)]
+        }
+        guard bytes.count == range.count, bytes.first == UInt8(ascii: "[") else { return nil }
+        if bytes.last == UInt8(ascii: ">") { bytes.removeLast() }
+        while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes.removeLast() }
+        return bytes
     }
 
     /// Prints the rest as received, from just after the last event that was formatted.

@@ -88,6 +88,10 @@ void cxml_free(void *pointer);
 const char *cxml_push_error(cxml_push *parser);
 /// The input offset at the last event recorded, and that event's kind (0 before any).
 unsigned long cxml_push_last_offset(cxml_push *parser, int *kind);
+/// Where the internal DTD subset was in the input: from its `[` to just after the DOCTYPE's `>`;
+/// 0 when there was none (or it has not been read yet). For a DOCTYPE record whose subset is
+/// empty because it had left libxml2's buffer: the caller copies it from its own input.
+int cxml_push_subset_range(cxml_push *parser, unsigned long *start, unsigned long *end);
 /// Sets the deepest element nesting accepted (512 by default); a deeper element stops the parser
 /// with the error "nesting deeper than N levels".
 void cxml_push_set_max_depth(cxml_push *parser, int depth);
