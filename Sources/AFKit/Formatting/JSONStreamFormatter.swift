@@ -162,6 +162,8 @@ struct JSONFormatterCore {
     /// The separator and white space before the object being copied.
     var captureGap: [UInt8] = []
     let sortedObjectLimit: Int
+    /// `FormattingLimits.maximumDepth`, read once: a `static let` costs a check on every use.
+    let maximumDepth = FormattingLimits.maximumDepth
     /// The separator and white space at the end of the input so far, read but not written: a
     /// rest shown as received starts with them.
     var gapCarry: [UInt8] = []
@@ -382,8 +384,8 @@ struct JSONFormatterCore {
             state = .literal
             return true
         }
-        if depth >= FormattingLimits.maximumDepth, byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-            try fail("nesting deeper than \(FormattingLimits.maximumDepth) levels", at: i, in: p, count)
+        if depth >= maximumDepth, byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+            try fail("nesting deeper than \(maximumDepth) levels", at: i, in: p, count)
             return false
         }
         if sortsKeys, byte == UInt8(ascii: "{") {
