@@ -24,7 +24,8 @@ final class FormattingLimitsTests: XCTestCase {
 
     func testJSONDeeperThanTheLimitShowsTheRestAsReceived() throws {
         let levels = 40_000
-        let input = Array(repeating: UInt8(ascii: "["), count: levels) + Array(repeating: UInt8(ascii: "]"), count: levels)
+        let input =
+            Array(repeating: UInt8(ascii: "["), count: levels) + Array(repeating: UInt8(ascii: "]"), count: levels)
         let (output, warnings) = try json(input, chunk: 16 * 1024)
         let rest = Array(input[depth...])
         XCTAssertEqual(Array(output.suffix(rest.count)), rest)
@@ -42,7 +43,8 @@ final class FormattingLimitsTests: XCTestCase {
     }
 
     func testSortedJSONDeeperThanTheLimitIsShownAsReceived() throws {
-        let input = Array((String(repeating: "{\"a\":", count: depth + 1) + "1" + String(repeating: "}", count: depth + 1)).utf8)
+        let input = Array(
+            (String(repeating: "{\"a\":", count: depth + 1) + "1" + String(repeating: "}", count: depth + 1)).utf8)
         let (output, warnings) = try json(input, JSONFormatOptions(sortsKeys: true))
         XCTAssertEqual(output, input)
         XCTAssertEqual(warnings.count, 1)
@@ -135,7 +137,8 @@ final class FormattingLimitsTests: XCTestCase {
         for level in 1..<10 {
             declarations += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">\n"
         }
-        let input = Array(("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n" + declarations + "]>\n<lolz>&lol9;</lolz>\n").utf8)
+        let input = Array(
+            ("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n" + declarations + "]>\n<lolz>&lol9;</lolz>\n").utf8)
         let started = ContinuousClock.now
         let (output, warnings) = try xml(input)
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
@@ -172,9 +175,12 @@ final class FormattingLimitsTests: XCTestCase {
         colors.comment = StaticBytes("\u{1B}[90m")
         colors.reset = StaticBytes("\u{1B}[0m")
         let sink = CollectingSink()
-        try feed(Array("<r><!--one\ntwo--></r>".utf8), to: XMLStreamFormatter(options: XMLFormatOptions(colors: colors), sink: sink))
+        try feed(
+            Array("<r><!--one\ntwo--></r>".utf8),
+            to: XMLStreamFormatter(options: XMLFormatOptions(colors: colors), sink: sink))
         XCTAssertEqual(
-            String(decoding: sink.bytes, as: UTF8.self), "<r>\n  \u{1B}[90m<!--one\u{1B}[0m\n\u{1B}[90mtwo-->\u{1B}[0m\n</r>\n")
+            String(decoding: sink.bytes, as: UTF8.self),
+            "<r>\n  \u{1B}[90m<!--one\u{1B}[0m\n\u{1B}[90mtwo-->\u{1B}[0m\n</r>\n")
     }
 
     // MARK: - Binary property lists
@@ -213,7 +219,8 @@ final class FormattingLimitsTests: XCTestCase {
     func testSharedChildrenFallBackToTheBodyWithOneWarning() throws {
         let body = sharedChildren(60)
         let sink = CollectingSink()
-        let formatter = PropertyListFormatter(display: .xml, xml: XMLFormatOptions(), json: JSONFormatOptions(), sink: sink)
+        let formatter = PropertyListFormatter(
+            display: .xml, xml: XMLFormatOptions(), json: JSONFormatOptions(), sink: sink)
         let warnings = try feed(body, to: formatter)
         XCTAssertEqual(sink.bytes, body)
         XCTAssertEqual(warnings.count, 1)
@@ -244,7 +251,8 @@ final class FormattingLimitsTests: XCTestCase {
         }
         // At the limit the XML display still formats it (two elements deeper than the list).
         let sink = CollectingSink()
-        let formatter = PropertyListFormatter(display: .xml, xml: XMLFormatOptions(), json: JSONFormatOptions(), sink: sink)
+        let formatter = PropertyListFormatter(
+            display: .xml, xml: XMLFormatOptions(), json: JSONFormatOptions(), sink: sink)
         XCTAssertEqual(try feed(chain(depth), to: formatter), [])
     }
 }

@@ -191,7 +191,8 @@ def test_explicit_colours_win_over_no_color(server):
 
 
 def test_colour_never_spans_a_line_break(server):
-    serve(server, b"<r><!--one\ntwo\nthree--><?pi a\nb?></r>", "application/xml")
+    body = b'<!DOCTYPE r SYSTEM "x\ny" [\n<!ENTITY e "v">\n]><r><!--one\ntwo\nthree--><?pi a\nb?></r>'
+    serve(server, body, "application/xml")
     result = run(["--pretty=all", "get", f"{server.url}/x"])
     for line in result.stdout.split(b"\n"):
         codes = re.findall(rb"\x1b\[([0-9;]*)m", line)

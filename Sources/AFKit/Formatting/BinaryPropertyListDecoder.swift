@@ -74,7 +74,8 @@ package enum BinaryPropertyListDecoder {
             guard budget.objects >= 0, budget.bytes >= 0 else {
                 let what =
                     budget.objects < 0
-                    ? "more than \(allowance.objects) objects" : "more than \(allowance.bytes >> 20) MiB of text and data"
+                    ? "more than \(allowance.objects) objects"
+                    : "more than \(allowance.bytes >> 20) MiB of text and data"
                 throw PropertyListError("it decodes to \(what) (objects shared by reference)")
             }
             steps &+= 1

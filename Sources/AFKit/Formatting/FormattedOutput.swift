@@ -31,7 +31,11 @@ extension ByteSink {
         var escaped: [UInt8] = []
         escaped.reserveCapacity(bytes.count + 64)
         for byte in bytes {
-            if byte == 0x1B { escaped.append(contentsOf: TerminalEscaper.escapeText.array) } else { escaped.append(byte) }
+            if byte == 0x1B {
+                escaped.append(contentsOf: TerminalEscaper.escapeText.array)
+            } else {
+                escaped.append(byte)
+            }
         }
         try escaped.withUnsafeBytes { try write($0) }
     }

@@ -94,7 +94,9 @@ private struct SortingReader {
 
     /// Copies an array, element by element.
     mutating func array(into output: inout [UInt8], depth: Int) throws(JSONParseError) {
-        guard depth <= maximumDepth else { throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels") }
+        guard depth <= maximumDepth else {
+            throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+        }
         output.append(UInt8(ascii: "["))
         index += 1
         skipWhitespace()
@@ -123,7 +125,9 @@ private struct SortingReader {
 
     /// Reads every member of an object, then writes them sorted by decoded key (ties in order).
     mutating func object(into output: inout [UInt8], depth: Int) throws(JSONParseError) {
-        guard depth <= maximumDepth else { throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels") }
+        guard depth <= maximumDepth else {
+            throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+        }
         index += 1
         var members: [(key: [UInt8], position: Int, bytes: [UInt8])] = []
         skipWhitespace()

@@ -157,7 +157,8 @@ extension JSONFormatterCore {
     /// came, and the scanner goes on without holding objects.
     private mutating func stopSorting() throws {
         sortsKeys = false
-        let limit = sortedObjectLimit >= 1024 * 1024 ? "\(sortedObjectLimit / (1024 * 1024)) MiB" : "\(sortedObjectLimit) bytes"
+        let limit =
+            sortedObjectLimit >= 1024 * 1024 ? "\(sortedObjectLimit / (1024 * 1024)) MiB" : "\(sortedObjectLimit) bytes"
         warnings.append("an object at byte \(captureStart) is larger than \(limit): keys are not sorted from there on")
         let held = capture
         capture = []
@@ -233,7 +234,8 @@ extension JSONFormatterCore {
     mutating func fail(_ reason: String, at i: Int, in p: UnsafePointer<UInt8>?, _ count: Int) throws {
         let pending =
             deferring
-            ? deferredGap + deferred : (state == .capture ? captureGap + capture : (isBetweenTokens ? gapBefore(p, i) : []))
+            ? deferredGap + deferred
+            : (state == .capture ? captureGap + capture : (isBetweenTokens ? gapBefore(p, i) : []))
         let rest =
             p.map { UnsafeBufferPointer(start: $0 + i, count: count - i) } ?? UnsafeBufferPointer(start: nil, count: 0)
         try giveUp(reason, offset: consumed + i, pending: pending, rest: rest)

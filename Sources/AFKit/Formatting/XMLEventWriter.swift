@@ -194,7 +194,7 @@ struct XMLEventWriter {
         try out.append(name)
         if publicID.isPresent {
             try out.append(escapes.publicKeyword)
-            try out.append(publicID)
+            try appendColored(publicID, colors.declaration)
             out.append(UInt8(ascii: "\""))
         }
         if systemID.isPresent {
@@ -204,7 +204,7 @@ struct XMLEventWriter {
             } else {
                 try out.append(escapes.systemKeyword)
             }
-            try out.append(systemID)
+            try appendColored(systemID, colors.declaration)
             out.append(UInt8(ascii: "\""))
         }
         if subset.isPresent {
