@@ -4,8 +4,9 @@
 /// Documented in the README ("Formatting limits") and the man page.
 package enum FormattingLimits {
     /// The deepest nesting formatted in JSON, XML and property lists: past it the indentation
-    /// alone would grow the output by kilobytes per input byte. libxml2 stops at 256 and jq 1.6
-    /// stopped at 256 (1.7 at 10,000); 512 leaves room for real documents.
+    /// alone would grow the output by kilobytes per input byte. libxml2's tree parser stops at 256
+    /// (its push parser has no limit for SAX callers), jq 1.6 at 256 and 1.7 at 10,000; 512 leaves
+    /// room for real documents.
     package static let maximumDepth = 512
 
     /// The largest object `--sorted` holds to sort (each object of a top-level array separately);
