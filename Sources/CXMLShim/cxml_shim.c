@@ -32,6 +32,7 @@
     X(xmlCtxtUseOptions)                                                                          \
     X(xmlParseChunk)                                                                              \
     X(xmlFreeParserCtxt)                                                                          \
+    X(xmlStopParser)                                                                              \
     X(xmlFreeDoc)
 
 static struct {
@@ -157,6 +158,15 @@ struct cxml_push {
     int last_kind;
     char head[4];
     int head_length;
+    // Open elements (outside entity replacement text) and the most allowed.
+    int depth;
+    int max_depth;
+    // Set when the shim itself stopped the parser (nesting too deep).
+    int halted;
+    // Where the internal DTD subset starts (one past its `[`), or 0 when there is none, and where
+    // the DOCTYPE ends (after its `>`).
+    unsigned long subset_start;
+    unsigned long subset_end;
     char error[256];
 };
 
@@ -211,7 +221,9 @@ static struct cxml_push *cxml_owner(void *ctx) { return ((xmlParserCtxtPtr)ctx)-
 // Starts a record; returns 0 for events raised while libxml2 parses an entity's replacement text
 // (ctxt->depth > 0), which would repeat what the entity reference stands for.
 static int cxml_begin(struct cxml_push *p, int kind, uint32_t strings) {
-    if (!p->ctxt || p->ctxt->depth > 0) return 0;
+    // Comments and processing instructions inside the internal subset are part of the DOCTYPE,
+    // which is copied whole.
+    if (!p->ctxt || p->ctxt->depth > 0 || (p->ctxt->inSubset && kind != CXML_NODE_DOCUMENT_TYPE)) return 0;
     cxml_grow(p, 8);
     if (p->out_of_memory) return 0;
     p->events[p->length] = (unsigned char)kind;
@@ -224,12 +236,40 @@ static int cxml_begin(struct cxml_push *p, int kind, uint32_t strings) {
     return 1;
 }
 
+// The input offset of the parser's cursor.
+static unsigned long cxml_cursor(struct cxml_push *p) {
+    xmlParserInputPtr in = p->ctxt ? p->ctxt->input : NULL;
+    if (!in || !in->cur || !in->base) return p->last_offset;
+    return in->consumed + (unsigned long)(in->cur - in->base);
+}
+
+// Text and CDATA callbacks may come before the cursor moves past the text: when the text lies in
+// the input buffer, the event ends where the text ends, so that a fallback after it does not
+// print the text a second time.
+static void cxml_end_at_text(struct cxml_push *p, const xmlChar *text, int length) {
+    xmlParserInputPtr in = p->ctxt->input;
+    if (!in || !in->base || !in->end || !text) return;
+    if (text >= in->base && text + length <= in->end && text + length > in->cur) {
+        p->last_offset = in->consumed + (unsigned long)(text + length - in->base);
+    }
+}
+
 static void cxml_on_start(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
                           int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
                           const xmlChar **attributes) {
     struct cxml_push *p = cxml_owner(ctx);
     (void)uri;
     int given = nb_attributes - nb_defaulted;
+    if (p->ctxt && p->ctxt->depth == 0 && !p->ctxt->inSubset) {
+        // A nesting limit of its own: libxml2's push parser has none for SAX callers.
+        if (p->depth >= p->max_depth) {
+            snprintf(p->error, sizeof p->error, "nesting deeper than %d levels", p->max_depth);
+            p->halted = 1;
+            lib.xmlStopParser(p->ctxt);
+            return;
+        }
+        p->depth++;
+    }
     if (!cxml_begin(p, CXML_NODE_ELEMENT, (uint32_t)(1 + 2 * (nb_namespaces + given)))) return;
     cxml_put_qname(p, prefix, local);
     for (int i = 0; i < nb_namespaces; i++) {
@@ -247,17 +287,22 @@ static void cxml_on_start(void *ctx, const xmlChar *local, const xmlChar *prefix
 static void cxml_on_end(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
     struct cxml_push *p = cxml_owner(ctx);
     (void)uri;
+    if (p->ctxt && p->ctxt->depth == 0 && !p->ctxt->inSubset && p->depth > 0) p->depth--;
     if (cxml_begin(p, CXML_NODE_END_ELEMENT, 1)) cxml_put_qname(p, prefix, local);
 }
 
 static void cxml_on_text(void *ctx, const xmlChar *text, int length) {
     struct cxml_push *p = cxml_owner(ctx);
-    if (cxml_begin(p, CXML_NODE_TEXT, 1)) cxml_put_string(p, text, (size_t)length);
+    if (!cxml_begin(p, CXML_NODE_TEXT, 1)) return;
+    cxml_put_string(p, text, (size_t)length);
+    cxml_end_at_text(p, text, length);
 }
 
 static void cxml_on_cdata(void *ctx, const xmlChar *text, int length) {
     struct cxml_push *p = cxml_owner(ctx);
-    if (cxml_begin(p, CXML_NODE_CDATA, 1)) cxml_put_string(p, text, (size_t)length);
+    if (!cxml_begin(p, CXML_NODE_CDATA, 1)) return;
+    cxml_put_string(p, text, (size_t)length);
+    cxml_end_at_text(p, text, length);
 }
 
 static void cxml_on_comment(void *ctx, const xmlChar *text) {
@@ -281,10 +326,31 @@ static void cxml_on_doctype(void *ctx, const xmlChar *name, const xmlChar *exter
     struct cxml_push *p = cxml_owner(ctx);
     // libxml2's own handler records the DTD so that entities declared in it stay known.
     lib.xmlSAX2InternalSubset(p->ctxt, name, external_id, system_id);
-    if (!cxml_begin(p, CXML_NODE_DOCUMENT_TYPE, 3)) return;
+    // The cursor is at the internal subset's `[`, if there is one; the DOCTYPE is recorded once
+    // the subset has been read (cxml_on_subset_end), with the subset copied as received.
+    xmlParserInputPtr in = p->ctxt->input;
+    p->subset_start = (in && in->cur && in->cur < in->end && *in->cur == '[') ? cxml_cursor(p) + 1 : 0;
+}
+
+// Called at the end of the DOCTYPE (after its internal subset, if any): records the DOCTYPE with
+// name, identifiers and the internal subset's text from `[` to `]` (NULL when there is none, an
+// empty string when it is no longer in the input buffer).
+static void cxml_on_subset_end(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
+    struct cxml_push *p = cxml_owner(ctx);
+    if (!cxml_begin(p, CXML_NODE_DOCUMENT_TYPE, 4)) return;
     cxml_put_cstring(p, name);
     cxml_put_cstring(p, external_id);
     cxml_put_cstring(p, system_id);
+    if (p->subset_start == 0) { cxml_put_string(p, NULL, 0); return; }
+    xmlParserInputPtr in = p->ctxt->input;
+    unsigned long start = p->subset_start - 1, end = cxml_cursor(p);
+    p->subset_end = end;
+    if (!in || !in->base || start < in->consumed || end <= start) { cxml_put_string(p, (const xmlChar *)"", 0); return; }
+    const xmlChar *first = in->base + (start - in->consumed), *last = in->base + (end - in->consumed);
+    // The cursor is after the closing `>`: keep `[ … ]` and drop the `>` and blanks before it.
+    if (last > first && last[-1] == '>') last--;
+    while (last > first && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) last--;
+    cxml_put_string(p, first, (size_t)(last - first));
 }
 
 static void cxml_on_structured_error(void *ctx, xmlErrorPtr error) {
@@ -300,6 +366,7 @@ cxml_push *cxml_push_new(void) {
     if (!cxml_available()) return NULL;
     struct cxml_push *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    p->max_depth = 512;
     lib.xmlSAXVersion(&p->sax, 2);
     p->sax.startElementNs = cxml_on_start;
     p->sax.endElementNs = cxml_on_end;
@@ -310,6 +377,7 @@ cxml_push *cxml_push_new(void) {
     p->sax.processingInstruction = cxml_on_instruction;
     p->sax.reference = cxml_on_reference;
     p->sax.internalSubset = cxml_on_doctype;
+    p->sax.externalSubset = cxml_on_subset_end;
     p->sax.warning = NULL;
     p->sax.error = NULL;
     p->sax.fatalError = NULL;
@@ -343,9 +411,12 @@ int cxml_push_feed(cxml_push *p, const char *bytes, int length, int terminate) {
         }
         p->ctxt->_private = p;
         // No network and no external entities: a response must never make afcli fetch anything.
-        lib.xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_HUGE);
+        // Not XML_PARSE_HUGE: it turns off libxml2's limits on entity amplification ("billion
+        // laughs"); the caller feeds input in pieces well under libxml2's 10 MB lookup limit.
+        lib.xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET);
     }
     lib.xmlParseChunk(p->ctxt, bytes, length, terminate);
+    if (p->halted) return -1;
     if (p->out_of_memory) {
         snprintf(p->error, sizeof p->error, "out of memory");
         return -1;
@@ -382,3 +453,12 @@ unsigned long cxml_push_last_offset(cxml_push *p, int *kind) {
     *kind = p->last_kind;
     return p->last_offset;
 }
+
+int cxml_push_subset_range(cxml_push *p, unsigned long *start, unsigned long *end) {
+    if (p->subset_start == 0 || p->subset_end == 0) return 0;
+    *start = p->subset_start - 1;
+    *end = p->subset_end;
+    return 1;
+}
+
+void cxml_push_set_max_depth(cxml_push *p, int depth) { p->max_depth = depth > 0 ? depth : 1; }

@@ -303,7 +303,8 @@ package enum ManualText {
                         + "Keys keep the order they came in, and strings and numbers are copied exactly as received: "
                         + "`\\u00e9` and `\\/` stay as written, and 12345678901234567890 or 1.50 are not rounded. "
                         + "`--sorted` sorts keys and holds each object in memory while it is sorted (a top-level "
-                        + "object whole, a top-level array one element at a time); `--drop-nulls` removes null "
+                        + "object whole, a top-level array one element at a time; at most 8 MiB, see the limits "
+                        + "below); `--drop-nulls` removes null "
                         + "members and elements, recursively, as AFNetworking's removesKeysWithNullValues does, and "
                         + "holds only one key at a time. Memory stays flat otherwise, however large the body."),
                 .paragraph(
@@ -315,7 +316,25 @@ package enum ManualText {
                 .paragraph(
                     "Invalid JSON and malformed XML never lose bytes: when nothing has been written yet the body is "
                         + "printed as received; otherwise the formatted part stays and the rest follows exactly as "
-                        + "received. A warning on standard error names the place."),
+                        + "received, from the separator after the last value shown. A warning on standard error "
+                        + "names the place (none under `--quiet`). A transfer that fails part-way shows what was "
+                        + "formatted and then the rest of what arrived, as received."),
+                .paragraph(
+                    "Limits keep a small hostile body from running the formatter for minutes or filling memory; "
+                        + "past each one the rest is shown as received with one warning. Nesting: 512 levels of "
+                        + "JSON arrays and objects, XML elements or property-list containers. XML entities: "
+                        + "libxml2's own limits on entity expansion stay on (a \"billion laughs\" body is refused), "
+                        + "and no external entity or DTD is ever fetched. Binary property lists, whose objects may "
+                        + "share children by reference: at most 4 decoded objects per byte of the list (plus 4096) "
+                        + "and 32 MiB (or 8 times the list's size) of decoded text and data. `--sorted`: an object "
+                        + "larger than 8 MiB, and everything after it, is shown unsorted. Ctrl-C stops formatting "
+                        + "at once (exit status 130)."),
+                .paragraph(
+                    "On a terminal, control characters from the server are shown, not obeyed: in headers and "
+                        + "bodies, C0 controls other than tab and line feed, a carriage return not followed by a "
+                        + "line feed, DEL and the C1 controls U+0080 to U+009F appear as `\\xHH` (`\\x1b`, "
+                        + "`\\x07`), so a response cannot retitle the window or clear the screen. Pipes and files "
+                        + "get the bytes unchanged."),
                 .paragraph(
                     "On a terminal, an image is replaced by one line with its format, dimensions (from the PNG, "
                         + "JPEG, GIF, BMP, ICO, TIFF or WebP header) and size, and other binary bodies (a binary "
@@ -400,7 +419,11 @@ package enum ManualText {
             "ENVIRONMENT",
             [
                 .definitions([
-                    ("NO_COLOR", "When set and not empty, output is never coloured."),
+                    (
+                        "NO_COLOR",
+                        "When set and not empty, output is not coloured unless `--pretty=all` or `--pretty=colors` "
+                            + "asks for colour (a command-line option wins, as no-color.org says)."
+                    ),
                     ("TERM", "When `dumb`, output is never coloured."),
                     (
                         "http_proxy, https_proxy, all_proxy, no_proxy",

@@ -58,6 +58,7 @@ struct RequestCommand {
             result = try client.send(prepared, delegate: delegate)
         } catch {
             upload?.fail()
+            try? printer.transferFailed(error)
             requestLog?.failed(statusCode: printer.finalHead?.statusCode)
             throw error
         }

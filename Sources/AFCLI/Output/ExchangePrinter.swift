@@ -146,7 +146,7 @@ final class ExchangePrinter {
         currentHopShown = isFinal || showsEveryHop
         guard currentHopShown else { return }
         if parts.contains(.responseHeaders) {
-            try emit(pendingSeparator + formatter.responseHead(head))
+            try emit(pendingSeparator + formatter.responseHead(isTerminal ? Self.escapingControls(head) : head))
             pendingSeparator = ""
             // The head is shown when it arrives, not when a slow body has ended.
             try stream?.flush()
@@ -173,22 +173,51 @@ final class ExchangePrinter {
         if renderer.streams { try stream?.flush() }
     }
 
-    /// Ends a response body: formatters finish (their warnings go to standard error after the
-    /// body), and on a terminal a body is followed by a line feed if it lacks one.
+    /// Ends a response body: formatters finish, on a terminal a body is followed by a line feed
+    /// if it lacks one, and then the formatter's warnings go to standard error (none under
+    /// `--quiet`), so that a warning never continues the body's last line.
     func responseEnded() throws {
         guard currentHopShown, let renderer else { return }
         self.renderer = nil
         try renderer.finish()
-        if !renderer.warnings.isEmpty {
+        try endBody(warnings: renderer.warnings)
+    }
+
+    /// The transfer failed part-way (not when interrupted): what was formatted is written, then
+    /// what the formatter held back as received, so nothing received is lost.
+    func transferFailed(_ error: any Error) throws {
+        defer { renderer = nil }
+        if Interruption.isInterrupted { return }
+        guard currentHopShown, let renderer else {
             try stream?.flush()
-            for warning in renderer.warnings { ErrorReporter.warn(warning) }
+            return
         }
-        guard sawBodyByte else { return }
-        if isTerminal, lastByte != 10 {
+        try renderer.abandon()
+        try endBody(warnings: [])
+        try stream?.flush()
+    }
+
+    /// Ends the body's last line on a terminal and shows `warnings`.
+    private func endBody(warnings: [String]) throws {
+        if sawBodyByte, isTerminal, lastByte != 10 {
             try emit("\n")
             lastByte = 10
         }
+        if !warnings.isEmpty, !display.quiet {
+            try stream?.flush()
+            for warning in warnings { ErrorReporter.warn(warning) }
+        }
+        guard sawBodyByte else { return }
         pendingSeparator = lastByte == 10 ? "\n" : "\n\n"
+    }
+
+    /// The head with control characters in the reason phrase and header fields shown escaped,
+    /// for a terminal (a server's `ESC ] 0 ;` would otherwise retitle the window).
+    private static func escapingControls(_ head: ResponseHead) -> ResponseHead {
+        var shown = head
+        shown.reasonPhrase = head.reasonPhrase.escapingTerminalControls
+        shown.headers = head.headers.map { ($0.name.escapingTerminalControls, $0.value.escapingTerminalControls) }
+        return shown
     }
 
     /// Writes formatted body output: the separator from what came before first, then the bytes.

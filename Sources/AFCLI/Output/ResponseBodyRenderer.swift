@@ -6,6 +6,9 @@ import AFKit
 ///
 /// The serializer comes from AFNetworking's media-type tables; `text/plain` and untyped bodies
 /// are sniffed for JSON from their first bytes, as AF's JSON serializer would accept them.
+///
+/// On a terminal every byte passes a `TerminalEscaper`, so that control characters from the
+/// server are shown, not obeyed; a pipe or file gets the bytes unchanged.
 final class ResponseBodyRenderer {
     /// What is done with the body's bytes.
     private enum Mode {
@@ -23,13 +26,17 @@ final class ResponseBodyRenderer {
     private var mode: Mode
     private let display: ResponseDisplay
     private let sink: ByteSink
+    /// The terminal escaper the output passes through, if the output is a terminal.
+    private let escaping: EscapingSink?
     private var converter: CharsetConverter?
     private var sniffed: [UInt8] = []
     private var wroteNotice = false
 
     /// A renderer for a body with this `Content-Type` (nil when there is none).
-    init(contentType: String?, display: ResponseDisplay, sink: ByteSink) {
+    init(contentType: String?, display: ResponseDisplay, sink output: ByteSink) {
         self.display = display
+        escaping = display.isTerminal ? EscapingSink(output, passesColorSequences: display.colors) : nil
+        let sink: ByteSink = escaping ?? output
         self.sink = sink
         let type = contentType.map(ResponseMediaType.init)
         let kind = type.map(ResponseSerializerKind.forMediaType) ?? .data
@@ -97,6 +104,24 @@ final class ResponseBodyRenderer {
         }
         if case .sniffing = mode { try decide() }
         if case .formatting(let formatter) = mode { try formatter.finish() }
+        try escaping?.finish()
+    }
+
+    /// The transfer failed part-way: the formatted part stays and what the formatter held back
+    /// follows as received.
+    func abandon() throws {
+        if let converter {
+            let rest = converter.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            try rest.withUnsafeBytes { try show($0) }
+        }
+        if case .sniffing = mode {
+            mode = .raw
+            let held = sniffed
+            sniffed = []
+            try held.withUnsafeBytes { try show($0) }
+        }
+        if case .formatting(let formatter) = mode { try formatter.abandon() }
+        try escaping?.finish()
     }
 
     /// Passes bytes (already converted to UTF-8, if they needed it) to the current mode.
@@ -106,6 +131,8 @@ final class ResponseBodyRenderer {
         if display.isTerminal, case .raw = mode, bytes.contains(0) { mode = .notice }
         switch mode {
         case .raw:
+            // No formatter colours here, so every escape sequence is the server's.
+            escaping?.escaper.passesColorSequences = false
             try sink.write(bytes)
         case .formatting(let formatter):
             try formatter.consume(bytes)
@@ -132,5 +159,25 @@ final class ResponseBodyRenderer {
         let held = sniffed
         sniffed = []
         try held.withUnsafeBytes { try show($0) }
+    }
+}
+
+/// A sink that shows control characters escaped before they reach the terminal.
+private final class EscapingSink: ByteSink {
+    private let output: ByteSink
+    var escaper: TerminalEscaper
+
+    init(_ output: ByteSink, passesColorSequences: Bool) {
+        self.output = output
+        escaper = TerminalEscaper(passesColorSequences: passesColorSequences)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try escaper.escape(bytes) { try output.write($0) }
+    }
+
+    /// Writes what the escaper held back at the end.
+    func finish() throws {
+        try escaper.finish { try output.write($0) }
     }
 }

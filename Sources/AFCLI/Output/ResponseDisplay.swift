@@ -64,7 +64,8 @@ enum ResponseOptionParser {
 /// How response bodies are shown, settled once from the options and the terminal (HTTPie's
 /// `--pretty` rules): a terminal gets formatted, coloured output; a pipe or file the exact bytes
 /// unless `--pretty` asks for more. Colour given by `--pretty=all|colors` is written even into a
-/// pipe or file; the default colour on a terminal is off under `NO_COLOR` and `TERM=dumb`.
+/// pipe or file, and even under `NO_COLOR` (no-color.org: a command-line option overrides it); the
+/// default colour on a terminal is off under `NO_COLOR` and `TERM=dumb`.
 struct ResponseDisplay {
     /// Reformat bodies (indentation, sorting, null removal).
     var formats = false
@@ -80,6 +81,8 @@ struct ResponseDisplay {
     var plistDisplay = PropertyListDisplay.xml
     /// Flush after every chunk, and read JSON as a sequence of values (`--stream`).
     var streams = false
+    /// `--quiet`: formatter warnings are not shown.
+    var quiet = false
 
     /// The display for the options, where output goes and whether that terminal takes colour.
     init(options: OptionValues, toTerminal: Bool, terminalColors: Bool) {
@@ -97,6 +100,7 @@ struct ResponseDisplay {
         dropsNulls = options.dropNulls
         plistDisplay = options.plistAs
         streams = options.stream
+        quiet = options.quiet
     }
 
     /// A display that prints bodies as received.
@@ -116,11 +120,12 @@ struct ResponseDisplay {
         JSONFormatOptions(
             layout: formats ? .indented(indent ?? 4) : .preserved, colors: syntaxColors,
             sortsKeys: formats && sortsKeys, dropsNulls: formats && dropsNulls, allowsSequence: true,
-            reportsErrors: !sniffed)
+            reportsErrors: !sniffed, escapesControls: isTerminal)
     }
 
     /// XML options.
     var xmlOptions: XMLFormatOptions {
-        XMLFormatOptions(indent: indent ?? 2, colors: syntaxColors, preservesLayout: !formats)
+        XMLFormatOptions(
+            indent: indent ?? 2, colors: syntaxColors, preservesLayout: !formats, escapesControls: isTerminal)
     }
 }

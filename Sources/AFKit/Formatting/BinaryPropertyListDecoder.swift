@@ -1,13 +1,15 @@
+import AFCurl
+
 /// Decodes Apple's binary property list format (`bplist00`) without Foundation, whose
 /// `PropertyListSerialization` would load ICU on every run.
 ///
 /// Layout (CFBinaryPList.c): the magic, the objects, an offset table, and a 32-byte trailer
 /// giving the offset and reference sizes, the object count, the top object and the table's
-/// offset, all big-endian. Every offset and reference is bounds-checked; a reference cycle or
-/// nesting deeper than `maximumDepth` is an error, not a crash.
+/// offset, all big-endian. Every offset and reference is bounds-checked; a reference cycle,
+/// nesting deeper than `FormattingLimits.maximumDepth` and an expansion past
+/// `FormattingLimits.propertyListBudget` (objects that share their children expand
+/// exponentially: object i = [i+1, i+1]) are errors, not a crash or a flood.
 package enum BinaryPropertyListDecoder {
-    /// The deepest nesting accepted.
-    package static let maximumDepth = 512
 
     /// Whether `bytes` start like a binary property list.
     package static func isBinaryPropertyList(_ bytes: some Collection<UInt8>) -> Bool {
@@ -15,7 +17,9 @@ package enum BinaryPropertyListDecoder {
     }
 
     /// The value of the binary property list in `bytes`.
-    package static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+    package static func decode(
+        _ bytes: [UInt8], budget: PropertyListBudget? = nil
+    ) throws(PropertyListError) -> PropertyListValue {
         guard isBinaryPropertyList(bytes), bytes.count >= 8 + 32 else {
             throw PropertyListError("not a binary property list")
         }
@@ -30,9 +34,11 @@ package enum BinaryPropertyListDecoder {
             count <= UInt64(trailer) / UInt64(offsetSize),
             tableOffset + count * UInt64(offsetSize) <= UInt64(trailer)
         else { throw PropertyListError("damaged binary property list trailer") }
+        let allowance = budget ?? FormattingLimits.propertyListBudget(forBodyOf: bytes.count)
         var reader = Reader(
             bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, count: Int(count),
-            tableOffset: Int(tableOffset), objectsEnd: Int(tableOffset))
+            tableOffset: Int(tableOffset), objectsEnd: Int(tableOffset),
+            allowance: allowance, budget: allowance)
         return try reader.object(Int(top), depth: 0)
     }
 
@@ -51,8 +57,30 @@ package enum BinaryPropertyListDecoder {
         let count: Int
         let tableOffset: Int
         let objectsEnd: Int
+        /// What decoding may produce.
+        let allowance: PropertyListBudget
+        /// What is left of `allowance`.
+        var budget: PropertyListBudget
+        /// Objects decoded, for checking SIGINT/SIGTERM now and then.
+        var steps = 0
         /// Objects being decoded (a container that contains itself is a cycle).
         var path: Set<Int> = []
+
+        /// Counts `objects` decoded objects and `bytes` of text or data against the budget, and every
+        /// 4096 objects checks for an interrupt.
+        mutating func spend(bytes: Int = 0, objects: Int = 1) throws(PropertyListError) {
+            budget.objects -= objects
+            budget.bytes -= bytes
+            guard budget.objects >= 0, budget.bytes >= 0 else {
+                let what =
+                    budget.objects < 0
+                    ? "more than \(allowance.objects) objects"
+                    : "more than \(allowance.bytes >> 20) MiB of text and data"
+                throw PropertyListError("it decodes to \(what) (objects shared by reference)")
+            }
+            steps &+= 1
+            if steps & 0xFFF == 0, Interruption.isInterrupted { throw PropertyListError("interrupted") }
+        }
 
         /// Where an object starts, from the offset table.
         func offset(of object: Int) throws(PropertyListError) -> Int {
@@ -87,7 +115,7 @@ package enum BinaryPropertyListDecoder {
 
         /// Decodes the object `reference`, following its references.
         mutating func object(_ reference: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-            guard depth <= BinaryPropertyListDecoder.maximumDepth else { throw PropertyListError("nesting too deep") }
+            try spend()
             let start = try offset(of: reference)
             let marker = bytes[start]
             switch marker >> 4 {
@@ -125,15 +153,18 @@ package enum BinaryPropertyListDecoder {
             case 0x4:
                 let (length, payload) = try length(marker: marker, at: start)
                 try need(payload, length)
+                try spend(bytes: length, objects: 0)
                 return .data(Array(bytes[payload..<(payload + length)]))
             case 0x5:
                 let (length, payload) = try length(marker: marker, at: start)
                 try need(payload, length)
+                try spend(bytes: length, objects: 0)
                 return .string(String(decoding: bytes[payload..<(payload + length)], as: UTF8.self))
             case 0x6:
                 let (length, payload) = try length(marker: marker, at: start)
                 guard length <= Int.max / 2 else { throw PropertyListError("string too long") }
                 try need(payload, length * 2)
+                try spend(bytes: length * 2, objects: 0)
                 var units: [UInt16] = []
                 units.reserveCapacity(length)
                 for index in 0..<length {
@@ -149,7 +180,7 @@ package enum BinaryPropertyListDecoder {
                 guard length <= (objectsEnd - payload) / referenceSize else {
                     throw PropertyListError("object runs past the end of the data")
                 }
-                try enter(reference)
+                try enter(reference, depth: depth)
                 var elements: [PropertyListValue] = []
                 for index in 0..<length {
                     let child = Int(readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
@@ -162,7 +193,7 @@ package enum BinaryPropertyListDecoder {
                 guard length <= (objectsEnd - payload) / referenceSize / 2 else {
                     throw PropertyListError("object runs past the end of the data")
                 }
-                try enter(reference)
+                try enter(reference, depth: depth)
                 var members: [(key: String, value: PropertyListValue)] = []
                 for index in 0..<length {
                     let keyReference = Int(readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
@@ -180,8 +211,11 @@ package enum BinaryPropertyListDecoder {
             }
         }
 
-        /// Marks a container as being decoded; entering it again is a cycle.
-        mutating func enter(_ reference: Int) throws(PropertyListError) {
+        /// Marks a container at `depth` as being decoded; entering it again is a cycle.
+        mutating func enter(_ reference: Int, depth: Int) throws(PropertyListError) {
+            guard depth < FormattingLimits.maximumDepth else {
+                throw PropertyListError("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+            }
             guard path.insert(reference).inserted else { throw PropertyListError("reference cycle") }
         }
 

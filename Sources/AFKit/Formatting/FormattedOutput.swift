@@ -1,3 +1,4 @@
+import AFCurl
 import Glibc
 
 /// Where formatters write their output: large chunks, valid only during the call.
@@ -15,8 +16,29 @@ package protocol BodyFormatter: AnyObject {
     func consume(_ chunk: UnsafeRawBufferPointer) throws
     /// The body has ended: writes whatever is still held and flushes the output.
     func finish() throws
+    /// The body stopped short (the transfer failed): writes what was formatted, then the input
+    /// that was not formatted yet as received, and flushes; no warning.
+    func abandon() throws
     /// Problems found in the body (invalid JSON, malformed XML), lower case, for `afcli: warning:`.
     var warnings: [String] { get }
+}
+
+extension ByteSink {
+    /// Writes input shown as received; with `escapingControls`, ESC is shown as `\x1b` (see
+    /// `OutputBuffer.escapesRawControls`).
+    func writeRaw(_ bytes: [UInt8], escapingControls: Bool) throws {
+        guard escapingControls, bytes.contains(0x1B) else { return try bytes.withUnsafeBytes { try write($0) } }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(bytes.count + 64)
+        for byte in bytes {
+            if byte == 0x1B {
+                escaped.append(contentsOf: TerminalEscaper.escapeText.array)
+            } else {
+                escaped.append(byte)
+            }
+        }
+        try escaped.withUnsafeBytes { try write($0) }
+    }
 }
 
 /// A `ByteSink` that keeps everything in memory, for tests and for small captures.
@@ -61,6 +83,9 @@ package struct OutputBuffer {
     let sink: ByteSink
     /// Bytes handed to the sink so far.
     private(set) var flushedCount = 0
+    /// Whether `appendRaw` shows ESC as `\x1b` (as-received input bound for a terminal, where
+    /// the only escape sequences must be the formatter's own colours).
+    var escapesRawControls = false
 
     /// A buffer that flushes to `sink` once `threshold` bytes are pending.
     init(sink: ByteSink, threshold: Int = 256 * 1024) {
@@ -78,8 +103,10 @@ package struct OutputBuffer {
     /// Room left before the block is full.
     @inline(__always) var room: Int { capacity - count }
 
-    /// Writes out the pending bytes.
+    /// Writes out the pending bytes; throws `interrupted` once SIGINT or SIGTERM has arrived, so
+    /// that no formatter runs on for long after Ctrl-C (this runs every `threshold` bytes).
     mutating func flush() throws {
+        if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
         guard count > 0 else { return }
         let pending = count
         count = 0
@@ -133,6 +160,26 @@ package struct OutputBuffer {
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
         try append(start.assumingMemoryBound(to: UInt8.self), bytes.count)
+    }
+
+    /// Appends input shown as received, with ESC escaped when `escapesRawControls` is set.
+    mutating func appendRaw(_ source: UnsafePointer<UInt8>, _ length: Int) throws {
+        guard escapesRawControls else { return try append(source, length) }
+        var start = 0
+        while start < length {
+            guard let found = memchr(source + start, 0x1B, length - start) else { break }
+            let index = UnsafeRawPointer(found) - UnsafeRawPointer(source)
+            try append(source + start, index - start)
+            try append(TerminalEscaper.escapeText)
+            start = index + 1
+        }
+        if length > start { try append(source + start, length - start) }
+    }
+
+    /// Appends input shown as received (see `appendRaw(_:_:)`).
+    mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        try appendRaw(start.assumingMemoryBound(to: UInt8.self), bytes.count)
     }
 
     /// Appends `count` copies of `byte` (indentation), flushing as often as needed.

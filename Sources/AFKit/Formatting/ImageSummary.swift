@@ -141,7 +141,7 @@ package final class ImageSummaryFormatter: BodyFormatter {
 
     /// A summary for a body of `mediaType` (named when the header is not recognised).
     package init(mediaType: String, colors: SyntaxColors = .none, sink: ByteSink) {
-        self.mediaType = mediaType
+        self.mediaType = mediaType.escapingTerminalControls
         self.colors = colors
         self.sink = sink
     }
@@ -159,6 +159,11 @@ package final class ImageSummaryFormatter: BodyFormatter {
         if colors.isEnabled { line = colors.emphasis.array + line + colors.reset.array }
         line.append(0x0A)
         try line.withUnsafeBytes { try sink.write($0) }
+    }
+
+    /// Summarises what arrived before the transfer failed.
+    package func abandon() throws {
+        try finish()
     }
 
     /// The summary text, without a line end.

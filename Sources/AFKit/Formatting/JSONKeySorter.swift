@@ -5,13 +5,13 @@
 /// order. The whole value is in memory while it is sorted: the formatter hands over one object
 /// at a time (each element of a top-level array separately).
 package enum JSONKeySorter {
-    /// Nesting deeper than this is refused rather than risking the stack.
-    package static let maximumDepth = 4096
-
-    /// The sorted compact form of the JSON value in `bytes`; throws for invalid JSON, with the
-    /// offset into `bytes`.
-    package static func sorted(_ bytes: [UInt8]) throws(JSONParseError) -> [UInt8] {
-        var reader = SortingReader(bytes: bytes)
+    /// The sorted compact form of the JSON value in `bytes`; throws for invalid JSON, and for
+    /// nesting deeper than `maximumDepth` (which also keeps the recursion off the stack's end),
+    /// with the offset into `bytes`.
+    package static func sorted(
+        _ bytes: [UInt8], maximumDepth: Int = FormattingLimits.maximumDepth
+    ) throws(JSONParseError) -> [UInt8] {
+        var reader = SortingReader(bytes: bytes, maximumDepth: maximumDepth)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         reader.skipWhitespace()
@@ -27,10 +27,12 @@ package enum JSONKeySorter {
 /// The cursor `JSONKeySorter` reads with; the grammar matches `JSONStreamFormatter`'s.
 private struct SortingReader {
     let bytes: [UInt8]
+    let maximumDepth: Int
     var index = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
     /// Steps over JSON white space.
@@ -92,7 +94,9 @@ private struct SortingReader {
 
     /// Copies an array, element by element.
     mutating func array(into output: inout [UInt8], depth: Int) throws(JSONParseError) {
-        guard depth <= JSONKeySorter.maximumDepth else { throw failure("nesting too deep to sort") }
+        guard depth <= maximumDepth else {
+            throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+        }
         output.append(UInt8(ascii: "["))
         index += 1
         skipWhitespace()
@@ -121,7 +125,9 @@ private struct SortingReader {
 
     /// Reads every member of an object, then writes them sorted by decoded key (ties in order).
     mutating func object(into output: inout [UInt8], depth: Int) throws(JSONParseError) {
-        guard depth <= JSONKeySorter.maximumDepth else { throw failure("nesting too deep to sort") }
+        guard depth <= maximumDepth else {
+            throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+        }
         index += 1
         var members: [(key: [UInt8], position: Int, bytes: [UInt8])] = []
         skipWhitespace()

@@ -114,9 +114,17 @@ extension JSONFormatterCore {
     // MARK: - Sorting
 
     /// Copies the object being sorted up to its closing brace (strings may hold brackets);
-    /// returns the next index.
+    /// returns the next index. An object larger than `sortedObjectLimit` is formatted unsorted,
+    /// and so is everything after it.
     mutating func scanCapture(_ p: UnsafePointer<UInt8>, _ start: Int, _ count: Int) throws -> Int {
         var i = start
+        if capture.count + (count - start) > sortedObjectLimit {
+            // Not all of this chunk may belong to the object, but holding it costs no more than
+            // one chunk beyond the limit, and formatting it unsorted is just as right.
+            capture.append(contentsOf: UnsafeBufferPointer(start: p + start, count: count - start))
+            try stopSorting()
+            return count
+        }
         while i < count {
             let byte = p[i]
             if captureInString {
@@ -145,14 +153,32 @@ extension JSONFormatterCore {
         return count
     }
 
+    /// Gives up sorting for the rest of the body: the bytes held so far are formatted as they
+    /// came, and the scanner goes on without holding objects.
+    private mutating func stopSorting() throws {
+        sortsKeys = false
+        let limit =
+            sortedObjectLimit >= 1024 * 1024 ? "\(sortedObjectLimit / (1024 * 1024)) MiB" : "\(sortedObjectLimit) bytes"
+        warnings.append("an object at byte \(captureStart) is larger than \(limit): keys are not sorted from there on")
+        let held = capture
+        capture = []
+        captureGap = []
+        state = .value
+        // Offsets in warnings count from the start of the object.
+        let chunkStart = consumed
+        consumed = captureStart
+        defer { consumed = chunkStart }
+        try held.withUnsafeBufferPointer { try run($0.baseAddress!, $0.count, raw: false) }
+    }
+
     /// Sorts the copied object and formats the sorted copy in its place.
     private mutating func captureEnded(_ p: UnsafePointer<UInt8>, _ next: Int, _ count: Int) throws {
         let sorted: [UInt8]
         do {
-            sorted = try JSONKeySorter.sorted(capture)
+            sorted = try JSONKeySorter.sorted(capture, maximumDepth: FormattingLimits.maximumDepth - depth)
         } catch {
             try giveUp(
-                error.reason, offset: captureStart + error.offset, pending: capture,
+                error.reason, offset: captureStart + error.offset, pending: captureGap + capture,
                 rest: UnsafeBufferPointer(start: p + next, count: count - next))
             return
         }
@@ -165,9 +191,51 @@ extension JSONFormatterCore {
 
     // MARK: - Giving up
 
+    /// Whether `byte` may stand between tokens unwritten: white space, or `,` (written only with
+    /// the next item).
+    @inline(__always) static func isGapByte(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
+    }
+
+    /// Whether the scanner stands between tokens, where separators and white space are read but
+    /// not yet written.
+    var isBetweenTokens: Bool {
+        switch state {
+        case .value, .firstOrClose, .key, .colon, .afterValue, .trailing: return !deferring
+        default: return false
+        }
+    }
+
+    /// The separator and white space read before byte `i` of `p` (nil: at the end of the input)
+    /// and not written: those of this chunk, and when they reach its start, those that ended the
+    /// input before it. Empty when the layout writes them as received.
+    func gapBefore(_ p: UnsafePointer<UInt8>?, _ i: Int) -> [UInt8] {
+        guard layout != .preserved else { return [] }
+        var j = i
+        if let p { while j > 0, Self.isGapByte(p[j - 1]) { j -= 1 } }
+        var gap = j == 0 ? gapCarry : []
+        if let p, j < i { gap.append(contentsOf: UnsafeBufferPointer(start: p + j, count: i - j)) }
+        return gap
+    }
+
+    /// Keeps the separator and white space that end a chunk, for a rest shown as received later.
+    mutating func carryGap(_ p: UnsafePointer<UInt8>, _ count: Int) {
+        guard layout != .preserved, isBetweenTokens else {
+            if !gapCarry.isEmpty { gapCarry.removeAll() }
+            return
+        }
+        var j = count
+        while j > 0, Self.isGapByte(p[j - 1]) { j -= 1 }
+        if j > 0 { gapCarry.removeAll(keepingCapacity: true) }
+        gapCarry.append(contentsOf: UnsafeBufferPointer(start: p + j, count: count - j))
+    }
+
     /// Gives up at byte `i` of the chunk `p` (nil at the end of the input).
     mutating func fail(_ reason: String, at i: Int, in p: UnsafePointer<UInt8>?, _ count: Int) throws {
-        let pending = deferring ? deferred : (state == .capture ? capture : [])
+        let pending =
+            deferring
+            ? deferredGap + deferred
+            : (state == .capture ? captureGap + capture : (isBetweenTokens ? gapBefore(p, i) : []))
         let rest =
             p.map { UnsafeBufferPointer(start: $0 + i, count: count - i) } ?? UnsafeBufferPointer(start: nil, count: 0)
         try giveUp(reason, offset: consumed + i, pending: pending, rest: rest)
@@ -184,17 +252,21 @@ extension JSONFormatterCore {
         }
         if out.flushedCount == 0, let held {
             out.discardPending()
-            try held.withUnsafeBufferPointer { if let base = $0.baseAddress { try out.append(base, $0.count) } }
+            try held.withUnsafeBufferPointer { if let base = $0.baseAddress { try out.appendRaw(base, $0.count) } }
         } else {
-            try pending.withUnsafeBufferPointer { if let base = $0.baseAddress { try out.append(base, $0.count) } }
-            if let base = rest.baseAddress { try out.append(base, rest.count) }
+            try pending.withUnsafeBufferPointer { if let base = $0.baseAddress { try out.appendRaw(base, $0.count) } }
+            if let base = rest.baseAddress { try out.appendRaw(base, rest.count) }
         }
         deferring = false
         deferred = []
+        deferredGap = []
         capture = []
+        captureGap = []
+        gapCarry = []
         state = .failed
         if reportsErrors {
-            warnings.append("invalid JSON at byte \(offset): \(reason); the rest is shown as received")
+            let what = reason.hasPrefix("nesting") ? "JSON" : "invalid JSON"
+            warnings.append("\(what) at byte \(offset): \(reason); the rest is shown as received")
         }
     }
 }

@@ -1,3 +1,5 @@
+import AFCurl
+
 /// How the JSON formatter lays out what it reads.
 package enum JSONLayout: Equatable, Sendable {
     /// One member or element per line, `indent` spaces per level, `": "` after keys and empty
@@ -24,11 +26,18 @@ package struct JSONFormatOptions: Sendable {
     package var allowsSequence: Bool
     /// Whether a syntax error deserves a warning; false when the body was only sniffed as JSON.
     package var reportsErrors: Bool
+    /// Show the as-received rest of invalid JSON with ESC escaped (`TerminalEscaper`), for a terminal.
+    package var escapesControls: Bool
+    /// The largest object `sortsKeys` holds; a larger one and the rest are shown unsorted.
+    package var sortedObjectLimit: Int
 
     package init(
         layout: JSONLayout = .indented(4), colors: SyntaxColors = .none, sortsKeys: Bool = false,
-        dropsNulls: Bool = false, allowsSequence: Bool = false, reportsErrors: Bool = true
+        dropsNulls: Bool = false, allowsSequence: Bool = false, reportsErrors: Bool = true,
+        escapesControls: Bool = false, sortedObjectLimit: Int = FormattingLimits.sortedObjectBytes
     ) {
+        self.escapesControls = escapesControls
+        self.sortedObjectLimit = sortedObjectLimit
         self.layout = layout
         self.colors = colors
         self.sortsKeys = sortsKeys
@@ -47,8 +56,9 @@ package struct JSONFormatOptions: Sendable {
 /// `dropsNulls`, the key whose value is still unknown.
 ///
 /// Invalid JSON never loses bytes: when nothing has been written yet the whole body is printed as
-/// received; otherwise what was formatted stays and the rest follows as received, and a warning
-/// names the byte offset.
+/// received; otherwise what was formatted stays and the rest follows as received (from the
+/// separator and white space after the last token written), and a warning names the byte offset.
+/// Nesting deeper than `FormattingLimits.maximumDepth` is treated the same way.
 package final class JSONStreamFormatter: BodyFormatter {
     private var core: JSONFormatterCore
 
@@ -72,6 +82,10 @@ package final class JSONStreamFormatter: BodyFormatter {
 
     package func finish() throws {
         try core.finish()
+    }
+
+    package func abandon() throws {
+        try core.abandon()
     }
 
     /// Formats a whole body at once (tests, captured bodies).
@@ -119,7 +133,7 @@ struct JSONFormatterCore {
     let dropsNulls: Bool
     var sortsKeys: Bool
     let allowsSequence: Bool
-    let reportsErrors: Bool
+    var reportsErrors: Bool
 
     var state = State.value
     /// One byte a level: bit 0 set for an object, bit 1 once it has an item.
@@ -133,9 +147,11 @@ struct JSONFormatterCore {
     var numberState: UInt8 = 0
     var literal = StaticBytes.empty
     var literalIndex = 0
-    /// With `dropsNulls`: the raw bytes of a member (or element) whose value is not known yet.
+    /// With `dropsNulls`: the raw bytes of a member (or element) whose value is not known yet,
+    /// and the separator and white space before it.
     var deferring = false
     var deferred: [UInt8] = []
+    var deferredGap: [UInt8] = []
     var deferredKeyLength = 0
     /// With `sortsKeys`: the raw bytes of the object being copied, and the scan state.
     var capture: [UInt8] = []
@@ -143,6 +159,14 @@ struct JSONFormatterCore {
     var captureInString = false
     var captureEscaped = false
     var captureStart = 0
+    /// The separator and white space before the object being copied.
+    var captureGap: [UInt8] = []
+    let sortedObjectLimit: Int
+    /// `FormattingLimits.maximumDepth`, read once: a `static let` costs a check on every use.
+    let maximumDepth = FormattingLimits.maximumDepth
+    /// The separator and white space at the end of the input so far, read but not written: a
+    /// rest shown as received starts with them.
+    var gapCarry: [UInt8] = []
     /// The whole input, kept until the first flush so that an early error can print it as is.
     var held: [UInt8]? = []
     /// Input bytes before the current chunk.
@@ -162,7 +186,9 @@ struct JSONFormatterCore {
         sortsKeys = options.sortsKeys
         allowsSequence = options.allowsSequence
         reportsErrors = options.reportsErrors
+        sortedObjectLimit = options.sortedObjectLimit
         out = OutputBuffer(sink: sink)
+        out.escapesRawControls = options.escapesControls
         stack = .allocate(capacity: 64)
     }
 
@@ -175,12 +201,14 @@ struct JSONFormatterCore {
     /// Formats a chunk, keeping a copy of the input until the first flush.
     mutating func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard let start = chunk.baseAddress, !chunk.isEmpty else { return }
+        if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
         let bytes = start.assumingMemoryBound(to: UInt8.self)
         if state == .failed {
-            try out.append(bytes, chunk.count)
+            try out.appendRaw(bytes, chunk.count)
         } else {
             if held != nil { held!.append(contentsOf: UnsafeBufferPointer(start: bytes, count: chunk.count)) }
             try run(bytes, chunk.count, raw: true)
+            carryGap(bytes, chunk.count)
         }
         consumed += chunk.count
         try out.flushIfFull()
@@ -208,6 +236,20 @@ struct JSONFormatterCore {
             }
         default:
             try fail("unexpected end of JSON", at: 0, in: nil, 0)
+        }
+        try out.flush()
+    }
+
+    /// The body stopped short: the formatted part stays and what was held back follows as
+    /// received, without a warning.
+    mutating func abandon() throws {
+        if state != .failed, state != .trailing {
+            if inColor { try out.append(colors.reset) }
+            inColor = false
+            let quiet = reportsErrors
+            reportsErrors = false
+            try fail("", at: 0, in: nil, 0)
+            reportsErrors = quiet
         }
         try out.flush()
     }
@@ -285,6 +327,7 @@ struct JSONFormatterCore {
             escape = 0
             state = .string
             if dropsNulls {
+                deferredGap = gapBefore(p, i)
                 deferring = true
                 deferred.removeAll(keepingCapacity: true)
                 deferred.append(byte)
@@ -330,6 +373,7 @@ struct JSONFormatterCore {
     {
         if byte == UInt8(ascii: "n"), dropsNulls, depth > 0 {
             if !deferring {
+                deferredGap = gapBefore(p, i)
                 deferring = true
                 deferred.removeAll(keepingCapacity: true)
                 deferredKeyLength = 0
@@ -340,7 +384,12 @@ struct JSONFormatterCore {
             state = .literal
             return true
         }
+        if depth >= maximumDepth, byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+            try fail("nesting deeper than \(maximumDepth) levels", at: i, in: p, count)
+            return false
+        }
         if sortsKeys, byte == UInt8(ascii: "{") {
+            captureGap = gapBefore(p, i)
             capture.removeAll(keepingCapacity: true)
             capture.append(byte)
             captureDepth = 1

@@ -1,3 +1,4 @@
+import AFCurl
 import CXMLShim
 
 /// How a property list is shown (`--plist-as`).
@@ -58,15 +59,19 @@ package final class PropertyListFormatter: BodyFormatter {
                 BinaryPropertyListDecoder.isBinaryPropertyList(body)
                 ? try BinaryPropertyListDecoder.decode(body) : try PropertyListXMLReader.read(body)
         } catch {
+            if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
             extraWarnings.append("cannot read the property list (\(error)); the body is shown as received")
-            try body.withUnsafeBytes { try sink.write($0) }
+            try sink.writeRaw(body, escapingControls: xmlOptions.escapesControls)
             return
         }
         let formatter: BodyFormatter
         let text: [UInt8]
         switch display {
         case .xml:
-            formatter = XMLStreamFormatter(options: xmlOptions, sink: sink, threaded: false)
+            // The XML form nests two elements deeper than the list (`<plist>`, a value's element).
+            var options = xmlOptions
+            options.maximumDepth += 2
+            formatter = XMLStreamFormatter(options: options, sink: sink, threaded: false)
             text = value.xmlDocument
         case .json:
             formatter = JSONStreamFormatter(options: jsonOptions, sink: sink)
@@ -75,6 +80,14 @@ package final class PropertyListFormatter: BodyFormatter {
         try text.withUnsafeBytes { try formatter.consume($0) }
         try formatter.finish()
         extraWarnings += formatter.warnings
+    }
+
+    /// The transfer failed: a streamed XML list shows what it formatted and the rest as
+    /// received; a held list cannot be decoded, so what arrived is shown as received.
+    package func abandon() throws {
+        if let streaming { return try streaming.abandon() }
+        try sink.writeRaw(body, escapingControls: xmlOptions.escapesControls)
+        body = []
     }
 }
 
@@ -86,6 +99,7 @@ package enum PropertyListXMLReader {
             throw PropertyListError(cxml_load_error().map { String(cString: $0) } ?? "cannot load libxml2")
         }
         defer { cxml_push_free(parser) }
+        cxml_push_set_max_depth(parser, Int32(FormattingLimits.maximumDepth + 2))
         let batch = XMLParseWorker.parse([bytes], ending: true, with: parser)
         defer { batch.release() }
         guard batch.status == 0 else { throw PropertyListError("malformed XML: \(batch.error ?? "unknown error")") }

@@ -18,6 +18,11 @@ struct XMLEventWriter {
     /// Whitespace-only text, written only if the element turns out to hold text.
     private var pendingSpace: [UInt8] = []
     private var wroteAnything = false
+    /// Set when a DOCTYPE's internal subset could not be kept (it left libxml2's buffer, and the
+    /// input it came from was no longer held either).
+    private(set) var droppedInternalSubset = false
+    /// The internal subset as received (`[` … `]`), when the formatter took it from its input.
+    var internalSubset: [UInt8]?
     /// Loaded once: a `static let` costs a lazy-initialisation check on every use.
     private let lineBreaks = JSONWords().lineBreaks
     let escapes = XMLEscapes()
@@ -58,7 +63,7 @@ struct XMLEventWriter {
                 try blockContent()
                 try beginColor(colors.comment)
                 try out.append(escapes.commentOpen)
-                try out.append(cursor.next())
+                try appendColored(cursor.next(), colors.comment)
                 try out.append(escapes.commentClose)
                 try endColor(colors.comment)
             case CXML_NODE_PROCESSING_INSTRUCTION.rawValue:
@@ -71,13 +76,16 @@ struct XMLEventWriter {
                 try out.append(target)
                 if data.count > 0 {
                     out.append(0x20)
-                    try out.append(data)
+                    try appendColored(data, colors.declaration)
                 }
                 out.append(UInt8(ascii: "?"))
                 out.append(UInt8(ascii: ">"))
                 try endColor(colors.declaration)
             case CXML_NODE_DOCUMENT_TYPE.rawValue:
-                try doctype(name: cursor.next(), publicID: cursor.next(), systemID: cursor.next())
+                try doctype(
+                    name: cursor.next(), publicID: cursor.next(), systemID: cursor.next(),
+                    subset: count > 3 ? cursor.next() : EventString(base: nil, count: 0))
+                for _ in 4..<max(count, 4) { _ = cursor.next() }
             default:
                 for _ in 0..<count { _ = cursor.next() }
             }
@@ -176,15 +184,17 @@ struct XMLEventWriter {
         }
     }
 
-    /// Writes `<!DOCTYPE name PUBLIC "…" "…">` (the internal subset is not shown).
-    private mutating func doctype(name: EventString, publicID: EventString, systemID: EventString) throws {
+    /// Writes `<!DOCTYPE name PUBLIC "…" "…" [subset]>`, the internal subset as received.
+    private mutating func doctype(
+        name: EventString, publicID: EventString, systemID: EventString, subset: EventString
+    ) throws {
         try blockContent()
         try beginColor(colors.declaration)
         try out.append(escapes.doctypeOpen)
         try out.append(name)
         if publicID.isPresent {
             try out.append(escapes.publicKeyword)
-            try out.append(publicID)
+            try appendColored(publicID, colors.declaration)
             out.append(UInt8(ascii: "\""))
         }
         if systemID.isPresent {
@@ -194,8 +204,20 @@ struct XMLEventWriter {
             } else {
                 try out.append(escapes.systemKeyword)
             }
-            try out.append(systemID)
+            try appendColored(systemID, colors.declaration)
             out.append(UInt8(ascii: "\""))
+        }
+        if subset.isPresent {
+            out.append(0x20)
+            if subset.count > 0 {
+                try appendColored(subset, colors.declaration)
+            } else if let internalSubset {
+                try internalSubset.withUnsafeBufferPointer {
+                    try appendColored(EventString(base: $0.baseAddress, count: $0.count), colors.declaration)
+                }
+            } else {
+                droppedInternalSubset = true
+            }
         }
         out.append(UInt8(ascii: ">"))
         try endColor(colors.declaration)
@@ -261,6 +283,22 @@ struct XMLEventWriter {
             out.append(0x0A)
             try out.appendRepeated(0x20, count: width)
         }
+    }
+
+    /// Appends text that may span lines inside a coloured token: the colour is closed before each
+    /// line feed and opened again after it, so that no line starts inside an escape sequence.
+    private mutating func appendColored(_ text: EventString, _ color: StaticBytes) throws {
+        guard !color.isEmpty, let base = text.base else { return try out.append(text) }
+        var start = 0
+        for index in 0..<text.count where base[index] == 0x0A {
+            try out.append(base + start, index - start)
+            try out.append(colors.reset)
+            try out.flushIfFull()
+            out.append(0x0A)
+            try out.append(color)
+            start = index + 1
+        }
+        try out.append(base + start, text.count - start)
     }
 
     /// Starts a coloured token (nothing when that colour is off).

@@ -1,3 +1,4 @@
+import AFCurl
 import CXMLShim
 import Glibc
 
@@ -19,6 +20,10 @@ final class XMLParseWorker: @unchecked Sendable {
         var error: String?
         /// Whether this is the last batch (the end of the input, or an error).
         var isLast: Bool
+        /// Whether parsing stopped because SIGINT or SIGTERM arrived.
+        var interrupted = false
+        /// Where the DOCTYPE's internal subset was in the input (`[` to after `>`), once read.
+        var subsetRange: Range<Int>?
 
         /// Frees the records.
         func release() {
@@ -106,14 +111,31 @@ final class XMLParseWorker: @unchecked Sendable {
         monitor.locked { thread = nil }
     }
 
-    /// Feeds `chunks` (and the end of the input, if `ending`) to `parser` and collects the events.
+    /// Input goes to libxml2 in pieces of this size: small enough that an interrupt is noticed
+    /// within a fraction of a second even where entities make parsing slow, and far below
+    /// libxml2's 10 MB lookup limit (which applies without `XML_PARSE_HUGE`).
+    static let pieceSize = 16 * 1024
+
+    /// Feeds `chunks` (and the end of the input, if `ending`) to `parser` and collects the events;
+    /// stops early, as `interrupted`, when SIGINT or SIGTERM arrives.
     static func parse(_ chunks: [[UInt8]], ending: Bool, with parser: OpaquePointer) -> Batch {
         var batch = Batch(
             events: UnsafeMutableBufferPointer(start: nil, count: 0), status: 0, lastOffset: 0, lastKind: 0, error: nil,
             isLast: false)
         for chunk in chunks where batch.status == 0 {
-            batch.status = chunk.withUnsafeBytes {
-                cxml_push_feed(parser, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count), 0)
+            chunk.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count, batch.status == 0 {
+                    if Interruption.isInterrupted {
+                        batch.status = -1
+                        batch.interrupted = true
+                        return
+                    }
+                    let length = min(pieceSize, bytes.count - offset)
+                    let start = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
+                    batch.status = cxml_push_feed(parser, start, Int32(length), 0)
+                    offset += length
+                }
             }
         }
         if batch.status == 0, ending { batch.status = cxml_push_feed(parser, nil, 0, 1) }
@@ -123,6 +145,11 @@ final class XMLParseWorker: @unchecked Sendable {
         var kind: Int32 = 0
         batch.lastOffset = Int(cxml_push_last_offset(parser, &kind))
         batch.lastKind = kind
+        var subsetStart: UInt = 0
+        var subsetEnd: UInt = 0
+        if cxml_push_subset_range(parser, &subsetStart, &subsetEnd) != 0 {
+            batch.subsetRange = Int(subsetStart)..<Int(subsetEnd)
+        }
         batch.error = cxml_push_error(parser).map { String(cString: $0) }
         batch.isLast = ending || batch.status != 0
         return batch

@@ -1,3 +1,4 @@
+import AFCurl
 import CXMLShim
 
 /// How XML is laid out and coloured.
@@ -10,14 +11,22 @@ package struct XMLFormatOptions: Sendable {
     package var reportsErrors: Bool
     /// Keep the white space between tags as received and add none (`--pretty=colors`).
     package var preservesLayout: Bool
+    /// The deepest element nesting formatted; deeper, the rest is shown as received.
+    package var maximumDepth: Int
+    /// Show the as-received rest of a malformed document with control characters escaped
+    /// (`TerminalEscaping`), for a terminal.
+    package var escapesControls: Bool
 
     package init(
-        indent: Int = 2, colors: SyntaxColors = .none, reportsErrors: Bool = true, preservesLayout: Bool = false
+        indent: Int = 2, colors: SyntaxColors = .none, reportsErrors: Bool = true, preservesLayout: Bool = false,
+        maximumDepth: Int = FormattingLimits.maximumDepth, escapesControls: Bool = false
     ) {
         self.indent = indent
         self.colors = colors
         self.reportsErrors = reportsErrors
         self.preservesLayout = preservesLayout
+        self.maximumDepth = maximumDepth
+        self.escapesControls = escapesControls
     }
 }
 
@@ -45,19 +54,31 @@ package final class XMLStreamFormatter: BodyFormatter {
     private var declarationChecked = false
     private var onlyWhitespace = true
     private let reportsErrors: Bool
-    package private(set) var warnings: [String] = []
+    private let escapesControls: Bool
+    /// Where the last event written ended in the input, and its kind.
+    private var writtenOffset = 0
+    private var writtenKind: Int32 = 0
+    private var warningList: [String] = []
+
+    package var warnings: [String] {
+        writer.droppedInternalSubset
+            ? warningList + ["the DOCTYPE's internal subset is too long to show; it is left out"] : warningList
+    }
 
     /// A formatter writing to `sink`; `threaded` false keeps parsing on the calling thread.
     package init(options: XMLFormatOptions, sink: ByteSink, threaded: Bool = true) {
         writer = XMLEventWriter(options: options, sink: sink)
         reportsErrors = options.reportsErrors
+        escapesControls = options.escapesControls
+        writer.out.escapesRawControls = options.escapesControls
         parser = cxml_push_new()
         if let parser {
+            cxml_push_set_max_depth(parser, Int32(clamping: options.maximumDepth))
             if threaded { worker = XMLParseWorker(parser: parser) }
         } else {
             failed = true
             let why = cxml_load_error().map { String(cString: $0) } ?? "out of memory"
-            warnings.append("cannot format XML (\(why)); the body is shown as received")
+            warningList.append("cannot format XML (\(why)); the body is shown as received")
         }
     }
 
@@ -69,8 +90,9 @@ package final class XMLStreamFormatter: BodyFormatter {
 
     package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard !chunk.isEmpty else { return }
+        if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
         if failed {
-            try writer.out.append(chunk)
+            try writer.out.appendRaw(chunk)
             try writer.out.flushIfFull()
             return
         }
@@ -122,14 +144,35 @@ package final class XMLStreamFormatter: BodyFormatter {
         }
     }
 
+    /// The body stopped short (the transfer failed): what was formatted stays, and the input
+    /// not yet shown follows as received, without a warning.
+    package func abandon() throws {
+        guard !failed else { return try writer.out.flush() }
+        failed = true
+        worker?.stop()
+        held?.append(contentsOf: pending)
+        retained.append((consumed, pending))
+        consumed += pending.count
+        pending = []
+        try showRest(from: writtenOffset, kind: writtenKind)
+        try writer.out.flush()
+    }
+
     /// Writes parsed batches, giving up at the first malformed one.
     private func write(_ batches: [XMLParseWorker.Batch]) throws {
         defer { for batch in batches { batch.release() } }
+        if batches.contains(where: \.interrupted) {
+            failed = true
+            throw CurlError.interrupted(signal: Interruption.signal ?? 0)
+        }
         for batch in batches where !failed {
             // libxml2 reports the first event only once the declaration is behind it.
             if !declarationChecked, !batch.events.isEmpty || batch.isLast, let held {
                 declarationChecked = true
                 try writer.writeDeclaration(from: held)
+            }
+            if writer.internalSubset == nil, let range = batch.subsetRange {
+                writer.internalSubset = internalSubset(range)
             }
             if let base = batch.events.baseAddress { try writer.write(events: base, length: batch.events.count) }
             if batch.status != 0 {
@@ -137,6 +180,8 @@ package final class XMLStreamFormatter: BodyFormatter {
                 return
             }
             ended = batch.isLast
+            writtenOffset = batch.lastOffset
+            writtenKind = batch.lastKind
             while let first = retained.first, first.offset + first.bytes.count <= batch.lastOffset {
                 retained.removeFirst()
             }
@@ -145,23 +190,47 @@ package final class XMLStreamFormatter: BodyFormatter {
         }
     }
 
+    /// The internal DTD subset at `range` of the input (`[` to after the DOCTYPE's `>`), from the
+    /// input still retained, without the `>` and the blanks before it; nil when it is gone.
+    private func internalSubset(_ range: Range<Int>) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for chunk in retained {
+            let chunkRange = chunk.offset..<(chunk.offset + chunk.bytes.count)
+            let overlap = chunkRange.clamped(to: range)
+            if overlap.isEmpty { continue }
+            if bytes.isEmpty, overlap.lowerBound != range.lowerBound { return nil }
+            bytes += chunk.bytes[(overlap.lowerBound - chunk.offset)..<(overlap.upperBound - chunk.offset)]
+        }
+        guard bytes.count == range.count, bytes.first == UInt8(ascii: "[") else { return nil }
+        if bytes.last == UInt8(ascii: ">") { bytes.removeLast() }
+        while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes.removeLast() }
+        return bytes
+    }
+
     /// Prints the rest as received, from just after the last event that was formatted.
     private func giveUp(_ batch: XMLParseWorker.Batch) throws {
         failed = true
         worker?.stop()
         if reportsErrors, !onlyWhitespace {
-            warnings.append("malformed XML (\(batch.error ?? "malformed XML")); the rest is shown as received")
+            warningList.append("malformed XML (\(batch.error ?? "malformed XML")); the rest is shown as received")
         }
+        try showRest(from: batch.lastOffset, kind: batch.lastKind)
+    }
+
+    /// Writes the input from `offset` (where an event of `kind` ended) as received: the whole
+    /// body when nothing was written yet.
+    private func showRest(from offset: Int, kind: Int32) throws {
         if writer.out.flushedCount == 0, let held {
             writer.out.discardPending()
-            try held.withUnsafeBytes { try writer.out.append($0) }
+            try held.withUnsafeBytes { try writer.out.appendRaw($0) }
+            retained = []
             return
         }
-        var restart = batch.lastOffset
+        var restart = offset
         let rest = retained.flatMap { $0.bytes }
         let restStart = retained.first?.offset ?? consumed
         // libxml2 reports a start tag before its `>`: the rest starts there.
-        if UInt32(batch.lastKind) == CXML_NODE_ELEMENT.rawValue {
+        if UInt32(kind) == CXML_NODE_ELEMENT.rawValue {
             while restart - restStart < rest.count, restart >= restStart, rest[restart - restStart] != UInt8(ascii: ">")
             {
                 restart += 1
@@ -170,7 +239,7 @@ package final class XMLStreamFormatter: BodyFormatter {
         }
         try writer.abandon()
         let from = max(restart - restStart, 0)
-        if from < rest.count { try rest[from...].withUnsafeBytes { try writer.out.append($0) } }
+        if from < rest.count { try rest[from...].withUnsafeBytes { try writer.out.appendRaw($0) } }
         retained = []
     }
 }

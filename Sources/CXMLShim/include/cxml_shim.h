@@ -74,7 +74,8 @@ int cxml_push_feed(cxml_push *parser, const char *bytes, int length, int termina
 /// each a 32-bit length (0xFFFFFFFF for none) and its UTF-8 bytes: ELEMENT has the qualified name
 /// then name/value pairs for namespace declarations and attributes; END_ELEMENT the name; TEXT,
 /// CDATA, COMMENT the text; PROCESSING_INSTRUCTION target and data; DOCUMENT_TYPE name, public
-/// and system identifiers; ENTITY_REFERENCE the entity's name. Integers are in host byte order.
+/// and system identifiers and the internal subset as received from `[` to `]` (none when the
+/// DOCTYPE has none, empty when it could not be kept); ENTITY_REFERENCE the entity's name. Integers are in host byte order.
 const unsigned char *cxml_push_events(cxml_push *parser, size_t *length);
 /// Empties the event buffer (its memory is kept for the next chunk).
 void cxml_push_clear_events(cxml_push *parser);
@@ -87,5 +88,12 @@ void cxml_free(void *pointer);
 const char *cxml_push_error(cxml_push *parser);
 /// The input offset at the last event recorded, and that event's kind (0 before any).
 unsigned long cxml_push_last_offset(cxml_push *parser, int *kind);
+/// Where the internal DTD subset was in the input: from its `[` to just after the DOCTYPE's `>`;
+/// 0 when there was none (or it has not been read yet). For a DOCTYPE record whose subset is
+/// empty because it had left libxml2's buffer: the caller copies it from its own input.
+int cxml_push_subset_range(cxml_push *parser, unsigned long *start, unsigned long *end);
+/// Sets the deepest element nesting accepted (512 by default); a deeper element stops the parser
+/// with the error "nesting deeper than N levels".
+void cxml_push_set_max_depth(cxml_push *parser, int depth);
 
 #endif

@@ -1,0 +1,40 @@
+/// The limits that keep a small hostile body from making a formatter run for minutes or fill
+/// memory; past each one the formatter shows the rest as received, with one warning.
+///
+/// Documented in the README ("Formatting limits") and the man page.
+package enum FormattingLimits {
+    /// The deepest nesting formatted in JSON, XML and property lists: past it the indentation
+    /// alone would grow the output by kilobytes per input byte. libxml2's tree parser stops at 256
+    /// (its push parser has no limit for SAX callers), jq 1.6 at 256 and 1.7 at 10,000; 512 leaves
+    /// room for real documents.
+    package static let maximumDepth = 512
+
+    /// The largest object `--sorted` holds to sort (each object of a top-level array separately);
+    /// a larger one, and everything after it, is shown unsorted.
+    package static let sortedObjectBytes = 8 * 1024 * 1024
+
+    /// How far a binary property list may expand when decoded: objects shared by reference are
+    /// decoded once per reference, so a list whose objects share their children (object i is
+    /// [i+1, i+1]) doubles with every level. Without shared containers every decoded object
+    /// stands for at least one byte of the list; so at most 4 objects per byte (plus 4096), and at
+    /// most 32 MiB, or 8 times the list's size if larger, of string and data bytes.
+    package static func propertyListBudget(forBodyOf count: Int) -> PropertyListBudget {
+        let (objects, overflow) = count.multipliedReportingOverflow(by: 4)
+        let (bytes, bytesOverflow) = count.multipliedReportingOverflow(by: 8)
+        return PropertyListBudget(
+            objects: overflow ? .max : objects + 4096, bytes: bytesOverflow ? .max : max(32 * 1024 * 1024, bytes))
+    }
+}
+
+/// What decoding a property list may produce (`FormattingLimits.propertyListBudget`).
+package struct PropertyListBudget: Sendable {
+    /// Decoded objects, each reference counting once.
+    package var objects: Int
+    /// Bytes of decoded strings and data.
+    package var bytes: Int
+
+    package init(objects: Int, bytes: Int) {
+        self.objects = objects
+        self.bytes = bytes
+    }
+}
