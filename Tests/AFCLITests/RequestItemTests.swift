@@ -76,14 +76,93 @@ final class RequestItemTests: XCTestCase {
             ]))
     }
 
-    func testRepeatedKeyCollectsAndIndexesPad() throws {
+    func testRepeatedKeyLastWinsInJSONAndRepeatsInAForm() throws {
         var builder = ParameterTreeBuilder()
         try builder.add(.string("1"), rawKey: "a")
+        try builder.add(.string("x"), rawKey: "b")
         try builder.add(.string("2"), rawKey: "a")
-        XCTAssertEqual(builder.tree, .object([JSONMember(key: "a", value: .array([.string("1"), .string("2")]))]))
+        let tree = try XCTUnwrap(builder.tree)
+        XCTAssertEqual(
+            try ParameterBodyEncoder.encode(tree, as: .json)?.bytes, Array(#"{"a":"2","b":"x"}"#.utf8))
+        XCTAssertEqual(try ParameterBodyEncoder.encode(tree, as: .form)?.bytes, Array("a=1&a=2&b=x".utf8))
+        let plist = try XCTUnwrap(ParameterBodyEncoder.encode(tree, as: .plist)?.bytes)
+        let text = String(decoding: plist, as: UTF8.self)
+        XCTAssertTrue(text.contains("<key>a</key>\n\t<string>2</string>"), text)
+        XCTAssertFalse(text.contains("<string>1</string>"), text)
+        // A nested key goes into the key's last value.
+        var nested = ParameterTreeBuilder()
+        try nested.add(.string("1"), rawKey: "o[k]")
+        try nested.add(.string("2"), rawKey: "o[k]")
+        try nested.add(.string("3"), rawKey: "o[j]")
+        let nestedTree = try XCTUnwrap(nested.tree)
+        XCTAssertEqual(
+            try ParameterBodyEncoder.encode(nestedTree, as: .json)?.bytes, Array(#"{"o":{"k":"2","j":"3"}}"#.utf8))
+        XCTAssertEqual(
+            try ParameterBodyEncoder.encode(nestedTree, as: .form)?.bytes,
+            Array("o%5Bj%5D=3&o%5Bk%5D=1&o%5Bk%5D=2".utf8))
+    }
+
+    func testIndexesPadWithNullsUpToTheCap() throws {
         var array = ParameterTreeBuilder()
         try array.add(.string("x"), rawKey: "[2]")
         XCTAssertEqual(array.tree, .array([.null, .null, .string("x")]))
+        var largest = ParameterTreeBuilder()
+        try largest.add(.string("x"), rawKey: "a[\(NestedKeyPath.maximumArrayIndex)]")
+        guard case .object(let members)? = largest.tree, case .array(let elements) = members[0].value else {
+            return XCTFail("\(String(describing: largest.tree))")
+        }
+        XCTAssertEqual(elements.count, NestedKeyPath.maximumArrayIndex + 1)
+        for key in ["a[10001]", "a[99999999]", "a[99999999999999999999999999]", "[30000000]"] {
+            var builder = ParameterTreeBuilder()
+            XCTAssertThrowsError(try builder.add(.string("x"), rawKey: key), key) { error in
+                guard let error = error as? ItemError else { return XCTFail("\(error)") }
+                XCTAssertTrue(error.description.contains("is larger than 10000"), error.description)
+                XCTAssertNotNil(error.pointer)
+            }
+            XCTAssertNil(builder.tree)
+        }
+        // Leading zeros do not hide a small index.
+        XCTAssertEqual(try NestedKeyPath.parse("a[0000000000000000003]").steps.map(\.kind), [.key("a"), .index(3)])
+    }
+
+    func testEmptyFieldNameIsTheEmptyKey() throws {
+        for text in ["=value", ":=1", "=@/etc/hostname", ":=@x.json"] {
+            XCTAssertEqual(try parse(text).key, "", text)
+        }
+        var builder = ParameterTreeBuilder()
+        try builder.add(.string("value"), rawKey: "")
+        try builder.add(.number("1"), rawKey: "b")
+        XCTAssertEqual(
+            builder.tree,
+            .object([JSONMember(key: "", value: .string("value")), JSONMember(key: "b", value: .number("1"))]))
+        XCTAssertEqual(try ParameterBodyEncoder.encode(builder.tree, as: .form)?.bytes, Array("=value&b=1".utf8))
+        var clash = ParameterTreeBuilder()
+        try clash.add(.string("v"), rawKey: "")
+        XCTAssertThrowsError(try clash.add(.string("w"), rawKey: "[0]")) { error in
+            XCTAssertNotNil((error as? ItemError)?.pointer)
+        }
+    }
+
+    func testBackslashStaysBeforeOrdinaryCharactersInAKey() throws {
+        let item = try parse(#"a\b=c"#)
+        var builder = ParameterTreeBuilder()
+        try builder.add(.string("c"), rawKey: item.rawKey)
+        XCTAssertEqual(builder.tree, .object([JSONMember(key: #"a\b"#, value: .string("c"))]))
+        XCTAssertEqual(try NestedKeyPath.parse(#"a\[b\][x\y]"#).steps.map(\.kind), [.key("a[b]"), .key(#"x\y"#)])
+        XCTAssertEqual(try NestedKeyPath.parse(#"a\\b"#).steps.map(\.kind), [.key(#"a\b"#)])
+        XCTAssertEqual(try NestedKeyPath.parse(#"C:\dir\n"#).steps.map(\.kind), [.key(#"C:\dir\n"#)])
+    }
+
+    func testKeyStartingWithABracketNeedsAnIndex() throws {
+        for key in ["[b]", "[b][0]", "[x1]"] {
+            XCTAssertThrowsError(try NestedKeyPath.parse(key), key) { error in
+                guard let error = error as? ItemError else { return XCTFail("\(error)") }
+                XCTAssertTrue(error.description.contains("expected a number or ']'"), error.description)
+                XCTAssertEqual(error.pointer, "  \(key)\n   ^")
+            }
+        }
+        XCTAssertEqual(try NestedKeyPath.parse("[0][b]").steps.map(\.kind), [.index(0), .key("b")])
+        XCTAssertEqual(try NestedKeyPath.parse("[][b]").steps.map(\.kind), [.append, .key("b")])
     }
 
     func testTypeClashPointsAtTheKey() throws {

@@ -1,4 +1,5 @@
 import AFKit
+import Glibc
 
 /// Turns request items into the parts of a `RequestSpec`, reading the files they name.
 struct ItemResolver {
@@ -82,11 +83,17 @@ struct ItemResolver {
         }
     }
 
+    /// The text of the file an item names; bytes that are not UTF-8 are refused rather than
+    /// replaced with U+FFFD, as HTTPie and xh do.
     private static func text(of item: RequestItem) throws(ItemError) -> String {
         switch FileReader.read(item.value) {
         case .success(let bytes):
-            return String(decoding: bytes, as: UTF8.self)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw .notText(item: item.original, path: item.value)
+            }
+            return text
         case .failure(let failure):
+            if failure.errno == EINTR { throw .interrupted }
             throw .unreadableFile(item: item.original, path: item.value, reason: failure.reason)
         }
     }

@@ -10,8 +10,9 @@ package struct ParameterTreeBuilder {
     /// The tree built so far, nil when no data item was added.
     package var tree: JSONValue? { root }
 
-    /// Sets `value` at the item's nested key. A plain key given twice collects its values into an
-    /// array, as HTTPie 3 does.
+    /// Sets `value` at the item's nested key. A key given twice keeps both members in typed order:
+    /// a form then sends both pairs (`a=1&a=2`), while JSON and property lists send the last value
+    /// (`JSONValue.lastValueWins`), as HTTPie and xh do (DESIGN §2).
     package mutating func add(_ value: JSONValue, rawKey: String) throws(ItemError) {
         let path = try NestedKeyPath.parse(rawKey)
         var tree = root ?? (path.startsWithArray ? .array([]) : .object([]))
@@ -54,18 +55,15 @@ package struct ParameterTreeBuilder {
                         "cannot use key \"\(name)\" on \(parentText.isEmpty ? "the top level" : "\"\(parentText)\""), which is \(describe(node)) (expected an object)"
                 )
             }
-            if let position = members.firstIndex(where: { $0.key == name }) {
-                if rest.isEmpty {
-                    members[position].value = merged(members[position].value, with: value)
-                } else {
-                    try insert(
-                        value, at: rest, into: &members[position].value, key: key, parentText: parentText + stepText)
-                }
-            } else {
-                var child = rest.first.map(container(for:)) ?? value
-                if !rest.isEmpty {
-                    try insert(value, at: rest, into: &child, key: key, parentText: parentText + stepText)
-                }
+            if rest.isEmpty {
+                members.append(JSONMember(key: name, value: value))
+            } else if let position = members.lastIndex(where: { $0.key == name }) {
+                // A nested key goes into the value the key has now: its last assignment.
+                try insert(
+                    value, at: rest, into: &members[position].value, key: key, parentText: parentText + stepText)
+            } else if let next = rest.first {
+                var child = container(for: next)
+                try insert(value, at: rest, into: &child, key: key, parentText: parentText + stepText)
                 members.append(JSONMember(key: name, value: child))
             }
             node = .object(members)
@@ -91,20 +89,6 @@ package struct ParameterTreeBuilder {
                 try insert(value, at: rest, into: &elements[position], key: key, parentText: parentText + stepText)
             }
             node = .array(elements)
-        }
-    }
-
-    /// A repeated plain key turns into an array of its values (HTTPie 3); containers assigned
-    /// again are replaced.
-    private static func merged(_ existing: JSONValue, with value: JSONValue) -> JSONValue {
-        switch existing {
-        case .array(var elements) where !value.isContainer:
-            elements.append(value)
-            return .array(elements)
-        case .object, .array:
-            return value
-        default:
-            return .array([existing, value])
         }
     }
 }
