@@ -26,6 +26,9 @@ enum InvocationBuilder {
             guard !rest.isEmpty else { throw UsageError.missingURL }
         }
         guard let urlText = rest.first else { throw UsageError.missingURL }
+        if methodWord == nil, looksLikeMethod(urlText), rest.dropFirst().contains(where: isAbsoluteURL) {
+            throw UsageError.unknownMethod(urlText)
+        }
         var resolver = ItemResolver()
         for argument in rest.dropFirst() { try resolver.add(argument) }
 
@@ -74,6 +77,24 @@ enum InvocationBuilder {
             parameters: resolver.parameters.tree, files: resolver.files, rawBody: rawBody,
             encoding: encoding, credentials: try credentials(options))
         return Invocation(spec: spec, standardInput: standardInput)
+    }
+
+    /// Whether a first positional reads as a method name rather than a URL: letters only
+    /// (`PURGE`), with no dot, colon or slash a host or URL would have.
+    static func looksLikeMethod(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// Whether a positional is an absolute URL (`scheme://…`), which an item never is: the scheme
+    /// is a letter then letters, digits, `+`, `-` or `.` (RFC 3986).
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        guard let range = text.firstRange(of: "://") else { return false }
+        let scheme = text.utf8[..<range.lowerBound]
+        guard let first = scheme.first, (0x61...0x7A).contains(first | 0x20) else { return false }
+        return scheme.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
     }
 
     static let mixedBodies =

@@ -17,6 +17,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedArgument(command: String, argument: String)
     /// No URL (no positional argument at all) for a request.
     case missingURL
+    /// A first positional that reads as a method afcli does not know, followed by a URL.
+    case unknownMethod(String)
 
     /// The message, in lower case, without the `afcli: error: ` prefix.
     package var description: String {
@@ -38,6 +40,10 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(command): unexpected argument \"\(argument)\""
         case .missingURL:
             return "missing URL (see afcli --help)"
+        case .unknownMethod(let word):
+            return
+                "\"\(word)\" is not a URL, and METHOD is one of get, head, post, put, patch, delete or options "
+                + "(did you mean --method \(word.uppercased())?)"
         }
     }
 
