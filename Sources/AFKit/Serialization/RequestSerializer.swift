@@ -15,9 +15,14 @@ package enum RequestSerializer {
     ///   given), `Accept`, `Accept-Language`, `Authorization` (basic or bearer), `Content-Type`;
     ///   then the user's header items merged over them (see `mergeHeaders`).
     /// - Body: parameters encoded by `spec.encoding` for other methods; a raw body streamed.
-    ///   A raw body is announced with its `;type=` when given, else with the type of the chosen
-    ///   encoding (`application/json` by default, as HTTPie does for stdin and `@file` bodies).
+    ///   A raw body is announced with its `;type=` when given; else an `@file` body with the type
+    ///   its extension gives (the multipart table, `application/octet-stream` when unknown), as
+    ///   HTTPie does, and standard input or `--raw` with the type of the chosen encoding
+    ///   (`application/json` by default).
     ///   `Accept` is `application/json, */*;q=0.5` exactly when the body is announced as JSON.
+    ///
+    /// POST, PUT and PATCH always have a body, empty when nothing was given (libcurl then sends
+    /// `Content-Length: 0`). Typed framing headers are checked by `RequestFraming`.
     ///
     /// A multipart body (file items, or `--multipart` for a method other than GET/HEAD) carries the
     /// fields and files as parts, streamed by `MultipartBodySource` with an exact length; its
@@ -40,18 +45,21 @@ package enum RequestSerializer {
         }
 
         var headerItems = spec.headers
-        let body: PreparedBody
+        var body: PreparedBody
         if multipart {
             let form = try MultipartRequestEncoder.form(for: spec, boundary: boundary, standardInput: standardInput)
             headerItems = MultipartRequestEncoder.headers(headerItems, for: form)
-            // AF leaves a request whose form has no parts without a body and without a type.
-            body =
-                form.parts.isEmpty
-                ? PreparedBody()
-                : PreparedBody(source: form.makeBodySource(), bytes: form.inMemoryBytes, contentType: form.contentType)
+            // A form without parts is the closing delimiter alone, as HTTPie sends it.
+            body = PreparedBody(source: form.makeBodySource(), bytes: form.inMemoryBytes, contentType: form.contentType)
         } else {
             body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
         }
+        if body.source == nil, RequestFraming.methodsWithBody.contains(spec.method) {
+            body = PreparedBody(source: BytesBodySource([]), bytes: [], contentType: nil)
+        }
+        let framed = try RequestFraming.apply(headerItems, body: body.source)
+        headerItems = framed.items
+        body.source = framed.body
         let credentials = spec.credentials ?? userInfo.map { .basic(user: $0.user, password: $0.password ?? "") }
 
         var defaults = [HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent)]
@@ -133,7 +141,8 @@ package enum RequestSerializer {
             case .bytes(let bytes):
                 return PreparedBody(source: BytesBodySource(bytes), bytes: bytes, contentType: encodingType)
             case .file(let path, let contentType):
-                return PreparedBody(source: try FileBodySource(path: path), contentType: contentType ?? encodingType)
+                let guessed = contentType ?? MIMETypeTable().type(forPath: path)
+                return PreparedBody(source: try FileBodySource(path: path), contentType: guessed)
             case .standardInput:
                 return PreparedBody(source: standardInput ?? StandardInputBodySource(), contentType: encodingType)
             }
