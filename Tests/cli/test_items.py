@@ -110,3 +110,72 @@ def test_file_body_content_type_comes_from_its_extension(server, tmp_path):
     types = [r.header("Content-Type") for r in server.requests]
     assert types == ["image/png", "application/octet-stream", "application/json", "image/x-mine", "text/plain"]
     assert [r.header("Accept") for r in server.requests][:3] == ["*/*", "*/*", "application/json, */*;q=0.5"]
+
+
+def _run_on_new_terminal(args, typed):
+    """Runs afcli in a new session whose controlling terminal is a fresh pty; types `typed`
+    once the password prompt appears. Returns (result, everything the terminal showed)."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import subprocess
+    import termios
+
+    from conftest import BINARY, Result, base_env
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BINARY), *args], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=base_env(), start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+    )
+    os.close(slave)
+    shown = b""
+    deadline = time.monotonic() + 20
+    try:
+        while b"password" not in shown and time.monotonic() < deadline and proc.poll() is None:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    shown += os.read(master, 1024)
+                except OSError:
+                    break
+        if proc.poll() is None:
+            os.write(master, typed)
+        out, err = proc.communicate(timeout=20)
+        while select.select([master], [], [], 0.1)[0]:
+            try:
+                data = os.read(master, 1024)
+            except OSError:
+                break
+            if not data:
+                break
+            shown += data
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return Result(proc.returncode, out, err), shown
+
+
+def test_auth_without_password_asks_on_the_terminal():
+    args = ["--offline", "--print=H", "get", "http://127.0.0.1:9/x", "-a", "ann"]
+    result, shown = _run_on_new_terminal(args, b"s3cret\n")
+    assert result.code == 0, result
+    assert b"afcli: password for ann: " in shown
+    assert b"s3cret" not in shown  # typed with echo off
+    assert "Authorization: Basic YW5uOnMzY3JldA==\n" in result.out  # ann:s3cret
+
+
+def test_auth_without_password_and_without_a_terminal_sends_an_empty_one():
+    import subprocess
+
+    from conftest import BINARY, base_env
+
+    proc = subprocess.run(
+        [str(BINARY), "--offline", "--print=H", "get", "http://127.0.0.1:9/x", "-a", "ann"],
+        stdin=subprocess.DEVNULL, capture_output=True, env=base_env(), start_new_session=True, timeout=20,
+    )
+    assert proc.returncode == 0, proc
+    assert b"Authorization: Basic YW5uOg==\n" in proc.stdout  # ann:

@@ -100,7 +100,8 @@ enum InvocationBuilder {
     static let mixedBodies =
         "a request body (from stdin, --raw or @FILE) and data items (NAME=VALUE, NAME@FILE) cannot be mixed"
 
-    /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole.
+    /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole;
+    /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
     static func credentials(_ options: OptionValues) throws -> Credentials? {
         guard let auth = options.auth else { return nil }
         switch options.authType {
@@ -109,7 +110,8 @@ enum InvocationBuilder {
         case .basic, .digest:
             let parts = auth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let user = String(parts[0])
-            let password = parts.count > 1 ? String(parts[1]) : ""
+            // `-a USER` asks for the password on the terminal; without one it is empty.
+            let password = parts.count > 1 ? String(parts[1]) : try PasswordPrompt.ask(user: user) ?? ""
             return options.authType == .basic
                 ? .basic(user: user, password: password) : .digest(user: user, password: password)
         }
