@@ -12,6 +12,10 @@ package struct NestedKeyPath: Equatable, Sendable {
     /// without a cap `a[99999999]=x` would build a 100-million-element array.
     package static let maximumArrayIndex = 10_000
 
+    /// The most steps a key may have, as deep as a `:=` JSON value may nest
+    /// (`JSONParser.maximumDepth`); building and writing the tree recurse once per level.
+    package static let maximumDepth = JSONParser.maximumDepth
+
     /// The characters a backslash makes literal in a key.
     static let escapable: Set<Character> = ["[", "]", "\\", ":", "=", "@", ";"]
 
@@ -77,6 +81,10 @@ package struct NestedKeyPath: Equatable, Sendable {
             }
             index += 1
             let columns = open..<index
+            guard steps.count < maximumDepth else {
+                throw ItemError.keySyntax(
+                    key: rawKey, column: open, reason: "nesting deeper than \(maximumDepth) levels")
+            }
             if text.isEmpty {
                 steps.append(Step(kind: .append, columns: columns))
             } else if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
