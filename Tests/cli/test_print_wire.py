@@ -74,3 +74,19 @@ def test_disagreeing_framing_header_is_refused(server, items, message):
         assert result.err == f"afcli: error: {message}\n"
         assert result.stdout == b""
     assert server.requests == []
+
+
+def test_chunked_multipart_upload_is_printed_and_sent_chunked(server, tmp_path):
+    part = tmp_path / "h.txt"
+    part.write_text("hello\n")
+    args = ["--boundary", "B1", "post", "--form", f"{server.url}/u", f"f@{part}", "Transfer-Encoding:chunked"]
+    verbose = run(["-v", "--pretty=none", *args])
+    assert verbose.code == 0, verbose
+    offline = run(["--offline", *args])
+    assert offline.code == 0, offline
+    request = server.requests[0]
+    assert request.chunked
+    assert request.header("Content-Length") is None
+    assert head_lines(offline.out) == head_lines(request.raw_head.decode("latin-1"))
+    assert offline.stdout.split(b"\n\n", 1)[1] == request.body
+    assert request.body in verbose.stdout

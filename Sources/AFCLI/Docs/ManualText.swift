@@ -90,7 +90,8 @@ package enum ManualText {
                 .paragraph(
                     "Data field names may nest: `a[b]=x` makes `{\"a\":{\"b\":\"x\"}}`, `a[]=x` appends to an "
                         + "array, and `a[b][]=x` does both. Fields keep the order they were typed in. `a[3]=x` sets "
-                        + "index 3, padding with nulls; an index may be at most 10000. A name that starts with `[` "
+                        + "index 3, padding with nulls; an index may be at most 10000, and a name may nest at most 512 "
+                        + "levels. A name that starts with `[` "
                         + "addresses a top-level array and needs an index or `[]` (`[0]=x`). An empty name is the "
                         + "key \"\"."),
                 .paragraph(

@@ -87,3 +87,11 @@ package final class ChunkedBodySource: BodySource {
         try wrapped.rewind()
     }
 }
+
+extension PreparedRequest {
+    /// The body as the serializer built it, beneath a `ChunkedBodySource`, for showing it (a
+    /// multipart preview, a file's name).
+    package var builtBody: BodySource? {
+        (body as? ChunkedBodySource)?.wrapped ?? body
+    }
+}
