@@ -92,6 +92,9 @@ def test_unknown_method_word_before_a_url_is_refused():
     assert result.err.startswith('afcli: error: "PURGE" is not a URL')
     assert result.err.endswith("(did you mean --method PURGE?)\n")
     assert result.err.count("\n") == 1
+    shorthand = run(["--offline", "purge", ":9/u/1", "a=1"])
+    assert shorthand.code == 2, shorthand
+    assert shorthand.err.endswith("(did you mean --method PURGE?)\n")
     # A host name alone is still a URL, and items may hold URLs.
     assert run(["--offline", "localhost:9", "u==http://x.test/"]).code == 0
     assert run(["--offline", "--method", "PURGE", "http://127.0.0.1:9/u/1"]).code == 0

@@ -26,7 +26,7 @@ enum InvocationBuilder {
             guard !rest.isEmpty else { throw UsageError.missingURL }
         }
         guard let urlText = rest.first else { throw UsageError.missingURL }
-        if methodWord == nil, looksLikeMethod(urlText), rest.dropFirst().contains(where: isAbsoluteURL) {
+        if methodWord == nil, looksLikeMethod(urlText), rest.dropFirst().contains(where: isURL) {
             throw UsageError.unknownMethod(urlText)
         }
         var resolver = ItemResolver()
@@ -83,6 +83,16 @@ enum InvocationBuilder {
     /// (`PURGE`), with no dot, colon or slash a host or URL would have.
     static func looksLikeMethod(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// Whether a positional is a URL that no item could be: an absolute URL (`scheme://…`) or the
+    /// `:PORT` shorthand (an item would be a header with no name).
+    static func isURL(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        if utf8.count > 1, utf8.first == UInt8(ascii: ":"), (0x30...0x39).contains(utf8.dropFirst().first ?? 0) {
+            return true
+        }
+        return isAbsoluteURL(text)
     }
 
     /// Whether a positional is an absolute URL (`scheme://…`), which an item never is: the scheme
