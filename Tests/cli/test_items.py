@@ -182,3 +182,32 @@ def test_auth_without_password_and_without_a_terminal_sends_an_empty_one():
     )
     assert proc.returncode == 0, proc
     assert b"Authorization: Basic YW5uOg==\n" in proc.stdout  # ann:
+
+
+def test_interrupt_stops_reading_an_item_file(tmp_path):
+    import os
+    import signal
+    import subprocess
+
+    from conftest import BINARY, base_env
+
+    fifo = tmp_path / "never"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # a writer that never writes nor closes
+    proc = subprocess.Popen(
+        [str(BINARY), "--offline", "post", "http://127.0.0.1:9/x", f"a=@{fifo}"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
+    )
+    try:
+        time.sleep(0.5)
+        assert proc.poll() is None  # blocked in read
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        os.close(writer)
+    assert proc.returncode == 130, (out, err)
+    assert err == b"afcli: error: interrupted\n"
+    assert out == b""
