@@ -151,7 +151,8 @@ final class RequestItemTests: XCTestCase {
             case .array(let list) = members[1].value
         else { return XCTFail("unexpected tree") }
         XCTAssertEqual(keys.count, 20_000)
-        XCTAssertEqual(keys[19_999], JSONMember(key: "k19999", value: .object([JSONMember(key: "x", value: .string("1"))])))
+        XCTAssertEqual(
+            keys[19_999], JSONMember(key: "k19999", value: .object([JSONMember(key: "x", value: .string("1"))])))
         XCTAssertEqual(list.count, 20_000)
     }
 
@@ -161,7 +162,8 @@ final class RequestItemTests: XCTestCase {
         try builder.add(.string("x"), rawKey: "o[k][]")
         try builder.add(.string("y"), rawKey: "o[j]")
         XCTAssertEqual(
-            try ParameterBodyEncoder.encode(builder.tree, as: .json)?.bytes, Array(#"{"o":{"k":[1,"x"],"j":"y"}}"#.utf8))
+            try ParameterBodyEncoder.encode(builder.tree, as: .json)?.bytes, Array(#"{"o":{"k":[1,"x"],"j":"y"}}"#.utf8)
+        )
         XCTAssertThrowsError(try builder.add(.string("z"), rawKey: "o[k][q]")) { error in
             XCTAssertEqual(
                 (error as? ItemError)?.description,

@@ -99,7 +99,8 @@ final class RequestSerializerTests: XCTestCase {
         XCTAssertThrowsError(
             try prepare(
                 RequestSpec(
-                    method: "GET", url: "http://x/", headers: [HeaderItem(name: "Transfer-Encoding", value: "chunked")])))
+                    method: "GET", url: "http://x/", headers: [HeaderItem(name: "Transfer-Encoding", value: "chunked")])
+            ))
     }
 
     func testHostIsReplacedOnceButNeverRemoved() throws {
@@ -107,7 +108,8 @@ final class RequestSerializerTests: XCTestCase {
             RequestSpec(
                 method: "GET", url: "http://x/",
                 headers: [HeaderItem(name: "Host", value: "a.test"), HeaderItem(name: "host", value: "b.test")]))
-        XCTAssertEqual(replaced.headers.filter { $0.name.lowercased() == "host" }, [HTTPField(name: "host", value: "b.test")])
+        XCTAssertEqual(
+            replaced.headers.filter { $0.name.lowercased() == "host" }, [HTTPField(name: "host", value: "b.test")])
         let empty = try prepare(
             RequestSpec(method: "GET", url: "http://x/", headers: [HeaderItem(name: "Host", value: "")]))
         XCTAssertEqual(header(empty, "Host"), "")
@@ -116,7 +118,8 @@ final class RequestSerializerTests: XCTestCase {
         ) { error in
             XCTAssertEqual(
                 (error as? SerializationError)?.description,
-                #"cannot send the header "Host" as typed: an HTTP/1.1 request needs one (Host:NAME sends another value)"#)
+                #"cannot send the header "Host" as typed: an HTTP/1.1 request needs one (Host:NAME sends another value)"#
+            )
         }
     }
 
@@ -294,7 +297,8 @@ final class RequestSerializerTests: XCTestCase {
         XCTAssertEqual(request.body?.length, 8)
         XCTAssertEqual(header(request, "Content-Type"), "multipart/form-data; boundary=B0")
         XCTAssertThrowsError(
-            try prepare(RequestSpec(method: "POST", url: "http://x/", files: [FileItem(field: "f", path: "/nonexistent/a")])))
+            try prepare(
+                RequestSpec(method: "POST", url: "http://x/", files: [FileItem(field: "f", path: "/nonexistent/a")])))
     }
 
     func testInvalidURLIsRefused() {

@@ -103,6 +103,7 @@ package struct ParameterTreeBuilder {
 
 /// One node of the tree being built: a value as given, or a container items change in place.
 private final class TreeNode {
+    /// What the node holds.
     enum Kind {
         /// A value as typed (a `:=` object or array stays whole until a key reaches into it).
         case value(JSONValue)

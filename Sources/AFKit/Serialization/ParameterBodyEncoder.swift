@@ -46,7 +46,8 @@ package enum ParameterBodyEncoder {
             return EncodedBody(bytes: Array(query.utf8), contentType: MediaType.form)
         case .plist:
             guard let parameters else { return nil }
-            return EncodedBody(bytes: try PropertyListWriter.encode(parameters.lastValueWins), contentType: MediaType.propertyList)
+            return EncodedBody(
+                bytes: try PropertyListWriter.encode(parameters.lastValueWins), contentType: MediaType.propertyList)
         case .multipart:
             // Multipart bodies are streamed by MultipartFormData; RequestSerializer never asks here.
             return nil

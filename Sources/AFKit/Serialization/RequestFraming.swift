@@ -30,7 +30,8 @@ package enum RequestFraming {
                 guard let value = item.value, ASCIICase.lowercased(trimmed(value)) == "chunked", body != nil else {
                     throw .framingHeader(
                         name: item.name,
-                        reason: "afcli frames the body itself; only \"chunked\" on a request with a body can be asked for")
+                        reason:
+                            "afcli frames the body itself; only \"chunked\" on a request with a body can be asked for")
                 }
                 chunked = true
             case "host":
@@ -63,6 +64,7 @@ package enum RequestFraming {
         }
     }
 
+    /// The text without leading and trailing spaces and tabs (a header value's optional whitespace).
     private static func trimmed(_ text: String) -> String {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
@@ -73,6 +75,7 @@ package final class ChunkedBodySource: BodySource {
     /// The body sent.
     package let wrapped: BodySource
 
+    /// A source that delivers `wrapped`'s bytes without announcing their length.
     package init(_ wrapped: BodySource) {
         self.wrapped = wrapped
     }
