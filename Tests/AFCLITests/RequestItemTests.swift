@@ -156,6 +156,16 @@ final class RequestItemTests: XCTestCase {
         XCTAssertEqual(list.count, 20_000)
     }
 
+    func testFileOptionsParseInLinearTime() throws {
+        // Each option used to rescan and copy the rest of the item: these took 90 s.
+        let start = ContinuousClock.now
+        var resolver = ItemResolver()
+        try resolver.add("f@/etc/hostname" + String(repeating: ";type=a/b", count: 14_000) + ";filename=n;type=c/d")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(10))
+        XCTAssertEqual(
+            resolver.files, [FileItem(field: "f", path: "/etc/hostname", contentType: "c/d", filename: "n")])
+    }
+
     func testRawJSONValueCanBeExtendedByNestedKeys() throws {
         var builder = ParameterTreeBuilder()
         try builder.add(.object([JSONMember(key: "k", value: .array([.number("1")]))]), rawKey: "o")
