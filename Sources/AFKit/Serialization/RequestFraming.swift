@@ -20,6 +20,7 @@ package enum RequestFraming {
         _ items: [HeaderItem], body: BodySource?
     ) throws(SerializationError) -> (items: [HeaderItem], body: BodySource?) {
         var kept: [HeaderItem] = []
+        var host: HeaderItem?
         var body = body
         var chunked = false
         for item in items {
@@ -39,12 +40,13 @@ package enum RequestFraming {
                     throw .framingHeader(
                         name: item.name, reason: "an HTTP/1.1 request needs one (Host:NAME sends another value)")
                 }
-                kept.removeAll { ASCIICase.lowercased($0.name) == "host" }
-                kept.append(item)
+                host = item
             default:
                 kept.append(item)
             }
         }
+        // Where Host goes among the items does not matter: libcurl writes it in Host's place.
+        if let host { kept.append(host) }
         if chunked, let known = body, known.length != nil { body = ChunkedBodySource(known) }
         return (kept, body)
     }

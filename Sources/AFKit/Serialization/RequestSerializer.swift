@@ -95,32 +95,53 @@ package enum RequestSerializer {
     /// position; repeated items of one name are all sent, each after the previous one; `Name:`
     /// (a nil value) removes every header of that name so far and records the name in `removed`
     /// so the transport suppresses its own; `Name;` (an empty value) sends the header empty.
+    /// Headers are grouped by name as they are merged, so many items cost linear time.
     package static func mergeHeaders(
         defaults: [HTTPField], items: [HeaderItem]
     ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
-        var entries = defaults.map { (field: $0, isDefault: true) }
-        var removed: [String] = []
-        for item in items {
-            try validate(item)
-            let name = item.name.lowercased()
-            func matches(_ field: HTTPField) -> Bool { field.name.lowercased() == name }
-            guard let value = item.value else {
-                entries.removeAll { matches($0.field) }
-                if !removed.contains(where: { $0.lowercased() == name }) { removed.append(item.name) }
-                continue
-            }
-            removed.removeAll { $0.lowercased() == name }
-            let field = HTTPField(name: item.name, value: value)
-            if let position = entries.firstIndex(where: { $0.isDefault && matches($0.field) }) {
-                entries[position] = (field, false)
-                entries.removeAll { $0.isDefault && matches($0.field) }
-            } else if let last = entries.lastIndex(where: { matches($0.field) }) {
-                entries.insert((field, false), at: last + 1)
+        // The headers of one name, where they go, and whether they are still the defaults.
+        struct Group {
+            var order: Int
+            var fields: [HTTPField]
+            var isDefault: Bool
+        }
+        var groups: [String: Group] = [:]
+        var removed: [String: (order: Int, name: String)] = [:]
+        var counter = 0
+        func nextOrder() -> Int {
+            counter += 1
+            return counter
+        }
+        for field in defaults {
+            let name = ASCIICase.lowercased(field.name)
+            if groups[name] == nil {
+                groups[name] = Group(order: nextOrder(), fields: [field], isDefault: true)
             } else {
-                entries.append((field, false))
+                groups[name]?.fields.append(field)
             }
         }
-        return (entries.map(\.field), removed)
+        for item in items {
+            try validate(item)
+            let name = ASCIICase.lowercased(item.name)
+            guard let value = item.value else {
+                groups[name] = nil
+                if removed[name] == nil { removed[name] = (nextOrder(), item.name) }
+                continue
+            }
+            removed[name] = nil
+            let field = HTTPField(name: item.name, value: value)
+            switch groups[name]?.isDefault {
+            case true?:
+                groups[name]?.fields = [field]
+                groups[name]?.isDefault = false
+            case false?:
+                groups[name]?.fields.append(field)
+            case nil:
+                groups[name] = Group(order: nextOrder(), fields: [field], isDefault: false)
+            }
+        }
+        let headers = groups.values.sorted { $0.order < $1.order }.flatMap(\.fields)
+        return (headers, removed.values.sorted { $0.order < $1.order }.map(\.name))
     }
 
     /// A body ready to send: the source, its bytes when built in memory, and its type.
