@@ -22,7 +22,7 @@ package struct ParameterTreeBuilder {
         let path = try NestedKeyPath.parse(rawKey)
         let node = root ?? TreeNode(path.startsWithArray ? .array([]) : .object([]))
         do {
-            try Self.insert(value, at: path.steps[...], into: node, key: rawKey, parentText: "")
+            try Self.insert(value, at: path.steps[...], into: node, key: Array(rawKey))
         } catch {
             root = nil
             throw error
@@ -43,27 +43,34 @@ package struct ParameterTreeBuilder {
         }
     }
 
+    /// A step that treats `node` as the wrong kind of container; the key before the step names it.
+    private static func clash(
+        _ key: [Character], _ step: NestedKeyPath.Step, _ what: String, _ node: TreeNode, expected: String
+    ) -> ItemError {
+        let parent = String(key[..<step.columns.lowerBound])
+        let place = parent.isEmpty ? "the top level" : "\"\(parent)\""
+        return .typeClash(
+            key: String(key), columns: step.columns,
+            reason: "\(what) on \(place), which is \(describe(node)) (expected \(expected))")
+    }
+
     private static func container(for step: NestedKeyPath.Step) -> TreeNode {
         if case .key = step.kind { return TreeNode(.object([])) }
         return TreeNode(.array([]))
     }
 
     /// Applies the first of `steps` to `node`, the container it addresses, and the rest below it.
+    /// `key` is the raw key's characters, read only to describe a clash.
     private static func insert(
-        _ value: JSONValue, at steps: ArraySlice<NestedKeyPath.Step>, into node: TreeNode, key: String,
-        parentText: String
+        _ value: JSONValue, at steps: ArraySlice<NestedKeyPath.Step>, into node: TreeNode, key: [Character]
     ) throws(ItemError) {
         guard let step = steps.first else { return }
         let rest = steps.dropFirst()
-        let stepText = String(Array(key)[step.columns])
-        let place = parentText.isEmpty ? "the top level" : "\"\(parentText)\""
         node.expand()
         switch step.kind {
         case .key(let name):
             guard case .object = node.kind else {
-                throw ItemError.typeClash(
-                    key: key, columns: step.columns,
-                    reason: "cannot use key \"\(name)\" on \(place), which is \(describe(node)) (expected an object)")
+                throw clash(key, step, "cannot use key \"\(name)\"", node, expected: "an object")
             }
             guard let next = rest.first else {
                 node.append(key: name, TreeNode(value))
@@ -76,12 +83,10 @@ package struct ParameterTreeBuilder {
                 child = container(for: next)
                 node.append(key: name, child)
             }
-            try insert(value, at: rest, into: child, key: key, parentText: parentText + stepText)
+            try insert(value, at: rest, into: child, key: key)
         case .append, .index:
             guard case .array = node.kind else {
-                throw ItemError.typeClash(
-                    key: key, columns: step.columns,
-                    reason: "cannot use \(stepText) on \(place), which is \(describe(node)) (expected an array)")
+                throw clash(key, step, "cannot use \(String(key[step.columns]))", node, expected: "an array")
             }
             var position = node.children.count
             if case .index(let wanted) = step.kind {
@@ -96,7 +101,7 @@ package struct ParameterTreeBuilder {
                 return
             }
             if case .value(.null) = node.children[position].kind { node.children[position] = container(for: next) }
-            try insert(value, at: rest, into: node.children[position], key: key, parentText: parentText + stepText)
+            try insert(value, at: rest, into: node.children[position], key: key)
         }
     }
 }
