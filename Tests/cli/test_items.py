@@ -4,6 +4,8 @@ values, and a first positional that is a method afcli does not know."""
 import json
 import time
 
+import pytest
+
 from conftest import run
 
 
@@ -184,7 +186,8 @@ def test_auth_without_password_and_without_a_terminal_sends_an_empty_one():
     assert b"Authorization: Basic YW5uOg==\n" in proc.stdout  # ann:
 
 
-def test_interrupt_stops_reading_an_item_file(tmp_path):
+@pytest.mark.parametrize("item,opened", [("a=@", True), ("f@", False), ("@", False)])
+def test_interrupt_stops_reading_an_item_file(tmp_path, item, opened):
     import os
     import signal
     import subprocess
@@ -193,9 +196,10 @@ def test_interrupt_stops_reading_an_item_file(tmp_path):
 
     fifo = tmp_path / "never"
     os.mkfifo(fifo)
-    writer = os.open(fifo, os.O_RDWR)  # a writer that never writes nor closes
+    # With a writer that never writes, a read blocks; without one, opening the pipe blocks.
+    writer = os.open(fifo, os.O_RDWR) if opened else None
     proc = subprocess.Popen(
-        [str(BINARY), "--offline", "post", "http://127.0.0.1:9/x", f"a=@{fifo}"],
+        [str(BINARY), "--offline", "post", "http://127.0.0.1:9/x", f"{item}{fifo}"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
     )
     try:
@@ -207,7 +211,8 @@ def test_interrupt_stops_reading_an_item_file(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-        os.close(writer)
+        if writer is not None:
+            os.close(writer)
     assert proc.returncode == 130, (out, err)
     assert err == b"afcli: error: interrupted\n"
     assert out == b""

@@ -52,11 +52,13 @@ struct ItemResolver {
             if item.key.isEmpty {
                 guard bodyFile == nil else { throw .conflictingBodies("only one @FILE request body can be given") }
                 if let failure = FileReader.checkReadable(parsed.path), parsed.path != "-" {
+                    if failure.errno == EINTR { throw .interrupted }
                     throw .unreadableFile(item: argument, path: parsed.path, reason: failure.reason)
                 }
                 bodyFile = (parsed.path, parsed.contentType, argument)
             } else {
                 if parsed.path != "-", let failure = FileReader.checkReadable(parsed.path) {
+                    if failure.errno == EINTR { throw .interrupted }
                     throw .unreadableFile(item: argument, path: parsed.path, reason: failure.reason)
                 }
                 files.append(parsed)
