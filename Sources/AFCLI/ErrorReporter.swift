@@ -30,7 +30,7 @@ enum ErrorReporter {
         case let error as UsageError:
             return (.usage, error.description, nil)
         case let error as ItemError:
-            return (.usage, error.description, error.pointer)
+            return (error == .interrupted ? .interrupted : .usage, error.description, error.pointer)
         case let error as SerializationError:
             return (.usage, error.description, nil)
         case let error as HTTPClientError:

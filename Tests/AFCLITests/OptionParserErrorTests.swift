@@ -25,6 +25,11 @@ final class OptionParserErrorTests: XCTestCase {
         XCTAssertEqual(message("x", "--verbos"), "unknown option --verbos (did you mean --verbose?)")
         XCTAssertEqual(message("x", "--max-redir"), "unknown option --max-redir (did you mean --max-redirects?)")
         XCTAssertEqual(message("x", "--zzzzzzzz"), "unknown option --zzzzzzzz")
+        XCTAssertEqual(message("x", "--follwo"), "unknown option --follwo (did you mean --follow?)")
+        XCTAssertEqual(message("x", "--ignore-stdn"), "unknown option --ignore-stdn (did you mean --ignore-stdin?)")
+        // Two edits in a seven-letter name is not a real resemblance.
+        XCTAssertEqual(message("x", "--session"), "unknown option --session")
+        XCTAssertEqual(message("x", "--sesion"), "unknown option --sesion")
         XCTAssertEqual(message("x", "-Z"), "unknown option -Z")
         XCTAssertEqual(message("x", "-vZ"), "unknown option -Z")
         XCTAssertEqual(message("x", "-help"), "unknown option -e (did you mean --help?)")
@@ -84,6 +89,8 @@ final class OptionParserErrorTests: XCTestCase {
         XCTAssertEqual(OptionSuggester.editDistance(Array("follow"), Array("folow")), 1)
         XCTAssertEqual(OptionSuggester.editDistance(Array(""), Array("abc")), 3)
         XCTAssertEqual(OptionSuggester.editDistance(Array("kitten"), Array("sitting")), 3)
+        XCTAssertEqual(OptionSuggester.editDistance(Array("follwo"), Array("follow")), 1)
+        XCTAssertEqual(OptionSuggester.editDistance(Array("session"), Array("version")), 2)
         XCTAssertNil(OptionSuggester.suggestion(for: "--"))
     }
 }

@@ -95,10 +95,12 @@ final class PropertyListWriterTests: XCTestCase {
             bytes(prologue + "<dict>\n\t<key>key</key>\n\t<string>value</string>\n</dict>\n</plist>\n"))
     }
 
-    func testPlistWithoutParametersSendsNothing() throws {
+    func testPlistWithoutParametersSendsAnEmptyUntypedBody() throws {
+        // AF sets no body without parameters; a PUT still goes out with Content-Length: 0.
         let request = try RequestSerializer.prepare(
             RequestSpec(method: "PUT", url: "http://x/", encoding: .plist), environment: [:])
-        XCTAssertNil(request.body)
+        XCTAssertEqual(request.body?.length, 0)
+        XCTAssertEqual(request.bodyBytes, [])
         XCTAssertFalse(request.headers.contains { $0.name == "Content-Type" })
     }
 }

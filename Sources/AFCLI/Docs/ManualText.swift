@@ -58,8 +58,9 @@ package enum ManualText {
             [
                 .paragraph(
                     "Each ITEM is a name and a value joined by a separator. The earliest separator in the item "
-                        + "wins, the longest one when several start at the same place. A backslash makes the next "
-                        + "character literal, so `a\\=b=c` is the field `a=b` with the value `c`."),
+                        + "wins, the longest one when several start at the same place. A backslash makes a "
+                        + "separator, a bracket or a backslash literal, so `a\\=b=c` is the field `a=b` with the "
+                        + "value `c`; before any other character it stays, so `a\\b=c` is the field `a\\b`."),
                 .definitions([
                     ("Name:Value", "A request header. Repeated names send repeated headers."),
                     ("Name;", "A request header with an empty value."),
@@ -81,13 +82,32 @@ package enum ManualText {
                     ),
                     (
                         "@file",
-                        "The file's contents are the request body, sent as they are; `;type=MIME` sets its "
-                            + "Content-Type."
+                        "The file's contents are the request body, sent as they are, with a Content-Type from the "
+                            + "file's extension (application/octet-stream when unknown); `;type=MIME` or a "
+                            + "Content-Type item sets another."
                     ),
                 ]),
                 .paragraph(
                     "Data field names may nest: `a[b]=x` makes `{\"a\":{\"b\":\"x\"}}`, `a[]=x` appends to an "
-                        + "array, and `a[b][]=x` does both. Fields keep the order they were typed in."),
+                        + "array, and `a[b][]=x` does both. Fields keep the order they were typed in. `a[3]=x` sets "
+                        + "index 3, padding with nulls; an index may be at most 10000, and a name may nest at most 512 "
+                        + "levels. A name that starts with `[` "
+                        + "addresses a top-level array and needs an index or `[]` (`[0]=x`). An empty name is the "
+                        + "key \"\"."),
+                .paragraph(
+                    "A data field given twice sends its last value in a JSON or property-list body (`a=1 a=2` "
+                        + "sends `{\"a\":\"2\"}`, as HTTPie and xh do) and both pairs in the order typed in a "
+                        + "form or query string (`a=1&a=2`); `a[]` is sent only when typed. Unlike HTTPie, `--form` "
+                        + "flattens structured values as AFNetworking does (`a[b]`, `a[]`, keys sorted). Files read "
+                        + "by `=@`, `==@`, `:@` and `:=@` must be UTF-8 text of at most 64 MiB; `@file` and "
+                        + "`name@file` send any bytes."),
+                .paragraph(
+                    "afcli frames the request itself: a Content-Length item must equal the body's length, and a "
+                        + "Transfer-Encoding item may only be `chunked`, on a request with a body, which is then sent "
+                        + "chunked; `Host:NAME` replaces the Host line, and `Host:` is refused because HTTP/1.1 needs "
+                        + "one. Other values are refused (exit status 2), so what `--verbose` and `--offline` print is "
+                        + "what is sent. POST, PUT and PATCH without a body send Content-Length: 0; `--multipart` "
+                        + "without items sends an empty form."),
             ]),
         ManualSection(
             "FILE UPLOADS",

@@ -26,6 +26,9 @@ enum InvocationBuilder {
             guard !rest.isEmpty else { throw UsageError.missingURL }
         }
         guard let urlText = rest.first else { throw UsageError.missingURL }
+        if methodWord == nil, looksLikeMethod(urlText), rest.dropFirst().contains(where: isURL) {
+            throw UsageError.unknownMethod(urlText)
+        }
         var resolver = ItemResolver()
         for argument in rest.dropFirst() { try resolver.add(argument) }
 
@@ -76,10 +79,39 @@ enum InvocationBuilder {
         return Invocation(spec: spec, standardInput: standardInput)
     }
 
+    /// Whether a first positional reads as a method name rather than a URL: letters only
+    /// (`PURGE`), with no dot, colon or slash a host or URL would have.
+    static func looksLikeMethod(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// Whether a positional is a URL that no item could be: an absolute URL (`scheme://…`) or the
+    /// `:PORT` shorthand (an item would be a header with no name).
+    static func isURL(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        if utf8.count > 1, utf8.first == UInt8(ascii: ":"), (0x30...0x39).contains(utf8.dropFirst().first ?? 0) {
+            return true
+        }
+        return isAbsoluteURL(text)
+    }
+
+    /// Whether a positional is an absolute URL (`scheme://…`), which an item never is: the scheme
+    /// is a letter then letters, digits, `+`, `-` or `.` (RFC 3986).
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        guard let range = text.firstRange(of: "://") else { return false }
+        let scheme = text.utf8[..<range.lowerBound]
+        guard let first = scheme.first, (0x61...0x7A).contains(first | 0x20) else { return false }
+        return scheme.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
     static let mixedBodies =
         "a request body (from stdin, --raw or @FILE) and data items (NAME=VALUE, NAME@FILE) cannot be mixed"
 
-    /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole.
+    /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole;
+    /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
     static func credentials(_ options: OptionValues) throws -> Credentials? {
         guard let auth = options.auth else { return nil }
         switch options.authType {
@@ -88,7 +120,8 @@ enum InvocationBuilder {
         case .basic, .digest:
             let parts = auth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let user = String(parts[0])
-            let password = parts.count > 1 ? String(parts[1]) : ""
+            // `-a USER` asks for the password on the terminal; without one it is empty.
+            let password = parts.count > 1 ? String(parts[1]) : try PasswordPrompt.ask(user: user) ?? ""
             return options.authType == .basic
                 ? .basic(user: user, password: password) : .digest(user: user, password: password)
         }

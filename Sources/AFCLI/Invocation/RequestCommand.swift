@@ -28,7 +28,7 @@ struct RequestCommand {
         let printer = ExchangePrinter(
             parts: parts, destination: destination, colors: display.colors,
             isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
-        let multipartForm = (prepared.body as? MultipartBodySource)?.form
+        let multipartForm = (prepared.builtBody as? MultipartBodySource)?.form
         if prepared.bodyBytes == nil { printer.multipartForm = multipartForm }
         printer.display = display
 
@@ -85,7 +85,7 @@ struct RequestCommand {
         let style = options.quiet && options.progress == .auto ? ProgressStyle.none : options.progress
         if prepared.bodyBytes == nil, style != .none {
             let progress = UploadProgress(
-                style: style, stderrIsTerminal: terminal.stderrIsTerminal, label: Self.uploadLabel(prepared.body))
+                style: style, stderrIsTerminal: terminal.stderrIsTerminal, label: Self.uploadLabel(prepared.builtBody))
             body = progress.wrap(body)
             upload = progress
         }

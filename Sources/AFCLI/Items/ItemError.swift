@@ -14,6 +14,10 @@ package enum ItemError: Error, Equatable, Sendable {
     case emptyHeaderWithValue(item: String)
     /// A file named by `@`, `=@`, `:=@`, `==@` or `:@` that cannot be read.
     case unreadableFile(item: String, path: String, reason: String)
+    /// A file read by `=@`, `==@` or `:@` (or `:=@`) whose bytes are not UTF-8 text.
+    case notText(item: String, path: String)
+    /// SIGINT or SIGTERM arrived while an item's file was read (exit 130, not a usage error).
+    case interrupted
     /// A `;type=` or `;filename=` that is not acceptable.
     case invalidFileOption(item: String, reason: String)
     /// A body given by more than one source at once.
@@ -37,6 +41,10 @@ package enum ItemError: Error, Equatable, Sendable {
             return "invalid header \"\(item)\": use \"Name;\" for an empty header or \"Name:value\" to set one"
         case .unreadableFile(let item, let path, let reason):
             return "cannot read \"\(path)\" for \"\(item)\": \(reason)"
+        case .notText(let item, let path):
+            return "\"\(path)\" is not a UTF-8 text file (in \"\(item)\"); send bytes with NAME@FILE or @FILE"
+        case .interrupted:
+            return "interrupted"
         case .invalidFileOption(let item, let reason):
             return "invalid file item \"\(item)\": \(reason)"
         case .conflictingBodies(let what):

@@ -1,4 +1,5 @@
 import AFKit
+import Glibc
 
 /// Turns request items into the parts of a `RequestSpec`, reading the files they name.
 struct ItemResolver {
@@ -51,11 +52,13 @@ struct ItemResolver {
             if item.key.isEmpty {
                 guard bodyFile == nil else { throw .conflictingBodies("only one @FILE request body can be given") }
                 if let failure = FileReader.checkReadable(parsed.path), parsed.path != "-" {
+                    if failure.errno == EINTR { throw .interrupted }
                     throw .unreadableFile(item: argument, path: parsed.path, reason: failure.reason)
                 }
                 bodyFile = (parsed.path, parsed.contentType, argument)
             } else {
                 if parsed.path != "-", let failure = FileReader.checkReadable(parsed.path) {
+                    if failure.errno == EINTR { throw .interrupted }
                     throw .unreadableFile(item: argument, path: parsed.path, reason: failure.reason)
                 }
                 files.append(parsed)
@@ -82,11 +85,17 @@ struct ItemResolver {
         }
     }
 
+    /// The text of the file an item names; bytes that are not UTF-8 are refused rather than
+    /// replaced with U+FFFD, as HTTPie and xh do.
     private static func text(of item: RequestItem) throws(ItemError) -> String {
         switch FileReader.read(item.value) {
         case .success(let bytes):
-            return String(decoding: bytes, as: UTF8.self)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw .notText(item: item.original, path: item.value)
+            }
+            return text
         case .failure(let failure):
+            if failure.errno == EINTR { throw .interrupted }
             throw .unreadableFile(item: item.original, path: item.value, reason: failure.reason)
         }
     }
@@ -118,12 +127,14 @@ struct ItemResolver {
 
     /// Splits `path;type=T;filename=N` (HTTPie's file-item options).
     private static func fileItem(_ item: RequestItem) throws(ItemError) -> FileItem {
-        var path = item.value
+        let text = item.value
+        let starts = optionStarts(in: text)
         var contentType: String?
         var filename: String?
-        while let range = lastOptionRange(in: path) {
-            let option = String(path[range].dropFirst())
-            path = String(path[..<range.lowerBound])
+        // The last option of a kind wins, as if they were taken off the end one by one.
+        for (position, start) in starts.enumerated().reversed() {
+            let end = position + 1 < starts.count ? starts[position + 1] : text.endIndex
+            let option = text[text.index(after: start)..<end]
             if option.hasPrefix("type=") {
                 let value = String(option.dropFirst(5))
                 guard isMediaType(value) else {
@@ -135,16 +146,28 @@ struct ItemResolver {
                 filename = filename ?? String(option.dropFirst(9))
             }
         }
+        let path = String(text[..<(starts.first ?? text.endIndex)])
         guard !path.isEmpty else { throw .invalidFileOption(item: item.original, reason: "no file path") }
         return FileItem(field: item.key, path: path, contentType: contentType, filename: filename)
     }
 
-    private static func lastOptionRange(in text: String) -> Range<String.Index>? {
-        let candidates = [";type=", ";filename="].compactMap { marker -> Range<String.Index>? in
-            guard let found = text.ranges(of: marker).last else { return nil }
-            return found.lowerBound..<text.endIndex
+    /// Where each `;type=` and `;filename=` starts, in one pass (a long run of options costs
+    /// linear time).
+    private static func optionStarts(in text: String) -> [String.Index] {
+        var starts: [String.Index] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index] == ";" {
+                let rest = text[index...]
+                if rest.hasPrefix(";type=") || rest.hasPrefix(";filename=") {
+                    starts.append(index)
+                    index = text.index(index, offsetBy: rest.hasPrefix(";type=") ? 6 : 10)
+                    continue
+                }
+            }
+            index = text.index(after: index)
         }
-        return candidates.max { $0.lowerBound < $1.lowerBound }
+        return starts
     }
 
     private static func isMediaType(_ value: String) -> Bool {

@@ -2,9 +2,23 @@ import AFKit
 
 /// A data item's key split into steps: `a[b][]` is key `a`, key `b`, append (HTTPie's nested JSON).
 ///
-/// `[]` appends to an array, `[3]` sets index 3 (padding with nulls), `[name]` selects an object
-/// member; a key that starts with `[` addresses a top-level array. `\[` and `\]` are literal.
+/// `[]` appends to an array, `[3]` sets index 3 (padding with nulls, at most
+/// `maximumArrayIndex`), `[name]` selects an object member; a key that starts with `[` addresses a
+/// top-level array, so its first step must be `[]` or `[N]` (HTTPie and xh). A backslash before a
+/// bracket, a separator character or another backslash makes that character literal; any other
+/// backslash stays in the key (`a\b` is the key `a\b`, as in HTTPie and xh).
 package struct NestedKeyPath: Equatable, Sendable {
+    /// The largest array index a key may name. An index pads the array with nulls up to it, so
+    /// without a cap `a[99999999]=x` would build a 100-million-element array.
+    package static let maximumArrayIndex = 10_000
+
+    /// The most steps a key may have, as deep as a `:=` JSON value may nest
+    /// (`JSONParser.maximumDepth`); building and writing the tree recurse once per level.
+    package static let maximumDepth = JSONParser.maximumDepth
+
+    /// The characters a backslash makes literal in a key.
+    static let escapable: Set<Character> = ["[", "]", "\\", ":", "=", "@", ";"]
+
     /// One step of a path, with the columns of the key it came from (for caret lines).
     package struct Step: Equatable, Sendable {
         package enum Kind: Equatable, Sendable {
@@ -27,7 +41,7 @@ package struct NestedKeyPath: Equatable, Sendable {
         var head = ""
         // The leading plain segment; empty when the key starts with `[`.
         while index < chars.count, chars[index] != "[" {
-            if chars[index] == "\\", index + 1 < chars.count {
+            if chars[index] == "\\", index + 1 < chars.count, escapable.contains(chars[index + 1]) {
                 head.append(chars[index + 1])
                 index += 2
                 continue
@@ -40,7 +54,8 @@ package struct NestedKeyPath: Equatable, Sendable {
         }
         // A key that starts with `[` addresses a top-level array and has no leading key step.
         if !head.isEmpty || index == chars.count {
-            steps.append(Step(kind: .key(head), columns: 0..<max(index, 1)))
+            // An empty key (`=value`) is the member "" (HTTPie sends {"": "value"}); it spans no column.
+            steps.append(Step(kind: .key(head), columns: 0..<index))
         }
         while index < chars.count {
             guard chars[index] == "[" else {
@@ -50,7 +65,7 @@ package struct NestedKeyPath: Equatable, Sendable {
             index += 1
             var text = ""
             while index < chars.count, chars[index] != "]" {
-                if chars[index] == "\\", index + 1 < chars.count {
+                if chars[index] == "\\", index + 1 < chars.count, escapable.contains(chars[index + 1]) {
                     text.append(chars[index + 1])
                     index += 2
                     continue
@@ -66,10 +81,26 @@ package struct NestedKeyPath: Equatable, Sendable {
             }
             index += 1
             let columns = open..<index
+            guard steps.count < maximumDepth else {
+                throw ItemError.keySyntax(
+                    key: rawKey, column: open, reason: "nesting deeper than \(maximumDepth) levels")
+            }
             if text.isEmpty {
                 steps.append(Step(kind: .append, columns: columns))
-            } else if let number = Int(text), number >= 0, text.allSatisfy(\.isASCII) {
+            } else if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                let digits = text.drop { $0 == "0" }
+                guard digits.count <= 5, let number = Int(digits.isEmpty ? "0" : String(digits)),
+                    number <= maximumArrayIndex
+                else {
+                    throw ItemError.keySyntax(
+                        key: rawKey, column: open + 1,
+                        reason: "array index \(text) is larger than \(maximumArrayIndex), the most afcli allows")
+                }
                 steps.append(Step(kind: .index(number), columns: columns))
+            } else if steps.isEmpty {
+                throw ItemError.keySyntax(
+                    key: rawKey, column: open + 1,
+                    reason: "expected a number or ']' after a '[' that starts a key")
             } else {
                 steps.append(Step(kind: .key(text), columns: columns))
             }

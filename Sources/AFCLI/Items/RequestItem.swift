@@ -65,10 +65,13 @@ package struct RequestItem: Equatable, Sendable {
                 index += 2
                 continue
             }
-            for kind in separatorsLongestFirst where matches(kind.rawValue, in: chars, at: index) {
-                let valueStart = index + kind.rawValue.count
-                let value = unescape(String(chars[valueStart...]))
-                return RequestItem(original: argument, key: key, rawKey: rawKey, value: value, kind: kind)
+            // Only a separator character can start a separator: most characters skip the table.
+            if separatorCharacters.contains(char) {
+                for kind in separatorsLongestFirst where matches(kind.rawValue, in: chars, at: index) {
+                    let valueStart = index + kind.rawValue.count
+                    let value = unescape(String(chars[valueStart...]))
+                    return RequestItem(original: argument, key: key, rawKey: rawKey, value: value, kind: kind)
+                }
             }
             key.append(char)
             rawKey.append(char)

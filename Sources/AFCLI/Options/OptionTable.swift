@@ -113,7 +113,8 @@ package enum OptionTable {
             long: "auth", short: "a", valueName: "USER[:PASS]", group: .authentication,
             help: "credentials (or a TOKEN with -A bearer)",
             description: "Authenticate as USER with password PASS, split at the first colon; without a colon "
-                + "the password is empty. With --auth-type bearer the whole value is the token.",
+                + "afcli asks for the password on the terminal (echo off), and sends an empty one when there is "
+                + "no terminal. With --auth-type bearer the whole value is the token.",
             apply: { values, text in
                 values.auth = try OptionValueParser.nonEmpty(text ?? "", what: "a user name or token")
             },

@@ -17,6 +17,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedArgument(command: String, argument: String)
     /// No URL (no positional argument at all) for a request.
     case missingURL
+    /// A first positional that reads as a method afcli does not know, followed by a URL.
+    case unknownMethod(String)
 
     /// The message, in lower case, without the `afcli: error: ` prefix.
     package var description: String {
@@ -38,6 +40,10 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(command): unexpected argument \"\(argument)\""
         case .missingURL:
             return "missing URL (see afcli --help)"
+        case .unknownMethod(let word):
+            return
+                "\"\(word)\" is not a URL, and METHOD is one of get, head, post, put, patch, delete or options "
+                + "(did you mean --method \(word.uppercased())?)"
         }
     }
 
@@ -55,15 +61,17 @@ package enum OptionSuggester {
         OptionTable.all.map(\.longFlag) + OptionTable.all.map(\.negatedFlag)
 
     /// The closest known spelling to `typed` (a long option with its dashes, without `=value`):
-    /// the smallest edit distance if it is at most 2, else the first spelling `typed` is a prefix
-    /// of, else nil.
+    /// the smallest edit distance if it is small for the name's length (one edit up to 7
+    /// characters, two from 8, so `--session` is not taken for `--version`), else the first
+    /// spelling `typed` is a prefix of, else nil.
     package static func suggestion(for typed: String) -> String? {
         let name = Array(typed.drop(while: { $0 == "-" }))
         guard !name.isEmpty else { return nil }
+        let allowed = name.count >= 8 ? 2 : 1
         var best: (spelling: String, distance: Int)?
         for spelling in knownSpellings {
             let distance = editDistance(name, Array(spelling.dropFirst(2)))
-            if distance <= 2, distance < (best?.distance ?? Int.max) {
+            if distance <= allowed, distance < (best?.distance ?? Int.max) {
                 best = (spelling, distance)
             }
         }
@@ -71,19 +79,24 @@ package enum OptionSuggester {
         return knownSpellings.first { $0.dropFirst(2).hasPrefix(String(name)) }
     }
 
-    /// The Levenshtein distance between two strings: insertions, deletions and substitutions.
+    /// The optimal-string-alignment distance between two strings: insertions, deletions,
+    /// substitutions and swaps of two neighbours (`--follwo`) each count one.
     package static func editDistance(_ source: [Character], _ target: [Character]) -> Int {
         if source.isEmpty { return target.count }
         if target.isEmpty { return source.count }
+        var beforePrevious = Array(repeating: 0, count: target.count + 1)
         var previous = Array(0...target.count)
         var current = Array(repeating: 0, count: target.count + 1)
-        for (row, sourceCharacter) in source.enumerated() {
-            current[0] = row + 1
-            for (column, targetCharacter) in target.enumerated() {
-                let substitution = previous[column] + (sourceCharacter == targetCharacter ? 0 : 1)
-                current[column + 1] = min(substitution, previous[column + 1] + 1, current[column] + 1)
+        for row in 1...source.count {
+            current[0] = row
+            for column in 1...target.count {
+                let cost = source[row - 1] == target[column - 1] ? 0 : 1
+                current[column] = min(previous[column - 1] + cost, previous[column] + 1, current[column - 1] + 1)
+                if row > 1, column > 1, source[row - 1] == target[column - 2], source[row - 2] == target[column - 1] {
+                    current[column] = min(current[column], beforePrevious[column - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[target.count]
     }

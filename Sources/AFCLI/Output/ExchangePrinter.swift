@@ -111,7 +111,7 @@ final class ExchangePrinter {
             return
         }
         // A terminal gets placeholders instead of file contents; a pipe or file the exact body.
-        if isTerminal, let multipart = body as? MultipartBodySource {
+        if isTerminal, let multipart = request.builtBody as? MultipartBodySource {
             try emitStreamed(multipart.form.makeBodySource(rendering: .preview(showsFileContents: false)))
             return
         }

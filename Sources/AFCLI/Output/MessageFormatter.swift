@@ -29,15 +29,13 @@ struct MessageFormatter {
     func offlineRequestHead(_ request: PreparedRequest) -> String {
         let target = URLParts(request.url)
         var out = requestLine("\(request.method) \(target.requestTarget) HTTP/1.1")
-        out += header("Host", target.hostHeader)
-        for field in request.headers { out += header(field.name, field.value) }
-        if let body = request.body {
-            if let length = body.length {
-                out += header("Content-Length", String(length))
-            } else {
-                out += header("Transfer-Encoding", "chunked")
-            }
-        }
+        // libcurl writes a typed Host in its own Host line's place, once.
+        func isHost(_ field: HTTPField) -> Bool { field.name.lowercased() == "host" }
+        out += header("Host", request.headers.last(where: isHost)?.value ?? target.hostHeader)
+        // libcurl writes Transfer-Encoding right after Host, and Content-Length after the headers.
+        if let body = request.body, body.length == nil { out += header("Transfer-Encoding", "chunked") }
+        for field in request.headers where !isHost(field) { out += header(field.name, field.value) }
+        if let length = request.body?.length { out += header("Content-Length", String(length)) }
         return out + "\n"
     }
 

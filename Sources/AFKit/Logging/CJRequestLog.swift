@@ -58,8 +58,10 @@ package struct CJRequestLog: Equatable, Sendable {
 
     /// 原始参数 for a request: the data items' parameter tree as compact JSON; `==` query items,
     /// which CJNetwork would have passed as GET parameters too, come first as string members.
-    /// `(null)` when there are neither.
+    /// `(null)` when there are neither. A data field given twice shows its last value, as the
+    /// `NSDictionary` CJNetwork logs would hold.
     package static func originalParameters(_ parameters: JSONValue?, queryItems: [QueryItem]) -> String {
+        let parameters = parameters?.lastValueWins
         var value = parameters
         if !queryItems.isEmpty {
             switch parameters {

@@ -10,7 +10,9 @@ package indirect enum JSONValue: Equatable, Sendable {
     case number(String)
     case string(String)
     case array([JSONValue])
-    /// Members in insertion order; keys are unique (a later assignment replaces the value in place).
+    /// Members in insertion order. The JSON parser keeps keys unique; a data field given twice
+    /// (`a=1 a=2`) appears twice, so a form can send both pairs, and `lastValueWins` gives the
+    /// object JSON and property lists send.
     case object([JSONMember])
 }
 
@@ -37,6 +39,32 @@ extension JSONValue {
         switch self {
         case .object, .array: return true
         default: return false
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value with repeated object keys collapsed, at every depth: each key keeps the position
+    /// of its first occurrence and the value of its last, as HTTPie, xh and an `NSDictionary` do
+    /// for `a=1 a=2` (a JSON or property-list body sends `{"a":"2"}`).
+    package var lastValueWins: JSONValue {
+        switch self {
+        case .object(let members):
+            var result: [JSONMember] = []
+            var positions: [String: Int] = [:]
+            for member in members {
+                if let position = positions[member.key] {
+                    result[position].value = member.value.lastValueWins
+                } else {
+                    positions[member.key] = result.count
+                    result.append(JSONMember(key: member.key, value: member.value.lastValueWins))
+                }
+            }
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map(\.lastValueWins))
+        default:
+            return self
         }
     }
 }

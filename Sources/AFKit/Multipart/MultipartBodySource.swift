@@ -191,9 +191,10 @@ package final class MultipartBodySource: BodySource {
                 pending += Array(placeholder(streamPath: path).utf8)
             }
         }
-        if !form.parts.isEmpty {
-            pending += [0x0D, 0x0A, 0x2D, 0x2D] + boundary + [0x2D, 0x2D, 0x0D, 0x0A]
-        }
+        // The close delimiter; a form without parts is only that, without the CRLF that would
+        // end a part (HTTPie sends `--B--\r\n` for an empty --multipart).
+        pending +=
+            (form.parts.isEmpty ? [0x2D, 0x2D] : [0x0D, 0x0A, 0x2D, 0x2D]) + boundary + [0x2D, 0x2D, 0x0D, 0x0A]
         flush()
         return segments
     }

@@ -110,9 +110,9 @@ package struct MultipartFormData {
     // MARK: - The whole body
 
     /// The exact number of bytes of the body, or nil when a part is a stream (then it is sent
-    /// chunked). An empty form has no body at all (AF leaves the request without one).
+    /// chunked). An empty form is the close delimiter `--B--\r\n` alone.
     package var contentLength: UInt64? {
-        guard !parts.isEmpty else { return 0 }
+        guard !parts.isEmpty else { return UInt64(boundary.utf8.count) + 6 }
         let delimiterLength = UInt64(boundary.utf8.count) + 4
         var total = delimiterLength + 4  // "\r\n--B--\r\n" ends the body.
         for (index, part) in parts.enumerated() {

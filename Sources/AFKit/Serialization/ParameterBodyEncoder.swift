@@ -28,6 +28,9 @@ package enum MediaType {
 package enum ParameterBodyEncoder {
     /// The body for `parameters` under `encoding`, or nil when there is none to send.
     ///
+    /// A key given twice sends its last value in JSON and property lists, and every pair in typed
+    /// order in a form (DESIGN §2).
+    ///
     /// JSON and property lists send nothing without parameters (AF only sets a body `if
     /// (parameters)`); a form always sends its query, so no parameters is an empty body that still
     /// carries the form `Content-Type` (AF, spec vector Q2).
@@ -37,13 +40,14 @@ package enum ParameterBodyEncoder {
         switch encoding {
         case .json:
             guard let parameters else { return nil }
-            return EncodedBody(bytes: try JSONWriter.encode(parameters), contentType: MediaType.json)
+            return EncodedBody(bytes: try JSONWriter.encode(parameters.lastValueWins), contentType: MediaType.json)
         case .form:
             let query = parameters.map(QueryStringSerializer.queryString(from:)) ?? ""
             return EncodedBody(bytes: Array(query.utf8), contentType: MediaType.form)
         case .plist:
             guard let parameters else { return nil }
-            return EncodedBody(bytes: try PropertyListWriter.encode(parameters), contentType: MediaType.propertyList)
+            return EncodedBody(
+                bytes: try PropertyListWriter.encode(parameters.lastValueWins), contentType: MediaType.propertyList)
         case .multipart:
             // Multipart bodies are streamed by MultipartFormData; RequestSerializer never asks here.
             return nil

@@ -22,7 +22,8 @@ package struct QueryPair: Equatable, Sendable {
 package enum QueryStringSerializer {
     /// Flattens a parameter tree into ordered pairs the way AF does (spec §1).
     ///
-    /// Objects recurse as `key[sub]` (just `sub` at the top) with keys sorted by UTF-16 code unit,
+    /// Objects recurse as `key[sub]` (just `sub` at the top) with keys sorted by UTF-16 code unit
+    /// (a repeated key's pairs in typed order),
     /// arrays as `key[]` in order, null gives the field alone, booleans `1`/`0`, numbers their
     /// literal; empty containers give nothing. A top-level array uses the field `[]` and a top-level
     /// scalar the empty field, since AF only ever starts from a dictionary.
@@ -97,7 +98,12 @@ package enum QueryStringSerializer {
     private static func flatten(_ value: JSONValue, field: String?, into pairs: inout [QueryPair]) {
         switch value {
         case .object(let members):
-            for member in members.sorted(by: { precedesByCodeUnit($0.key, $1.key) }) {
+            // A key given twice (`a=1 a=2`) sends both pairs in typed order: the sort is stable.
+            let ordered = members.enumerated().sorted { lhs, rhs in
+                lhs.element.key == rhs.element.key
+                    ? lhs.offset < rhs.offset : precedesByCodeUnit(lhs.element.key, rhs.element.key)
+            }
+            for member in ordered.map(\.element) {
                 let nested = field.map { "\($0)[\(member.key)]" } ?? member.key
                 flatten(member.value, field: nested, into: &pairs)
             }

@@ -15,9 +15,14 @@ package enum RequestSerializer {
     ///   given), `Accept`, `Accept-Language`, `Authorization` (basic or bearer), `Content-Type`;
     ///   then the user's header items merged over them (see `mergeHeaders`).
     /// - Body: parameters encoded by `spec.encoding` for other methods; a raw body streamed.
-    ///   A raw body is announced with its `;type=` when given, else with the type of the chosen
-    ///   encoding (`application/json` by default, as HTTPie does for stdin and `@file` bodies).
+    ///   A raw body is announced with its `;type=` when given; else an `@file` body with the type
+    ///   its extension gives (the multipart table, `application/octet-stream` when unknown), as
+    ///   HTTPie does, and standard input or `--raw` with the type of the chosen encoding
+    ///   (`application/json` by default).
     ///   `Accept` is `application/json, */*;q=0.5` exactly when the body is announced as JSON.
+    ///
+    /// POST, PUT and PATCH always have a body, empty when nothing was given (libcurl then sends
+    /// `Content-Length: 0`). Typed framing headers are checked by `RequestFraming`.
     ///
     /// A multipart body (file items, or `--multipart` for a method other than GET/HEAD) carries the
     /// fields and files as parts, streamed by `MultipartBodySource` with an exact length; its
@@ -40,18 +45,21 @@ package enum RequestSerializer {
         }
 
         var headerItems = spec.headers
-        let body: PreparedBody
+        var body: PreparedBody
         if multipart {
             let form = try MultipartRequestEncoder.form(for: spec, boundary: boundary, standardInput: standardInput)
             headerItems = MultipartRequestEncoder.headers(headerItems, for: form)
-            // AF leaves a request whose form has no parts without a body and without a type.
-            body =
-                form.parts.isEmpty
-                ? PreparedBody()
-                : PreparedBody(source: form.makeBodySource(), bytes: form.inMemoryBytes, contentType: form.contentType)
+            // A form without parts is the closing delimiter alone, as HTTPie sends it.
+            body = PreparedBody(source: form.makeBodySource(), bytes: form.inMemoryBytes, contentType: form.contentType)
         } else {
             body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
         }
+        if body.source == nil, RequestFraming.methodsWithBody.contains(spec.method) {
+            body = PreparedBody(source: BytesBodySource([]), bytes: [], contentType: nil)
+        }
+        let framed = try RequestFraming.apply(headerItems, body: body.source)
+        headerItems = framed.items
+        body.source = framed.body
         let credentials = spec.credentials ?? userInfo.map { .basic(user: $0.user, password: $0.password ?? "") }
 
         var defaults = [HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent)]
@@ -87,32 +95,53 @@ package enum RequestSerializer {
     /// position; repeated items of one name are all sent, each after the previous one; `Name:`
     /// (a nil value) removes every header of that name so far and records the name in `removed`
     /// so the transport suppresses its own; `Name;` (an empty value) sends the header empty.
+    /// Headers are grouped by name as they are merged, so many items cost linear time.
     package static func mergeHeaders(
         defaults: [HTTPField], items: [HeaderItem]
     ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
-        var entries = defaults.map { (field: $0, isDefault: true) }
-        var removed: [String] = []
-        for item in items {
-            try validate(item)
-            let name = item.name.lowercased()
-            func matches(_ field: HTTPField) -> Bool { field.name.lowercased() == name }
-            guard let value = item.value else {
-                entries.removeAll { matches($0.field) }
-                if !removed.contains(where: { $0.lowercased() == name }) { removed.append(item.name) }
-                continue
-            }
-            removed.removeAll { $0.lowercased() == name }
-            let field = HTTPField(name: item.name, value: value)
-            if let position = entries.firstIndex(where: { $0.isDefault && matches($0.field) }) {
-                entries[position] = (field, false)
-                entries.removeAll { $0.isDefault && matches($0.field) }
-            } else if let last = entries.lastIndex(where: { matches($0.field) }) {
-                entries.insert((field, false), at: last + 1)
+        // The headers of one name, where they go, and whether they are still the defaults.
+        struct Group {
+            var order: Int
+            var fields: [HTTPField]
+            var isDefault: Bool
+        }
+        var groups: [String: Group] = [:]
+        var removed: [String: (order: Int, name: String)] = [:]
+        var counter = 0
+        func nextOrder() -> Int {
+            counter += 1
+            return counter
+        }
+        for field in defaults {
+            let name = ASCIICase.lowercased(field.name)
+            if groups[name] == nil {
+                groups[name] = Group(order: nextOrder(), fields: [field], isDefault: true)
             } else {
-                entries.append((field, false))
+                groups[name]?.fields.append(field)
             }
         }
-        return (entries.map(\.field), removed)
+        for item in items {
+            try validate(item)
+            let name = ASCIICase.lowercased(item.name)
+            guard let value = item.value else {
+                groups[name] = nil
+                if removed[name] == nil { removed[name] = (nextOrder(), item.name) }
+                continue
+            }
+            removed[name] = nil
+            let field = HTTPField(name: item.name, value: value)
+            switch groups[name]?.isDefault {
+            case true?:
+                groups[name]?.fields = [field]
+                groups[name]?.isDefault = false
+            case false?:
+                groups[name]?.fields.append(field)
+            case nil:
+                groups[name] = Group(order: nextOrder(), fields: [field], isDefault: false)
+            }
+        }
+        let headers = groups.values.sorted { $0.order < $1.order }.flatMap(\.fields)
+        return (headers, removed.values.sorted { $0.order < $1.order }.map(\.name))
     }
 
     /// A body ready to send: the source, its bytes when built in memory, and its type.
@@ -133,7 +162,8 @@ package enum RequestSerializer {
             case .bytes(let bytes):
                 return PreparedBody(source: BytesBodySource(bytes), bytes: bytes, contentType: encodingType)
             case .file(let path, let contentType):
-                return PreparedBody(source: try FileBodySource(path: path), contentType: contentType ?? encodingType)
+                let guessed = contentType ?? MIMETypeTable().type(forPath: path)
+                return PreparedBody(source: try FileBodySource(path: path), contentType: guessed)
             case .standardInput:
                 return PreparedBody(source: standardInput ?? StandardInputBodySource(), contentType: encodingType)
             }

@@ -7,6 +7,9 @@ package enum SerializationError: Error, Equatable, CustomStringConvertible {
     case invalidURL(String, reason: String)
     /// A header item cannot be sent as written (bad name, line break in the value).
     case invalidHeader(name: String, reason: String)
+    /// A typed `Host`, `Content-Length` or `Transfer-Encoding` that disagrees with the request
+    /// afcli sends (see `RequestFraming`).
+    case framingHeader(name: String, reason: String)
     /// A number literal in the parameters is not RFC 8259 JSON (AF refuses invalid JSON up front).
     case invalidJSONNumber(String)
     /// Property lists have no null; `keyPath` names where the null sits (`a.b[0]`).
@@ -40,6 +43,8 @@ package enum SerializationError: Error, Equatable, CustomStringConvertible {
             return "invalid URL \(quoted(url)): \(reason)"
         case .invalidHeader(let name, let reason):
             return "invalid header \(quoted(name)): \(reason)"
+        case .framingHeader(let name, let reason):
+            return "cannot send the header \(quoted(name)) as typed: \(reason)"
         case .invalidJSONNumber(let literal):
             return "parameters are not valid JSON: \(quoted(literal)) is not a number"
         case .propertyListNull(let keyPath):
