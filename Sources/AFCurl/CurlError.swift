@@ -142,6 +142,13 @@ package struct CurlError: Error, CustomStringConvertible {
             kind: .interrupted, code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), description: "interrupted\(name)")
     }
 
+    /// HTTP/3 was asked of a libcurl built without it; names the libcurl version.
+    package static var http3Unsupported: CurlError {
+        CurlError(
+            kind: .other, code: Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue),
+            description: "HTTP/3 is not supported by libcurl \(CurlRuntime.version), which was built without it")
+    }
+
     /// A time limit that spans several transfers (redirect hops) ran out between them.
     package static func timedOut(afterSeconds seconds: Double) -> CurlError {
         CurlError(

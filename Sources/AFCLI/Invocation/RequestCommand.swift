@@ -31,6 +31,7 @@ struct RequestCommand {
         let multipartForm = (prepared.body as? MultipartBodySource)?.form
         if prepared.bodyBytes == nil { printer.multipartForm = multipartForm }
         printer.display = display
+        printer.sendsChunked = options.chunked
 
         if options.offline {
             try printer.offline(prepared)

@@ -66,6 +66,9 @@ final class ExchangePrinter {
     var display = ResponseDisplay()
     /// Whether the final response's body is kept, up to `loggedBodyLimit`, for the request log.
     var capturesBodyForLog = false
+    /// Whether request bodies go out chunked even when their length is known (`--chunked`), so
+    /// that the `--offline` head says what would be sent.
+    var sendsChunked = false
     /// The final response's head, once it arrived.
     private(set) var finalHead: ResponseHead?
     /// How many bytes the final response's body had.
@@ -104,7 +107,7 @@ final class ExchangePrinter {
 
     /// Prints a request that is not sent (`--offline`), streaming a body that is not in memory.
     func offline(_ request: PreparedRequest) throws {
-        if parts.contains(.requestHeaders) { try emit(formatter.offlineRequestHead(request)) }
+        if parts.contains(.requestHeaders) { try emit(formatter.offlineRequestHead(request, chunked: sendsChunked)) }
         guard parts.contains(.requestBody), let body = request.body else { return }
         if let bytes = request.bodyBytes {
             try emit(bytes)
@@ -235,7 +238,7 @@ final class ExchangePrinter {
     /// How much of the final body the request log keeps; a longer body is logged truncated.
     static let loggedBodyLimit = 4 * 1024 * 1024
 
-    /// Prints response metadata (`m`): the elapsed time.
+    /// Prints response metadata (`m`): the elapsed time and the protocol of the final response.
     func metadata(elapsedSeconds: Double) throws {
         guard parts.contains(.metadata) else { return }
         try emit(printedAnything ? pendingSeparator : "")
@@ -243,6 +246,9 @@ final class ExchangePrinter {
         let fraction = String(millis % 1_000_000)
         let padded = String(repeating: "0", count: 6 - fraction.count) + fraction
         try emit("Elapsed time: \(millis / 1_000_000).\(padded)s\n")
+        if let version = finalHead?.httpVersion, !version.isEmpty {
+            try emit("Protocol: \(version.escapingTerminalControls)\n")
+        }
     }
 
     /// Writes out whatever is buffered.

@@ -25,14 +25,15 @@ struct MessageFormatter {
         return out + "\n"
     }
 
-    /// A request head built without sending (`--offline`): request line, Host, headers, framing.
-    func offlineRequestHead(_ request: PreparedRequest) -> String {
+    /// A request head built without sending (`--offline`): request line, Host, headers, framing
+    /// (`chunked`: Transfer-Encoding even for a body of known length, as `--chunked` sends it).
+    func offlineRequestHead(_ request: PreparedRequest, chunked: Bool = false) -> String {
         let target = URLParts(request.url)
         var out = requestLine("\(request.method) \(target.requestTarget) HTTP/1.1")
         out += header("Host", target.hostHeader)
         for field in request.headers { out += header(field.name, field.value) }
         if let body = request.body {
-            if let length = body.length {
+            if let length = body.length, !chunked {
                 out += header("Content-Length", String(length))
             } else {
                 out += header("Transfer-Encoding", "chunked")
@@ -45,7 +46,8 @@ struct MessageFormatter {
     func responseHead(_ head: ResponseHead) -> String {
         var out = palette.protocolVersion + head.httpVersion + palette.reset + " "
         out += palette.status(head.statusCode) + String(head.statusCode)
-        out += head.reasonPhrase.isEmpty ? "" : " " + head.reasonPhrase
+        let reason = head.shownReasonPhrase
+        out += reason.isEmpty ? "" : " " + reason
         out += palette.reset + "\n"
         for field in head.headers { out += header(field.name, field.value) }
         return out + "\n"
