@@ -280,3 +280,44 @@ def test_https_without_a_policy_creates_no_directory(h2tls, certs, tmp_path):
     r = run([f"{h2tls.url}/hello.txt", f"--verify={certs / 'ca.pem'}"], env={"XDG_STATE_HOME": str(state)})
     assert r.code == 0, r
     assert not state.exists()
+
+
+# MARK: - Compression
+
+def test_compress_deflates_a_body_that_gets_smaller(server):
+    r = run([server.url + "/post", "text=" + "abc" * 200, "--compress", "-v"])
+    assert r.code == 0, r
+    request = server.requests[0]
+    assert request.header("Content-Encoding") == "deflate"
+    assert request.header("Content-Length") == str(len(request.body))
+    assert zlib.decompress(request.body) == b'{"text":"' + b"abc" * 200 + b'"}'
+    printed = r.out.split("\n\n")[0]
+    assert "Content-Encoding: deflate" in printed and f"Content-Length: {len(request.body)}" in printed, printed
+    # The printed body is the bytes sent.
+    assert request.body in r.stdout
+
+
+def test_compress_leaves_a_body_that_would_grow(server):
+    r = run([server.url + "/post", "a=1", "-x"])
+    assert r.code == 0, r
+    request = server.requests[0]
+    assert request.header("Content-Encoding") is None and request.body == b'{"a":"1"}'
+
+
+def test_compress_streams_a_file_body_chunked(server, tmp_path):
+    data = b"line of a log file\n" * 5000
+    (tmp_path / "log.txt").write_bytes(data)
+    r = run([server.url + "/upload", "@" + str(tmp_path / "log.txt"), "--compress"])
+    assert r.code == 0, r
+    request = server.requests[0]
+    assert request.chunked and request.header("Content-Encoding") == "deflate"
+    assert zlib.decompress(request.body) == data
+
+
+def test_compress_offline_prints_the_head_that_would_be_sent(server):
+    r = run([server.url + "/post", "text=" + "abc" * 200, "--compress", "--offline"])
+    assert r.code == 0, r
+    head, _, body = r.stdout.partition(b"\r\n\r\n") if b"\r\n\r\n" in r.stdout else r.stdout.partition(b"\n\n")
+    assert b"Content-Encoding: deflate" in head
+    assert zlib.decompress(body) == b'{"text":"' + b"abc" * 200 + b'"}'
+    assert f"Content-Length: {len(body)}".encode() in head

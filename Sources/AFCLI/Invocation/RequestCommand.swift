@@ -20,6 +20,7 @@ struct RequestCommand {
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: invocation.standardInput, boundary: options.boundary)
+        if options.compress { try RequestCompression.apply(to: &prepared) }
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)

@@ -55,6 +55,15 @@ extension OptionTable {
             apply: { values, text in values.noProxy = text ?? "" },
             reset: { $0.noProxy = nil }),
         OptionSpec(
+            long: "compress", short: "x", group: .network, help: "deflate the request body",
+            description: "Compress the request body with deflate (the zlib format) and send it with "
+                + "Content-Encoding: deflate, as HTTPie's -x. A body built in memory (data items, --raw) "
+                + "is compressed only when that makes it smaller; a file or standard input is compressed "
+                + "as it is sent, without being held in memory, and so goes out chunked. A "
+                + "Content-Encoding header given as an item turns it off.",
+            apply: { values, _ in values.compress = true },
+            reset: { $0.compress = false }),
+        OptionSpec(
             long: "chunked", group: .network, help: "send the body with chunked encoding",
             description: "Send a request body with Transfer-Encoding: chunked instead of Content-Length, "
                 + "even when its length is known. Bodies whose length is unknown (standard input, a "

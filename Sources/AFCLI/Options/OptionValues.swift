@@ -69,6 +69,8 @@ package struct OptionValues: Equatable, Sendable {
     package var unixSocket: String? = nil
     /// `--interface`: the local interface, address or host to send from.
     package var interface: String? = nil
+    /// `-x/--compress`: deflate the request body (HTTPie's `-x`).
+    package var compress: Bool = false
     /// `--chunked`: send request bodies with chunked transfer encoding.
     package var chunked: Bool = false
     /// `--limit-rate`: the most response bytes per second; nil for no limit.

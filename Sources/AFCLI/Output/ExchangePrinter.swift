@@ -98,7 +98,8 @@ final class ExchangePrinter {
             let preview = form.makeBodySource(rendering: .preview(showsFileContents: !isTerminal))
             let endsInLineFeed = try emitStreamed(preview)
             pendingSeparator = endsInLineFeed ? "\n" : "\n\n"
-        } else if parts.contains(.requestBody), carriesBody, let body = requestBody, !body.isEmpty {
+        } else if parts.contains(.requestBody), carriesBody, let sent = requestBody, !sent.isEmpty {
+            let body = shownRequestBody(sent)
             try emit(pendingSeparator)
             try emit(body)
             pendingSeparator = body.last == 10 ? "\n" : "\n\n"
@@ -110,7 +111,7 @@ final class ExchangePrinter {
         if parts.contains(.requestHeaders) { try emit(formatter.offlineRequestHead(request, chunked: sendsChunked)) }
         guard parts.contains(.requestBody), let body = request.body else { return }
         if let bytes = request.bodyBytes {
-            try emit(bytes)
+            try emit(shownRequestBody(bytes))
             return
         }
         // A terminal gets placeholders instead of file contents; a pipe or file the exact body.
@@ -254,6 +255,13 @@ final class ExchangePrinter {
     /// Writes out whatever is buffered.
     func finish() throws {
         try stream?.flush()
+    }
+
+    /// A request body as printed: on a terminal, binary bytes (a `--compress`ed body) become the
+    /// binary notice, as a binary response does; a pipe or file gets the exact bytes.
+    private func shownRequestBody(_ body: [UInt8]) -> [UInt8] {
+        guard isTerminal, body.contains(0) || String(validating: body, as: UTF8.self) == nil else { return body }
+        return Array(Self.binaryNotice.utf8)
     }
 
     static let binaryNotice = """
