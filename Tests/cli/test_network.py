@@ -17,7 +17,7 @@ import zlib
 
 import pytest
 
-from conftest import run
+from conftest import run, run_tty
 from loopback import LoopbackServer, Response
 from nginx import NginxServer, TLSConfig
 
@@ -321,3 +321,11 @@ def test_compress_offline_prints_the_head_that_would_be_sent(server):
     assert b"Content-Encoding: deflate" in head
     assert zlib.decompress(body) == b'{"text":"' + b"abc" * 200 + b'"}'
     assert f"Content-Length: {len(body)}".encode() in head
+
+
+def test_compressed_request_body_shows_as_binary_on_a_terminal(server):
+    r = run_tty([server.url + "/post", "text=" + "abc" * 200, "--compress", "--print=HB"], env={"NO_COLOR": "1"})
+    assert r.code == 0, r
+    assert b"Content-Encoding: deflate" in r.stdout
+    assert b"NOTE: binary data not shown in terminal" in r.stdout
+    assert zlib.decompress(server.requests[0].body).startswith(b'{"text":"abc')
