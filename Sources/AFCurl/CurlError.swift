@@ -104,7 +104,8 @@ package struct CurlError: Error, CustomStringConvertible {
             return .badURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotResolve
-        case CURLE_COULDNT_CONNECT:
+        case CURLE_COULDNT_CONNECT, CURLE_INTERFACE_FAILED:
+            // A local interface or address that cannot be bound (--interface) is a failure to connect.
             return .couldNotConnect
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_ENGINE_NOTFOUND,
             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,

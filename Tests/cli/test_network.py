@@ -329,3 +329,27 @@ def test_compressed_request_body_shows_as_binary_on_a_terminal(server):
     assert b"Content-Encoding: deflate" in r.stdout
     assert b"NOTE: binary data not shown in terminal" in r.stdout
     assert zlib.decompress(server.requests[0].body).startswith(b'{"text":"abc')
+
+
+def test_interface_binds_the_local_address(server):
+    r = run([server.url + "/local", "--interface", "127.0.0.1"])
+    assert r.code == 0, r
+    assert server.requests[0].target == "/local"
+    r = run([server.url + "/none", "--interface", "afcli-no-such-if0"])
+    assert r.code == 8 and len(server.requests) == 1, r
+    assert r.err.startswith("afcli: error: "), r.err
+
+
+def test_http2_on_plain_http_asks_for_an_upgrade(server):
+    r = run([server.url + "/up", "--http2"])
+    assert r.code == 0, r
+    request = server.requests[0]
+    assert request.header("Upgrade") == "h2c" and request.header("HTTP2-Settings") is not None
+
+
+def test_connect_to_keeps_the_tls_name(h2tls, certs):
+    # The certificate names hsts.test, not the address connected to.
+    r = run([f"https://hsts.test/hello.txt", "--connect-to", f"hsts.test:443:127.0.0.1:{h2tls.port}",
+             f"--verify={certs / 'ca.pem'}", "--no-hsts"])
+    assert r.code == 0, r
+    assert r.stdout == b"hello\n"
