@@ -26,7 +26,7 @@ package enum HSTSLocation {
         return nil
     }
 
-    /// `path` without trailing slashes (`/` stays `` so that appending gives `/afcli`).
+    /// `path` without trailing slashes (`/` becomes empty, so appending still gives `/afcli`).
     private static func trimmingSlashes(_ path: String) -> String {
         var path = Substring(path)
         while path.hasSuffix("/") { path = path.dropLast() }
