@@ -86,6 +86,13 @@ bench-tls: release
 	@sh scripts/ensure-deps --bench
 	@sh bench/tls $(RELEASE_BIN)
 
+# A small GET over TLS with HTTP/2 to a local nginx (listen ... ssl http2): afcli beside
+# curl --http2, xh and HTTPie.
+.PHONY: bench-h2
+bench-h2: release
+	@sh scripts/ensure-deps --bench
+	@sh bench/h2 $(RELEASE_BIN)
+
 # A 50 MB JSON array and a 26 MB XML document formatted into a file (--pretty=format and =all):
 # afcli beside xh, HTTPie, curl | jq . and curl | xmllint --format -.
 .PHONY: bench-format

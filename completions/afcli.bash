@@ -23,6 +23,11 @@ _afcli() {
         --max-expansion) return ;;
         --connect-timeout) return ;;
         --proxy) return ;;
+        --connect-to) return ;;
+        --unix-socket) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --interface) return ;;
+        --noproxy) return ;;
+        --limit-rate) COMPREPLY=($(compgen -W '100k 1m' -- "$cur")); return ;;
         --accept-status) return ;;
         --accept-type) COMPREPLY=($(compgen -W 'json xml plist image' -- "$cur")); return ;;
         --log) COMPREPLY=($(compgen -W 'cj none' -- "$cur")); return ;;
@@ -42,7 +47,7 @@ _afcli() {
         --resolve) return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-X --method --no-method -j --json --no-json -f --form --no-form --multipart --no-multipart --plist --no-plist --raw --no-raw --base-url --no-base-url -I --ignore-stdin --no-ignore-stdin --offline --no-offline -a --auth --no-auth -A --auth-type --no-auth-type -p --print --no-print -v --verbose --no-verbose -h --headers --no-headers -b --body --no-body -q --quiet --no-quiet -o --output --no-output --pretty --no-pretty -s --style --no-style --indent --no-indent --sorted --no-sorted --drop-nulls --no-drop-nulls --plist-as --no-plist-as -S --stream --no-stream -F --follow --no-follow --max-redirects --no-max-redirects --timeout --no-timeout --max-time --no-max-time --max-filesize --no-max-filesize --max-expansion --no-max-expansion --connect-timeout --no-connect-timeout --proxy --no-proxy --http1.1 --no-http1.1 --http2 --no-http2 --check-status --no-check-status --accept-status --no-accept-status --accept-type --no-accept-type --log --no-log --log-file --no-log-file --help --no-help --version --no-version --boundary --no-boundary --throttle --no-throttle --progress --no-progress -c --resume --no-resume --overwrite --no-overwrite --sha256 --no-sha256 --retry --no-retry --retry-delay --no-retry-delay --verify --no-verify -k --insecure --no-insecure --verify-host --no-verify-host --pin-key --no-pin-key --pin-cert --no-pin-cert --cert --no-cert --cert-key --no-cert-key --tls-min --no-tls-min --resolve --no-resolve --probe --no-probe --watch --no-watch' -- "$cur"))
+        COMPREPLY=($(compgen -W '-X --method --no-method -j --json --no-json -f --form --no-form --multipart --no-multipart --plist --no-plist --raw --no-raw --base-url --no-base-url -I --ignore-stdin --no-ignore-stdin --offline --no-offline -a --auth --no-auth -A --auth-type --no-auth-type -p --print --no-print -v --verbose --no-verbose -h --headers --no-headers -b --body --no-body -q --quiet --no-quiet -o --output --no-output --pretty --no-pretty -s --style --no-style --indent --no-indent --sorted --no-sorted --drop-nulls --no-drop-nulls --plist-as --no-plist-as -S --stream --no-stream -F --follow --no-follow --max-redirects --no-max-redirects --timeout --no-timeout --max-time --no-max-time --max-filesize --no-max-filesize --max-expansion --no-max-expansion --connect-timeout --no-connect-timeout --proxy --no-proxy --check-status --no-check-status --http1.1 --no-http1.1 --http2 --no-http2 --http2-prior-knowledge --no-http2-prior-knowledge --http3 --no-http3 --connect-to --no-connect-to -4 --ipv4 --no-ipv4 -6 --ipv6 --no-ipv6 --unix-socket --no-unix-socket --interface --no-interface --noproxy --no-noproxy -x --compress --no-compress --chunked --no-chunked --limit-rate --no-limit-rate --hsts --no-hsts --accept-status --no-accept-status --accept-type --no-accept-type --log --no-log --log-file --no-log-file --help --no-help --version --no-version --boundary --no-boundary --throttle --no-throttle --progress --no-progress -c --resume --no-resume --overwrite --no-overwrite --sha256 --no-sha256 --retry --no-retry --retry-delay --no-retry-delay --verify --no-verify -k --insecure --no-insecure --verify-host --no-verify-host --pin-key --no-pin-key --pin-cert --no-pin-cert --cert --no-cert --cert-key --no-cert-key --tls-min --no-tls-min --resolve --no-resolve --probe --no-probe --watch --no-watch' -- "$cur"))
         return
     fi
     local i word first= count=0 skip=0 ended=0
@@ -52,7 +57,7 @@ _afcli() {
         if ((!ended)); then
             case $word in
                 --) ended=1; continue ;;
-                -X|--method|--raw|--base-url|-a|--auth|-A|--auth-type|-p|--print|-o|--output|--pretty|-s|--style|--indent|--plist-as|--max-redirects|--timeout|--max-time|--max-filesize|--max-expansion|--connect-timeout|--proxy|--accept-status|--accept-type|--log|--log-file|--boundary|--throttle|--progress|--sha256|--retry|--retry-delay|--verify|--pin-key|--pin-cert|--cert|--cert-key|--tls-min|--resolve)
+                -X|--method|--raw|--base-url|-a|--auth|-A|--auth-type|-p|--print|-o|--output|--pretty|-s|--style|--indent|--plist-as|--max-redirects|--timeout|--max-time|--max-filesize|--max-expansion|--connect-timeout|--proxy|--connect-to|--unix-socket|--interface|--noproxy|--limit-rate|--accept-status|--accept-type|--log|--log-file|--boundary|--throttle|--progress|--sha256|--retry|--retry-delay|--verify|--pin-key|--pin-cert|--cert|--cert-key|--tls-min|--resolve)
                     skip=1; [[ ${COMP_WORDS[i+1]} == = ]] && skip=2; continue ;;
                 -?*) continue ;;
             esac

@@ -104,7 +104,8 @@ package struct CurlError: Error, CustomStringConvertible {
             return .badURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotResolve
-        case CURLE_COULDNT_CONNECT:
+        case CURLE_COULDNT_CONNECT, CURLE_INTERFACE_FAILED:
+            // A local interface or address that cannot be bound (--interface) is a failure to connect.
             return .couldNotConnect
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_ENGINE_NOTFOUND,
             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
@@ -140,6 +141,13 @@ package struct CurlError: Error, CustomStringConvertible {
         }
         return CurlError(
             kind: .interrupted, code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), description: "interrupted\(name)")
+    }
+
+    /// HTTP/3 was asked of a libcurl built without it; names the libcurl version.
+    package static var http3Unsupported: CurlError {
+        CurlError(
+            kind: .other, code: Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue),
+            description: "HTTP/3 is not supported by libcurl \(CurlRuntime.version), which was built without it")
     }
 
     /// A time limit that spans several transfers (redirect hops) ran out between them.

@@ -5,6 +5,8 @@ import CCurlShim
 final class TransferResources {
     /// The CURLOPT_RESOLVE list of the current transfer.
     var resolveList: CurlStringList?
+    /// The CURLOPT_CONNECT_TO list of the current transfer.
+    var connectToList: CurlStringList?
     /// The trust hook of the current transfer.
     var trustHook: TrustHook?
     /// Hooks of earlier transfers: a kept-alive connection's SSL context still points at its hook
@@ -16,6 +18,7 @@ final class TransferResources {
         if let trustHook { retiredTrustHooks.append(trustHook) }
         trustHook = nil
         resolveList = nil
+        connectToList = nil
     }
 }
 

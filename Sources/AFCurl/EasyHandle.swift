@@ -82,6 +82,7 @@ package final class EasyHandle {
             throw transferError(code: code, message: message, request: request)
         }
         try context.finish()
+        prepareHSTSDirectory(request.options.network, url: request.url, head: context.reportedHead)
         return outcome(head: context.reportedHead)
     }
 
@@ -148,7 +149,7 @@ package final class EasyHandle {
             try setLong(CURLOPT_UPLOAD, 1)
             try setString(CURLOPT_CUSTOMREQUEST, request.method, "method")
             // -1 makes HTTP/1.1 uploads chunked; libcurl writes Content-Length otherwise.
-            let size = body.length.map { curl_off_t(clamping: $0) } ?? -1
+            let size = options.network.chunked ? -1 : body.length.map { curl_off_t(clamping: $0) } ?? -1
             try check(afcurl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, size), "body size")
         } else if request.method == "GET" {
             try setLong(CURLOPT_HTTPGET, 1)
@@ -171,11 +172,7 @@ package final class EasyHandle {
         }
         if let proxy = options.proxy { try setString(CURLOPT_PROXY, proxy, "proxy") }
         if let noProxy = options.noProxy { try setString(CURLOPT_NOPROXY, noProxy, "no-proxy list") }
-        switch options.httpVersion {
-        case .automatic: break
-        case .http1_1: try setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
-        case .http2: try setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
-        }
+        try configureHTTPVersion(options.httpVersion)
         if let encoding = options.acceptEncoding {
             try setString(CURLOPT_ACCEPT_ENCODING, encoding, "accept-encoding")
         }
@@ -185,6 +182,7 @@ package final class EasyHandle {
             try setString(CURLOPT_PASSWORD, digest.password, "password")
         }
         try configureResolve(options.resolve)
+        try configureNetwork(options.network, url: request.url)
         try configureTLS(options.tls, url: request.url)
     }
 

@@ -54,6 +54,8 @@ package struct TransferOptions: Sendable {
     package var reportsRequestHeads: Bool
     /// `HOST:PORT:ADDRESS` entries that take the place of name resolution (CURLOPT_RESOLVE).
     package var resolve: [String]
+    /// Routing, address family, receive rate, body framing and HSTS.
+    package var network = NetworkOptions()
 
     package init(
         connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,
@@ -85,6 +87,10 @@ package enum HTTPVersionPreference: String, Sendable, CaseIterable {
     case http1_1
     /// HTTP/2: ALPN over TLS, an `Upgrade: h2c` attempt over cleartext (never prior knowledge).
     case http2
+    /// HTTP/2 from the first byte, without ALPN or Upgrade (h2c prior knowledge).
+    case http2PriorKnowledge
+    /// HTTP/3 over QUIC, falling back to HTTP/2 or HTTP/1.1 (needs a libcurl built with HTTP/3).
+    case http3
 }
 
 /// A user name and password for HTTP Digest.

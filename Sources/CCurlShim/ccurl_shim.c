@@ -124,6 +124,11 @@ const char *afcurl_version(void) {
     return (info != NULL && info->version != NULL) ? info->version : "";
 }
 
+int afcurl_supports_http3(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info != NULL && (info->features & CURL_VERSION_HTTP3) != 0;
+}
+
 /* MARK: - Interrupts */
 
 static volatile sig_atomic_t afcurl_interrupt_flag = 0;

@@ -29,6 +29,18 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertEqual(head.reasonPhrase, "")
     }
 
+    func testHTTP2HeadAsLibcurlHandsItOver() throws {
+        // libcurl turns the :status pseudo-header into `HTTP/2 200 ` (a trailing space) and passes
+        // the other fields with the lower-case names they have in h2; no pseudo-header remains.
+        let head = try XCTUnwrap(
+            parse(["HTTP/2 200 \r\n", "server: nginx\r\n", "content-type: text/plain\r\n", "\r\n"]))
+        XCTAssertEqual(head.httpVersion, "HTTP/2")
+        XCTAssertEqual(head.statusCode, 200)
+        XCTAssertEqual(head.reasonPhrase, "")
+        XCTAssertEqual(head.headers.map(\.name), ["server", "content-type"])
+        XCTAssertEqual(head.value(for: "Content-Type"), "text/plain")
+    }
+
     func testAnEmptyReasonAfterTheCode() throws {
         let head = try XCTUnwrap(parse(["HTTP/1.1 204 \r\n", "\r\n"]))
         XCTAssertEqual(head.statusCode, 204)

@@ -45,10 +45,13 @@ def default_handler(request):
 
 
 class LoopbackServer:
-    def __init__(self):
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    def __init__(self, host="127.0.0.1"):
+        """`host` is 127.0.0.1 or ::1 (raises OSError where the machine has no IPv6 loopback)."""
+        self.host = host
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind((host, 0))
         self.sock.listen(16)
         self.port = self.sock.getsockname()[1]
         self.requests = []
@@ -59,12 +62,12 @@ class LoopbackServer:
 
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://[{self.host}]:{self.port}" if ":" in self.host else f"http://{self.host}:{self.port}"
 
     def stop(self):
         self._stopping = True
         try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            socket.create_connection((self.host, self.port), timeout=1).close()
         except OSError:
             pass
         self.sock.close()

@@ -5,6 +5,8 @@ static files with real Range/ETag/If-Range behaviour, and TLS with certificates 
         srv.url                                  # http://127.0.0.1:PORT
     with NginxServer(www_root, tls=TLSConfig(cert, key)) as srv:
         srv.url                                  # https://127.0.0.1:PORT
+    NginxServer(www_root, tls=..., http2=True)   # `listen ... ssl http2`: h2 through ALPN
+    NginxServer(www_root, http2=True)            # `listen ... http2`: h2c with prior knowledge only
 
 `extra_http` and `extra_server` are spliced into the config (locations, more server blocks).
 """
@@ -36,8 +38,9 @@ def _free_port():
 
 
 class NginxServer:
-    def __init__(self, www_root, tls=None, extra_server="", extra_http=""):
+    def __init__(self, www_root, tls=None, extra_server="", extra_http="", http2=False):
         self.www_root = Path(www_root)
+        self.http2 = http2
         self.tls = tls
         self.extra_server = extra_server
         self.extra_http = extra_http
@@ -62,7 +65,7 @@ class NginxServer:
             if self.tls.client_ca:
                 tls += (f"        ssl_client_certificate {self.tls.client_ca};\n"
                         "        ssl_verify_client on;\n")
-        listen = f"127.0.0.1:{self.port}" + (" ssl" if self.tls else "")
+        listen = f"127.0.0.1:{self.port}" + (" ssl" if self.tls else "") + (" http2" if self.http2 else "")
         d = self.dir
         # Workers would drop to an unprivileged user that cannot read pytest's private temp dirs.
         user = "user root;" if os.geteuid() == 0 else ""

@@ -419,6 +419,22 @@ package enum ManualText {
                         + "with exit status 6, and one from https to plain http is followed with a warning."),
             ]),
         ManualSection(
+            "HTTP VERSIONS AND HSTS",
+            [
+                .paragraph(
+                    "https URLs use HTTP/2 when the server agrees through ALPN, and HTTP/1.1 otherwise; http URLs use "
+                        + "HTTP/1.1 (libcurl's default, as curl). `--http1.1`, `--http2`, `--http2-prior-knowledge` "
+                        + "and `--http3` change that. HTTP/2 responses have no reason phrase on the wire: afcli shows "
+                        + "the standard one (`HTTP/2 200 OK`), as xh does, and header names as received (lower case). "
+                        + "`--print=m` names the protocol of the final response."),
+                .paragraph(
+                    "A Strict-Transport-Security header on an https response is remembered by libcurl in the HSTS "
+                        + "file (see ENVIRONMENT); later http:// requests to that host, and its subdomains when the "
+                        + "policy says so, are sent over https until the policy expires. The directory is created "
+                        + "(0700, the file 0600) only when there is a policy to save; `--no-hsts` neither reads nor "
+                        + "writes the file."),
+            ]),
+        ManualSection(
             "OPTIONS",
             [
                 .paragraph(
@@ -448,7 +464,14 @@ package enum ManualText {
                     (
                         "http_proxy, https_proxy, all_proxy, no_proxy",
                         "The proxy for http, https or all URLs, and the hosts reached without one, as libcurl reads "
-                            + "them (the upper-case names work too, except HTTP_PROXY). `--proxy` overrides them."
+                            + "them: http_proxy only in lower case (a CGI program gets a request's Proxy header as "
+                            + "HTTP_PROXY, so libcurl ignores that name), the others in either case, the lower-case "
+                            + "name first. `--proxy` and `--noproxy` override them."
+                    ),
+                    (
+                        "XDG_STATE_HOME, HOME",
+                        "Where the HSTS cache is kept: `$XDG_STATE_HOME/afcli/hsts.txt`, else "
+                            + "`~/.local/state/afcli/hsts.txt`."
                     ),
                     (
                         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG",

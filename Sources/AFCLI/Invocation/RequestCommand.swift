@@ -20,6 +20,7 @@ struct RequestCommand {
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: invocation.standardInput, boundary: options.boundary)
+        if options.compress { try RequestCompression.apply(to: &prepared) }
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
@@ -31,6 +32,7 @@ struct RequestCommand {
         let multipartForm = (prepared.builtBody as? MultipartBodySource)?.form
         if prepared.bodyBytes == nil { printer.multipartForm = multipartForm }
         printer.display = display
+        printer.sendsChunked = options.chunked
 
         if options.offline {
             try printer.offline(prepared)

@@ -218,6 +218,7 @@ private struct Scan {
         do {
             try spec.apply(&options, value)
         } catch let error as OptionValueError {
+            if value == nil, spec.valueName == nil { throw UsageError.refusedFlag(option: spelling, reason: error.reason) }
             throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: error.reason)
         } catch {
             throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: "is not valid (\(error))")

@@ -8,8 +8,8 @@ import AFKit
 package enum OptionTable {
     /// Every option, in display order.
     package static let all: [OptionSpec] =
-        request + authentication + output + responseDisplay + network + responseChecks + general + uploads + downloads
-        + security + reachability
+        request + authentication + output + responseDisplay + network + networkRouting + responseChecks + general
+        + uploads + downloads + security + reachability
 
     /// Options looked up by long name (`follow`).
     package static let byLong: [String: OptionSpec] = Dictionary(
@@ -41,16 +41,6 @@ package enum OptionTable {
             long: long, short: short, group: .output, help: help, description: description,
             apply: { values, _ in values.printParts = parts },
             reset: { values in if values.printParts == parts { values.printParts = nil } })
-    }
-
-    /// An HTTP version switch sharing the `httpVersion` destination.
-    private static func versionSwitch(_ version: OptionValues.HTTPVersion, help: String) -> OptionSpec {
-        OptionSpec(
-            long: "http" + version.rawValue, group: .network, help: help,
-            description: "Use HTTP/\(version.rawValue) only, instead of letting libcurl negotiate the version. "
-                + "--http1.1 and --http2 override each other.",
-            apply: { values, _ in values.httpVersion = version },
-            reset: { values in if values.httpVersion == version { values.httpVersion = nil } })
     }
 
     private static let request: [OptionSpec] = [
@@ -229,8 +219,6 @@ package enum OptionTable {
             completion: .url,
             apply: { values, text in values.proxy = try OptionValueParser.proxy(text ?? "") },
             reset: { $0.proxy = nil }),
-        versionSwitch(.http1_1, help: "use HTTP/1.1 only"),
-        versionSwitch(.http2, help: "use HTTP/2 only"),
         OptionSpec(
             long: "check-status", group: .network, help: "exit with 3, 4 or 5 for 3xx, 4xx, 5xx (on)",
             description: "Exit with status 3, 4 or 5 when the final response is a 3xx, 4xx or 5xx. This is on "

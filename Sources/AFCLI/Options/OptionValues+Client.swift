@@ -16,11 +16,25 @@ extension OptionValues {
         switch httpVersion {
         case .http1_1: client.httpVersion = .http1_1
         case .http2: client.httpVersion = .http2
+        case .http2PriorKnowledge: client.httpVersion = .http2PriorKnowledge
+        case .http3: client.httpVersion = .http3
         case nil: client.httpVersion = .automatic
         }
         if let proxy {
             client.proxy = ProxySetting(url: proxy.url, scope: proxy.scope.rawValue)
         }
+        client.noProxy = noProxy
+        client.network.connectTo = connectTo
+        switch addressFamily {
+        case .ipv4: client.network.addressFamily = .ipv4
+        case .ipv6: client.network.addressFamily = .ipv6
+        case nil: client.network.addressFamily = .any
+        }
+        client.network.unixSocket = unixSocket
+        client.network.interface = interface
+        client.network.chunked = chunked
+        client.network.maxReceiveRate = limitRate
+        client.network.hstsFile = hsts ? HSTSLocation.defaultFile(environment: HSTSLocation.environment()) : nil
         return client
     }
 }

@@ -56,8 +56,27 @@ package struct OptionValues: Equatable, Sendable {
     package var connectTimeout: Double? = nil
     /// `--proxy`: an explicit proxy; nil leaves the proxy environment variables in charge.
     package var proxy: Proxy? = nil
-    /// `--http1.1`, `--http2`: the HTTP version to insist on; nil lets libcurl negotiate.
+    /// `--http1.1`, `--http2`, `--http2-prior-knowledge`, `--http3`: the HTTP version to ask for;
+    /// nil lets libcurl negotiate (HTTP/2 over TLS, HTTP/1.1 in clear text).
     package var httpVersion: HTTPVersion? = nil
+    /// `--noproxy`: hosts reached without a proxy; nil leaves `no_proxy`/`NO_PROXY` in charge.
+    package var noProxy: String? = nil
+    /// `--connect-to`: `HOST1:PORT1:HOST2:PORT2` entries, every one given.
+    package var connectTo: [String] = []
+    /// `-4/--ipv4`, `-6/--ipv6`: the only address family names may resolve to; nil for either.
+    package var addressFamily: AddressFamily? = nil
+    /// `--unix-socket`: connect through this Unix domain socket.
+    package var unixSocket: String? = nil
+    /// `--interface`: the local interface, address or host to send from.
+    package var interface: String? = nil
+    /// `-x/--compress`: deflate the request body (HTTPie's `-x`).
+    package var compress: Bool = false
+    /// `--chunked`: send request bodies with chunked transfer encoding.
+    package var chunked: Bool = false
+    /// `--limit-rate`: the most response bytes per second; nil for no limit.
+    package var limitRate: Int64? = nil
+    /// `--hsts`: remember and apply HSTS policies (on by default; `--no-hsts` turns it off).
+    package var hsts: Bool = true
     /// `--check-status`: map a final 3xx/4xx/5xx to exit status 3/4/5 (on by default).
     package var checkStatus: Bool = true
 
@@ -160,10 +179,18 @@ extension OptionValues {
         case bearer
     }
 
-    /// The HTTP version `--http1.1` or `--http2` insists on.
+    /// The HTTP version `--http1.1`, `--http2`, `--http2-prior-knowledge` or `--http3` asks for.
     package enum HTTPVersion: String, CaseIterable, Equatable, Sendable {
         case http1_1 = "1.1"
         case http2 = "2"
+        case http2PriorKnowledge = "2-prior-knowledge"
+        case http3 = "3"
+    }
+
+    /// The address family `-4/--ipv4` or `-6/--ipv6` restricts names to.
+    package enum AddressFamily: String, CaseIterable, Equatable, Sendable {
+        case ipv4
+        case ipv6
     }
 
     /// An explicit proxy from `--proxy [PROTOCOL:]URL`.

@@ -9,6 +9,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidValue(option: String, value: String, reason: String)
     /// A flag (or a `--no-X` form) was given a value with `=`.
     case unexpectedValue(option: String)
+    /// A flag that cannot work here (`--http3` without HTTP/3 in libcurl); `reason` is a clause.
+    case refusedFlag(option: String, reason: String)
     /// `afcli completions` without a shell name.
     case missingShell
     /// `afcli completions NAME` with a shell afcli has no script for.
@@ -32,6 +34,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(option): \"\(value)\" \(reason)"
         case .unexpectedValue(let option):
             return "\(option) takes no value"
+        case .refusedFlag(let option, let reason):
+            return "\(option): \(reason)"
         case .missingShell:
             return "completions: missing shell (expected \(Self.shellList))"
         case .unknownShell(let name):

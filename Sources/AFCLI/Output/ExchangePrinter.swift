@@ -66,6 +66,9 @@ final class ExchangePrinter {
     var display = ResponseDisplay()
     /// Whether the final response's body is kept, up to `loggedBodyLimit`, for the request log.
     var capturesBodyForLog = false
+    /// Whether request bodies go out chunked even when their length is known (`--chunked`), so
+    /// that the `--offline` head says what would be sent.
+    var sendsChunked = false
     /// The final response's head, once it arrived.
     private(set) var finalHead: ResponseHead?
     /// How many bytes the final response's body had.
@@ -95,7 +98,8 @@ final class ExchangePrinter {
             let preview = form.makeBodySource(rendering: .preview(showsFileContents: !isTerminal))
             let endsInLineFeed = try emitStreamed(preview)
             pendingSeparator = endsInLineFeed ? "\n" : "\n\n"
-        } else if parts.contains(.requestBody), carriesBody, let body = requestBody, !body.isEmpty {
+        } else if parts.contains(.requestBody), carriesBody, let sent = requestBody, !sent.isEmpty {
+            let body = shownRequestBody(sent)
             try emit(pendingSeparator)
             try emit(body)
             pendingSeparator = body.last == 10 ? "\n" : "\n\n"
@@ -104,10 +108,10 @@ final class ExchangePrinter {
 
     /// Prints a request that is not sent (`--offline`), streaming a body that is not in memory.
     func offline(_ request: PreparedRequest) throws {
-        if parts.contains(.requestHeaders) { try emit(formatter.offlineRequestHead(request)) }
+        if parts.contains(.requestHeaders) { try emit(formatter.offlineRequestHead(request, chunked: sendsChunked)) }
         guard parts.contains(.requestBody), let body = request.body else { return }
         if let bytes = request.bodyBytes {
-            try emit(bytes)
+            try emit(shownRequestBody(bytes))
             return
         }
         // A terminal gets placeholders instead of file contents; a pipe or file the exact body.
@@ -235,7 +239,7 @@ final class ExchangePrinter {
     /// How much of the final body the request log keeps; a longer body is logged truncated.
     static let loggedBodyLimit = 4 * 1024 * 1024
 
-    /// Prints response metadata (`m`): the elapsed time.
+    /// Prints response metadata (`m`): the elapsed time and the protocol of the final response.
     func metadata(elapsedSeconds: Double) throws {
         guard parts.contains(.metadata) else { return }
         try emit(printedAnything ? pendingSeparator : "")
@@ -243,11 +247,21 @@ final class ExchangePrinter {
         let fraction = String(millis % 1_000_000)
         let padded = String(repeating: "0", count: 6 - fraction.count) + fraction
         try emit("Elapsed time: \(millis / 1_000_000).\(padded)s\n")
+        if let version = finalHead?.httpVersion, !version.isEmpty {
+            try emit("Protocol: \(version.escapingTerminalControls)\n")
+        }
     }
 
     /// Writes out whatever is buffered.
     func finish() throws {
         try stream?.flush()
+    }
+
+    /// A request body as printed: on a terminal, binary bytes (a `--compress`ed body) become the
+    /// binary notice, as a binary response does; a pipe or file gets the exact bytes.
+    private func shownRequestBody(_ body: [UInt8]) -> [UInt8] {
+        guard isTerminal, body.contains(0) || String(validating: body, as: UTF8.self) == nil else { return body }
+        return Array(Self.binaryNotice.utf8)
     }
 
     static let binaryNotice = """

@@ -25,17 +25,19 @@ struct MessageFormatter {
         return out + "\n"
     }
 
-    /// A request head built without sending (`--offline`): request line, Host, headers, framing.
-    func offlineRequestHead(_ request: PreparedRequest) -> String {
+    /// A request head built without sending (`--offline`): request line, Host, headers, framing
+    /// (`chunked`: Transfer-Encoding even for a body of known length, as `--chunked` sends it).
+    func offlineRequestHead(_ request: PreparedRequest, chunked: Bool = false) -> String {
         let target = URLParts(request.url)
         var out = requestLine("\(request.method) \(target.requestTarget) HTTP/1.1")
         // libcurl writes a typed Host in its own Host line's place, once.
         func isHost(_ field: HTTPField) -> Bool { field.name.lowercased() == "host" }
         out += header("Host", request.headers.last(where: isHost)?.value ?? target.hostHeader)
         // libcurl writes Transfer-Encoding right after Host, and Content-Length after the headers.
-        if let body = request.body, body.length == nil { out += header("Transfer-Encoding", "chunked") }
+        let sentChunked = request.body.map { $0.length == nil || chunked } ?? false
+        if sentChunked { out += header("Transfer-Encoding", "chunked") }
         for field in request.headers where !isHost(field) { out += header(field.name, field.value) }
-        if let length = request.body?.length { out += header("Content-Length", String(length)) }
+        if !sentChunked, let length = request.body?.length { out += header("Content-Length", String(length)) }
         return out + "\n"
     }
 
@@ -43,7 +45,8 @@ struct MessageFormatter {
     func responseHead(_ head: ResponseHead) -> String {
         var out = palette.protocolVersion + head.httpVersion + palette.reset + " "
         out += palette.status(head.statusCode) + String(head.statusCode)
-        out += head.reasonPhrase.isEmpty ? "" : " " + head.reasonPhrase
+        let reason = head.shownReasonPhrase
+        out += reason.isEmpty ? "" : " " + reason
         out += palette.reset + "\n"
         for field in head.headers { out += header(field.name, field.value) }
         return out + "\n"

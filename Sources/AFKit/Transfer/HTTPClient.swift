@@ -16,6 +16,12 @@ package final class HTTPClient {
         CurlRuntime.supportedEncodings
     }
 
+    /// Whether this libcurl can speak HTTP/3 (`--http3`).
+    package static var supportsHTTP3: Bool { EasyHandle.supportsHTTP3 }
+
+    /// The libcurl version in use (`7.88.1`), for messages.
+    package static var libcurlVersion: String { CurlRuntime.version }
+
     /// Creates a client; libcurl is initialised when the first request is sent.
     package init(options: ClientOptions = ClientOptions()) {
         self.options = options
@@ -86,7 +92,7 @@ package final class HTTPClient {
             guard remaining > 0 else { throw CurlError.timedOut(afterSeconds: total) }
             timeout = remaining
         }
-        let transferOptions = TransferOptions(
+        var transferOptions = TransferOptions(
             connectTimeout: options.connectTimeout, timeout: timeout,
             proxy: CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
             noProxy: options.noProxy, httpVersion: options.httpVersion, acceptEncoding: options.acceptEncoding,
@@ -95,6 +101,7 @@ package final class HTTPClient {
             },
             tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve,
             idleTimeout: options.idleTimeout, limits: options.limits)
+        transferOptions.network = options.network
         return TransferRequest(
             method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
             options: transferOptions)

@@ -31,6 +31,9 @@ package struct ClientOptions: Sendable {
     package var verbose: Bool
     /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
     package var resolve: [String] = []
+    /// Routing (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`), `--limit-rate`,
+    /// `--chunked` and the HSTS cache, as plain data applied to libcurl in one place.
+    package var network = NetworkOptions()
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -188,8 +191,8 @@ package struct HTTPClientResult: Sendable {
 
     /// The final response's status code.
     package var statusCode: Int { head.statusCode }
-    /// The final response's reason phrase ("" for HTTP/2).
-    package var reasonPhrase: String { head.reasonPhrase }
+    /// The final response's reason phrase; for HTTP/2 and HTTP/3 the standard one for the code.
+    package var reasonPhrase: String { head.shownReasonPhrase }
 }
 
 /// Failures of the exchange that are not libcurl's (those arrive as `CurlError`).

@@ -19,6 +19,7 @@ extern "C" {
 static const unsigned long AFCURL_AUTH_DIGEST = CURLAUTH_DIGEST;
 static const size_t AFCURL_READFUNC_ABORT = CURL_READFUNC_ABORT;
 static const size_t AFCURL_WRITEFUNC_ERROR = CURL_WRITEFUNC_ERROR;
+static const long AFCURL_HSTS_ENABLE = CURLHSTS_ENABLE;
 
 /* Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process; returns its result every time. */
 CURLcode afcurl_global_init(void);
@@ -59,6 +60,9 @@ void afcurl_idna_free(char *ascii);
 
 /* The libcurl version string, e.g. "7.88.1". */
 const char *afcurl_version(void);
+
+/* Nonzero when this libcurl was built with HTTP/3 (CURL_VERSION_HTTP3). */
+int afcurl_supports_http3(void);
 
 /*
  * Installs SIGINT and SIGTERM handlers without SA_RESTART, so a blocking read returns EINTR.
