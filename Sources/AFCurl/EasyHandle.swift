@@ -90,24 +90,29 @@ package final class EasyHandle {
 
     /// POST, PUT and PATCH always carry a body (an empty one when none was given) so they send
     /// `Content-Length: 0` (RFC 9110 §8.6); HEAD never sends one.
-    private static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
+    static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
         if method == "HEAD" { return nil }
         if let body { return body }
         return ["POST", "PUT", "PATCH"].contains(method) ? EmptyBodySource() : nil
     }
 
-    /// Builds the curl_slist of header lines, adding `Expect:` for uploads unless one was given.
-    private func makeHeaderList(_ lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<
-        curl_slist
-    >? {
+    /// The header lines libcurl is given: `lines`, plus `Expect:` for uploads unless one was
+    /// given (libcurl adds `Expect: 100-continue` to uploads and waits a second for the 100;
+    /// HTTPie and AFNetworking never send it). The curl command line prints the same lines.
+    static func sentHeaderLines(_ lines: [String], uploading: Bool) -> [String] {
         var all = lines
-        // libcurl adds `Expect: 100-continue` to uploads and waits a second for the 100;
-        // HTTPie and AFNetworking never send it.
         if uploading && !lines.contains(where: { EasyHandle.headerName(of: $0) == "expect" }) {
             all.append("Expect:")
         }
+        return all
+    }
+
+    /// Builds the curl_slist of `sentHeaderLines`.
+    private func makeHeaderList(_ lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<
+        curl_slist
+    >? {
         var list: UnsafeMutablePointer<curl_slist>?
-        for line in all {
+        for line in EasyHandle.sentHeaderLines(lines, uploading: uploading) {
             guard let extended = curl_slist_append(list, line) else {
                 curl_slist_free_all(list)
                 throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
@@ -118,7 +123,7 @@ package final class EasyHandle {
     }
 
     /// The lower-cased name of a `Name: value` / `Name;` header line.
-    private static func headerName(of line: String) -> String {
+    static func headerName(of line: String) -> String {
         let name = line.prefix { $0 != ":" && $0 != ";" }
         return ASCIICase.lowercased(String(name))
     }
@@ -157,9 +162,7 @@ package final class EasyHandle {
             try setString(CURLOPT_CUSTOMREQUEST, request.method, "method")
         }
 
-        // The idle timeout also bounds connecting, when no connect timeout of its own is given:
-        // nothing is received while a connection is set up (HTTPie's timeout covers both).
-        if let seconds = options.connectTimeout ?? options.idleTimeout {
+        if let seconds = options.effectiveConnectTimeout {
             try setLong(CURLOPT_CONNECTTIMEOUT_MS, EasyHandle.milliseconds(seconds))
         }
         if let maxBytes = options.limits.maxBodyBytes {

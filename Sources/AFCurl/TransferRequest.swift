@@ -79,6 +79,13 @@ package struct TransferOptions: Sendable {
     }
 }
 
+extension TransferOptions {
+    /// The seconds allowed for connecting: the connect timeout, else the idle timeout, which also
+    /// bounds connecting (nothing is received while a connection is set up; HTTPie's timeout
+    /// covers both).
+    package var effectiveConnectTimeout: Double? { connectTimeout ?? idleTimeout }
+}
+
 /// The HTTP version afcli asks libcurl for.
 package enum HTTPVersionPreference: String, Sendable, CaseIterable {
     /// libcurl's default: HTTP/2 over TLS when ALPN agrees, HTTP/1.1 otherwise.

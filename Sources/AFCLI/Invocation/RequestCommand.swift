@@ -39,6 +39,9 @@ struct RequestCommand {
             try printer.finish()
             return .success
         }
+        var settings = clientOptions(verbose: parts.contains(.requestHeaders))
+        try SecurityOptions.configure(&settings, options: options, url: prepared.url)
+        if options.curl { return try CurlCommandPrinter.print(prepared, settings: settings, options: options, spec: spec) }
 
         if parts.contains(.requestHeaders), multipartForm != nil, let body = prepared.body, body.length == nil {
             ErrorReporter.note(
@@ -48,8 +51,6 @@ struct RequestCommand {
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
-        var settings = clientOptions(verbose: parts.contains(.requestHeaders))
-        try SecurityOptions.configure(&settings, options: options, url: prepared.url)
         let client = HTTPClient(options: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload

@@ -96,6 +96,22 @@ package enum OptionTable {
                 + "otherwise) without connecting to anything.",
             apply: { values, _ in values.offline = true },
             reset: { $0.offline = false }),
+        OptionSpec(
+            long: "curl", group: .request, help: "print the equivalent curl command instead of sending",
+            description: "Print, as one shell-quoted line, a curl command that sends the same request: method, "
+                + "URL, every header, the body and the TLS and network options, made from the same settings that "
+                + "configure the transfer. Nothing is sent. A file body stays @FILE; multipart becomes -F when "
+                + "curl writes the same parts, else the body is read from standard input (--data-binary @-); "
+                + "notes on standard error say where curl would differ. Secrets afcli did not get from the "
+                + "command line are shown as <redacted> unless --show-secrets is given.",
+            apply: { values, _ in values.curl = true },
+            reset: { $0.curl = false }),
+        OptionSpec(
+            long: "show-secrets", group: .request, help: "show secrets in --curl output",
+            description: "Show the secrets that --curl otherwise prints as <redacted> (a password asked for on "
+                + "the terminal). Passwords typed on the command line are always shown as typed.",
+            apply: { values, _ in values.showSecrets = true },
+            reset: { $0.showSecrets = false }),
     ]
 
     private static let authentication: [OptionSpec] = [

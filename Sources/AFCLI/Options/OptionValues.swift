@@ -24,6 +24,10 @@ package struct OptionValues: Equatable, Sendable {
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.
     package var offline: Bool = false
+    /// `--curl`: print the equivalent curl command line, send nothing.
+    package var curl: Bool = false
+    /// `--show-secrets`: do not redact secrets in `--curl` output.
+    package var showSecrets: Bool = false
 
     // MARK: - Authentication
 

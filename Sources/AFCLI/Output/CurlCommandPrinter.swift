@@ -1,0 +1,34 @@
+import AFKit
+import Glibc
+
+/// `--curl`: prints the curl command line that sends the same request, and sends nothing.
+enum CurlCommandPrinter {
+    /// Writes the command (one shell-quoted line) on standard output and its notes on standard
+    /// error; `settings` are the client options the request would be sent with.
+    static func print(
+        _ prepared: PreparedRequest, settings: ClientOptions, options: OptionValues, spec: RequestSpec
+    ) throws -> ExitStatus {
+        let command = try CurlCommand(
+            request: prepared, options: settings, secrets: options.showSecrets ? [] : secrets(spec, options))
+        for note in command.notes { ErrorReporter.note(note) }
+        let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
+        try stream.write(command.shellLine + "\n")
+        try stream.flush()
+        return .success
+    }
+
+    /// The secrets that were not typed on the command line: a password asked for on the terminal
+    /// (`-a USER` without `:PASS`), and the header value made from it. A password typed with `-a`
+    /// is printed as typed, as the command line already shows it.
+    static func secrets(_ spec: RequestSpec, _ options: OptionValues) -> [String] {
+        guard let auth = options.auth, !auth.contains(":") else { return [] }
+        switch spec.credentials {
+        case .basic(let user, let password)?:
+            return [DefaultHeaders.basicAuthorization(user: user, password: password), password]
+        case .digest(_, let password)?:
+            return [password]
+        case .bearer?, nil:
+            return []
+        }
+    }
+}

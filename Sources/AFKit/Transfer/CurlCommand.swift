@@ -1,0 +1,94 @@
+import AFCurl
+
+/// The curl command line equivalent to sending a prepared request with `HTTPClient` (`--curl`).
+///
+/// It is made from the very `TransferRequest` that `HTTPClient.send` gives libcurl for the first
+/// hop (`HTTPClient.transferRequest`), so every header, body, method, TLS and network setting
+/// comes from the same values; only the body needs a decision of its own (see `bodyArgument`).
+package struct CurlCommand: Sendable {
+    /// The arguments after `curl`.
+    package var arguments: [String]
+    /// Where curl would differ, or what the command needs (a body on standard input).
+    package var notes: [String]
+
+    /// The command for sending `request` with `options`; every occurrence of a string in
+    /// `secrets` is replaced by `<redacted>`.
+    package init(request: PreparedRequest, options: ClientOptions, secrets: [String] = []) throws {
+        let transfer = try HTTPClient.transferRequest(for: request, options: options, elapsed: 0)
+        let line = CurlCommandLine(
+            request: transfer, body: CurlCommand.bodyArgument(request),
+            maxRedirects: options.follow ? options.maxRedirects : nil)
+        let secrets = secrets.filter { !$0.isEmpty }
+        arguments = line.arguments.map { CurlCommand.redacting(secrets, in: $0) }
+        notes = line.notes
+    }
+
+    /// The command as one POSIX shell line, starting with `curl`.
+    package var shellLine: String {
+        (["curl"] + arguments).map(CurlCommandLine.shellQuoted).joined(separator: " ")
+    }
+
+    /// `text` with every occurrence of each secret replaced by `<redacted>`.
+    static func redacting(_ secrets: [String], in text: String) -> String {
+        var result = text
+        for secret in secrets where result.contains(secret) {
+            result = result.replacing(secret, with: "<redacted>")
+        }
+        return result
+    }
+
+    // MARK: - Body
+
+    /// How curl gets the body: a file stays `@file`, bytes built in memory are inline, multipart
+    /// becomes `-F` only when curl writes the same parts (`formArguments`), and anything else
+    /// (standard input, a compressed stream, parts curl cannot reproduce) is read from standard
+    /// input with a note.
+    static func bodyArgument(_ request: PreparedRequest) -> CurlBodyArgument {
+        guard request.method != "HEAD", let body = request.builtBody else {
+            return RequestFraming.methodsWithBody.contains(request.method) ? .bytes([]) : .none
+        }
+        if let form = (body as? MultipartBodySource)?.form {
+            if let arguments = formArguments(form) { return .form(arguments) }
+            return .standardInput(
+                note: "curl's -F cannot write these parts as afcli does: pipe afcli's body into curl "
+                    + "(afcli --offline --print=B --boundary=\(form.boundary) with the same arguments writes it)")
+        }
+        if let bytes = request.bodyBytes { return .bytes(bytes) }
+        if let file = body as? FileBodySource { return .file(path: file.path) }
+        if body is StandardInputBodySource { return .standardInput(note: nil) }
+        return .standardInput(note: "the body is made while it is sent (a compressed stream): pipe afcli's body into curl")
+    }
+
+    /// `--form-string name=value` for plain fields and `-F name=@path;filename=F;type=T` for
+    /// file parts, when curl writes exactly the headers and bytes afcli does for every part:
+    /// curl quotes names itself and parses `;` `,` `"` in `-F` values, so names and paths with
+    /// those (or a backslash, CR, LF), fields with a type or file name, byte parts with a file
+    /// name and streamed parts are left to standard input. nil when any part cannot be written.
+    static func formArguments(_ form: MultipartFormData) -> [String]? {
+        guard !form.parts.isEmpty else { return nil }
+        var arguments: [String] = []
+        for part in form.parts {
+            guard isPlainFormWord(part.name), !part.name.contains("=") else { return nil }
+            switch part.content {
+            case .bytes(let bytes):
+                guard part.filename == nil, part.contentType == nil, !bytes.contains(0),
+                    let value = String(validating: bytes, as: UTF8.self)
+                else { return nil }
+                arguments += ["--form-string", "\(part.name)=\(value)"]
+            case .file(let path, _):
+                guard let filename = part.filename, let type = part.contentType,
+                    [path, filename, type].allSatisfy(isPlainFormWord)
+                else { return nil }
+                arguments += ["--form", "\(part.name)=@\(path);filename=\(filename);type=\(type)"]
+            case .stream:
+                return nil
+            }
+        }
+        return arguments
+    }
+
+    /// Whether curl's `-F` parser and header writer leave `text` as it is.
+    static func isPlainFormWord(_ text: String) -> Bool {
+        !text.isEmpty && !text.unicodeScalars.contains { ";,\"\\\r\n\0".unicodeScalars.contains($0) }
+    }
+}
