@@ -70,6 +70,15 @@ package struct CurlCommandLine: Equatable, Sendable {
         return "'" + text.replacingSingleQuotes() + "'"
     }
 
+    /// Seconds as curl reads them: up to milliseconds, trailing zeros dropped.
+    package static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        var fraction = String(milliseconds % 1000)
+        while fraction.count < 3 { fraction = "0" + fraction }
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(milliseconds / 1000)" + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
     /// Every field of `TransferOptions`, `NetworkOptions` and `TLSOptions` with the curl flag it
     /// becomes, or why it has none.
     package static let coverage: [String: String] = [
@@ -190,8 +199,8 @@ struct CurlCommandLineBuilder {
         }
         if options.acceptEncoding != nil { add("--compressed") }
         if let digest = options.digestCredentials { add("--digest", "--user", "\(digest.user):\(digest.password)") }
-        if let seconds = options.effectiveConnectTimeout { add("--connect-timeout", Self.seconds(seconds)) }
-        if let seconds = options.timeout { add("--max-time", Self.seconds(seconds)) }
+        if let seconds = options.effectiveConnectTimeout { add("--connect-timeout", CurlCommandLine.seconds(seconds)) }
+        if let seconds = options.timeout { add("--max-time", CurlCommandLine.seconds(seconds)) }
         if let seconds = options.idleTimeout {
             add("--speed-limit", "1", "--speed-time", String(Int(seconds.rounded(.up))))
             note("--speed-limit 1 --speed-time approximates afcli's idle --timeout: curl stops below 1 byte/s on average")
@@ -248,15 +257,6 @@ struct CurlCommandLineBuilder {
                 note("curl's --pinnedpubkey checks the server's own key; afcli accepts a pinned key anywhere in the chain")
             }
         }
-    }
-
-    /// Seconds as curl reads them: up to milliseconds, trailing zeros dropped.
-    static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((value * 1000).rounded())
-        var fraction = String(milliseconds % 1000)
-        while fraction.count < 3 { fraction = "0" + fraction }
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(milliseconds / 1000)" + (fraction.isEmpty ? "" : "." + fraction)
     }
 }
 

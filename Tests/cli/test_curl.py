@@ -168,7 +168,7 @@ def test_network_and_tls_flags_are_printed(server, tmp_path):
     line, notes = curl_line(["--verify=no", "--resolve", "example.test:80:127.0.0.1", "--connect-to",
                              "a:1:b:2", "-4", "--interface", "lo", "--limit-rate", "1000", "--max-filesize",
                              "99", "--max-time", "1.25", "--connect-timeout", "3", "--timeout", "7",
-                             "--proxy", "http:http://127.0.0.1:9", "--no-proxy", "x.test",
+                             "--proxy", "http:http://127.0.0.1:9", "--noproxy", "x.test",
                              "--http2-prior-knowledge", "https://example.test/"])
     argv = shlex.split(line)
     for flag in ["--insecure", "--ipv4", "--http2-prior-knowledge"]:

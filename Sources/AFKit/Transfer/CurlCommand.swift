@@ -23,6 +23,25 @@ package struct CurlCommand: Sendable {
         notes = line.notes
     }
 
+    /// Every field of `ClientOptions` with the curl flag it becomes (through `TransferOptions`
+    /// and `CurlCommandLine.coverage`), or why it has none; a unit test fails when one is missing.
+    package static let clientCoverage: [String: String] = [
+        "follow": "--location, --proto-redir =http,https",
+        "maxRedirects": "--max-redirs",
+        "connectTimeout": "TransferOptions.connectTimeout",
+        "timeout": "TransferOptions.timeout",
+        "idleTimeout": "TransferOptions.idleTimeout",
+        "limits": "TransferOptions.limits",
+        "proxies": "TransferOptions.proxy (the one for the URL's scheme)",
+        "noProxy": "TransferOptions.noProxy",
+        "httpVersion": "TransferOptions.httpVersion",
+        "acceptEncoding": "TransferOptions.acceptEncoding",
+        "tls": "TransferOptions.tls",
+        "verbose": "none: only changes what afcli shows, not what is sent",
+        "resolve": "TransferOptions.resolve",
+        "network": "TransferOptions.network",
+    ]
+
     /// The command as one POSIX shell line, starting with `curl`.
     package var shellLine: String {
         (["curl"] + arguments).map(CurlCommandLine.shellQuoted).joined(separator: " ")

@@ -1,0 +1,179 @@
+import AFCurl
+import XCTest
+
+@testable import AFKit
+
+/// `--curl`: every transfer setting has a curl flag (or a stated reason for none), the body
+/// choices, redaction and POSIX shell quoting.
+final class CurlCommandTests: TemporaryDirectoryTestCase {
+    private let get = PreparedRequest(method: "GET", url: "http://h.test/p?q=1", headers: [])
+
+    /// The field names `Mirror` sees on `value`, prefixed with `prefix`.
+    private func fields(of value: Any, _ prefix: String) -> Set<String> {
+        Set(Mirror(reflecting: value).children.compactMap { $0.label.map { "\(prefix).\($0)" } })
+    }
+
+    /// Setting each field to something other than its default, by the same names `Mirror` reports.
+    private let transferMutators: [String: (inout TransferOptions) -> Void] = [
+        "TransferOptions.connectTimeout": { $0.connectTimeout = 4 },
+        "TransferOptions.timeout": { $0.timeout = 5 },
+        "TransferOptions.idleTimeout": { $0.idleTimeout = 6 },
+        "TransferOptions.limits": { $0.limits.maxBodyBytes = 7 },
+        "TransferOptions.proxy": { $0.proxy = "http://p.test:1" },
+        "TransferOptions.noProxy": { $0.noProxy = "n.test" },
+        "TransferOptions.httpVersion": { $0.httpVersion = .http1_1 },
+        "TransferOptions.acceptEncoding": { $0.acceptEncoding = "" },
+        "TransferOptions.digestCredentials": { $0.digestCredentials = DigestCredentials(user: "u", password: "p") },
+        "TransferOptions.tls": { $0.tls.verifyPeer = false },
+        "TransferOptions.resolve": { $0.resolve = ["h.test:80:127.0.0.1"] },
+        "TransferOptions.network": { $0.network.interface = "lo" },
+        "NetworkOptions.connectTo": { $0.network.connectTo = ["a:1:b:2"] },
+        "NetworkOptions.addressFamily": { $0.network.addressFamily = .ipv6 },
+        "NetworkOptions.unixSocket": { $0.network.unixSocket = "/tmp/s" },
+        "NetworkOptions.interface": { $0.network.interface = "eth9" },
+        "NetworkOptions.maxReceiveRate": { $0.network.maxReceiveRate = 1000 },
+        "NetworkOptions.chunked": { $0.network.chunked = true },
+        "NetworkOptions.hstsFile": { $0.network.hstsFile = "/tmp/hsts.txt" },
+        "TLSOptions.verifyPeer": { $0.tls.verifyPeer = false },
+        "TLSOptions.verifyHost": { $0.tls.verifyHost = false },
+        "TLSOptions.caFile": { $0.tls.caFile = "/tmp/ca.pem" },
+        "TLSOptions.caPath": { $0.tls.caPath = "/tmp/ca" },
+        "TLSOptions.pinnedPublicKey": { $0.tls.pinnedPublicKey = "sha256//AAAA" },
+        "TLSOptions.clientCertificate": { $0.tls.clientCertificate = "/tmp/c.pem" },
+        "TLSOptions.clientKey": { $0.tls.clientKey = "/tmp/k.pem" },
+        "TLSOptions.minimumVersion": { $0.tls.minimumVersion = .tls13 },
+        "TLSOptions.pinnedKeyDigests": {
+            $0.tls.pinnedKeyDigests = [[1]]
+            $0.tls.pinnedPublicKey = "sha256//AQ=="
+        },
+        "TLSOptions.pinnedCertificateDigests": { $0.tls.pinnedCertificateDigests = [[2]] },
+        "TLSOptions.trustedCertificatesPEM": { $0.tls.trustedCertificatesPEM = "PEM" },
+    ]
+
+    /// Fields that change nothing on the wire.
+    private let notOnTheWire: Set<String> = ["TransferOptions.reportsRequestHeads", "ClientOptions.verbose"]
+
+    /// A POST with an empty body, so that body framing settings show too.
+    private func line(_ options: TransferOptions) -> CurlCommandLine {
+        CurlCommandLine(
+            request: TransferRequest(method: "POST", url: "https://h.test/", options: options), body: .bytes([]),
+            maxRedirects: nil)
+    }
+
+    func testEveryTransferFieldHasACurlMapping() {
+        let all = fields(of: TransferOptions(), "TransferOptions").union(fields(of: NetworkOptions(), "NetworkOptions"))
+            .union(fields(of: TLSOptions(), "TLSOptions"))
+        XCTAssertEqual(Set(CurlCommandLine.coverage.keys), all, "a field without a decided curl flag, or a stale entry")
+        XCTAssertEqual(Set(transferMutators.keys).union(notOnTheWire.filter { $0.hasPrefix("Transfer") }), all)
+        let plain = line(TransferOptions())
+        for (name, mutate) in transferMutators {
+            var options = TransferOptions()
+            mutate(&options)
+            XCTAssertNotEqual(line(options), plain, "\(name) does not change the curl command")
+        }
+    }
+
+    func testEveryClientFieldHasACurlMapping() throws {
+        XCTAssertEqual(Set(CurlCommand.clientCoverage.keys), Set(fields(of: ClientOptions(), "C").map { String($0.dropFirst(2)) }))
+        let mutators: [String: (inout ClientOptions) -> Void] = [
+            "follow": { $0.follow = true }, "maxRedirects": { $0.follow = true; $0.maxRedirects = 3 },
+            "connectTimeout": { $0.connectTimeout = 1 }, "timeout": { $0.timeout = 2 }, "idleTimeout": { $0.idleTimeout = 3 },
+            "limits": { $0.limits.maxBodyBytes = 4 }, "proxies": { $0.proxy = ProxySetting(url: "http://p:1") },
+            "noProxy": { $0.noProxy = "*" }, "httpVersion": { $0.httpVersion = .http2 },
+            "acceptEncoding": { $0.acceptEncoding = "gzip" }, "tls": { $0.tls.caFile = "/c" },
+            "resolve": { $0.resolve = ["h.test:80:127.0.0.1"] }, "network": { $0.network.addressFamily = .ipv4 },
+        ]
+        XCTAssertEqual(Set(mutators.keys).union(["verbose"]), Set(CurlCommand.clientCoverage.keys))
+        let plain = try CurlCommand(request: get, options: ClientOptions()).arguments
+        for (name, mutate) in mutators {
+            var options = ClientOptions()
+            if name == "maxRedirects" { options.follow = true }
+            let before = try CurlCommand(request: get, options: options).arguments
+            mutate(&options)
+            XCTAssertNotEqual(try CurlCommand(request: get, options: options).arguments, name == "maxRedirects" ? before : plain, name)
+        }
+    }
+
+    func testFlagsAndTheURLLast() throws {
+        var options = ClientOptions(follow: true, maxRedirects: 5, httpVersion: .http2PriorKnowledge)
+        options.idleTimeout = 2.5
+        options.connectTimeout = 0.25
+        options.network.addressFamily = .ipv6
+        let command = try CurlCommand(request: get, options: options)
+        XCTAssertEqual(
+            command.arguments,
+            ["--proto", "=http,https", "--location", "--max-redirs", "5", "--proto-redir", "=http,https",
+             "--header", "User-Agent:", "--header", "Accept:", "--http2-prior-knowledge",
+             "--connect-timeout", "0.25", "--speed-limit", "1", "--speed-time", "3", "--ipv6", "http://h.test/p?q=1"])
+        XCTAssertTrue(command.notes.contains { $0.contains("--speed-time") })
+    }
+
+    func testBodiesAndMethods() throws {
+        let json = Array("{\"a\":1}".utf8)
+        let post = PreparedRequest(
+            method: "POST", url: "http://h/", headers: [HTTPField(name: "Content-Type", value: "application/json")],
+            body: BytesBodySource(json), bodyBytes: json)
+        let args = try CurlCommand(request: post, options: ClientOptions()).arguments
+        XCTAssertFalse(args.contains("--request"))
+        XCTAssertEqual(Array(args.suffix(3)), ["--data-binary", "{\"a\":1}", "http://h/"])
+        XCTAssertTrue(args.contains("Expect:"), "libcurl's header list for uploads carries Expect:")
+
+        let at = Array("@etc/passwd".utf8)
+        let put = PreparedRequest(method: "PUT", url: "http://h/", headers: [], body: BytesBodySource(at), bodyBytes: at)
+        let putArgs = try CurlCommand(request: put, options: ClientOptions()).arguments
+        XCTAssertEqual(Array(putArgs.prefix(2)), ["--request", "PUT"])
+        XCTAssertTrue(putArgs.contains("--data-raw"), "a leading @ is not a file name")
+        XCTAssertTrue(putArgs.contains("Content-Type:"), "curl's form type is suppressed")
+
+        let binary: [UInt8] = [0x78, 0x9C, 0, 0xFF]
+        let deflated = PreparedRequest(method: "POST", url: "http://h/", headers: [], body: BytesBodySource(binary), bodyBytes: binary)
+        let command = try CurlCommand(request: deflated, options: ClientOptions())
+        XCTAssertTrue(command.arguments.contains("@-"))
+        XCTAssertTrue(command.notes.contains { $0.contains("4 bytes") })
+
+        let head = PreparedRequest(method: "HEAD", url: "http://h/", headers: [])
+        XCTAssertEqual(try CurlCommand(request: head, options: ClientOptions()).arguments.first, "--head")
+    }
+
+    func testFormPartsBecomeFormArgumentsOnlyWhenCurlWritesThemAlike() throws {
+        let path = try makeFile("a.txt", Array("x".utf8))
+        var form = try MultipartFormData(boundary: "b")
+        try form.append(field: "f", value: "v;@x")
+        try form.append(fileAt: path, name: "doc")
+        XCTAssertEqual(
+            CurlCommand.formArguments(form),
+            ["--form-string", "f=v;@x", "--form", "doc=@\(path);filename=a.txt;type=text/plain"])
+        var semicolon = try MultipartFormData(boundary: "b")
+        try semicolon.append(fileAt: try makeFile("a;b.txt", [1]), name: "doc")
+        XCTAssertNil(CurlCommand.formArguments(semicolon))
+        var bytes = try MultipartFormData(boundary: "b")
+        try bytes.append(data: [1], name: "x", filename: "x.bin", contentType: "application/octet-stream")
+        XCTAssertNil(CurlCommand.formArguments(bytes))
+        XCTAssertNil(CurlCommand.formArguments(try MultipartFormData(boundary: "b")))
+    }
+
+    func testSecretsAreRedacted() throws {
+        var options = ClientOptions()
+        options.tls.caFile = "/x"
+        let request = PreparedRequest(
+            method: "GET", url: "http://h/", headers: [HTTPField(name: "Authorization", value: "Basic c2VjcmV0")],
+            digestCredentials: (user: "u", password: "pw"))
+        let command = try CurlCommand(request: request, options: options, secrets: ["Basic c2VjcmV0", "pw", ""])
+        XCTAssertTrue(command.arguments.contains("Authorization: <redacted>"))
+        XCTAssertTrue(command.arguments.contains("u:<redacted>"))
+        XCTAssertFalse(command.shellLine.contains("c2VjcmV0"))
+    }
+
+    func testShellQuoting() {
+        XCTAssertEqual(CurlCommandLine.shellQuoted("--max-time"), "--max-time")
+        XCTAssertEqual(CurlCommandLine.shellQuoted("http://h:1/a?b=c"), "'http://h:1/a?b=c'")
+        XCTAssertEqual(CurlCommandLine.shellQuoted(""), "''")
+        XCTAssertEqual(CurlCommandLine.shellQuoted("it's"), "'it'\\''s'")
+        XCTAssertEqual(CurlCommandLine.shellQuoted("a\nb"), "'a\nb'")
+        XCTAssertEqual(CurlCommandLine.shellQuoted("é✓"), "'é✓'")
+        XCTAssertEqual(CurlCommandLine.shellQuoted("$HOME `x` \\ \"q\""), "'$HOME `x` \\ \"q\"'")
+        XCTAssertEqual(CurlCommandLine.seconds(2), "2")
+        XCTAssertEqual(CurlCommandLine.seconds(1.25), "1.25")
+        XCTAssertEqual(CurlCommandLine.seconds(0.0005), "0.001")
+    }
+}
