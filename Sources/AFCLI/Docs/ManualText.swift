@@ -435,6 +435,25 @@ package enum ManualText {
                         + "writes the file."),
             ]),
         ManualSection(
+            "THE CURL COMMAND",
+            [
+                .paragraph(
+                    "`--curl` prints one shell-quoted curl command line that sends the same request, and sends "
+                        + "nothing. It is made from the same transfer settings that configure libcurl: every header "
+                        + "as sent (`-H 'Name:'` for a removed one, `-H 'Name;'` for an empty one), the method (`-X` "
+                        + "only where curl would not infer it), the body, `--compressed` because afcli decodes "
+                        + "responses, and the TLS, proxy, routing, timeout and limit options."),
+                .paragraph(
+                    "A file body stays `--data-binary @FILE`. Multipart becomes `--form-string` and `--form` only "
+                        + "when curl writes the same parts (its boundary differs); otherwise, and for standard input, "
+                        + "a compressed or a non-text body, `--data-binary @-` reads the body from standard input. "
+                        + "Notes on standard error name what to pipe in and where curl differs: the idle `--timeout` "
+                        + "becomes `--speed-limit 1 --speed-time N`, curl's `--limit-rate` also paces uploads, "
+                        + "`--pinnedpubkey` checks the server's own key only, `--pin-cert` has no curl flag, and after "
+                        + "a redirect to GET curl keeps the body's `-H` headers. A password asked for on the terminal "
+                        + "is printed as `<redacted>` unless `--show-secrets` is given."),
+            ]),
+        ManualSection(
             "OPTIONS",
             [
                 .paragraph(

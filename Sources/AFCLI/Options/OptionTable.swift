@@ -97,7 +97,7 @@ package enum OptionTable {
             apply: { values, _ in values.offline = true },
             reset: { $0.offline = false }),
         OptionSpec(
-            long: "curl", group: .request, help: "print the equivalent curl command instead of sending",
+            long: "curl", group: .request, help: "print the same request as a curl command",
             description: "Print, as one shell-quoted line, a curl command that sends the same request: method, "
                 + "URL, every header, the body and the TLS and network options, made from the same settings that "
                 + "configure the transfer. Nothing is sent. A file body stays @FILE; multipart becomes -F when "
