@@ -34,6 +34,8 @@ package struct CurlCommandLine: Equatable, Sendable {
     /// The command for `request` with `body`; `maxRedirects` is non-nil when redirects are followed.
     package init(request: TransferRequest, body: CurlBodyArgument, maxRedirects: Int?) {
         var builder = CurlCommandLineBuilder()
+        // First, as curl requires: no ~/.curlrc adds options afcli did not set.
+        builder.add("--disable")
         builder.addMethod(request.method, body: body)
         builder.add("--proto", "=http,https")
         if let maxRedirects {

@@ -30,10 +30,10 @@ def curl_line(args, cwd=None, input=None):
     return text[:-1], result.stderr.decode()
 
 
-def run_curl(line, cwd=None, input=None):
+def run_curl(line, cwd=None, input=None, home=None):
     proc = subprocess.run(
         ["sh", "-c", line + " --silent --show-error --output /dev/null"], cwd=cwd, input=input,
-        capture_output=True, env=base_env(), timeout=30)
+        capture_output=True, env=base_env({"HOME": str(home)} if home else None), timeout=30)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -50,7 +50,7 @@ def normalized(request, multipart=False):
     return request.method, request.target, request.version, +headers, body
 
 
-def compare(server, args, cwd=None, input=None, curl_input=None, multipart=False):
+def compare(server, args, cwd=None, input=None, curl_input=None, multipart=False, home=None):
     """Sends with afcli, then with the printed curl command; returns the printed line and notes."""
     server.requests.clear()
     sent = run(args, cwd=cwd, input=input)
@@ -59,7 +59,7 @@ def compare(server, args, cwd=None, input=None, curl_input=None, multipart=False
     server.requests.clear()
     line, notes = curl_line(args, cwd=cwd, input=input)
     assert server.requests == [], "--curl sent a request"
-    run_curl(line, cwd=cwd, input=curl_input if curl_input is not None else input)
+    run_curl(line, cwd=cwd, input=curl_input if curl_input is not None else input, home=home)
     theirs = list(server.requests)
     assert len(ours) == len(theirs) >= 1
     for hop, (a, b) in enumerate(zip(ours, theirs)):
@@ -71,9 +71,11 @@ def compare(server, args, cwd=None, input=None, curl_input=None, multipart=False
     return line, notes
 
 
-def test_get_with_query_and_headers(server):
+def test_get_with_query_and_headers(server, tmp_path):
+    # A ~/.curlrc of the user's must not change what the printed command sends.
+    (tmp_path / ".curlrc").write_text('header = "X-From-Curlrc: 1"\nrequest = "PATCH"\n')
     line, _ = compare(server, [f"{server.url}/get", "q==a b", "X-Quote:it's \"x\"", "X-Uni:é✓",
-                               "search==ünï"])
+                               "search==ünï"], home=tmp_path)
     assert line.startswith("curl ")
     assert "--request" not in line
 
