@@ -65,9 +65,13 @@ package struct CurlCommandLine: Equatable, Sendable {
     /// `text` as one POSIX shell word: unchanged when it holds only characters no shell treats
     /// specially, else between single quotes, each `'` written as `'\''`.
     package static func shellQuoted(_ text: String) -> String {
-        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_@%+=:,./-".unicodeScalars.contains(scalar))
-        }
+        let safe =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "_@%+=:,./-".unicodeScalars.contains(scalar))
+            }
         if safe { return text }
         return "'" + text.replacingSingleQuotes() + "'"
     }
@@ -205,7 +209,9 @@ struct CurlCommandLineBuilder {
         if let seconds = options.timeout { add("--max-time", CurlCommandLine.seconds(seconds)) }
         if let seconds = options.idleTimeout {
             add("--speed-limit", "1", "--speed-time", String(Int(seconds.rounded(.up))))
-            note("--speed-limit 1 --speed-time approximates afcli's idle --timeout: curl stops below 1 byte/s on average")
+            note(
+                "--speed-limit 1 --speed-time approximates afcli's idle --timeout: curl stops below 1 byte/s on average"
+            )
         }
         if let bytes = options.limits.maxBodyBytes { add("--max-filesize", String(bytes)) }
         if let proxy = options.proxy { add("--proxy", proxy) }
@@ -256,7 +262,9 @@ struct CurlCommandLineBuilder {
         if let pinned = tls.pinnedPublicKey {
             add("--pinnedpubkey", pinned)
             if !tls.pinnedKeyDigests.isEmpty {
-                note("curl's --pinnedpubkey checks the server's own key; afcli accepts a pinned key anywhere in the chain")
+                note(
+                    "curl's --pinnedpubkey checks the server's own key; afcli accepts a pinned key anywhere in the chain"
+                )
             }
         }
     }

@@ -74,10 +74,16 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testEveryClientFieldHasACurlMapping() throws {
-        XCTAssertEqual(Set(CurlCommand.clientCoverage.keys), Set(fields(of: ClientOptions(), "C").map { String($0.dropFirst(2)) }))
+        XCTAssertEqual(
+            Set(CurlCommand.clientCoverage.keys), Set(fields(of: ClientOptions(), "C").map { String($0.dropFirst(2)) }))
         let mutators: [String: (inout ClientOptions) -> Void] = [
-            "follow": { $0.follow = true }, "maxRedirects": { $0.follow = true; $0.maxRedirects = 3 },
-            "connectTimeout": { $0.connectTimeout = 1 }, "timeout": { $0.timeout = 2 }, "idleTimeout": { $0.idleTimeout = 3 },
+            "follow": { $0.follow = true },
+            "maxRedirects": {
+                $0.follow = true
+                $0.maxRedirects = 3
+            },
+            "connectTimeout": { $0.connectTimeout = 1 }, "timeout": { $0.timeout = 2 },
+            "idleTimeout": { $0.idleTimeout = 3 },
             "limits": { $0.limits.maxBodyBytes = 4 }, "proxies": { $0.proxy = ProxySetting(url: "http://p:1") },
             "noProxy": { $0.noProxy = "*" }, "httpVersion": { $0.httpVersion = .http2 },
             "acceptEncoding": { $0.acceptEncoding = "gzip" }, "tls": { $0.tls.caFile = "/c" },
@@ -90,7 +96,9 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
             if name == "maxRedirects" { options.follow = true }
             let before = try CurlCommand(request: get, options: options).arguments
             mutate(&options)
-            XCTAssertNotEqual(try CurlCommand(request: get, options: options).arguments, name == "maxRedirects" ? before : plain, name)
+            XCTAssertNotEqual(
+                try CurlCommand(request: get, options: options).arguments, name == "maxRedirects" ? before : plain, name
+            )
         }
     }
 
@@ -102,9 +110,12 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         let command = try CurlCommand(request: get, options: options)
         XCTAssertEqual(
             command.arguments,
-            ["--disable", "--proto", "=http,https", "--location", "--max-redirs", "5", "--proto-redir", "=http,https",
-             "--header", "User-Agent:", "--header", "Accept:", "--http2-prior-knowledge",
-             "--connect-timeout", "0.25", "--speed-limit", "1", "--speed-time", "3", "--ipv6", "http://h.test/p?q=1"])
+            [
+                "--disable", "--proto", "=http,https", "--location", "--max-redirs", "5", "--proto-redir",
+                "=http,https",
+                "--header", "User-Agent:", "--header", "Accept:", "--http2-prior-knowledge",
+                "--connect-timeout", "0.25", "--speed-limit", "1", "--speed-time", "3", "--ipv6", "http://h.test/p?q=1",
+            ])
         XCTAssertTrue(command.notes.contains { $0.contains("--speed-time") })
     }
 
@@ -119,14 +130,16 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(args.contains("Expect:"), "libcurl's header list for uploads carries Expect:")
 
         let at = Array("@etc/passwd".utf8)
-        let put = PreparedRequest(method: "PUT", url: "http://h/", headers: [], body: BytesBodySource(at), bodyBytes: at)
+        let put = PreparedRequest(
+            method: "PUT", url: "http://h/", headers: [], body: BytesBodySource(at), bodyBytes: at)
         let putArgs = try CurlCommand(request: put, options: ClientOptions()).arguments
         XCTAssertEqual(Array(putArgs[1...2]), ["--request", "PUT"])
         XCTAssertTrue(putArgs.contains("--data-raw"), "a leading @ is not a file name")
         XCTAssertTrue(putArgs.contains("Content-Type:"), "curl's form type is suppressed")
 
         let binary: [UInt8] = [0x78, 0x9C, 0, 0xFF]
-        let deflated = PreparedRequest(method: "POST", url: "http://h/", headers: [], body: BytesBodySource(binary), bodyBytes: binary)
+        let deflated = PreparedRequest(
+            method: "POST", url: "http://h/", headers: [], body: BytesBodySource(binary), bodyBytes: binary)
         let command = try CurlCommand(request: deflated, options: ClientOptions())
         XCTAssertTrue(command.arguments.contains("@-"))
         XCTAssertTrue(command.notes.contains { $0.contains("4 bytes") })

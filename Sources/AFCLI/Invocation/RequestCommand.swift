@@ -25,7 +25,9 @@ struct RequestCommand {
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
         let destination: ExchangePrinter.Destination =
-            if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
+            if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else {
+                .standardOutput
+            }
         let printer = ExchangePrinter(
             parts: parts, destination: destination, colors: display.colors,
             isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
@@ -41,7 +43,9 @@ struct RequestCommand {
         }
         var settings = clientOptions(verbose: parts.contains(.requestHeaders))
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
-        if options.curl { return try CurlCommandPrinter.print(prepared, settings: settings, options: options, spec: spec) }
+        if options.curl {
+            return try CurlCommandPrinter.print(prepared, settings: settings, options: options, spec: spec)
+        }
 
         if parts.contains(.requestHeaders), multipartForm != nil, let body = prepared.body, body.length == nil {
             ErrorReporter.note(

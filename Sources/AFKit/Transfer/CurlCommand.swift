@@ -75,7 +75,8 @@ package struct CurlCommand: Sendable {
         if let bytes = request.bodyBytes { return .bytes(bytes) }
         if let file = body as? FileBodySource { return .file(path: file.path) }
         if body is StandardInputBodySource { return .standardInput(note: nil) }
-        return .standardInput(note: "the body is made while it is sent (a compressed stream): pipe afcli's body into curl")
+        return .standardInput(
+            note: "the body is made while it is sent (a compressed stream): pipe afcli's body into curl")
     }
 
     /// `--form-string name=value` for plain fields and `-F name=@path;filename=F;type=T` for
