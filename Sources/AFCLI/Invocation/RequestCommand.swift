@@ -25,9 +25,7 @@ struct RequestCommand {
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
         let destination: ExchangePrinter.Destination =
-            if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else {
-                .standardOutput
-            }
+            if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
         let printer = ExchangePrinter(
             parts: parts, destination: destination, colors: display.colors,
             isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
