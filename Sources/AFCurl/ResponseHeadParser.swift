@@ -4,9 +4,9 @@
 /// connection: 1xx interim responses, a digest challenge it answers itself, the final response
 /// and, after the body, chunked trailers. A status line starts a new head; the empty line ends
 /// it. Lines arriving while no head is open (trailers) are ignored.
-struct ResponseHeadParser {
+package struct ResponseHeadParser {
     /// The result of feeding one line.
-    enum Event {
+    package enum Event {
         /// Nothing complete yet.
         case none
         /// A head ended with its empty line.
@@ -19,8 +19,11 @@ struct ResponseHeadParser {
     private var headers: [(name: String, value: String)] = []
     private var isOpen = false
 
+    /// A parser waiting for its first status line.
+    package init() {}
+
     /// Feeds one raw header line, CRLF included.
-    mutating func feed(_ line: UnsafeRawBufferPointer) -> Event {
+    package mutating func feed(_ line: UnsafeRawBufferPointer) -> Event {
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D {
             end -= 1
