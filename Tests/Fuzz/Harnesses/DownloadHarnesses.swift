@@ -26,15 +26,17 @@ enum DownloadHarnesses {
         }
     }
 
-    /// A `NAME.part.state` file's text: what decodes encodes back to a state that decodes the same.
+    /// A `NAME.part.state` file's text: what decodes, once sanitized as the writer does, encodes
+    /// to text that decodes to the same state (for the URLs a request can have: no CR or LF).
     static func downloadState(_ input: UnsafeRawBufferPointer) {
         guard let text = String(validating: input, as: UTF8.self), let state = DownloadState(decoding: text) else {
             return
         }
         FuzzInvariant.check(state.bytes >= 0, "a state never claims a negative byte count")
-        let again = DownloadState(decoding: state.encoded)
-        FuzzInvariant.check(again == state, "state \(state) survives encoding")
-        _ = state.sanitized
         _ = state.ifRangeValidator
+        let written = state.sanitized
+        guard !written.url.utf8.contains(where: { $0 == 10 || $0 == 13 }) else { return }
+        let again = DownloadState(decoding: written.encoded)
+        FuzzInvariant.check(again == written, "state \(written) survives encoding")
     }
 }
