@@ -1,3 +1,4 @@
+import AFKit
 import Glibc
 
 /// Reads the whole of a small file named by an item (`=@`, `:=@`, `==@`, `:@`).
@@ -43,5 +44,5 @@ enum FileReader {
 /// Why a file could not be read: the errno text in lower case.
 struct FileReadFailure: Error {
     var errno: Int32
-    var reason: String { String(cString: strerror(errno)).lowercased() }
+    var reason: String { SystemError.message(errno) }
 }

@@ -49,18 +49,11 @@ final class RequestLogger {
 
     /// Writes one block with `result` as 结果.
     private func write(_ result: String) {
-        var text = CJRequestLog(
+        let text = CJRequestLog(
             address: address, originalParameters: originalParameters, finalParameters: finalParameters, result: result
         ).text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A log that cannot be written must not fail the request it describes.
+        try? FileDescriptorIO.writeAll(descriptor, text)
     }
 }
 
@@ -70,7 +63,7 @@ struct LogFileError: Error, CustomStringConvertible {
     var code: Int32
 
     var description: String {
-        "cannot open the log file \"\(path)\": \(String(cString: strerror(code)))"
+        "cannot open the log file \"\(path)\": \(SystemError.message(code))"
     }
 }
 
