@@ -4,8 +4,9 @@
 SWIFT ?= swift
 # SwiftPM leaves a handful of empty TemporaryDirectory.* folders in TMPDIR on every command:
 # its commands here get a temporary directory of their own inside .build, removed by `make test`.
+# SWIFTPM_ENV goes first on a recipe line: `$(SWIFTPM_ENV) [VAR=value...] $(SWIFT) build`.
 SWIFTPM_TMP = $(CURDIR)/.build/tmp
-SWIFTPM = mkdir -p $(SWIFTPM_TMP) && TMPDIR=$(SWIFTPM_TMP) $(SWIFT)
+SWIFTPM_ENV = mkdir -p $(SWIFTPM_TMP) && TMPDIR=$(SWIFTPM_TMP)
 SWIFTPM_TMP_CLEANUP = rm -rf $(SWIFTPM_TMP)
 PREFIX ?= /usr/local
 # The Swift runtime is linked statically (DESIGN §3). libstdc++ too: the dynamic loader's symbol
@@ -41,10 +42,10 @@ release: deps
 	@$(if $(STATIC_CXX),mkdir -p $(STATIC_CXX_DIR) && ln -sf $(STATIC_CXX) $(STATIC_CXX_DIR)/libstdc++.a)
 	@# SwiftPM does not know the order file is a link input: relink when it changed.
 	@[ ! -f $(RELEASE_BIN) ] || [ $(RELEASE_BIN) -nt scripts/hot-functions.order ] || rm -f $(RELEASE_BIN)
-	$(SWIFTPM) build $(RELEASE_FLAGS) --product afcli
+	$(SWIFTPM_ENV) $(SWIFT) build $(RELEASE_FLAGS) --product afcli
 
 debug: deps
-	$(SWIFTPM) build --product afcli
+	$(SWIFTPM_ENV) $(SWIFT) build --product afcli
 
 build: release
 
@@ -56,8 +57,8 @@ demo: release
 # hand-off and link flags), which only it exercises.
 # The layering check comes first: it takes a fraction of a second and fails before any build.
 test: check-layers deps
-	$(SWIFTPM) build --build-tests
-	$(SWIFTPM) test --skip-build
+	$(SWIFTPM_ENV) $(SWIFT) build --build-tests
+	$(SWIFTPM_ENV) $(SWIFT) test --skip-build
 	AFCLI_BIN=$(DEBUG_BIN) python3 -m pytest -q -p no:cacheprovider Tests/cli
 	$(MAKE) --no-print-directory release
 	AFCLI_BIN=$(RELEASE_BIN) python3 -m pytest -q -p no:cacheprovider Tests/cli
@@ -74,13 +75,15 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) sh scripts/fuzz
 
-# The unit tests under AddressSanitizer and then ThreadSanitizer, each in its own build
-# directory (the CLI's release link flags do not apply there). Not part of test.
+# The unit tests under AddressSanitizer (with LeakSanitizer; scripts/lsan.supp lists what lives
+# until exit on purpose) and then ThreadSanitizer, each in its own build directory (the CLI's
+# release link flags do not apply there). Not part of test.
 sanitize: deps
-	$(SWIFTPM) build --build-tests --sanitize=address --build-path .build-asan
-	$(SWIFTPM) test --skip-build --sanitize=address --build-path .build-asan
-	$(SWIFTPM) build --build-tests --sanitize=thread --build-path .build-tsan
-	$(SWIFTPM) test --skip-build --sanitize=thread --build-path .build-tsan
+	$(SWIFTPM_ENV) $(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
+	$(SWIFTPM_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+		$(SWIFT) test --skip-build --sanitize=address --build-path .build-asan
+	$(SWIFTPM_ENV) $(SWIFT) build --build-tests --sanitize=thread --build-path .build-tsan
+	$(SWIFTPM_ENV) $(SWIFT) test --skip-build --sanitize=thread --build-path .build-tsan
 	@$(SWIFTPM_TMP_CLEANUP)
 
 # Regenerates the committed man page and completions from the option table.

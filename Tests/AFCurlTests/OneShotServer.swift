@@ -9,7 +9,6 @@ final class OneShotServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let reply: [UInt8]
-    private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
     /// The request bytes received (head and body), once `received()` returns.
     private var request: [UInt8] = []
@@ -30,9 +29,8 @@ final class OneShotServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         self.port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in serve() }
-        self.thread = thread
-        thread.start()
+        // The thread holds the server until the exchange ends; nothing holds the thread.
+        Thread { [self] in serve() }.start()
     }
 
     deinit { close(listener) }
