@@ -2,8 +2,9 @@
 # need (Debian and PyPI packages) when it is missing.
 
 SWIFT ?= swift
-# SwiftPM leaves a handful of empty TemporaryDirectory.* folders in TMPDIR on every command:
-# its commands here get a temporary directory of their own inside .build, removed by `make test`.
+# SwiftPM and the Swift compiler driver leave TemporaryDirectory.* folders in TMPDIR on every
+# command and compile job (about 90 for a `make test`): their commands here get a temporary
+# directory of their own inside .build, which `make test` removes at the end.
 # SWIFTPM_ENV goes first on a recipe line: `$(SWIFTPM_ENV) [VAR=value...] $(SWIFT) build`.
 SWIFTPM_TMP = $(CURDIR)/.build/tmp
 SWIFTPM_ENV = mkdir -p $(SWIFTPM_TMP) && TMPDIR=$(SWIFTPM_TMP)
