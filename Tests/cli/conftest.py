@@ -23,6 +23,15 @@ ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("AFCLI_BIN", ROOT / ".build" / "debug" / "afcli")).resolve()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def remove_pytest_temporary_directories(request, tmp_path_factory):
+    """Removes this run's tmp_path directories at the end (pytest keeps the last three runs'),
+    unless a test failed and its files may explain why."""
+    yield
+    if request.session.testsfailed == 0:
+        shutil.rmtree(tmp_path_factory.getbasetemp(), ignore_errors=True)
+
+
 class Result:
     def __init__(self, code, stdout, stderr):
         self.code = code
