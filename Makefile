@@ -2,6 +2,13 @@
 # need (Debian and PyPI packages) when it is missing.
 
 SWIFT ?= swift
+# SwiftPM and the Swift compiler driver leave TemporaryDirectory.* folders in TMPDIR on every
+# command and compile job (about 90 for a `make test`): their commands here get a temporary
+# directory of their own inside .build, which `make test` removes at the end.
+# SWIFTPM_ENV goes first on a recipe line: `$(SWIFTPM_ENV) [VAR=value...] $(SWIFT) build`.
+SWIFTPM_TMP = $(CURDIR)/.build/tmp
+SWIFTPM_ENV = mkdir -p $(SWIFTPM_TMP) && TMPDIR=$(SWIFTPM_TMP)
+SWIFTPM_TMP_CLEANUP = rm -rf $(SWIFTPM_TMP)
 PREFIX ?= /usr/local
 # The Swift runtime is linked statically (DESIGN §3). libstdc++ too: the dynamic loader's symbol
 # lookups for libstdc++.so cost about 15% of a small request's instructions. A directory holding
@@ -25,7 +32,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib $(if $(STATIC_CXX),-Xlinker -L$
 DEBUG_BIN = .build/debug/afcli
 RELEASE_BIN = .build/release/afcli
 
-.PHONY: all deps build release debug demo test unit-test cli-test docs bench install clean
+.PHONY: all deps build release debug demo test unit-test cli-test docs bench install clean check-layers fuzz sanitize
 
 all: release
 
@@ -36,10 +43,10 @@ release: deps
 	@$(if $(STATIC_CXX),mkdir -p $(STATIC_CXX_DIR) && ln -sf $(STATIC_CXX) $(STATIC_CXX_DIR)/libstdc++.a)
 	@# SwiftPM does not know the order file is a link input: relink when it changed.
 	@[ ! -f $(RELEASE_BIN) ] || [ $(RELEASE_BIN) -nt scripts/hot-functions.order ] || rm -f $(RELEASE_BIN)
-	$(SWIFT) build $(RELEASE_FLAGS) --product afcli
+	$(SWIFTPM_ENV) $(SWIFT) build $(RELEASE_FLAGS) --product afcli
 
 debug: deps
-	$(SWIFT) build --product afcli
+	$(SWIFTPM_ENV) $(SWIFT) build --product afcli
 
 build: release
 
@@ -49,12 +56,36 @@ demo: release
 # Unit tests (swift test) first, then black-box tests against loopback servers, twice: against
 # the debug build, and against the release executable users get (static runtime, its own argv
 # hand-off and link flags), which only it exercises.
-test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+# The layering check comes first: it takes a fraction of a second and fails before any build.
+test: check-layers deps
+	$(SWIFTPM_ENV) $(SWIFT) build --build-tests
+	$(SWIFTPM_ENV) $(SWIFT) test --skip-build
 	AFCLI_BIN=$(DEBUG_BIN) python3 -m pytest -q -p no:cacheprovider Tests/cli
 	$(MAKE) --no-print-directory release
 	AFCLI_BIN=$(RELEASE_BIN) python3 -m pytest -q -p no:cacheprovider Tests/cli
+	@$(SWIFTPM_TMP_CLEANUP)
+
+# Fails when a Swift file imports a module of this package that its target does not declare in
+# Package.swift (DESIGN §3: AFCLI sees AFKit only, AFKit sees AFCurl and the C shims).
+check-layers:
+	@python3 scripts/check-layers
+
+# libFuzzer harnesses (Tests/Fuzz) built with AddressSanitizer into .build-fuzz, each run for
+# FUZZ_SECONDS (default 60) on its seed corpus; prints executions and findings. Not part of test.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) sh scripts/fuzz
+
+# The unit tests under AddressSanitizer (with LeakSanitizer; scripts/lsan.supp lists what lives
+# until exit on purpose) and then ThreadSanitizer, each in its own build directory (the CLI's
+# release link flags do not apply there). Not part of test.
+sanitize: deps
+	$(SWIFTPM_ENV) $(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
+	$(SWIFTPM_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+		$(SWIFT) test --skip-build --sanitize=address --build-path .build-asan
+	$(SWIFTPM_ENV) $(SWIFT) build --build-tests --sanitize=thread --build-path .build-tsan
+	$(SWIFTPM_ENV) $(SWIFT) test --skip-build --sanitize=thread --build-path .build-tsan
+	@$(SWIFTPM_TMP_CLEANUP)
 
 # Regenerates the committed man page and completions from the option table.
 docs: debug
@@ -107,4 +138,4 @@ install: release
 	install -D -m 644 completions/afcli.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/afcli.fish
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan

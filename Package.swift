@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim,
-// CFileShim, CDeflateShim.
+// CFileShim, CDeflateShim. A file may import only the modules its target lists here
+// (scripts/check-layers, the first step of `make test`).
 // The executable alone also links CProcessArguments.
 let package = Package(
     name: "afcli",
@@ -33,8 +34,14 @@ let package = Package(
         .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim", "CFileShim", "CDeflateShim"]),
         .target(name: "AFCLI", dependencies: ["AFKit"]),
         .executableTarget(name: "afcli", dependencies: ["AFCLI", "CProcessArguments"]),
-        .testTarget(name: "AFKitTests", dependencies: ["AFKit"]),
-        .testTarget(name: "AFCLITests", dependencies: ["AFCLI"]),
+        // The fuzz harnesses are plain functions, built with everything else so they keep
+        // compiling; only `make fuzz` (scripts/fuzz) links them into libFuzzer executables.
+        .target(name: "AFFuzzHarnesses", dependencies: ["AFCLI", "AFKit", "AFCurl"], path: "Tests/Fuzz/Harnesses"),
+        .testTarget(name: "AFCurlTests", dependencies: ["AFCurl", "CCurlShim"]),
+        .testTarget(name: "AFKitTests", dependencies: ["AFKit", "AFCurl", "CCurlShim"]),
+        .testTarget(name: "AFCLITests", dependencies: ["AFCLI", "AFKit"]),
+        // Replays the committed seed corpus through every harness (Tests/Fuzz/corpus/<harness>/).
+        .testTarget(name: "AFFuzzTests", dependencies: ["AFFuzzHarnesses"], path: "Tests/Fuzz/CorpusTests"),
     ],
     swiftLanguageModes: [.v6]
 )

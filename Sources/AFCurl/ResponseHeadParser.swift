@@ -5,9 +5,9 @@
 /// and, after the body, chunked trailers. A status line starts a new head; the empty line ends
 /// it. Lines arriving while no head is open (trailers) are ignored. A head that exceeds the
 /// header limits of `ResponseLimits` is reported instead of growing without bound.
-struct ResponseHeadParser {
+package struct ResponseHeadParser {
     /// The result of feeding one line.
-    enum Event {
+    package enum Event {
         /// Nothing complete yet.
         case none
         /// A head ended with its empty line.
@@ -24,8 +24,11 @@ struct ResponseHeadParser {
     /// Bytes of the open head so far, status line included.
     private var headBytes = 0
 
+    /// A parser waiting for its first status line.
+    package init() {}
+
     /// Feeds one raw header line, CRLF included.
-    mutating func feed(_ line: UnsafeRawBufferPointer) -> Event {
+    package mutating func feed(_ line: UnsafeRawBufferPointer) -> Event {
         if line.count > ResponseLimits.maxHeaderLineBytes {
             return .limitExceeded(.headerLineLength(limit: ResponseLimits.maxHeaderLineBytes))
         }

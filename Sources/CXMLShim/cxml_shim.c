@@ -354,8 +354,9 @@ static void cxml_on_subset_end(void *ctx, const xmlChar *name, const xmlChar *ex
 }
 
 static void cxml_on_structured_error(void *ctx, xmlErrorPtr error) {
-    struct cxml_push *p = cxml_owner(ctx);
-    if (!error || error->level != XML_ERR_FATAL || p->error[0] != '\0') return;
+    // libxml2 reports an encoding error from xmlCreatePushParserCtxt, before _private is set.
+    struct cxml_push *p = ctx ? cxml_owner(ctx) : NULL;
+    if (!p || !error || error->level != XML_ERR_FATAL || p->error[0] != '\0') return;
     snprintf(p->error, sizeof p->error, "line %d, column %d: %s", error->line, error->int2,
              error->message ? error->message : "malformed XML");
     size_t n = strlen(p->error);

@@ -30,13 +30,21 @@ final class DocsTests: XCTestCase {
     }
 
     func testManPageRendersWithoutGroffWarnings() throws {
+        // The default device, and latin1: the one `man` renders with under LANG=C.
+        for device in [nil, "latin1"] {
+            try checkGroffIsSilent(device: device)
+        }
+    }
+
+    private func checkGroffIsSilent(device: String?) throws {
         let groff = ["/usr/bin/groff", "/usr/local/bin/groff"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
         guard let groff else { throw XCTSkip("groff is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: groff)
-        process.arguments = ["-man", "-ww", "-z"]
+        process.arguments = ["-man", "-ww", "-z"] + (device.map { ["-T" + $0] } ?? [])
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C"]
         let input = Pipe()
         let errors = Pipe()
         process.standardInput = input
@@ -47,7 +55,7 @@ final class DocsTests: XCTestCase {
         try input.fileHandleForWriting.close()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(stderr, "")
+        XCTAssertEqual(stderr, "", "groff -T\(device ?? "default")")
         XCTAssertEqual(process.terminationStatus, 0)
     }
 
@@ -84,6 +92,7 @@ final class DocsTests: XCTestCase {
         XCTAssertEqual(Roff.escape(".x"), "\\&.x")
         XCTAssertEqual(Roff.escape("'q'"), "\\(aqq\\(aq")
         XCTAssertEqual(Roff.escape("José"), "Jos\\[u00E9]")
+        XCTAssertEqual(Roff.escape("invalid…"), "invalid...")
         XCTAssertEqual(Roff.placeholder("[PROTOCOL:]URL"), "[\\fIPROTOCOL\\fR:]\\fIURL\\fR")
     }
 
@@ -134,7 +143,12 @@ final class DocsTests: XCTestCase {
         XCTAssertTrue(zsh.contains("'(-o --output)'{-o+,--output=}'[write the output to FILE]:FILE:_files'"))
         XCTAssertTrue(
             zsh.contains("'(-a --auth)'{-a+,--auth=}'[credentials (or a TOKEN with -A bearer)]:USER[\\:PASS]: '"))
-        XCTAssertTrue(fish.contains("complete -c afcli -s A -l auth-type -x -a 'basic digest bearer'"))
+        XCTAssertTrue(
+            fish.contains(
+                "complete -c afcli -s A -l auth-type -x -a \"basic\\tauth-type digest\\tauth-type bearer\\tauth-type\" -d "))
+        // URL values offer http:// and https:// only, not zsh's ftp:, gopher: and file: prefixes.
+        XCTAssertFalse(zsh.contains(":_urls"))
+        XCTAssertTrue(zsh.contains("compadd -S '' -- http:// https://"))
         XCTAssertTrue(fish.contains("complete -c afcli -s o -l output -r -F"))
         for script in [bash, zsh, fish] {
             XCTAssertTrue(script.contains("get head post put patch delete options"))

@@ -7,21 +7,7 @@ import XCTest
 @testable import AFKit
 
 /// Transport failures through `HTTPClient`: each surfaces as a typed error of the right kind.
-final class HTTPClientFailureTests: XCTestCase {
-    private var servers: [HTTPClientTestServer] = []
-
-    override func tearDown() {
-        for server in servers { server.stop() }
-        servers = []
-        super.tearDown()
-    }
-
-    private func startServer(_ handler: @escaping HTTPClientTestServer.Handler) throws -> HTTPClientTestServer {
-        let server = try HTTPClientTestServer(handler: handler)
-        servers.append(server)
-        return server
-    }
-
+final class HTTPClientFailureTests: LoopbackServerTestCase {
     /// A loopback port that was just free: bound, read back, closed.
     private func closedPort() throws -> UInt16 {
         let server = try HTTPClientTestServer { _ in .response(200, "OK") }

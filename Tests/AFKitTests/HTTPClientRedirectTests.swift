@@ -5,21 +5,7 @@ import XCTest
 @testable import AFKit
 
 /// Redirects, authentication round trips and proxies through `HTTPClient`.
-final class HTTPClientRedirectTests: XCTestCase {
-    private var servers: [HTTPClientTestServer] = []
-
-    override func tearDown() {
-        for server in servers { server.stop() }
-        servers = []
-        super.tearDown()
-    }
-
-    private func startServer(_ handler: @escaping HTTPClientTestServer.Handler) throws -> HTTPClientTestServer {
-        let server = try HTTPClientTestServer(handler: handler)
-        servers.append(server)
-        return server
-    }
-
+final class HTTPClientRedirectTests: LoopbackServerTestCase {
     /// Follows redirects; loopback only.
     private func following(maxRedirects: Int = 30) -> ClientOptions {
         ClientOptions(follow: true, maxRedirects: maxRedirects, noProxy: "127.0.0.1")

@@ -5,29 +5,7 @@ import XCTest
 @testable import AFKit
 
 /// End-to-end tests of `HTTPClient` over libcurl against a loopback server started per test.
-final class HTTPClientTests: XCTestCase {
-    private var servers: [HTTPClientTestServer] = []
-
-    override func tearDown() {
-        for server in servers { server.stop() }
-        servers = []
-        super.tearDown()
-    }
-
-    /// Starts a server that stops at the end of the test.
-    private func startServer(_ handler: @escaping HTTPClientTestServer.Handler) throws -> HTTPClientTestServer {
-        let server = try HTTPClientTestServer(handler: handler)
-        servers.append(server)
-        return server
-    }
-
-    /// Options that keep every test on loopback even if the environment names a proxy.
-    private func options(_ configure: (inout ClientOptions) -> Void = { _ in }) -> ClientOptions {
-        var options = ClientOptions(noProxy: "127.0.0.1")
-        configure(&options)
-        return options
-    }
-
+final class HTTPClientTests: LoopbackServerTestCase {
     private static let ok = HTTPClientTestServer.Reply.response(200, "OK", body: Array("done".utf8))
 
     // MARK: - Requests

@@ -6,27 +6,7 @@ import XCTest
 
 /// The limits a response is held to (header size, body size, expansion, idle time), bodies that
 /// are cut short on purpose, and refused redirects.
-final class TransferLimitsTests: XCTestCase {
-    private var servers: [HTTPClientTestServer] = []
-
-    override func tearDown() {
-        for server in servers { server.stop() }
-        servers = []
-        super.tearDown()
-    }
-
-    private func startServer(_ handler: @escaping HTTPClientTestServer.Handler) throws -> HTTPClientTestServer {
-        let server = try HTTPClientTestServer(handler: handler)
-        servers.append(server)
-        return server
-    }
-
-    private func options(_ change: (inout ClientOptions) -> Void = { _ in }) -> ClientOptions {
-        var options = ClientOptions(noProxy: "127.0.0.1")
-        change(&options)
-        return options
-    }
-
+final class TransferLimitsTests: LoopbackServerTestCase {
     private func feed(_ parser: inout ResponseHeadParser, _ line: String) -> ResponseHeadParser.Event {
         Array(line.utf8).withUnsafeBytes { parser.feed($0) }
     }

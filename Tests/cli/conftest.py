@@ -23,6 +23,15 @@ ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("AFCLI_BIN", ROOT / ".build" / "debug" / "afcli")).resolve()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def remove_pytest_temporary_directories(request, tmp_path_factory):
+    """Removes this run's tmp_path directories at the end (pytest keeps the last three runs'),
+    unless a test failed and its files may explain why."""
+    yield
+    if request.session.testsfailed == 0:
+        shutil.rmtree(tmp_path_factory.getbasetemp(), ignore_errors=True)
+
+
 class Result:
     def __init__(self, code, stdout, stderr):
         self.code = code
@@ -63,6 +72,21 @@ def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
+def drain(master, wait):
+    """Reads a pseudo-terminal until it closes, fails (EIO once the child is gone), or stays
+    silent for `wait` seconds; returns what was read."""
+    output = b""
+    while select.select([master], [], [], wait)[0]:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        output += data
+    return output
+
+
 def run_tty(args, env=None, timeout=30, columns=100):
     """Runs afcli with stdout on a pseudo-terminal (stderr piped); returns the terminal text."""
     master, slave = pty.openpty()
@@ -87,14 +111,7 @@ def run_tty(args, env=None, timeout=30, columns=100):
             output += data
         elif proc.poll() is not None:
             # Drain what is left after the process has gone.
-            try:
-                while select.select([master], [], [], 0.05)[0]:
-                    data = os.read(master, 65536)
-                    if not data:
-                        break
-                    output += data
-            except OSError:
-                pass
+            output += drain(master, 0.05)
             break
     proc.wait(timeout=5)
     stderr = proc.stderr.read()

@@ -1,5 +1,7 @@
 """Bad input: one clear error line, exit 2, nothing sent, nothing overwritten."""
 
+import socket
+
 import pytest
 
 from conftest import run
@@ -100,3 +102,19 @@ def test_completions_command():
         result = run(["completions", shell])
         assert result.code == 0 and "--follow" in result.out
     assert run(["completions", "tcsh"]).code == 2
+
+
+def test_pin_refuses_offline_before_connecting():
+    # pin only makes a TLS handshake; --offline would otherwise be ignored and connect anyway.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        result = run(["pin", "--offline", f"https://127.0.0.1:{port}/"])
+        with pytest.raises(socket.timeout):
+            listener.accept()
+    assert result.code == 2, result
+    assert result.err == (
+        "afcli: error: --offline does not apply to afcli pin (it sends no request, only makes a TLS handshake)\n"
+    )

@@ -7,12 +7,11 @@ Each test serves its body from an in-process loopback server; together they run 
 import os
 import pty
 import re
-import select
 import signal
 import subprocess
 import time
 
-from conftest import BINARY, Response, base_env, run, run_tty
+from conftest import BINARY, Response, base_env, drain, run, run_tty
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*m")
 DEPTH = 512
@@ -158,18 +157,7 @@ def run_on_one_terminal(args):
     proc = subprocess.Popen([str(BINARY), *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
                             env=base_env({"TERM": "xterm-256color", "NO_COLOR": "1"}), close_fds=True)
     os.close(slave)
-    output = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 10)
-        if not ready:
-            break
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        output += data
+    output = drain(master, 10)
     proc.wait(timeout=10)
     os.close(master)
     return proc.returncode, output.replace(b"\r\n", b"\n")

@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 
-from conftest import BINARY, Response, base_env, run
+from conftest import BINARY, Response, base_env, drain, run
 
 
 def trickle(count, interval, byte=b"x"):
@@ -219,14 +219,7 @@ def test_head_is_printed_on_a_terminal_before_a_slow_body(server):
         head_before_body = b"HTTP/1.1 200 OK" in output and not sent_body.is_set()
         release.set()
         proc.wait(timeout=10)
-        while select.select([master], [], [], 0.2)[0]:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            output += data
+        output += drain(master, 0.2)
     finally:
         release.set()
         if proc.poll() is None:

@@ -127,7 +127,7 @@ def _run_on_new_terminal(args, typed):
     import subprocess
     import termios
 
-    from conftest import BINARY, Result, base_env
+    from conftest import BINARY, Result, base_env, drain
 
     master, slave = pty.openpty()
     proc = subprocess.Popen(
@@ -148,14 +148,7 @@ def _run_on_new_terminal(args, typed):
         if proc.poll() is None:
             os.write(master, typed)
         out, err = proc.communicate(timeout=20)
-        while select.select([master], [], [], 0.1)[0]:
-            try:
-                data = os.read(master, 1024)
-            except OSError:
-                break
-            if not data:
-                break
-            shown += data
+        shown += drain(master, 0.1)
     finally:
         if proc.poll() is None:
             proc.kill()

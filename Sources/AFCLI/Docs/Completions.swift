@@ -11,12 +11,10 @@ package enum Completions {
         }
     }
 
-    /// The subcommands with a short description each.
-    private static let subcommands = [
-        ("help", "show the whole manual"), ("completions", "print a completion script"), ("man", "print the man page"),
-        ("download", "download files, with resume"), ("pin", "print the key pins of a server certificate chain"),
-        ("reachability", "tell whether and how a host can be reached"),
-    ]
+    /// The subcommands with a short description each (`CommandTable`).
+    private static var subcommands: [(String, String)] {
+        CommandTable.all.map { ($0.word, $0.summary) }
+    }
 
     /// The explanation offered for a `--no-X` form.
     private static func negationHelp(_ spec: OptionSpec) -> String {
@@ -122,6 +120,11 @@ package enum Completions {
                 "#compdef afcli",
                 header(.zsh),
                 "",
+                "# URLs start with http:// or https:// (zsh's _urls would offer ftp:, gopher: and file:).",
+                "_afcli_urls() {",
+                "    compadd -S '' -- http:// https://",
+                "}",
+                "",
                 "_afcli() {",
                 "    local curcontext=$curcontext state line",
                 "    local -a args",
@@ -136,7 +139,7 @@ package enum Completions {
                 "            _alternative \\",
                 "                'methods:method:(\(OptionTable.methodWords.joined(separator: " ")))' \\",
                 "                'commands:command:((\(commandWords)))' \\",
-                "                'urls:URL:_urls'",
+                "                'urls:URL:_afcli_urls'",
                 "            ;;",
                 "        rest)",
                 "            if [[ $line[1] == completions ]]; then",
@@ -163,7 +166,7 @@ package enum Completions {
         case .none: return " "
         case .words(let words): return "(" + words.map { zshEscape($0) }.joined(separator: " ") + ")"
         case .file: return "_files"
-        case .url: return "_urls"
+        case .url: return "_afcli_urls"
         }
     }
 
@@ -201,7 +204,7 @@ package enum Completions {
             line += " -l \(spec.long)"
             switch spec.completion {
             case _ where !spec.takesValue: break
-            case .words(let words): line += " -x -a " + fishQuote(words.joined(separator: " "))
+            case .words(let words): line += " -x -a " + fishValues(words, of: spec)
             case .file: line += " -r -F"
             case .url, .none: line += " -x"
             }
@@ -209,6 +212,13 @@ package enum Completions {
             lines.append("complete -c afcli -l no-\(spec.long) -d " + fishQuote(negationHelp(spec)))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An option's value words for `-a`, each with the option's name as a short description
+    /// (`all<tab>pretty`); without one, fish would show the option's whole help beside every
+    /// value. The words and names are plain (letters, digits, `-`), so double quotes suffice.
+    private static func fishValues(_ words: [String], of spec: OptionSpec) -> String {
+        "\"" + words.map { "\($0)\\t\(spec.long)" }.joined(separator: " ") + "\""
     }
 
     /// Single-quotes text for fish, where `\'` and `\\` are the only escapes inside quotes.

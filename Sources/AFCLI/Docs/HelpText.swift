@@ -11,15 +11,18 @@ package enum HelpText {
     package static func short() -> String {
         var lines = [
             "usage: afcli [METHOD] URL [ITEM...] [OPTION...]",
-            "       afcli download URL... [OPTION...]",
-            "       afcli pin URL | reachability [HOST[:PORT] | URL] [--probe] [--watch]",
-            "       afcli help | completions bash|zsh|fish | man",
+            "       afcli COMMAND [ARGUMENT...] [OPTION...]",
             "",
             "Send an HTTP request with HTTPie's syntax and AFNetworking's semantics.",
             "METHOD is get, head, post, put, patch, delete or options, in any case.",
             "",
-            "Request items:",
+            "Commands:",
         ]
+        // One column for the commands and every option group, so the lists read as one table.
+        let column = min(30, OptionTable.all.map(\.synopsis.count).max() ?? 0)
+        let commands = CommandTable.all.map { ($0.briefUsage, $0.summary) }
+        lines += aligned(commands, indent: 2, column: column)
+        lines += ["", "Request items:"]
         lines += aligned(
             [
                 ("Name:Value", "request header (Name; sends it empty, Name: removes it)"),
@@ -30,8 +33,6 @@ package enum HelpText {
                 ("@file", "request body from a file"),
             ], indent: 2, column: 11)
         lines.append("  Add @ to read a value from a file: Name:@f, name==@f, name=@f, name:=@f.")
-        // One column for every group, so the option list reads as one table.
-        let column = min(30, OptionTable.all.map(\.synopsis.count).max() ?? 0)
         for group in OptionGroup.allCases {
             let specs = OptionTable.all.filter { $0.group == group }
             guard !specs.isEmpty else { continue }

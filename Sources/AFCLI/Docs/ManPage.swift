@@ -91,6 +91,8 @@ package enum Roff {
             case "`": result += "\\(ga"
             case "^": result += "\\(ha"
             case "~": result += "\\(ti"
+            // troff has no fallback for U+2026 on the latin1 device `man` uses under LANG=C.
+            case "\u{2026}": result += "..."
             case _ where scalar.value > 0x7E || scalar.value < 0x20:
                 result += "\\[u" + hex(scalar.value) + "]"
             default: result.unicodeScalars.append(scalar)

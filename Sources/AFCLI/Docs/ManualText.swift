@@ -9,15 +9,10 @@ package enum ManualText {
     package static let summary = "HTTP client with HTTPie's syntax and AFNetworking's semantics"
 
     /// The synopsis lines; lower-case words are literal, upper-case words are placeholders.
-    package static let synopsis = [
-        "afcli [METHOD] URL [ITEM...] [OPTION...]",
-        "afcli help",
-        "afcli completions bash|zsh|fish",
-        "afcli man",
-        "afcli download URL... [OPTION...]",
-        "afcli pin URL [OPTION...]",
-        "afcli reachability [HOST[:PORT] | URL] [--probe] [--watch] [--json]",
-    ]
+    /// The subcommands' lines come from `CommandTable`.
+    package static var synopsis: [String] {
+        ["afcli [METHOD] URL [ITEM...] [OPTION...]"] + CommandTable.all.map(\.synopsis)
+    }
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] = [
@@ -233,7 +228,7 @@ package enum ManualText {
                     (
                         "AFSSLPinningModePublicKey",
                         "`--pin-key sha256//BASE64`, once per accepted key; `afcli pin URL` prints the pins of a "
-                            + "server's chain."
+                            + "server's chain (it connects to make a TLS handshake, so `--offline` is refused there)."
                     ),
                     (
                         "AFSSLPinningModeCertificate",

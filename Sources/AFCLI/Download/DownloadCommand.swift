@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 
 /// Runs `afcli download URL…`: each URL to a file (or `-o -` to standard output), one after

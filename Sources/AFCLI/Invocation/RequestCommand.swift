@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 
 /// Runs a request command line: build, serialize, send (or print offline), print, exit status.

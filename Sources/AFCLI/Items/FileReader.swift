@@ -1,3 +1,4 @@
+import AFKit
 import Glibc
 
 /// Reads the whole of a small file named by an item (`=@`, `:=@`, `==@`, `:@`).
@@ -49,6 +50,6 @@ struct FileReadFailure: Error {
     var errno: Int32
     var reason: String {
         if errno == EFBIG { return "it is larger than 64 MiB, the most an item reads (send large bodies with @FILE)" }
-        return String(cString: strerror(errno)).lowercased()
+        return SystemError.message(errno)
     }
 }

@@ -59,8 +59,8 @@ package enum Shell: String, CaseIterable, Equatable, Sendable {
 /// starting with `-`, so `--raw -x` sends `-x`. Unlike HTTPie (argparse), long options are never
 /// abbreviated: scripts keep working when an option is added; a prefix only earns a suggestion.
 package enum ArgumentParser {
-    /// The first positional words that are subcommands rather than a METHOD or URL.
-    package static let subcommands = ["help", "completions", "man", "download", "pin", "reachability"]
+    /// The first positional words that are subcommands rather than a METHOD or URL (`CommandTable`).
+    package static var subcommands: [String] { CommandTable.words }
 
     /// Parses the arguments after the program name.
     ///
@@ -91,35 +91,19 @@ package enum ArgumentParser {
         if scan.options.showHelp { return .help(.short) }
         if scan.options.showVersion { return .version }
         guard let first = scan.positionals.first else { throw UsageError.missingURL }
-        guard scan.firstPositionalIsBeforeDoubleDash, subcommands.contains(first) else { return .request }
+        guard scan.firstPositionalIsBeforeDoubleDash, let spec = CommandTable.spec(for: first) else { return .request }
         let arguments = scan.positionals.dropFirst()
-        switch first {
-        case "download":
-            guard !arguments.isEmpty else { throw UsageError.missingURL }
-            return .download
-        case "pin":
-            guard !arguments.isEmpty else { throw UsageError.missingURL }
-            if let extra = arguments.dropFirst().first {
-                throw UsageError.unexpectedArgument(command: first, argument: extra)
-            }
-            return .pin
-        case "reachability":
-            if let extra = arguments.dropFirst().first {
-                throw UsageError.unexpectedArgument(command: first, argument: extra)
-            }
-            return .reachability
+        try CommandTable.checkArguments(arguments, of: spec)
+        switch spec.word {
+        case "download": return .download
+        case "pin": return .pin
+        case "reachability": return .reachability
         case "completions":
-            guard let name = arguments.first else { throw UsageError.missingShell }
+            let name = arguments.first ?? ""
             guard let shell = Shell(rawValue: name) else { throw UsageError.unknownShell(name) }
-            if let extra = arguments.dropFirst().first {
-                throw UsageError.unexpectedArgument(command: first, argument: extra)
-            }
             return .completions(shell)
-        default:
-            if let extra = arguments.first {
-                throw UsageError.unexpectedArgument(command: first, argument: extra)
-            }
-            return first == "help" ? .help(.long) : .manPage
+        case "man": return .manPage
+        default: return .help(.long)
         }
     }
 }

@@ -21,6 +21,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingURL
     /// A first positional that reads as a method afcli does not know, followed by a URL.
     case unknownMethod(String)
+    /// An option that has no meaning for the subcommand it was given to (`pin --offline`).
+    case notForCommand(option: String, command: String, reason: String)
 
     /// The message, in lower case, without the `afcli: error: ` prefix.
     package var description: String {
@@ -42,6 +44,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "completions: unknown shell \"\(name)\" (expected \(Self.shellList))"
         case .unexpectedArgument(let command, let argument):
             return "\(command): unexpected argument \"\(argument)\""
+        case .notForCommand(let option, let command, let reason):
+            return "\(option) does not apply to afcli \(command) (\(reason))"
         case .missingURL:
             return "missing URL (see afcli --help)"
         case .unknownMethod(let word):

@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 
 /// Formats request and response heads the way HTTPie prints them: LF line ends, header names

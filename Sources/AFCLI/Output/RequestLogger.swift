@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 import Glibc
 
@@ -57,18 +56,11 @@ final class RequestLogger {
 
     /// Writes one block with `result` as 结果.
     private func write(_ result: String) {
-        var text = CJRequestLog(
+        let text = CJRequestLog(
             address: address, originalParameters: originalParameters, finalParameters: finalParameters, result: result
         ).text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A log that cannot be written must not fail the request it describes.
+        try? FileDescriptorIO.writeAll(descriptor, text)
     }
 }
 
@@ -80,7 +72,7 @@ struct LogFileError: Error, CustomStringConvertible {
     var description: String {
         // O_NOFOLLOW reports a link as ELOOP, whose text ("too many levels…") would mislead.
         let reason =
-            code == ELOOP ? "it is a symbolic link, which afcli does not follow" : DownloadError.errorText(code)
+            code == ELOOP ? "it is a symbolic link, which afcli does not follow" : SystemError.message(code)
         return "cannot open the log file \"\(path)\": \(reason)"
     }
 }

@@ -1,4 +1,4 @@
-import AFCurl
+import AFKit
 
 /// Shows the progress of a streamed request body with a `ProgressMeter`: one meter per sending
 /// of the body (a 307/308 redirect or an authentication retry sends it again from the start).

@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 import Glibc
 

@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 import Glibc
 
@@ -93,7 +92,7 @@ enum SecurityOptions {
         }
         // Checked here so a missing file is bad input (exit 2), not a TLS failure after connecting.
         for path in [options.clientCertificate, options.clientKey].compactMap({ $0 }) where access(path, R_OK) != 0 {
-            throw .unreadableCertificateFile(path: path, reason: String(cString: strerror(errno)).lowercased())
+            throw .unreadableCertificateFile(path: path, reason: SystemError.message(errno))
         }
         policy.clientCertificate = options.clientCertificate
         policy.clientKey = options.clientKey

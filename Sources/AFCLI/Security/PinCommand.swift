@@ -1,4 +1,3 @@
-import AFCurl
 import AFKit
 import Glibc
 
@@ -15,16 +14,19 @@ struct PinCommand {
 
     /// Connects, prints the pins and returns the exit status (TLS failures are thrown).
     func run() throws -> ExitStatus {
+        if options.offline {
+            throw UsageError.notForCommand(
+                option: "--offline", command: "pin", reason: "it sends no request, only makes a TLS handshake")
+        }
         let text = positionals.dropFirst().first ?? ""
         let url = Self.httpsURL(text)
-        guard let parsed = CurlURL(url), parsed.scheme == "https" else {
+        guard let host = CertificateChainProbe.httpsHost(of: url) else {
             throw UsageError.invalidValue(option: "pin", value: text, reason: "is not an https URL or host name")
         }
-        var transfer = TransferOptions(
-            connectTimeout: options.connectTimeout, timeout: options.timeout,
-            tls: try SecurityOptions.tlsOptions(options, forURL: url), resolve: options.resolve)
-        if let proxy = options.proxy, proxy.scope != .http { transfer.proxy = proxy.url }
-        let report = try ConnectionProbe.connect(url: url, options: transfer)
+        let proxy = options.proxy.flatMap { $0.scope != .http ? $0.url : nil }
+        let report = try CertificateChainProbe.connect(
+            url: url, tls: try SecurityOptions.tlsOptions(options, forURL: url),
+            connectTimeout: options.connectTimeout, timeout: options.timeout, proxy: proxy, resolve: options.resolve)
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         if options.encoding == .json {
             try stream.write(try Self.json(report, url: url) + "\n")
@@ -41,7 +43,7 @@ struct PinCommand {
         }
         if let problem = report.verificationProblem, !options.quiet {
             ErrorReporter.warn(
-                "the chain of \(parsed.host) did not verify (\(problem)): these are the certificates as sent")
+                "the chain of \(host) did not verify (\(problem)): these are the certificates as sent")
         }
         return .success
     }

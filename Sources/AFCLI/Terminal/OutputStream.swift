@@ -1,3 +1,4 @@
+import AFKit
 import Glibc
 
 /// A buffered writer over a file descriptor: output is flushed in large chunks, and a write error
@@ -8,8 +9,7 @@ package final class OutputStream {
         package var target: String
         package var code: Int32
         package var description: String {
-            // errno texts in lower case, as every other message (`broken pipe`).
-            "cannot write to \(target): \(String(cString: strerror(code)).lowercased())"
+            "cannot write to \(target): \(SystemError.message(code))"
         }
     }
 
@@ -63,14 +63,10 @@ package final class OutputStream {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw WriteError(target: target, code: errno)
-            }
-            offset += written
+        do {
+            try FileDescriptorIO.writeAll(descriptor, bytes)
+        } catch {
+            throw WriteError(target: target, code: error.code)
         }
     }
 }

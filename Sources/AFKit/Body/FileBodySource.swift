@@ -100,9 +100,6 @@ enum SystemCall {
 
     /// The system's description of `code`, starting lower case (`no such file or directory`).
     static func reason(_ code: Int32) -> String {
-        guard let message = strerror(code) else { return "error \(code)" }
-        let text = String(cString: message)
-        guard let first = text.first else { return "error \(code)" }
-        return first.lowercased() + text.dropFirst()
+        SystemError.message(code)
     }
 }

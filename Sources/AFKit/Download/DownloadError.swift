@@ -131,12 +131,7 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
 
     /// The C library's text for an errno value, in lower case as afcli's messages are.
     package static func errorText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        let message = String(cString: text)
-        guard let first = message.first, first.isUppercase else { return message }
-        let second = message.dropFirst().first
-        if let second, second.isUppercase { return message }
-        return first.lowercased() + message.dropFirst()
+        SystemError.message(code)
     }
 }
 

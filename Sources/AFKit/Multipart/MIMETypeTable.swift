@@ -99,20 +99,7 @@ package final class MIMETypeTable {
 
     /// The bytes of a file of at most 4 MiB, or nil when it cannot be read.
     private static func readSmallFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count < 4 * 1024 * 1024 {
-            let count = chunk.withUnsafeMutableBytes {
-                SystemCall.read(descriptor, into: $0.baseAddress, count: $0.count)
-            }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
+        try? SmallFile.read(path, limit: 4 * 1024 * 1024)
     }
 
     /// Common types, for systems without `/etc/mime.types` (minimal containers).

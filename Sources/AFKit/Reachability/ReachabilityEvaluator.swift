@@ -80,7 +80,7 @@ package struct ReachabilityEvaluator: Sendable {
         let result = getaddrinfo(name, String(port), &hints, &list)
         guard result == 0 else {
             let text = gai_strerror(result).map { String(cString: $0) } ?? "error \(result)"
-            return .failure(ResolutionError(reason: "could not resolve \(name): " + SmallFile.lowercasedFirst(text)))
+            return .failure(ResolutionError(reason: "could not resolve \(name): " + SystemError.lowercasingFirstLetter(text)))
         }
         defer { freeaddrinfo(list) }
         var addresses: [SocketAddress] = []
@@ -128,19 +128,19 @@ enum RouteLookup {
     static func sourceAddress(toward destination: SocketAddress) -> Result<SocketAddress, Failure> {
         let family = destination.family == .ipv4 ? AF_INET : AF_INET6
         let descriptor = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return .failure(Failure(reason: SmallFile.systemReason(errno))) }
+        guard descriptor >= 0 else { return .failure(Failure(reason: SystemError.message(errno))) }
         defer { close(descriptor) }
         // Port 0 is refused by connect on some kernels; any port will do, nothing is sent.
         let target =
             destination.port == 0 ? SocketAddress(numeric: destination.host, port: 9) ?? destination : destination
         let connected = target.withSockaddr { address, length in connect(descriptor, address, length) }
-        guard connected == 0 else { return .failure(Failure(reason: SmallFile.systemReason(errno))) }
+        guard connected == 0 else { return .failure(Failure(reason: SystemError.message(errno))) }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let named = withUnsafeMutablePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        guard named == 0 else { return .failure(Failure(reason: SmallFile.systemReason(errno))) }
+        guard named == 0 else { return .failure(Failure(reason: SystemError.message(errno))) }
         let source = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
         }

@@ -57,6 +57,7 @@ package enum RequestURL {
     /// Whether `text` starts with `scheme://`, the test HTTPie uses to decide a URL has a scheme.
     private static func hasSchemeSeparator(_ text: Substring) -> Bool {
         guard let colon = text.firstIndex(of: ":"), URLReference.isScheme(text[..<colon]) else { return false }
-        return text[colon...].hasPrefix("://")
+        // Unicode scalars, as URLReference splits: a combining mark after `//` must not hide it.
+        return text[colon...].unicodeScalars.starts(with: "://".unicodeScalars)
     }
 }

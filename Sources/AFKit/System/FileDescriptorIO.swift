@@ -1,0 +1,73 @@
+import Glibc
+
+/// Whole writes and small whole-file reads over file descriptors, retried on `EINTR`: the loops
+/// afcli's standard output, standard error, log files and configuration-like files share.
+package enum FileDescriptorIO {
+    /// Writes every byte of `bytes` to `descriptor`, retrying short writes and `EINTR`.
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SystemError.current
+            }
+            // write(2) returns 0 only for a zero-length request; stop rather than spin.
+            guard written > 0 else { throw SystemError(code: EIO) }
+            offset += written
+        }
+    }
+
+    /// Writes all of `text` as UTF-8 (see `writeAll(_:_:)`).
+    package static func writeAll(_ descriptor: Int32, _ text: String) throws(SystemError) {
+        var text = text
+        var failure: SystemError?
+        text.withUTF8 { bytes in
+            do throws(SystemError) {
+                try writeAll(descriptor, UnsafeRawBufferPointer(bytes))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// Reads small regular files whole (certificates, keys, `/etc/mime.types`, sysfs attributes),
+/// without Foundation and with a size limit, so a huge or endless file is refused, not loaded.
+package enum SmallFile {
+    /// Why a read failed, in the system's words (`no such file or directory`).
+    package struct ReadError: Error, Equatable {
+        package let reason: String
+    }
+
+    /// The default limit: certificates and keys are a few kilobytes.
+    package static let limit = 1 << 20
+
+    /// The bytes of the regular file at `path`; throws when it cannot be opened or read, is not
+    /// a regular file, or is larger than `limit` bytes (`tooLarge` says why in that case).
+    package static func read(
+        _ path: String, limit: Int = limit, tooLarge: String = "larger than a certificate file can be"
+    ) throws(ReadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadError(reason: SystemError.message(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ReadError(reason: SystemError.message(errno)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ReadError(reason: "not a regular file") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(reason: SystemError.message(errno))
+            }
+            if count == 0 { break }
+            bytes += chunk.prefix(count)
+            guard bytes.count <= limit else { throw ReadError(reason: tooLarge) }
+        }
+        return bytes
+    }
+}

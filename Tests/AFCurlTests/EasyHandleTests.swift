@@ -1,0 +1,87 @@
+import XCTest
+
+@testable import AFCurl
+
+/// One `EasyHandle` exchange against a loopback server: what goes on the wire, what comes back
+/// through `TransferEvents`, and how failures are classified.
+final class EasyHandleTests: XCTestCase {
+    /// Records the events of one transfer.
+    private final class Recorder: TransferEvents {
+        var heads: [ResponseHead] = []
+        var body: [UInt8] = []
+        func responseHead(_ head: ResponseHead) throws { heads.append(head) }
+        func responseBody(_ chunk: UnsafeRawBufferPointer) throws { body += chunk }
+    }
+
+    /// A body held in memory, read in small pieces so libcurl asks several times.
+    private final class BytesSource: BodySource {
+        let bytes: [UInt8]
+        var offset = 0
+        init(_ text: String) { bytes = Array(text.utf8) }
+        var length: UInt64? { UInt64(bytes.count) }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let count = min(3, buffer.count, bytes.count - offset)
+            bytes[offset..<offset + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
+            offset += count
+            return count
+        }
+        func rewind() throws { offset = 0 }
+    }
+
+    func testAGetDeliversTheFinalHeadAndTheBody() throws {
+        let server = try OneShotServer(
+            reply: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: 1\r\n\r\nhello")
+        let recorder = Recorder()
+        let outcome = try EasyHandle().perform(
+            TransferRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/p?q=1", headerLines: ["X-Test: yes"]),
+            events: recorder)
+        let request = server.received()
+        XCTAssertTrue(request.hasPrefix("GET /p?q=1 HTTP/1.1\r\n"), request)
+        XCTAssertTrue(request.contains("\r\nX-Test: yes\r\n"), request)
+        XCTAssertEqual(recorder.heads.map(\.statusCode), [200])
+        XCTAssertEqual(recorder.heads.first?.value(for: "x-a"), "1")
+        XCTAssertEqual(String(decoding: recorder.body, as: UTF8.self), "hello")
+        XCTAssertEqual(outcome.statusCode, 200)
+        XCTAssertEqual(outcome.bytesDownloaded, 5)
+    }
+
+    func testABodySourceIsPulledWhole() throws {
+        let server = try OneShotServer(reply: "HTTP/1.1 204 No Content\r\n\r\n")
+        let outcome = try EasyHandle().perform(
+            TransferRequest(
+                method: "PUT", url: "http://127.0.0.1:\(server.port)/", body: BytesSource("{\"a\":1234}")),
+            events: Recorder())
+        let request = server.received()
+        XCTAssertTrue(request.hasPrefix("PUT / HTTP/1.1\r\n"), request)
+        XCTAssertTrue(request.contains("\r\nContent-Length: 10\r\n"), request)
+        XCTAssertTrue(request.hasSuffix("\r\n\r\n{\"a\":1234}"), request)
+        XCTAssertEqual(outcome.bytesUploaded, 10)
+    }
+
+    func testAResponseHandlerErrorStopsTheTransfer() throws {
+        struct Refused: Error {}
+        final class Refusing: TransferEvents {
+            func responseHead(_ head: ResponseHead) throws { throw Refused() }
+            func responseBody(_ chunk: UnsafeRawBufferPointer) throws {}
+        }
+        let server = try OneShotServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        XCTAssertThrowsError(
+            try EasyHandle().perform(TransferRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/"), events: Refusing())
+        ) { error in
+            let curlError = error as? CurlError
+            XCTAssertEqual(curlError?.kind, .responseHandlerFailed)
+            XCTAssertTrue(curlError?.underlyingError is Refused)
+        }
+        _ = server.received()
+    }
+
+    func testARefusedConnectionIsAConnectionFailure() throws {
+        // A port that was just listening and is closed now refuses connections.
+        let port = try OneShotServer.closedPort()
+        XCTAssertThrowsError(
+            try EasyHandle().perform(TransferRequest(method: "GET", url: "http://127.0.0.1:\(port)/"), events: Recorder())
+        ) { error in
+            XCTAssertEqual((error as? CurlError)?.kind, .couldNotConnect)
+        }
+    }
+}
