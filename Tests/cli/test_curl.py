@@ -190,3 +190,17 @@ def test_typed_digest_password_is_shown_as_typed(server):
     line, _ = curl_line(["--auth-type", "digest", "-a", "ann:pw", f"{server.url}/get"])
     argv = shlex.split(line)
     assert argv[argv.index("--user") + 1] == "ann:pw" and "--digest" in argv
+
+
+def test_resolve_and_connect_to(server):
+    port = server.port
+    line, _ = compare(server, ["--resolve", f"example.test:{port}:127.0.0.1", f"http://example.test:{port}/r"])
+    assert server.requests[-1].header("Host") == f"example.test:{port}"
+    compare(server, ["--connect-to", f"other.test:80:127.0.0.1:{port}", "http://other.test/c", "-4"])
+    assert server.requests[-1].header("Host") == "other.test"
+
+
+def test_curl_with_a_missing_file_is_bad_input_and_sends_nothing(server, tmp_path):
+    result = run(["--curl", "post", f"{server.url}/p", "@missing.json"], cwd=tmp_path)
+    assert result.code == 2 and result.stdout == b"" and b"afcli: error:" in result.stderr
+    assert server.requests == []

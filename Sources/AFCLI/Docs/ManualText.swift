@@ -522,6 +522,7 @@ package enum ManualText {
                 .example("A JSON body from standard input:", "echo '{\"a\":1}' | afcli post :8080/anything"),
                 .example("A body from a file:", "afcli post :8080/post @body.json"),
                 .example("Print the request without sending it:", "afcli get --offline example.org/x a==1"),
+                .example("Print a curl command that sends the same request:", "afcli --curl post :8080/post a=1 X-Y:z"),
                 .example(
                     "A multipart upload of a field and two files under one name:",
                     "afcli post --form :8080/post title=Beach files@a.jpg files@b.jpg"),
