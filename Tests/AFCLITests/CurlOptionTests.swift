@@ -20,11 +20,15 @@ final class CurlOptionTests: XCTestCase {
         let asked = RequestSpec(method: "GET", url: "http://h/", credentials: .basic(user: "ann", password: "pw"))
         XCTAssertEqual(
             CurlCommandPrinter.secrets(asked, try options("-a", "ann")),
-            [DefaultHeaders.basicAuthorization(user: "ann", password: "pw"), "pw"])
-        XCTAssertEqual(CurlCommandPrinter.secrets(asked, try options("-a", "ann:pw")), [])
+            CurlSecrets(headerLines: [
+                "Authorization: " + DefaultHeaders.basicAuthorization(user: "ann", password: "pw")
+            ]))
+        XCTAssertEqual(CurlCommandPrinter.secrets(asked, try options("-a", "ann:pw")), CurlSecrets())
         let digest = RequestSpec(method: "GET", url: "http://h/", credentials: .digest(user: "ann", password: "pw"))
-        XCTAssertEqual(CurlCommandPrinter.secrets(digest, try options("-a", "ann", "-A", "digest")), ["pw"])
+        XCTAssertEqual(
+            CurlCommandPrinter.secrets(digest, try options("-a", "ann", "-A", "digest")), CurlSecrets(passwords: ["pw"])
+        )
         let bearer = RequestSpec(method: "GET", url: "http://h/", credentials: .bearer(token: "t"))
-        XCTAssertEqual(CurlCommandPrinter.secrets(bearer, try options("-a", "t", "-A", "bearer")), [])
+        XCTAssertEqual(CurlCommandPrinter.secrets(bearer, try options("-a", "t", "-A", "bearer")), CurlSecrets())
     }
 }

@@ -165,16 +165,21 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertNil(CurlCommand.formArguments(try MultipartFormData(boundary: "b")))
     }
 
-    func testSecretsAreRedacted() throws {
+    func testSecretsAreRedactedAsWholeUnits() throws {
         var options = ClientOptions()
-        options.tls.caFile = "/x"
+        options.resolve = ["h:1:127.0.0.1"]
         let request = PreparedRequest(
-            method: "GET", url: "http://h/", headers: [HTTPField(name: "Authorization", value: "Basic c2VjcmV0")],
-            digestCredentials: (user: "u", password: "pw"))
-        let command = try CurlCommand(request: request, options: options, secrets: ["Basic c2VjcmV0", "pw", ""])
+            method: "GET", url: "http://h:1/", headers: [HTTPField(name: "Authorization", value: "Basic c2VjcmV0")],
+            digestCredentials: (user: "u", password: "1"))
+        let secrets = CurlSecrets(headerLines: ["Authorization: Basic c2VjcmV0"], passwords: ["1"])
+        let command = try CurlCommand(request: request, options: options, secrets: secrets)
         XCTAssertTrue(command.arguments.contains("Authorization: <redacted>"))
         XCTAssertTrue(command.arguments.contains("u:<redacted>"))
         XCTAssertFalse(command.shellLine.contains("c2VjcmV0"))
+        XCTAssertTrue(command.arguments.contains("h:1:127.0.0.1"), "a short password hides nothing else")
+        XCTAssertEqual(
+            CurlSecrets(cookies: ["sid=abc"]).redacting(["--cookie", "a=1; sid=abc", "--header", "sid=abc"]),
+            ["--cookie", "a=1; sid=<redacted>", "--header", "sid=abc"])
     }
 
     func testShellQuoting() {

@@ -9,7 +9,7 @@ enum CurlCommandPrinter {
         _ prepared: PreparedRequest, settings: ClientOptions, options: OptionValues, spec: RequestSpec
     ) throws -> ExitStatus {
         let command = try CurlCommand(
-            request: prepared, options: settings, secrets: options.showSecrets ? [] : secrets(spec, options))
+            request: prepared, options: settings, secrets: options.showSecrets ? CurlSecrets() : secrets(spec, options))
         for note in command.notes { ErrorReporter.note(note) }
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         try stream.write(command.shellLine + "\n")
@@ -20,15 +20,16 @@ enum CurlCommandPrinter {
     /// The secrets that were not typed on the command line: a password asked for on the terminal
     /// (`-a USER` without `:PASS`), and the header value made from it. A password typed with `-a`
     /// is printed as typed, as the command line already shows it.
-    static func secrets(_ spec: RequestSpec, _ options: OptionValues) -> [String] {
-        guard let auth = options.auth, !auth.contains(":") else { return [] }
+    static func secrets(_ spec: RequestSpec, _ options: OptionValues) -> CurlSecrets {
+        guard let auth = options.auth, !auth.contains(":") else { return CurlSecrets() }
         switch spec.credentials {
         case .basic(let user, let password)?:
-            return [DefaultHeaders.basicAuthorization(user: user, password: password), password]
+            let header = "Authorization: " + DefaultHeaders.basicAuthorization(user: user, password: password)
+            return CurlSecrets(headerLines: [header])
         case .digest(_, let password)?:
-            return [password]
+            return CurlSecrets(passwords: [password])
         case .bearer?, nil:
-            return []
+            return CurlSecrets()
         }
     }
 }

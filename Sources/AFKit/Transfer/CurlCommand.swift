@@ -11,15 +11,13 @@ package struct CurlCommand: Sendable {
     /// Where curl would differ, or what the command needs (a body on standard input).
     package var notes: [String]
 
-    /// The command for sending `request` with `options`; every occurrence of a string in
-    /// `secrets` is replaced by `<redacted>`.
-    package init(request: PreparedRequest, options: ClientOptions, secrets: [String] = []) throws {
+    /// The command for sending `request` with `options`, with `secrets` shown as `<redacted>`.
+    package init(request: PreparedRequest, options: ClientOptions, secrets: CurlSecrets = CurlSecrets()) throws {
         let transfer = try HTTPClient.transferRequest(for: request, options: options, elapsed: 0)
         let line = CurlCommandLine(
             request: transfer, body: CurlCommand.bodyArgument(request),
             maxRedirects: options.follow ? options.maxRedirects : nil)
-        let secrets = secrets.filter { !$0.isEmpty }
-        arguments = line.arguments.map { CurlCommand.redacting(secrets, in: $0) }
+        arguments = secrets.redacting(line.arguments)
         notes = line.notes
     }
 
@@ -45,15 +43,6 @@ package struct CurlCommand: Sendable {
     /// The command as one POSIX shell line, starting with `curl`.
     package var shellLine: String {
         (["curl"] + arguments).map(CurlCommandLine.shellQuoted).joined(separator: " ")
-    }
-
-    /// `text` with every occurrence of each secret replaced by `<redacted>`.
-    static func redacting(_ secrets: [String], in text: String) -> String {
-        var result = text
-        for secret in secrets where result.contains(secret) {
-            result = result.replacing(secret, with: "<redacted>")
-        }
-        return result
     }
 
     // MARK: - Body
@@ -110,5 +99,51 @@ package struct CurlCommand: Sendable {
     /// Whether curl's `-F` parser and header writer leave `text` as it is.
     static func isPlainFormWord(_ text: String) -> Bool {
         !text.isEmpty && !text.unicodeScalars.contains { ";,\"\\\r\n\0".unicodeScalars.contains($0) }
+    }
+}
+
+/// What `--curl` prints as `<redacted>`: secrets afcli did not get from the command line.
+/// Each is matched as a whole unit, never as a substring of unrelated text (a password `1` must
+/// not hide every port number).
+package struct CurlSecrets: Equatable, Sendable {
+    /// Header lines (`Authorization: Basic …`) whose value is hidden: `Authorization: <redacted>`.
+    package var headerLines: Set<String> = []
+    /// Passwords of `--user USER:PASSWORD`, hidden as `USER:<redacted>`.
+    package var passwords: Set<String> = []
+    /// Cookie `name=value` pairs of a `--cookie` argument, hidden as `name=<redacted>`.
+    package var cookies: Set<String> = []
+
+    package init(headerLines: Set<String> = [], passwords: Set<String> = [], cookies: Set<String> = []) {
+        self.headerLines = headerLines
+        self.passwords = passwords
+        self.cookies = cookies
+    }
+
+    /// `arguments` with the values of the arguments of `--header`, `--user` and `--cookie` hidden
+    /// where they are secrets.
+    func redacting(_ arguments: [String]) -> [String] {
+        var result = arguments
+        for index in result.indices.dropFirst() {
+            let value = result[index]
+            switch result[index - 1] {
+            case "--header" where headerLines.contains(value):
+                result[index] = String(value.prefix { $0 != ":" }) + ": <redacted>"
+            case "--user":
+                if let colon = value.firstIndex(of: ":"),
+                    passwords.contains(String(value[value.index(after: colon)...]))
+                {
+                    result[index] = value[...colon] + "<redacted>"
+                }
+            case "--cookie" where value.contains("="):
+                result[index] = value.split(separator: ";", omittingEmptySubsequences: false).map { pair in
+                    let trimmed = String(pair.drop { $0 == " " })
+                    guard cookies.contains(trimmed), let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                    return pair[...equals] + "<redacted>"
+                }.joined(separator: ";")
+            default:
+                break
+            }
+        }
+        return result
     }
 }
