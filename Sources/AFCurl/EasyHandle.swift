@@ -93,8 +93,13 @@ package final class EasyHandle {
     private static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
         if method == "HEAD" { return nil }
         if let body { return body }
-        return ["POST", "PUT", "PATCH"].contains(method) ? EmptyBodySource() : nil
+        return methodsWithBody.contains(method) ? EmptyBodySource() : nil
     }
+
+    /// The methods that always carry a body, an empty one when none was given, so that libcurl
+    /// sends `Content-Length: 0` (RFC 9110 §8.6). The serializer reads the same set, so what
+    /// `--offline` prints is what is sent.
+    package static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
 
     /// Builds the curl_slist of header lines, adding `Expect:` for uploads unless one was given.
     private func makeHeaderList(_ lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<
