@@ -27,6 +27,9 @@ package final class HTTPClient {
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
         let handle = try self.handle ?? EasyHandle()
         self.handle = handle
+        if let cookies = options.cookies {
+            try handle.loadCookies(file: cookies.file, lines: cookies.lines)
+        }
         var current = request
         var hop = 0
         var elapsed = 0.0
@@ -39,9 +42,11 @@ package final class HTTPClient {
             if let refused = hopEvents.refusedTarget { throw HTTPClientError.refusedRedirect(target: refused) }
             guard let target = hopEvents.redirectTarget else {
                 let head = outcome.head ?? HTTPClient.syntheticHead(outcome)
-                return HTTPClientResult(
+                var result = HTTPClientResult(
                     head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
                     totalTime: elapsed)
+                if options.cookies != nil { result.cookieLines = handle.cookieLines() }
+                return result
             }
             guard hop < options.maxRedirects else {
                 throw HTTPClientError.tooManyRedirects(options.maxRedirects)
@@ -50,7 +55,8 @@ package final class HTTPClient {
             if RedirectPolicy.isDowngrade(from: current.url, to: target), !options.tls.isPinning {
                 delegate.willFollowInsecureRedirect(hop: hop, to: target)
             }
-            current = try RedirectPolicy.follow(current, status: outcome.statusCode, to: target)
+            current = try RedirectPolicy.follow(
+                current, status: outcome.statusCode, to: target, trusted: options.locationTrusted)
             hop += 1
         }
     }
@@ -86,7 +92,7 @@ package final class HTTPClient {
             guard remaining > 0 else { throw CurlError.timedOut(afterSeconds: total) }
             timeout = remaining
         }
-        let transferOptions = TransferOptions(
+        var transferOptions = TransferOptions(
             connectTimeout: options.connectTimeout, timeout: timeout,
             proxy: CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
             noProxy: options.noProxy, httpVersion: options.httpVersion, acceptEncoding: options.acceptEncoding,
@@ -95,9 +101,19 @@ package final class HTTPClient {
             },
             tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve,
             idleTimeout: options.idleTimeout, limits: options.limits)
+        transferOptions.cookieEngine = options.cookies != nil
+        transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
         return TransferRequest(
             method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
             options: transferOptions)
+    }
+
+    /// Whether the request brings its own credentials (`-a`, URL user information, a session's
+    /// auth, an `Authorization` item), which netrc never overrides; checked on every hop, so a
+    /// redirect that dropped them lets netrc answer for the new host.
+    static func carriesCredentials(_ request: PreparedRequest) -> Bool {
+        request.digestCredentials != nil
+            || request.headers.contains { ASCIICase.lowercased($0.name) == "authorization" }
     }
 
     /// The request's headers in libcurl's syntax: `Name: value`, `Name;` for an empty value and

@@ -31,6 +31,13 @@ package struct ClientOptions: Sendable {
     package var verbose: Bool
     /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
     package var resolve: [String] = []
+    /// Cookies for libcurl's engine (a session's, a cookie jar's); nil leaves the engine off.
+    package var cookies: CookieSettings?
+    /// The netrc file used for a request that carries no credentials of its own; nil for none.
+    package var netrcFile: String?
+    /// Whether `Authorization`, `Cookie` and digest credentials follow a redirect to another
+    /// origin (curl's `--location-trusted`); off by default.
+    package var locationTrusted = false
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -76,6 +83,19 @@ extension ClientOptions {
             return exact.url
         }
         return proxies.last(where: { $0.appliesToAllSchemes })?.url
+    }
+}
+
+/// What libcurl's cookie engine starts with before the first hop of an exchange.
+package struct CookieSettings: Equatable, Sendable {
+    /// A Netscape cookie file to load (`--cookie-jar`); nil for none.
+    package var file: String?
+    /// Netscape cookie lines to add after the file (a session's cookies).
+    package var lines: [String]
+
+    package init(file: String? = nil, lines: [String] = []) {
+        self.file = file
+        self.lines = lines
     }
 }
 
@@ -173,6 +193,8 @@ package struct HTTPClientResult: Sendable {
     package var redirectCount: Int
     /// Seconds spent on all hops together.
     package var totalTime: Double
+    /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
+    package var cookieLines: [String] = []
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,

@@ -1,0 +1,82 @@
+import AFKit
+import Glibc
+
+/// What a request keeps beyond itself: the session (`--session`), the cookie jar
+/// (`--cookie-jar`) and the netrc file libcurl may take credentials from.
+///
+/// Nothing here runs without its option: with no `--session` no config directory is looked at,
+/// and with no session or jar libcurl's cookie engine stays off.
+struct RequestStores {
+    /// The session in use, merged into the request.
+    private var session: Session?
+    /// Whether the session is written back after the exchange.
+    private let writesSession: Bool
+    /// The cookie file read before and written after the exchange.
+    private let cookieJar: String?
+    /// The cookies the engine starts with (the session's, as Netscape lines).
+    private let cookieLines: [String]
+    /// The netrc file for requests without credentials; nil with `--ignore-netrc`.
+    private let netrcFile: String?
+
+    /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
+    /// that cannot be read or parsed throws before anything is sent.
+    init(options: OptionValues, environment: [String: String], spec: inout RequestSpec) throws {
+        if let value = options.session {
+            let path = try SessionStore.path(
+                for: RequestStores.expandingTilde(value, environment), url: spec.url,
+                configDirectory: RequestStores.configDirectory(environment))
+            var session = Session(path: path, file: try SessionStore.load(path))
+            cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
+            self.session = session
+        } else {
+            cookieLines = []
+        }
+        writesSession = !options.sessionReadOnly
+        cookieJar = options.cookieJar
+        if options.ignoreNetrc {
+            netrcFile = nil
+        } else if let file = environment["NETRC"], !file.isEmpty {
+            netrcFile = file
+        } else {
+            netrcFile = environment["HOME"].map { FileIO.join($0, ".netrc") }
+        }
+        if let netrcFile, let warning = NetrcPermissions.warning(forFileAt: netrcFile) {
+            ErrorReporter.warn(warning)
+        }
+    }
+
+    /// Sets the cookie engine and netrc on the transfer settings.
+    func configure(_ client: inout ClientOptions, locationTrusted: Bool) {
+        if session != nil || cookieJar != nil {
+            client.cookies = CookieSettings(file: cookieJar, lines: cookieLines)
+        }
+        client.netrcFile = netrcFile
+        client.locationTrusted = locationTrusted
+    }
+
+    /// Writes the engine's cookies back to the session and the jar after the exchange.
+    mutating func save(_ result: HTTPClientResult) throws {
+        if var session, writesSession {
+            session.update(cookieLines: result.cookieLines, now: Int64(time(nil)))
+            try SessionStore.save(session.file, to: session.path)
+        }
+        if let cookieJar {
+            let text = "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
+                + result.cookieLines.map { $0 + "\n" }.joined()
+            try SessionStore.write(Array(text.utf8), to: cookieJar)
+        }
+    }
+
+    /// The config directory: `$AFCLI_CONFIG_DIR`, else `$XDG_CONFIG_HOME/afcli`, else `~/.config/afcli`.
+    static func configDirectory(_ environment: [String: String]) -> String {
+        if let directory = environment["AFCLI_CONFIG_DIR"], !directory.isEmpty { return directory }
+        if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return FileIO.join(base, "afcli") }
+        return FileIO.join(environment["HOME"] ?? ".", ".config/afcli")
+    }
+
+    /// `~/x` with the home directory, as HTTPie expands a session path.
+    static func expandingTilde(_ path: String, _ environment: [String: String]) -> String {
+        guard path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+        return FileIO.join(home, String(path.dropFirst(2)))
+    }
+}
