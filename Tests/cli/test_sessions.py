@@ -115,6 +115,18 @@ def test_no_session_touches_no_config_directory(server, config, tmp_path):
     assert not (tmp_path / "cfg").exists()
 
 
+def test_unchanged_private_session_is_not_rewritten_but_a_readable_one_is(server, config, tmp_path):
+    path = tmp_path / "s.json"
+    assert run([f"--session={path}", server.url, "X-A:1"], env=config).code == 0
+    before = os.stat(path)
+    assert run([f"--session={path}", server.url], env=config).code == 0
+    after = os.stat(path)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    os.chmod(path, 0o644)
+    assert run([f"--session={path}", server.url], env=config).code == 0
+    assert mode(path) == 0o600 and os.stat(path).st_ino != before.st_ino
+
+
 # --- cookie jar -----------------------------------------------------------------------------
 
 

@@ -11,6 +11,9 @@ struct RequestStores {
     private var session: Session?
     /// Whether the session is written back after the exchange.
     private let writesSession: Bool
+    /// Whether the session file is the user's alone (0600 or stricter): an unchanged private
+    /// session is not rewritten; any other one is, which makes it private.
+    private var sessionIsPrivate = false
     /// The cookie file read before and written after the exchange.
     private let cookieJar: String?
     /// The cookies the engine starts with (the session's, as Netscape lines).
@@ -25,7 +28,9 @@ struct RequestStores {
             let path = try SessionStore.path(
                 for: RequestStores.expandingTilde(value, environment), url: spec.url,
                 configDirectory: RequestStores.configDirectory(environment))
-            var session = Session(path: path, file: try SessionStore.load(path))
+            let loaded = try SessionStore.loadForUpdate(path)
+            sessionIsPrivate = loaded.isPrivate
+            var session = Session(path: path, file: loaded.file)
             cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
             self.session = session
         } else {
@@ -58,7 +63,7 @@ struct RequestStores {
     mutating func save(_ result: HTTPClientResult) throws {
         if var session, writesSession {
             session.update(cookieLines: result.cookieLines, now: Int64(time(nil)))
-            try SessionStore.save(session.file, to: session.path)
+            if session.isModified || !sessionIsPrivate { try SessionStore.save(session.file, to: session.path) }
         }
         if let cookieJar {
             let text = "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"

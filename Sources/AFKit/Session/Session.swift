@@ -15,11 +15,17 @@ package struct Session: Sendable {
     package private(set) var file: SessionFile
     /// The request's host, which cookies without a domain are bound to.
     package private(set) var host = ""
+    /// The content as loaded, to tell whether anything changed.
+    private let original: SessionFile
 
     package init(path: String, file: SessionFile) {
         self.path = path
         self.file = file
+        self.original = file
     }
+
+    /// Whether the request or the response changed the session.
+    package var isModified: Bool { file != original }
 
     /// Header names never stored: they describe one request's body or condition (HTTPie's rule).
     static let ignoredPrefixes = ["content-", "if-"]
@@ -58,9 +64,18 @@ package struct Session: Sendable {
         return file.cookies.compactMap { $0.netscapeLine(defaultHost: host) }
     }
 
-    /// Replaces the cookies with the engine's after the exchange, dropping expired ones.
+    /// Replaces the cookies with the engine's after the exchange, dropping expired ones. Cookies
+    /// keep their order in the file (libcurl lists them in hash order); new ones go last.
     package mutating func update(cookieLines: [String], now: Int64) {
-        file.cookies = cookieLines.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.isExpired(now: now) }
+        let current = cookieLines.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.isExpired(now: now) }
+        var byKey: [String: SessionCookie] = [:]
+        for cookie in current { byKey[cookie.key] = cookie }
+        var cookies: [SessionCookie] = []
+        for cookie in file.cookies {
+            if let kept = byKey.removeValue(forKey: cookie.key) { cookies.append(kept) }
+        }
+        cookies += current.filter { byKey[$0.key] != nil }
+        file.cookies = cookies
     }
 
     /// Whether a typed header is kept in the session.
@@ -88,6 +103,11 @@ package struct Session: Sendable {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host
     }
+}
+
+extension SessionCookie {
+    /// What identifies a cookie in a jar: name, domain and path (RFC 6265 §5.3 step 11).
+    fileprivate var key: String { name + "\t" + domain + "\t" + path }
 }
 
 extension SessionAuth {

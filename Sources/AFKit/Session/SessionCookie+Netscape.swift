@@ -18,7 +18,8 @@ extension SessionCookie {
             tailmatch ? "." + domain : domain, tailmatch ? "TRUE" : "FALSE", path.isEmpty ? "/" : path,
             secure ? "TRUE" : "FALSE", String(expires ?? 0), name, value,
         ]
-        guard !domain.isEmpty, !fields.contains(where: { $0.contains { "\t\r\n".contains($0) } }) else {
+        // Byte checks, not Character iteration: this runs for every cookie of every request.
+        guard !domain.isEmpty, !fields.contains(where: { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 } }) else {
             return nil
         }
         return fields.joined(separator: "\t")
@@ -26,7 +27,7 @@ extension SessionCookie {
 
     /// The cookie of a libcurl Netscape line; nil for a line that is not one.
     package init?(netscapeLine line: String) {
-        var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        var fields = line.utf8.split(separator: 9, omittingEmptySubsequences: false).map { String(Substring($0)) }
         // A cookie without a value has six fields in libcurl's output.
         if fields.count == 6 { fields.append("") }
         guard fields.count == 7, let expires = Int64(fields[4]) else { return nil }
@@ -51,13 +52,13 @@ extension SessionCookie {
     static func curlDomain(_ domain: String) -> String {
         let lowered = ASCIICase.lowercased(domain)
         guard lowered.hasSuffix(".local") else { return lowered }
-        let stem = lowered.dropLast(".local".count)
-        return stem.contains(".") || stem.isEmpty ? lowered : String(stem)
+        let stem = lowered.utf8.dropLast(".local".utf8.count)
+        return stem.contains(UInt8(ascii: ".")) || stem.isEmpty ? lowered : String(Substring(stem))
     }
 
     /// `localhost` → `localhost.local`, as Python's cookie jar records it; names with a dot and
     /// IPv6 literals unchanged.
     static func pythonDomain(_ domain: String) -> String {
-        domain.contains(".") || domain.contains(":") ? domain : domain + ".local"
+        domain.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") } ? domain : domain + ".local"
     }
 }

@@ -38,14 +38,22 @@ package enum SessionStore {
 
     /// Reads the session at `path`; a missing file is an empty session.
     package static func load(_ path: String) throws(SessionError) -> SessionFile {
+        try loadForUpdate(path).file
+    }
+
+    /// Reads the session at `path`, and whether the file exists with no group or other permission
+    /// bits (an unchanged session in such a file need not be written back).
+    package static func loadForUpdate(_ path: String) throws(SessionError) -> (file: SessionFile, isPrivate: Bool) {
         let descriptor: Int32
         do {
             descriptor = try FileIO.openOwnedRegularFile(path, flags: O_RDONLY)
         } catch {
-            if case .cannotOpen(_, let code) = error, code == ENOENT { return SessionFile() }
+            if case .cannotOpen(_, let code) = error, code == ENOENT { return (SessionFile(), false) }
             throw .unreadable(path: path, reason: String(describing: error))
         }
         defer { close(descriptor) }
+        var info = stat()
+        let isPrivate = fstat(descriptor, &info) == 0 && info.st_mode & 0o077 == 0
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while bytes.count <= maximumSize {
@@ -61,7 +69,7 @@ package enum SessionStore {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .invalid(path: path, reason: "not UTF-8 text")
         }
-        return try SessionFile.decode(text, path: path)
+        return (try SessionFile.decode(text, path: path), isPrivate)
     }
 
     /// Writes `session` to `path` atomically, 0600, creating missing directories 0700.
