@@ -180,14 +180,14 @@ final class SessionFileTests: XCTestCase {
     }
 
     func testUpdateKeepsFileOrderAndReportsChanges() {
-        let a = SessionCookie(name: "a", value: "1", domain: "h")
-        let b = SessionCookie(name: "b", value: "2", domain: "h")
+        let a = SessionCookie(name: "a", value: "1", domain: "h.test")
+        let b = SessionCookie(name: "b", value: "2", domain: "h.test")
         var session = Session(path: "s", file: SessionFile(cookies: [a, b]))
-        session.update(cookieLines: ["h\tFALSE\t/\tFALSE\t0\tb\t2", "h\tFALSE\t/\tFALSE\t0\ta\t1"], now: 0)
+        session.update(cookieLines: ["h.test\tFALSE\t/\tFALSE\t0\tb\t2", "h.test\tFALSE\t/\tFALSE\t0\ta\t1"], now: 0)
         XCTAssertEqual(session.file.cookies, [a, b])
         XCTAssertFalse(session.isModified)
         session.update(
-            cookieLines: ["h\tFALSE\t/\tFALSE\t0\tc\t3", "h\tFALSE\t/\tFALSE\t0\tb\t9", "h\tFALSE\t/\tFALSE\t0\ta\t1"],
+            cookieLines: ["h.test\tFALSE\t/\tFALSE\t0\tc\t3", "h.test\tFALSE\t/\tFALSE\t0\tb\t9", "h.test\tFALSE\t/\tFALSE\t0\ta\t1"],
             now: 0)
         XCTAssertEqual(session.file.cookies.map(\.name), ["a", "b", "c"])
         XCTAssertEqual(session.file.cookies[1].value, "9")
