@@ -41,6 +41,17 @@ final class HTTPClientCookieTests: XCTestCase {
                 "127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1", "elsewhere.test\tFALSE\t/\tFALSE\t0\ttheirs\t9",
                 "127.0.0.1\tFALSE\t/\tFALSE\t0\tnew\t2",
             ])
+        XCTAssertTrue(result.cookiesChanged)
+    }
+
+    func testLoadedCookiesThatComeBackUnchangedAreNotAChange() throws {
+        let server = try startServer { _ in .response(200, "OK") }
+        var options = ClientOptions(noProxy: "127.0.0.1")
+        options.cookies = CookieSettings(lines: ["127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1"])
+        let result = try HTTPClient(options: options).send(
+            PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: RecordingDelegate())
+        XCTAssertEqual(result.cookieLines, ["127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1"])
+        XCTAssertFalse(result.cookiesChanged)
     }
 
     func testEngineStaysOffWithoutCookieSettings() throws {

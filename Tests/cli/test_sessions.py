@@ -137,8 +137,11 @@ def test_cookie_jar_round_trip_with_curl(server, config, tmp_path):
     assert mode(jar) == 0o600
     lines = [line for line in jar.read_text().splitlines() if line and not line.startswith("#")]
     assert lines == ["127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc"]
+    written = os.stat(jar)
     assert run(["--cookie-jar", str(jar), f"{server.url}/again"], env=config).code == 0
     assert server.requests[1].header("Cookie") == "sid=abc"
+    # Nothing changed: the jar is not rewritten.
+    assert os.stat(jar).st_mtime_ns == written.st_mtime_ns and os.stat(jar).st_ino == written.st_ino
     if shutil.which("curl"):
         curl_jar = tmp_path / "curl.txt"
         curl_jar.write_text("127.0.0.1\tFALSE\t/\tFALSE\t0\tfromcurl\t1\n")

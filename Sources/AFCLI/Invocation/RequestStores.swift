@@ -65,11 +65,18 @@ struct RequestStores {
             session.update(cookieLines: result.cookieLines, now: Int64(time(nil)))
             if session.isModified || !sessionIsPrivate { try SessionStore.save(session.file, to: session.path) }
         }
-        if let cookieJar {
+        // An unchanged jar is not rewritten, unless others may read it.
+        if let cookieJar, result.cookiesChanged || !RequestStores.isPrivateFile(cookieJar) {
             let text = "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
                 + result.cookieLines.map { $0 + "\n" }.joined()
             try SessionStore.write(Array(text.utf8), to: cookieJar)
         }
+    }
+
+    /// Whether `path` is a regular file without group or other permission bits.
+    static func isPrivateFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o077 == 0
     }
 
     /// The config directory: `$AFCLI_CONFIG_DIR`, else `$XDG_CONFIG_HOME/afcli`, else `~/.config/afcli`.

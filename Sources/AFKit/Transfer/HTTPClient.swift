@@ -27,8 +27,10 @@ package final class HTTPClient {
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
         let handle = try self.handle ?? EasyHandle()
         self.handle = handle
+        var cookiesBefore: [String] = []
         if let cookies = options.cookies {
             try handle.loadCookies(file: cookies.file, lines: cookies.lines)
+            cookiesBefore = handle.cookieLines()
         }
         var current = request
         var hop = 0
@@ -45,7 +47,10 @@ package final class HTTPClient {
                 var result = HTTPClientResult(
                     head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
                     totalTime: elapsed)
-                if options.cookies != nil { result.cookieLines = handle.cookieLines() }
+                if options.cookies != nil {
+                    result.cookieLines = handle.cookieLines()
+                    result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)
+                }
                 return result
             }
             guard hop < options.maxRedirects else {

@@ -195,6 +195,8 @@ package struct HTTPClientResult: Sendable {
     package var totalTime: Double
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
     package var cookieLines: [String] = []
+    /// Whether the exchange added, changed or removed a cookie of the engine's.
+    package var cookiesChanged = false
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
