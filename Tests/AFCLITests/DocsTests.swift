@@ -59,7 +59,8 @@ final class DocsTests: XCTestCase {
             [
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
-                "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"", "\"OPTIONS\"", "\"EXIT STATUS\"", "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
+                "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
+                "\"SESSIONS, COOKIES AND NETRC\"", "\"OPTIONS\"", "\"EXIT STATUS\"", "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }
 

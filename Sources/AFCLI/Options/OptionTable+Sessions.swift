@@ -3,9 +3,9 @@
 extension OptionTable {
     static let sessions: [OptionSpec] = [
         OptionSpec(
-            long: "session", valueName: "NAME|PATH", group: .authentication,
+            long: "session", valueName: "NAME", group: .authentication,
             help: "keep headers, auth and cookies in a session",
-            description: "Use and update a session: headers and auth given with it are stored and sent again, "
+            description: "Use and update a session (NAME may be a path): headers and auth given with it are stored and sent again, "
                 + "cookies the server sets are kept (through libcurl's cookie engine) and sent back to the host "
                 + "they belong to. A NAME lives in CONFIG/sessions/HOST_PORT/NAME.json, HTTPie 3.2's layout, "
                 + "with CONFIG $AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a value "
@@ -21,7 +21,7 @@ extension OptionTable {
                 values.sessionReadOnly = false
             }),
         OptionSpec(
-            long: "session-read-only", valueName: "NAME|PATH", group: .authentication,
+            long: "session-read-only", valueName: "NAME", group: .authentication,
             help: "use a session without updating it",
             description: "As --session, but the session file is only read: nothing the request or the response "
                 + "changes is written back.",
@@ -37,15 +37,15 @@ extension OptionTable {
                 }
             }),
         OptionSpec(
-            long: "session-store-auth", valueName: "yes|no", group: .authentication,
-            help: "store -a credentials in the session (yes)",
-            description: "With no, credentials given with --auth are used for this request but not written into "
+            long: "session-store-auth", valueName: "BOOL", group: .authentication,
+            help: "yes (default): keep -a credentials in it",
+            description: "yes or no (also true or false). With no, credentials given with --auth are used for this request but not written into "
                 + "the session (credentials already in it stay). Credentials from netrc are never written.",
             completion: .words(["yes", "no"]),
             apply: { values, text in
                 switch text ?? "" {
-                case "yes": values.sessionStoreAuth = true
-                case "no": values.sessionStoreAuth = false
+                case "yes", "true": values.sessionStoreAuth = true
+                case "no", "false": values.sessionStoreAuth = false
                 default: throw OptionValueError("is not yes or no")
                 }
             },
