@@ -84,12 +84,15 @@ final class HTTPClientCookieTests: XCTestCase {
 
     func testLocationTrustedKeepsCredentialsAcrossOrigins() throws {
         let target = try startServer { _ in .response(200, "OK") }
-        let origin = try startServer { _ in .response(302, "Found", headers: [("Location", target.baseURL + "/landed")]) }
+        let origin = try startServer { _ in .response(302, "Found", headers: [("Location", target.baseURL + "/landed")])
+        }
         var options = ClientOptions(follow: true, noProxy: "127.0.0.1")
         options.locationTrusted = true
         let request = PreparedRequest(
             method: "GET", url: origin.baseURL + "/",
-            headers: [HTTPField(name: "Authorization", value: "Bearer secret"), HTTPField(name: "Cookie", value: "a=b")])
+            headers: [
+                HTTPField(name: "Authorization", value: "Bearer secret"), HTTPField(name: "Cookie", value: "a=b"),
+            ])
         _ = try HTTPClient(options: options).send(request, delegate: RecordingDelegate())
         let landed = try XCTUnwrap(target.requests.first)
         XCTAssertEqual(landed.header("Authorization"), "Bearer secret")

@@ -1,6 +1,7 @@
-@testable import AFKit
 import Foundation
 import XCTest
+
+@testable import AFKit
 
 /// The session file: both HTTPie layouts in, the 3.2 layout out, errors with line:column.
 final class SessionFileTests: XCTestCase {
@@ -52,7 +53,8 @@ final class SessionFileTests: XCTestCase {
             session.cookies,
             [
                 SessionCookie(name: "sid", value: "abc", domain: "127.0.0.1", path: "/", expires: nil, secure: false),
-                SessionCookie(name: "dom", value: "1", domain: ".127.0.0.1", path: "/x", expires: 1_795_479_129, secure: true),
+                SessionCookie(
+                    name: "dom", value: "1", domain: ".127.0.0.1", path: "/x", expires: 1_795_479_129, secure: true),
             ])
     }
 
@@ -86,14 +88,16 @@ final class SessionFileTests: XCTestCase {
     func testSyntaxErrorNamesLineAndColumn() {
         XCTAssertThrowsError(try SessionFile.decode("{\"a\": 1,\n  \"b\": }", path: "/x/s.json")) { error in
             XCTAssertEqual(
-                (error as? SessionError)?.description, "/x/s.json:2:8: session file is not valid JSON: expected a value")
+                (error as? SessionError)?.description, "/x/s.json:2:8: session file is not valid JSON: expected a value"
+            )
         }
     }
 
     func testWrongShapesAreErrors() {
-        for text in [#"[]"#, #"{"cookies": 3}"#, #"{"headers": "x"}"#, #"{"auth": {"type": "jwt", "raw_auth": "t"}}"#,
-            #"{"cookies": [{"value": "v"}]}"#, #"{"cookies": [{"name": "a", "expires": "soon"}]}"#]
-        {
+        for text in [
+            #"[]"#, #"{"cookies": 3}"#, #"{"headers": "x"}"#, #"{"auth": {"type": "jwt", "raw_auth": "t"}}"#,
+            #"{"cookies": [{"value": "v"}]}"#, #"{"cookies": [{"name": "a", "expires": "soon"}]}"#,
+        ] {
             XCTAssertThrowsError(try SessionFile.decode(text, path: "s.json"), text) { error in
                 guard case .invalid(let path, _)? = error as? SessionError else { return XCTFail("\(error)") }
                 XCTAssertEqual(path, "s.json")
@@ -103,7 +107,8 @@ final class SessionFileTests: XCTestCase {
 
     func testUnknownTopLevelMembersAreKept() throws {
         let session = try SessionFile.decode(#"{"zzz": {"k": 1}, "cookies": []}"#, path: "s")
-        XCTAssertTrue(String(decoding: session.encoded(), as: UTF8.self).contains("\"zzz\": {\n        \"k\": 1\n    }"))
+        XCTAssertTrue(
+            String(decoding: session.encoded(), as: UTF8.self).contains("\"zzz\": {\n        \"k\": 1\n    }"))
     }
 
     // MARK: - Netscape lines
@@ -115,7 +120,8 @@ final class SessionFileTests: XCTestCase {
         XCTAssertEqual(domain.netscapeLine(defaultHost: "x"), ".example.com\tTRUE\t/p\tTRUE\t99\tb\t2")
         // Unbound cookies take the request's host; Python's `localhost.local` is libcurl's `localhost`.
         XCTAssertEqual(
-            SessionCookie(name: "c", value: "3").netscapeLine(defaultHost: "h.test"), "h.test\tFALSE\t/\tFALSE\t0\tc\t3")
+            SessionCookie(name: "c", value: "3").netscapeLine(defaultHost: "h.test"), "h.test\tFALSE\t/\tFALSE\t0\tc\t3"
+        )
         XCTAssertEqual(
             SessionCookie(name: "d", value: "4", domain: "localhost.local").netscapeLine(defaultHost: "x"),
             "localhost\tFALSE\t/\tFALSE\t0\td\t4")
@@ -174,7 +180,9 @@ final class SessionFileTests: XCTestCase {
     func testUpdateDropsExpiredCookies() {
         var session = Session(path: "s", file: SessionFile())
         session.update(
-            cookieLines: ["h\tFALSE\t/\tFALSE\t100\tgone\t1", "h\tFALSE\t/\tFALSE\t300\tkept\t2", "h\tFALSE\t/\tFALSE\t0\ts\t3"],
+            cookieLines: [
+                "h\tFALSE\t/\tFALSE\t100\tgone\t1", "h\tFALSE\t/\tFALSE\t300\tkept\t2", "h\tFALSE\t/\tFALSE\t0\ts\t3",
+            ],
             now: 200)
         XCTAssertEqual(session.file.cookies.map(\.name), ["kept", "s"])
     }
@@ -187,7 +195,10 @@ final class SessionFileTests: XCTestCase {
         XCTAssertEqual(session.file.cookies, [a, b])
         XCTAssertFalse(session.isModified)
         session.update(
-            cookieLines: ["h.test\tFALSE\t/\tFALSE\t0\tc\t3", "h.test\tFALSE\t/\tFALSE\t0\tb\t9", "h.test\tFALSE\t/\tFALSE\t0\ta\t1"],
+            cookieLines: [
+                "h.test\tFALSE\t/\tFALSE\t0\tc\t3", "h.test\tFALSE\t/\tFALSE\t0\tb\t9",
+                "h.test\tFALSE\t/\tFALSE\t0\ta\t1",
+            ],
             now: 0)
         XCTAssertEqual(session.file.cookies.map(\.name), ["a", "b", "c"])
         XCTAssertEqual(session.file.cookies[1].value, "9")

@@ -1,6 +1,7 @@
-@testable import AFKit
 import Foundation
 import XCTest
+
+@testable import AFKit
 
 /// Where sessions live and how they are written: layout, modes, atomic replace, no links.
 final class SessionStoreTests: TemporaryDirectoryTestCase {
@@ -12,7 +13,8 @@ final class SessionStoreTests: TemporaryDirectoryTestCase {
             try SessionStore.path(for: "a.b-c_d", url: "https://Example.com/", configDirectory: "/c"),
             "/c/sessions/example.com/a.b-c_d.json")
         XCTAssertEqual(
-            try SessionStore.path(for: "s", url: "http://[::1]:81/", configDirectory: "/c"), "/c/sessions/[__1]_81/s.json")
+            try SessionStore.path(for: "s", url: "http://[::1]:81/", configDirectory: "/c"),
+            "/c/sessions/[__1]_81/s.json")
         XCTAssertEqual(try SessionStore.path(for: "./x.json", url: "http://h/", configDirectory: "/c"), "./x.json")
         XCTAssertThrowsError(try SessionStore.path(for: "bad name", url: "http://h/", configDirectory: "/c"))
         XCTAssertThrowsError(try SessionStore.path(for: "", url: "http://h/", configDirectory: "/c"))
@@ -27,7 +29,8 @@ final class SessionStoreTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try mode(directory.path + "/cfg"), 0o700)
         XCTAssertEqual(try SessionStore.load(path), session)
         // Nothing but the session is left in its directory (no temporary file).
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/cfg/sessions/h_1"), ["dev.json"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path + "/cfg/sessions/h_1"), ["dev.json"])
     }
 
     func testSaveReplacesAWorldReadableFileAndALinkWithoutFollowingIt() throws {
@@ -41,7 +44,8 @@ final class SessionStoreTests: TemporaryDirectoryTestCase {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
         try SessionStore.save(SessionFile(), to: link)
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "keep")
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType, .typeRegular)
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType, .typeRegular)
     }
 
     func testLoadRefusesALinkAndReadsAMissingFileAsEmpty() throws {

@@ -67,7 +67,8 @@ struct RequestStores {
         }
         // An unchanged jar is not rewritten, unless others may read it.
         if let cookieJar, result.cookiesChanged || !RequestStores.isPrivateFile(cookieJar) {
-            let text = "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
+            let text =
+                "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
                 + result.cookieLines.map { $0 + "\n" }.joined()
             try SessionStore.write(Array(text.utf8), to: cookieJar)
         }

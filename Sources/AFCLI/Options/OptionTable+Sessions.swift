@@ -5,11 +5,11 @@ extension OptionTable {
         OptionSpec(
             long: "session", valueName: "NAME", group: .authentication,
             help: "keep headers, auth and cookies in a session",
-            description: "Use and update a session (NAME may be a path): headers and auth given with it are stored and sent again, "
-                + "cookies the server sets are kept (through libcurl's cookie engine) and sent back to the host "
-                + "they belong to. A NAME lives in CONFIG/sessions/HOST_PORT/NAME.json, HTTPie 3.2's layout, "
-                + "with CONFIG $AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a value "
-                + "with a / is a path. HTTPie's session files work as they are. Files are 0600 in 0700 "
+            description: "Use and update a session (NAME may be a path): headers and auth given with it are stored and "
+                + "sent again, cookies the server sets are kept (through libcurl's cookie engine) and sent back to "
+                + "the host they belong to. A NAME lives in CONFIG/sessions/HOST_PORT/NAME.json, HTTPie 3.2's "
+                + "layout, with CONFIG $AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a "
+                + "value with a / is a path. HTTPie's session files work as they are. Files are 0600 in 0700 "
                 + "directories, replaced atomically.",
             completion: .file,
             apply: { values, text in
@@ -39,8 +39,10 @@ extension OptionTable {
         OptionSpec(
             long: "session-store-auth", valueName: "BOOL", group: .authentication,
             help: "yes (default): keep -a credentials in it",
-            description: "yes or no (also true or false). With no, credentials given with --auth are used for this request but not written into "
-                + "the session (credentials already in it stay). Credentials from netrc are never written.",
+            description:
+                "yes or no (also true or false). With no, credentials given with --auth are used for this request "
+                + "but not written into the session (credentials already in it stay). Credentials from netrc are "
+                + "never written.",
             completion: .words(["yes", "no"]),
             apply: { values, text in
                 switch text ?? "" {

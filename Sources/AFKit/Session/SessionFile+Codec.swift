@@ -9,7 +9,9 @@ extension SessionFile {
             let (line, column) = lineAndColumn(of: error.offset, in: text)
             throw .malformed(path: path, line: line, column: column, reason: error.reason)
         }
-        guard let members = root.objectMembers else { throw .invalid(path: path, reason: "the top level is not an object") }
+        guard let members = root.objectMembers else {
+            throw .invalid(path: path, reason: "the top level is not an object")
+        }
         var session = SessionFile()
         for member in members {
             switch member.key {
@@ -93,7 +95,9 @@ extension SessionFile {
     private static func decodeCookie(_ value: JSONValue, name: String, path: String) throws(SessionError)
         -> SessionCookie
     {
-        guard value.objectMembers != nil else { throw .invalid(path: path, reason: "cookie \"\(name)\" is not an object") }
+        guard value.objectMembers != nil else {
+            throw .invalid(path: path, reason: "cookie \"\(name)\" is not an object")
+        }
         var cookie = SessionCookie(name: name, value: value.member("value")?.stringValue ?? "")
         cookie.domain = value.member("domain")?.stringValue ?? ""
         if let cookiePath = value.member("path")?.stringValue, !cookiePath.isEmpty { cookie.path = cookiePath }
@@ -141,7 +145,8 @@ extension SessionFile {
         members.append(JSONMember(key: "cookies", value: .array(cookies.map(\.json))))
         let headers = headers.map { field in
             JSONValue.object([
-                JSONMember(key: "name", value: .string(field.name)), JSONMember(key: "value", value: .string(field.value)),
+                JSONMember(key: "name", value: .string(field.name)),
+                JSONMember(key: "value", value: .string(field.value)),
             ])
         }
         members.append(JSONMember(key: "headers", value: .array(headers)))
