@@ -7,15 +7,18 @@ import CCurlShim
 /// back once the exchange is over. Each cookie is sent only to the domain and path it belongs to:
 /// libcurl decides, afcli never builds a `Cookie` header from stored cookies itself.
 extension EasyHandle {
-    /// Puts cookies into the engine before a transfer: the Netscape cookie file at `file`, if any
-    /// (a missing file is no error, as with curl's `-b`), then each `lines` entry, in libcurl's
-    /// Netscape syntax (`domain TAB tailmatch TAB path TAB secure TAB expires TAB name TAB value`).
-    /// Expired cookies are dropped by libcurl as they are added.
-    package func loadCookies(file: String?, lines: [String]) throws(CurlError) {
+    /// Turns the engine on and loads the Netscape cookie file at `file`, if any (a missing file
+    /// is no error, as with curl's `-b`).
+    package func loadCookies(file: String?) throws(CurlError) {
         try setString(CURLOPT_COOKIEFILE, file ?? "", "cookie file")
         if file != nil {
             try setString(CURLOPT_COOKIELIST, "RELOAD", "cookie file")
         }
+    }
+
+    /// Adds cookies in libcurl's Netscape syntax (`domain TAB tailmatch TAB path TAB secure TAB
+    /// expires TAB name TAB value`); expired ones are dropped by libcurl as they are added.
+    package func addCookies(_ lines: [String]) throws(CurlError) {
         for line in lines {
             try setString(CURLOPT_COOKIELIST, line, "cookie")
         }

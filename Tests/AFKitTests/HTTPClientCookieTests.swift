@@ -44,10 +44,13 @@ final class HTTPClientCookieTests: XCTestCase {
         XCTAssertTrue(result.cookiesChanged)
     }
 
-    func testLoadedCookiesThatComeBackUnchangedAreNotAChange() throws {
+    func testCookiesFromTheFileThatComeBackUnchangedAreNotAChange() throws {
         let server = try startServer { _ in .response(200, "OK") }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("afkit-jar-\(UUID().uuidString)")
+        try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
         var options = ClientOptions(noProxy: "127.0.0.1")
-        options.cookies = CookieSettings(lines: ["127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1"])
+        options.cookies = CookieSettings(file: file.path)
         let result = try HTTPClient(options: options).send(
             PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: RecordingDelegate())
         XCTAssertEqual(result.cookieLines, ["127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1"])

@@ -16,6 +16,11 @@ final class SessionStoreTests: TemporaryDirectoryTestCase {
             try SessionStore.path(for: "s", url: "http://[::1]:81/", configDirectory: "/c"),
             "/c/sessions/[__1]_81/s.json")
         XCTAssertEqual(try SessionStore.path(for: "./x.json", url: "http://h/", configDirectory: "/c"), "./x.json")
+        XCTAssertEqual(
+            try SessionStore.path(
+                for: "s", url: "http://127.0.0.1:81/", hostHeader: "Api.Example:8443", configDirectory: "/c"),
+            "/c/sessions/api.example_8443/s.json")
+        XCTAssertThrowsError(try SessionStore.path(for: "s", url: "http://h/", hostHeader: "..", configDirectory: "/c"))
         XCTAssertThrowsError(try SessionStore.path(for: "bad name", url: "http://h/", configDirectory: "/c"))
         XCTAssertThrowsError(try SessionStore.path(for: "", url: "http://h/", configDirectory: "/c"))
     }

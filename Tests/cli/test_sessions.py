@@ -142,11 +142,15 @@ def test_cookie_jar_round_trip_with_curl(server, config, tmp_path):
     assert server.requests[1].header("Cookie") == "sid=abc"
     # Nothing changed: the jar is not rewritten.
     assert os.stat(jar).st_mtime_ns == written.st_mtime_ns and os.stat(jar).st_ino == written.st_ino
+    # A Cookie item joins the jar's cookies in one header, bound to this host.
+    assert run(["--cookie-jar", str(jar), f"{server.url}/typed", "Cookie:t=1"], env=config).code == 0
+    assert server.requests[2].header_all("Cookie") == ["sid=abc; t=1"]
+    assert "127.0.0.1\tFALSE\t/\tFALSE\t0\tt\t1" in jar.read_text()
     if shutil.which("curl"):
         curl_jar = tmp_path / "curl.txt"
         curl_jar.write_text("127.0.0.1\tFALSE\t/\tFALSE\t0\tfromcurl\t1\n")
         assert run(["--cookie-jar", str(curl_jar), f"{server.url}/x"], env=config).code == 0
-        assert server.requests[2].header("Cookie") == "fromcurl=1"
+        assert server.requests[3].header("Cookie") == "fromcurl=1"
 
 
 # --- netrc ----------------------------------------------------------------------------------

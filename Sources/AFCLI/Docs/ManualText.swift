@@ -404,8 +404,8 @@ package enum ManualText {
                 .paragraph(
                     "`--session NAME` keeps headers, credentials and cookies between requests in "
                         + "CONFIG/sessions/HOST_PORT/NAME.json (HTTPie 3.2's layout and format), where CONFIG is "
-                        + "$AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a value with a `/` "
-                        + "is a file path. Headers typed with the session are stored and sent again (never "
+                        + "$AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli (a `Host:` item "
+                        + "names HOST_PORT instead, as in HTTPie); a value with a `/` is a file path. Headers typed with the session are stored and sent again (never "
                         + "Content-* or If-* headers; `Name:` removes one); `--auth` is stored unless "
                         + "`--session-store-auth=no`, and the stored credentials are used when no `--auth` is given. "
                         + "`--session-read-only NAME` uses a session without writing it. HTTPie's session files, "
@@ -420,7 +420,8 @@ package enum ManualText {
                         + "naming FILE:LINE:COLUMN, with exit status 2 and nothing sent."),
                 .paragraph(
                     "`--cookie-jar FILE` reads cookies from a Netscape cookies.txt (curl's `-b`/`-c` format) "
-                        + "and writes them all back after the response, 0600."),
+                        + "and writes them all back after the response, 0600, when one changed. A `Cookie:` item "
+                        + "given with it joins the jar, bound to the request's host."),
                 .paragraph(
                     "When a request carries no credentials of its own (`--auth`, a URL's user:password, session "
                         + "auth or an Authorization item), libcurl looks its host up in $NETRC, else ~/.netrc, as "

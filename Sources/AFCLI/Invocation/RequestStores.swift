@@ -27,12 +27,15 @@ struct RequestStores {
         if let value = options.session {
             let path = try SessionStore.path(
                 for: RequestStores.expandingTilde(value, environment), url: spec.url,
+                hostHeader: spec.headers.last { $0.name.lowercased() == "host" }?.value,
                 configDirectory: RequestStores.configDirectory(environment))
             let loaded = try SessionStore.loadForUpdate(path)
             sessionIsPrivate = loaded.isPrivate
             var session = Session(path: path, file: loaded.file)
             cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
             self.session = session
+        } else if options.cookieJar != nil {
+            cookieLines = Session.takeCookieItems(from: &spec)
         } else {
             cookieLines = []
         }

@@ -86,6 +86,20 @@ package struct Session: Sendable {
         return true
     }
 
+    /// Takes the `Cookie` items out of `spec` as Netscape lines bound to the request's host, for
+    /// a cookie jar without a session: libcurl would otherwise send them as a second `Cookie`
+    /// header beside the engine's.
+    package static func takeCookieItems(from spec: inout RequestSpec) -> [String] {
+        let host = cookieHost(of: spec.url)
+        var lines: [String] = []
+        spec.headers.removeAll { item in
+            guard ASCIICase.lowercased(item.name) == "cookie", let value = item.value else { return false }
+            lines += parseCookieHeader(value, host: host).compactMap { $0.netscapeLine(defaultHost: host) }
+            return true
+        }
+        return lines
+    }
+
     /// `a=1; b=2` as cookies bound to `host` (path `/`, no expiry).
     static func parseCookieHeader(_ value: String, host: String) -> [SessionCookie] {
         value.split(separator: ";").compactMap { pair in

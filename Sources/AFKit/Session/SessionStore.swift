@@ -12,14 +12,22 @@ package enum SessionStore {
     /// The largest session file read (HTTPie's are a few KiB).
     package static let maximumSize = 4 * 1024 * 1024
 
-    /// The session file for `value` (`--session`), the request `url` and the config directory.
-    package static func path(for value: String, url: String, configDirectory: String) throws(SessionError) -> String {
+    /// The session file for `value` (`--session`), the request `url` and the config directory;
+    /// a `Host` header given on the command line names the directory instead, as in HTTPie.
+    package static func path(
+        for value: String, url: String, hostHeader: String? = nil, configDirectory: String
+    ) throws(SessionError) -> String {
         if value.contains("/") { return value }
         guard !value.isEmpty, value.utf8.allSatisfy(isNameByte) else { throw .invalidName(value) }
-        let reference = URLReference(parsing: url)
-        var hostPort = ASCIICase.lowercased(reference.host ?? "")
-        if hostPort.isEmpty { hostPort = "localhost" }
-        if let port = reference.port, !port.isEmpty { hostPort += "_" + port }
+        var hostPort: String
+        if let hostHeader, !hostHeader.isEmpty {
+            hostPort = ASCIICase.lowercased(hostHeader)
+        } else {
+            let reference = URLReference(parsing: url)
+            hostPort = ASCIICase.lowercased(reference.host ?? "")
+            if hostPort.isEmpty { hostPort = "localhost" }
+            if let port = reference.port, !port.isEmpty { hostPort += ":" + port }
+        }
         hostPort = hostPort.replacingColons
         guard hostPort != ".", hostPort != "..", !hostPort.contains("/") else { throw .invalidName(hostPort) }
         return FileIO.join(FileIO.join(FileIO.join(configDirectory, "sessions"), hostPort), value + ".json")

@@ -29,8 +29,10 @@ package final class HTTPClient {
         self.handle = handle
         var cookiesBefore: [String] = []
         if let cookies = options.cookies {
-            try handle.loadCookies(file: cookies.file, lines: cookies.lines)
+            // What the file held is the baseline: cookies added from the command line are changes.
+            try handle.loadCookies(file: cookies.file)
             cookiesBefore = handle.cookieLines()
+            try handle.addCookies(cookies.lines)
         }
         var current = request
         var hop = 0

@@ -195,7 +195,7 @@ package struct HTTPClientResult: Sendable {
     package var totalTime: Double
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
     package var cookieLines: [String] = []
-    /// Whether the exchange added, changed or removed a cookie of the engine's.
+    /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
     package var cookiesChanged = false
 
     package init(
