@@ -17,6 +17,8 @@ package struct Session: Sendable {
     package private(set) var host = ""
     /// The content as loaded, to tell whether anything changed.
     private let original: SessionFile
+    /// The cookies `apply` handed to libcurl's engine.
+    private var fedLines: [String] = []
 
     package init(path: String, file: SessionFile) {
         self.path = path
@@ -61,12 +63,21 @@ package struct Session: Sendable {
             file.cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
             file.cookies.append(cookie)
         }
-        return file.cookies.compactMap { $0.netscapeLine(defaultHost: host) }
+        fedLines = file.cookies.compactMap { $0.netscapeLine(defaultHost: host) }
+        return fedLines
     }
 
     /// Replaces the cookies with the engine's after the exchange, dropping expired ones. Cookies
     /// keep their order in the file (libcurl lists them in hash order); new ones go last.
     package mutating func update(cookieLines: [String], now: Int64) {
+        // The usual case, nothing set or expired: libcurl lists exactly the lines it was fed
+        // (in another order), and the file's cookies stay as they are (once all are bound).
+        if cookieLines.count == fedLines.count,
+            file.cookies.allSatisfy({ !$0.domain.isEmpty && !$0.isExpired(now: now) }),
+            Set(cookieLines) == Set(fedLines)
+        {
+            return
+        }
         let current = cookieLines.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.isExpired(now: now) }
         var byKey: [String: SessionCookie] = [:]
         for cookie in current { byKey[cookie.key] = cookie }

@@ -2,11 +2,16 @@
 extension SessionFile {
     /// Parses session JSON; `path` names the file in errors (syntax errors carry line:column).
     package static func decode(_ text: String, path: String) throws(SessionError) -> SessionFile {
+        try decode(bytes: Array(text.utf8), path: path)
+    }
+
+    /// Parses session JSON given as UTF-8 bytes (invalid UTF-8 is a syntax error).
+    package static func decode(bytes: [UInt8], path: String) throws(SessionError) -> SessionFile {
         let root: JSONValue
         do {
-            root = try JSONParser.parse(text)
+            root = try JSONParser.parse(bytes: bytes)
         } catch {
-            let (line, column) = lineAndColumn(of: error.offset, in: text)
+            let (line, column) = lineAndColumn(of: error.offset, in: String(decoding: bytes, as: UTF8.self))
             throw .malformed(path: path, line: line, column: column, reason: error.reason)
         }
         guard let members = root.objectMembers else {

@@ -74,10 +74,7 @@ package enum SessionStore {
         guard bytes.count <= maximumSize else {
             throw .invalid(path: path, reason: "larger than \(maximumSize) bytes")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .invalid(path: path, reason: "not UTF-8 text")
-        }
-        return (try SessionFile.decode(text, path: path), isPrivate)
+        return (try SessionFile.decode(bytes: bytes, path: path), isPrivate)
     }
 
     /// Writes `session` to `path` atomically, 0600, creating missing directories 0700.

@@ -31,7 +31,7 @@ package final class HTTPClient {
         if let cookies = options.cookies {
             // What the file held is the baseline: cookies added from the command line are changes.
             try handle.loadCookies(file: cookies.file)
-            cookiesBefore = handle.cookieLines()
+            if cookies.file != nil { cookiesBefore = handle.cookieLines() }
             try handle.addCookies(cookies.lines)
         }
         var current = request
