@@ -186,6 +186,7 @@ package final class EasyHandle {
             try setString(CURLOPT_USERNAME, digest.user, "user name")
             try setString(CURLOPT_PASSWORD, digest.password, "password")
         }
+        try configureCookiesAndNetrc(options)
         try configureResolve(options.resolve)
         try configureNetwork(options.network, url: request.url)
         try configureTLS(options.tls, url: request.url)

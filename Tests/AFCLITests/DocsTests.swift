@@ -68,7 +68,8 @@ final class DocsTests: XCTestCase {
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
-                "\"HTTP VERSIONS AND HSTS\"", "\"OPTIONS\"", "\"EXIT STATUS\"", "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
+                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }
 

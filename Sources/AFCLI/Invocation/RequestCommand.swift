@@ -11,6 +11,7 @@ struct RequestCommand {
     func run() throws -> ExitStatus {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
+        var stores = try RequestStores(options: options, environment: environment, spec: &spec)
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
         if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
@@ -49,6 +50,7 @@ struct RequestCommand {
         let upload = prepareUpload(&prepared)
         var settings = clientOptions(verbose: parts.contains(.requestHeaders))
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
+        stores.configure(&settings, locationTrusted: options.locationTrusted)
         let client = HTTPClient(options: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
@@ -64,6 +66,7 @@ struct RequestCommand {
             throw error
         }
         upload?.responseStarted()
+        try stores.save(result)
         try printer.metadata(elapsedSeconds: result.totalTime)
         try printer.finish()
         if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog) {
