@@ -51,6 +51,11 @@ enum ErrorReporter {
             return (ResponseChecks.exitStatus(for: error), error.description, error.underlyingError.map { "  \($0)" })
         case let error as LogFileError:
             return (.usage, error.description, nil)
+        case let error as SessionError:
+            // A session that cannot be read stops the request before it is sent; one that cannot be
+            // written back fails after the exchange.
+            if case .cannotWrite = error { return (.failure, error.description, nil) }
+            return (.usage, error.description, nil)
         default:
             return (.failure, String(describing: error), nil)
         }

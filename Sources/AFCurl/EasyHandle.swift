@@ -93,8 +93,13 @@ package final class EasyHandle {
     static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
         if method == "HEAD" { return nil }
         if let body { return body }
-        return ["POST", "PUT", "PATCH"].contains(method) ? EmptyBodySource() : nil
+        return methodsWithBody.contains(method) ? EmptyBodySource() : nil
     }
+
+    /// The methods that always carry a body, an empty one when none was given, so that libcurl
+    /// sends `Content-Length: 0` (RFC 9110 §8.6). The serializer reads the same set, so what
+    /// `--offline` prints is what is sent.
+    package static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
 
     /// The header lines libcurl is given: `lines`, plus `Expect:` for uploads unless one was
     /// given (libcurl adds `Expect: 100-continue` to uploads and waits a second for the 100;
@@ -184,6 +189,7 @@ package final class EasyHandle {
             try setString(CURLOPT_USERNAME, digest.user, "user name")
             try setString(CURLOPT_PASSWORD, digest.password, "password")
         }
+        try configureCookiesAndNetrc(options)
         try configureResolve(options.resolve)
         try configureNetwork(options.network, url: request.url)
         try configureTLS(options.tls, url: request.url)

@@ -56,6 +56,12 @@ package struct TransferOptions: Sendable {
     package var resolve: [String]
     /// Routing, address family, receive rate, body framing and HSTS.
     package var network = NetworkOptions()
+    /// Whether libcurl's cookie engine runs: cookies in the handle are sent to the hosts and
+    /// paths they belong to, and `Set-Cookie` updates them (see `EasyHandle.loadCookies`).
+    package var cookieEngine = false
+    /// A netrc file libcurl reads credentials from for the URL's host when the request carries
+    /// none (CURL_NETRC_OPTIONAL); nil for no netrc.
+    package var netrcFile: String?
 
     package init(
         connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,

@@ -78,6 +78,13 @@ CURLcode afcurl_getinfo_double(CURL *handle, CURLINFO info, double *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
+CURLcode afcurl_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value) {
+    struct curl_slist *list = NULL;
+    CURLcode code = curl_easy_getinfo(handle, info, &list);
+    *value = list;
+    return code;
+}
+
 CURLcode afcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     char *text = NULL;
     CURLcode code = curl_easy_getinfo(handle, info, &text);

@@ -13,19 +13,6 @@
 
 // The libxml2 functions afcli calls, resolved once.
 #define CXML_FUNCTIONS(X)                                                                          \
-    X(xmlParserInputBufferCreateIO)                                                               \
-    X(xmlFreeParserInputBuffer)                                                                   \
-    X(xmlNewTextReader)                                                                           \
-    X(xmlFreeTextReader)                                                                          \
-    X(xmlTextReaderSetParserProp)                                                                 \
-    X(xmlTextReaderSetErrorHandler)                                                               \
-    X(xmlTextReaderRead)                                                                          \
-    X(xmlTextReaderNodeType)                                                                      \
-    X(xmlTextReaderConstName)                                                                     \
-    X(xmlTextReaderConstValue)                                                                    \
-    X(xmlTextReaderIsEmptyElement)                                                                \
-    X(xmlTextReaderDepth)                                                                         \
-    X(xmlTextReaderMoveToNextAttribute)                                                            \
     X(xmlSAXVersion)                                                                              \
     X(xmlSAX2InternalSubset)                                                                      \
     X(xmlCreatePushParserCtxt)                                                                    \
@@ -72,71 +59,6 @@ const char *cxml_load_error(void) {
     pthread_once(&load_once, cxml_load);
     return loaded ? NULL : load_error;
 }
-
-struct cxml_reader {
-    xmlTextReaderPtr reader;
-    xmlParserInputBufferPtr input;
-    cxml_input_fn pull;
-    void *context;
-    char error[256];
-};
-
-static int cxml_pull(void *context, char *buffer, int length) {
-    struct cxml_reader *owner = context;
-    return owner->pull(owner->context, buffer, length);
-}
-
-static int cxml_close(void *context) {
-    (void)context;
-    return 0;
-}
-
-static void cxml_on_error(void *arg, const char *msg, xmlParserSeverities severity,
-                          xmlTextReaderLocatorPtr locator) {
-    struct cxml_reader *owner = arg;
-    (void)locator;
-    if (severity == XML_PARSER_SEVERITY_ERROR || owner->error[0] == '\0') {
-        strncpy(owner->error, msg ? msg : "malformed XML", sizeof owner->error - 1);
-        owner->error[sizeof owner->error - 1] = '\0';
-        size_t n = strlen(owner->error);
-        while (n > 0 && (owner->error[n - 1] == '\n' || owner->error[n - 1] == ' ')) {
-            owner->error[--n] = '\0';
-        }
-    }
-}
-
-cxml_reader *cxml_reader_new(cxml_input_fn input, void *context) {
-    if (!cxml_available()) return NULL;
-    struct cxml_reader *owner = calloc(1, sizeof *owner);
-    if (!owner) return NULL;
-    owner->pull = input;
-    owner->context = context;
-    owner->input = lib.xmlParserInputBufferCreateIO(cxml_pull, cxml_close, owner, XML_CHAR_ENCODING_NONE);
-    if (!owner->input) { free(owner); return NULL; }
-    owner->reader = lib.xmlNewTextReader(owner->input, NULL);
-    if (!owner->reader) { lib.xmlFreeParserInputBuffer(owner->input); free(owner); return NULL; }
-    // No network, no external entities: a response body must never make afcli fetch anything.
-    lib.xmlTextReaderSetParserProp(owner->reader, XML_PARSER_SUBST_ENTITIES, 0);
-    lib.xmlTextReaderSetParserProp(owner->reader, XML_PARSER_LOADDTD, 0);
-    lib.xmlTextReaderSetErrorHandler(owner->reader, cxml_on_error, owner);
-    return owner;
-}
-
-void cxml_reader_free(cxml_reader *owner) {
-    if (!owner) return;
-    lib.xmlFreeTextReader(owner->reader);
-    lib.xmlFreeParserInputBuffer(owner->input);
-    free(owner);
-}
-
-int cxml_reader_next(cxml_reader *owner) { return lib.xmlTextReaderRead(owner->reader); }
-int cxml_reader_node_kind(cxml_reader *owner) { return lib.xmlTextReaderNodeType(owner->reader); }
-const char *cxml_reader_name(cxml_reader *owner) { return (const char *)lib.xmlTextReaderConstName(owner->reader); }
-const char *cxml_reader_value(cxml_reader *owner) { return (const char *)lib.xmlTextReaderConstValue(owner->reader); }
-int cxml_reader_is_empty_element(cxml_reader *owner) { return lib.xmlTextReaderIsEmptyElement(owner->reader); }
-int cxml_reader_depth(cxml_reader *owner) { return lib.xmlTextReaderDepth(owner->reader); }
-int cxml_reader_next_attribute(cxml_reader *owner) { return lib.xmlTextReaderMoveToNextAttribute(owner->reader); }
-const char *cxml_reader_error(cxml_reader *owner) { return owner->error[0] ? owner->error : NULL; }
 
 // MARK: - Push parser
 

@@ -98,6 +98,7 @@ final class OptionParserTests: XCTestCase {
             case "log": return ["--log", "cj"]
             case "sha256": return ["--sha256", String(repeating: "ab", count: 32)]
             case "retry": return ["--retry", "3"]
+            case "session-store-auth": return ["--session-store-auth", "no"]
             case "retry-delay": return ["--retry-delay", "0.5"]
             case "connect-to": return ["--connect-to", "a:1:b:2"]
             case "limit-rate": return ["--limit-rate", "1k"]

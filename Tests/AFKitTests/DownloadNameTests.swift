@@ -88,6 +88,19 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertTrue(name?.hasSuffix("é.tar.gz") ?? false)
     }
 
+    func testLongNamesStayWithinTheLimitAfterTheirMarkOrExtension() {
+        // A working-file name at the limit keeps its `_` mark; a long name without an extension
+        // keeps the one the media type adds (both once went past the limit).
+        let part = String(repeating: "a", count: DownloadName.maximumLength - 5) + ".part"
+        let marked = DownloadName.choose(contentDisposition: "attachment; filename=\"\(part)\"", url: "http://h/", contentType: nil)
+        XCTAssertEqual(marked.utf8.count, DownloadName.maximumLength)
+        XCTAssertTrue(marked.hasSuffix(".part_"))
+        let bare = String(repeating: "b", count: DownloadName.maximumLength)
+        let typed = DownloadName.choose(contentDisposition: nil, url: "http://h/" + bare, contentType: "application/json")
+        XCTAssertLessThanOrEqual(typed.utf8.count, DownloadName.maximumLength)
+        XCTAssertTrue(typed.hasSuffix("b.json"))
+    }
+
     // MARK: - Choosing
 
     func testOrderIsDispositionThenURLThenIndex() {

@@ -131,4 +131,23 @@ final class JSONParserTests: XCTestCase {
         XCTAssertFalse(JSONParser.isValidNumber("1 "))
         XCTAssertFalse(JSONParser.isValidNumber(""))
     }
+
+    func testRepeatedKeysReplaceInPlaceInSmallAndLargeObjects() throws {
+        let small = try JSONParser.parse(#"{"a":1,"b":2,"a":3}"#)
+        XCTAssertEqual(try JSONWriter.encodeToString(small), #"{"a":3,"b":2}"#)
+        let keys = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let large = try JSONParser.parse("{" + keys + #","k3":"x","k39":"y","k20":"z"}"#)
+        let members = try XCTUnwrap(large.objectMembers)
+        XCTAssertEqual(members.count, 40)
+        XCTAssertEqual(members[3].value, .string("x"))
+        XCTAssertEqual(members[20].value, .string("z"))
+        XCTAssertEqual(members[39].value, .string("y"))
+        // Canonically equivalent keys stay distinct (bytes differ).
+        XCTAssertEqual(try JSONParser.parse("{\"\u{e9}\":1,\"e\u{301}\":2}").objectMembers?.count, 2)
+    }
+
+    func testStringsMixPlainRunsWithEscapesAndUnicode() throws {
+        XCTAssertEqual(try JSONParser.parse(#""abc\"d\u00e9f""#), .string("abc\"d\u{e9}f"))
+        XCTAssertEqual(try JSONParser.parse("\"plain caf\u{e9} tail\""), .string("plain caf\u{e9} tail"))
+    }
 }

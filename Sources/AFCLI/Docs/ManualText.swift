@@ -430,6 +430,43 @@ package enum ManualText {
                         + "writes the file."),
             ]),
         ManualSection(
+            "SESSIONS, COOKIES AND NETRC",
+            [
+                .paragraph(
+                    "`--session NAME` keeps headers, credentials and cookies between requests in "
+                        + "CONFIG/sessions/HOST_PORT/NAME.json (HTTPie 3.2's layout and format), where CONFIG is "
+                        + "$AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli (a `Host:` item "
+                        + "names HOST_PORT instead, as in HTTPie); a value with a `/` is a file path. Headers typed with the session are stored and sent again (never "
+                        + "Content-* or If-* headers; `Name:` removes one); `--auth` is stored unless "
+                        + "`--session-store-auth=no`, and the stored credentials are used when no `--auth` is given. "
+                        + "`--session-read-only NAME` uses a session without writing it. HTTPie's session files, "
+                        + "including those written before HTTPie 3.1, work as they are, and HTTPie reads afcli's."),
+                .paragraph(
+                    "Cookies go through libcurl's cookie engine: each is bound to the domain it was set for, "
+                        + "and a `Cookie:` item typed with a session is bound to the request's host, so a session "
+                        + "never sends a cookie to another host (HTTPie sends typed and pre-3.1 cookies to every "
+                        + "host). Expired cookies are dropped. Session files are created 0600 in 0700 directories "
+                        + "and replaced atomically (a new file, fsync, rename), never through a symbolic link; an "
+                        + "unchanged session is not rewritten. A session file that is not valid JSON is an error "
+                        + "naming FILE:LINE:COLUMN, with exit status 2 and nothing sent."),
+                .paragraph(
+                    "`--cookie-jar FILE` reads cookies from a Netscape cookies.txt (curl's `-b`/`-c` format) "
+                        + "and writes them all back after the response, 0600, when one changed. A `Cookie:` item "
+                        + "given with it joins the jar, bound to the request's host."),
+                .paragraph(
+                    "When a request carries no credentials of its own (`--auth`, a URL's user:password, session "
+                        + "auth or an Authorization item), libcurl looks its host up in $NETRC, else ~/.netrc, as "
+                        + "curl `--netrc-optional` does; `--ignore-netrc` turns that off. `-v` shows the "
+                        + "Authorization header libcurl built from it. Credentials from netrc are never written "
+                        + "into a session. A netrc holding passwords that the group or others can read draws a "
+                        + "warning."),
+                .paragraph(
+                    "With `--follow`, Authorization and Cookie headers and digest credentials are dropped when a "
+                        + "redirect leads to another scheme, host or port, unless `--location-trusted` is given. "
+                        + "Cookies from a session or cookie jar always go only to their own domain, and netrc is "
+                        + "looked up for each host a redirect leads to."),
+            ]),
+        ManualSection(
             "THE CURL COMMAND",
             [
                 .paragraph(
@@ -488,6 +525,12 @@ package enum ManualText {
                             + "`~/.local/state/afcli/hsts.txt`."
                     ),
                     (
+                        "AFCLI_CONFIG_DIR, XDG_CONFIG_HOME, HOME",
+                        "Where named sessions live: $AFCLI_CONFIG_DIR/sessions, else "
+                            + "$XDG_CONFIG_HOME/afcli/sessions, else ~/.config/afcli/sessions. Read only with `--session`."
+                    ),
+                    ("NETRC", "The netrc file to use instead of ~/.netrc."),
+                    (
                         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG",
                         "Consulted in this order to choose the Accept-Language header afcli sends by default."
                     ),
@@ -497,8 +540,9 @@ package enum ManualText {
             "FILES",
             [
                 .paragraph(
-                    "afcli reads no configuration file. The completion scripts printed by `afcli completions` are "
-                        + "usually installed as:"),
+                    "afcli reads no configuration file. It reads ~/.netrc (or $NETRC) for requests without "
+                        + "credentials, and session files only with `--session`. The completion scripts printed by "
+                        + "`afcli completions` are usually installed as:"),
                 .definitions([
                     ("/usr/share/bash-completion/completions/afcli", "bash"),
                     ("/usr/share/zsh/vendor-completions/_afcli", "zsh (or any directory in fpath)"),

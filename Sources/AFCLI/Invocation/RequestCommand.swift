@@ -11,6 +11,7 @@ struct RequestCommand {
     func run() throws -> ExitStatus {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
+        var stores = try RequestStores(options: options, environment: environment, spec: &spec)
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
         if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
@@ -40,6 +41,7 @@ struct RequestCommand {
         }
         var settings = clientOptions(verbose: parts.contains(.requestHeaders))
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
+        stores.configure(&settings, locationTrusted: options.locationTrusted)
         if options.curl {
             return try CurlCommandPrinter.print(prepared, settings: settings, options: options, spec: spec)
         }
@@ -67,6 +69,7 @@ struct RequestCommand {
             throw error
         }
         upload?.responseStarted()
+        try stores.save(result)
         try printer.metadata(elapsedSeconds: result.totalTime)
         try printer.finish()
         if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog) {

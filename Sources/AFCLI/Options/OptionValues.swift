@@ -164,6 +164,21 @@ package struct OptionValues: Equatable, Sendable {
     /// `--watch`: `reachability` prints a line at every change until interrupted.
     package var watch: Bool = false
 
+    // MARK: - Sessions, cookies, netrc (OptionTable+Sessions.swift)
+
+    /// `--session`, `--session-read-only`: a session name or path; nil for none.
+    package var session: String? = nil
+    /// `--session-read-only`: use the session without writing it back.
+    package var sessionReadOnly: Bool = false
+    /// `--session-store-auth`: whether `-a` credentials are kept in the session.
+    package var sessionStoreAuth: Bool = true
+    /// `--cookie-jar`: a Netscape cookie file read before and written after the request.
+    package var cookieJar: String? = nil
+    /// `--ignore-netrc`: never take credentials from netrc.
+    package var ignoreNetrc: Bool = false
+    /// `--location-trusted`: credentials follow redirects to other origins.
+    package var locationTrusted: Bool = false
+
     // MARK: - General
 
     /// `--help`: show the short help instead of sending a request.

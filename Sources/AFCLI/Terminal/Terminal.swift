@@ -23,6 +23,8 @@ package struct Terminal: Sendable {
     /// own): the locale for Accept-Language, and colour switches.
     package static let variablesRead = [
         "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM", "COLUMNS",
+        // Sessions and netrc (RequestStores).
+        "HOME", "AFCLI_CONFIG_DIR", "XDG_CONFIG_HOME", "NETRC",
     ]
 
     /// The variables in `variablesRead` that are set, looked up one by one with getenv: copying

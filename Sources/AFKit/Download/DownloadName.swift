@@ -23,7 +23,7 @@ package enum DownloadName {
         if !hasExtension(name), let contentType,
             let ext = MediaTypeExtensions.fileExtension(forContentType: contentType)
         {
-            name += "." + ext
+            name = truncated(name + "." + ext)
         }
         return avoidingWorkingNames(name)
     }
@@ -36,7 +36,7 @@ package enum DownloadName {
     /// `x.part.state`, `x.part.state.tmp`, `x.part.state.tmp-123`) gets a `_` appended, so one
     /// download can never plant a partial file or state that a later `--resume` continues.
     package static func avoidingWorkingNames(_ name: String) -> String {
-        isWorkingName(name) ? name + "_" : name
+        isWorkingName(name) ? truncated(name, limit: maximumLength - 1) + "_" : name
     }
 
     /// Whether `name` ends like one of afcli's working files.
@@ -80,16 +80,16 @@ package enum DownloadName {
     }
 
     /// `name` cut to `maximumLength` UTF-8 bytes at a character boundary, its extension kept.
-    private static func truncated(_ name: String) -> String {
-        guard name.utf8.count > maximumLength else { return name }
+    private static func truncated(_ name: String, limit: Int = maximumLength) -> String {
+        guard name.utf8.count > limit else { return name }
         let (stem, ext) = split(name)
         let suffix = ext.map { "." + $0 } ?? ""
         var kept = ""
         for character in stem {
-            if kept.utf8.count + String(character).utf8.count + suffix.utf8.count > maximumLength { break }
+            if kept.utf8.count + String(character).utf8.count + suffix.utf8.count > limit { break }
             kept.append(character)
         }
-        return kept.isEmpty ? String(name.utf8.prefix(maximumLength)) ?? fallback : kept + suffix
+        return kept.isEmpty ? String(name.utf8.prefix(limit)) ?? fallback : kept + suffix
     }
 
     /// The last segment of the URL's path, percent-decoded; nil when the path ends in `/`.

@@ -150,7 +150,8 @@ private struct JSONCursor {
         skipWhitespace()
         var members: [JSONMember] = []
         // Keys are compared as bytes: Swift's String equality would merge canonically equivalent
-        // keys that JSON treats as different.
+        // keys that JSON treats as different. Small objects (most of them) are searched linearly;
+        // the index is built once an object grows past `linearKeyLimit` members.
         var positions: [[UInt8]: Int] = [:]
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -166,10 +167,10 @@ private struct JSONCursor {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if let position = positions[key] {
+            if let position = JSONCursor.position(of: key, in: members, index: &positions) {
                 members[position].value = value
             } else {
-                positions[key] = members.count
+                if !positions.isEmpty { positions[key] = members.count }
                 members.append(JSONMember(key: String(decoding: key, as: UTF8.self), value: value))
             }
             skipWhitespace()
@@ -184,6 +185,21 @@ private struct JSONCursor {
                 throw failure("expected ',' or '}'")
             }
         }
+    }
+
+    /// Members up to which an object's keys are searched linearly instead of through a dictionary.
+    static let linearKeyLimit = 16
+
+    /// The position of the member named `key` (as bytes), building `index` for large objects.
+    static func position(of key: [UInt8], in members: [JSONMember], index: inout [[UInt8]: Int]) -> Int? {
+        if members.count <= linearKeyLimit {
+            return members.firstIndex { $0.key.utf8.elementsEqual(key) }
+        }
+        if index.count != members.count {
+            index = [:]
+            for (position, member) in members.enumerated() { index[Array(member.key.utf8)] = position }
+        }
+        return index[key]
     }
 
     /// Parses an array.
@@ -224,7 +240,14 @@ private struct JSONCursor {
     /// Parses a string literal and returns its decoded UTF-8 bytes (already validated).
     mutating func parseString() throws(JSONParseError) -> [UInt8] {
         index += 1
-        var result: [UInt8] = []
+        // Fast path: a run of printable ASCII up to the closing quote is copied in one go.
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\""),
+            bytes[index] != UInt8(ascii: "\\")
+        {
+            index += 1
+        }
+        var result = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw failure("unterminated string") }
             let byte = bytes[index]

@@ -10,9 +10,9 @@ import AFCurl
 /// `Transfer-Encoding: chunked` on a request with a body (which is then sent chunked). `Host`
 /// may be replaced (the last item wins, sent in Host's place) but not removed: HTTP/1.1 requires it.
 package enum RequestFraming {
-    /// The methods that always carry a body, an empty one when none was given, so that libcurl
-    /// sends `Content-Length: 0` (RFC 9110 §8.6; `EasyHandle` does the same for any request).
-    package static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
+    /// The methods that always carry a body, an empty one when none was given: the transport's
+    /// own rule, so the printed head and the sent one agree.
+    package static var methodsWithBody: Set<String> { EasyHandle.methodsWithBody }
 
     /// The header items without the framing ones afcli writes itself, and the body to send (made
     /// chunked when `Transfer-Encoding: chunked` was typed); throws for a disagreeing item.

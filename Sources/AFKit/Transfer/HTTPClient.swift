@@ -33,6 +33,13 @@ package final class HTTPClient {
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
         let handle = try self.handle ?? EasyHandle()
         self.handle = handle
+        var cookiesBefore: [String] = []
+        if let cookies = options.cookies {
+            // What the file held is the baseline: cookies added from the command line are changes.
+            try handle.loadCookies(file: cookies.file)
+            if cookies.file != nil { cookiesBefore = handle.cookieLines() }
+            try handle.addCookies(cookies.lines)
+        }
         var current = request
         var hop = 0
         var elapsed = 0.0
@@ -45,9 +52,14 @@ package final class HTTPClient {
             if let refused = hopEvents.refusedTarget { throw HTTPClientError.refusedRedirect(target: refused) }
             guard let target = hopEvents.redirectTarget else {
                 let head = outcome.head ?? HTTPClient.syntheticHead(outcome)
-                return HTTPClientResult(
+                var result = HTTPClientResult(
                     head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
                     totalTime: elapsed)
+                if options.cookies != nil {
+                    result.cookieLines = handle.cookieLines()
+                    result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)
+                }
+                return result
             }
             guard hop < options.maxRedirects else {
                 throw HTTPClientError.tooManyRedirects(options.maxRedirects)
@@ -56,7 +68,8 @@ package final class HTTPClient {
             if RedirectPolicy.isDowngrade(from: current.url, to: target), !options.tls.isPinning {
                 delegate.willFollowInsecureRedirect(hop: hop, to: target)
             }
-            current = try RedirectPolicy.follow(current, status: outcome.statusCode, to: target)
+            current = try RedirectPolicy.follow(
+                current, status: outcome.statusCode, to: target, trusted: options.locationTrusted)
             hop += 1
         }
     }
@@ -102,9 +115,19 @@ package final class HTTPClient {
             tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve,
             idleTimeout: options.idleTimeout, limits: options.limits)
         transferOptions.network = options.network
+        transferOptions.cookieEngine = options.cookies != nil
+        transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
         return TransferRequest(
             method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
             options: transferOptions)
+    }
+
+    /// Whether the request brings its own credentials (`-a`, URL user information, a session's
+    /// auth, an `Authorization` item), which netrc never overrides; checked on every hop, so a
+    /// redirect that dropped them lets netrc answer for the new host.
+    static func carriesCredentials(_ request: PreparedRequest) -> Bool {
+        request.digestCredentials != nil
+            || request.headers.contains { ASCIICase.lowercased($0.name) == "authorization" }
     }
 
     /// The request's headers in libcurl's syntax: `Name: value`, `Name;` for an empty value and

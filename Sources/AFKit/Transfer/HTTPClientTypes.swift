@@ -34,6 +34,13 @@ package struct ClientOptions: Sendable {
     /// Routing (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`), `--limit-rate`,
     /// `--chunked` and the HSTS cache, as plain data applied to libcurl in one place.
     package var network = NetworkOptions()
+    /// Cookies for libcurl's engine (a session's, a cookie jar's); nil leaves the engine off.
+    package var cookies: CookieSettings?
+    /// The netrc file used for a request that carries no credentials of its own; nil for none.
+    package var netrcFile: String?
+    /// Whether `Authorization`, `Cookie` and digest credentials follow a redirect to another
+    /// origin (curl's `--location-trusted`); off by default.
+    package var locationTrusted = false
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -79,6 +86,19 @@ extension ClientOptions {
             return exact.url
         }
         return proxies.last(where: { $0.appliesToAllSchemes })?.url
+    }
+}
+
+/// What libcurl's cookie engine starts with before the first hop of an exchange.
+package struct CookieSettings: Equatable, Sendable {
+    /// A Netscape cookie file to load (`--cookie-jar`); nil for none.
+    package var file: String?
+    /// Netscape cookie lines to add after the file (a session's cookies).
+    package var lines: [String]
+
+    package init(file: String? = nil, lines: [String] = []) {
+        self.file = file
+        self.lines = lines
     }
 }
 
@@ -176,6 +196,10 @@ package struct HTTPClientResult: Sendable {
     package var redirectCount: Int
     /// Seconds spent on all hops together.
     package var totalTime: Double
+    /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
+    package var cookieLines: [String] = []
+    /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
+    package var cookiesChanged = false
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,

@@ -55,8 +55,11 @@ package enum RedirectPolicy {
     }
 
     /// The request to send to `target` after a `status` redirect of `request`; rewinds the body
-    /// when it is resent.
-    package static func follow(_ request: PreparedRequest, status: Int, to target: String) throws -> PreparedRequest {
+    /// when it is resent. `trusted` (`--location-trusted`) keeps `Authorization`, `Cookie` and
+    /// digest credentials on a cross-origin hop; `Host` goes regardless, since it names the old origin.
+    package static func follow(
+        _ request: PreparedRequest, status: Int, to target: String, trusted: Bool = false
+    ) throws -> PreparedRequest {
         var next = request
         next.url = target
         if changesToGET(method: request.method, status: status) {
@@ -72,8 +75,12 @@ package enum RedirectPolicy {
             }
         }
         if !isSameOrigin(request.url, target) {
-            next.headers.removeAll { originHeaders.contains(ASCIICase.lowercased($0.name)) }
-            next.digestCredentials = nil
+            if trusted {
+                next.headers.removeAll { ASCIICase.lowercased($0.name) == "host" }
+            } else {
+                next.headers.removeAll { originHeaders.contains(ASCIICase.lowercased($0.name)) }
+                next.digestCredentials = nil
+            }
         }
         return next
     }

@@ -20,6 +20,7 @@ static const unsigned long AFCURL_AUTH_DIGEST = CURLAUTH_DIGEST;
 static const size_t AFCURL_READFUNC_ABORT = CURL_READFUNC_ABORT;
 static const size_t AFCURL_WRITEFUNC_ERROR = CURL_WRITEFUNC_ERROR;
 static const long AFCURL_HSTS_ENABLE = CURLHSTS_ENABLE;
+static const long AFCURL_NETRC_OPTIONAL = CURL_NETRC_OPTIONAL;
 
 /* Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process; returns its result every time. */
 CURLcode afcurl_global_init(void);
@@ -42,6 +43,8 @@ CURLcode afcurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode afcurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode afcurl_getinfo_double(CURL *handle, CURLINFO info, double *value);
 CURLcode afcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+/* CURLINFO_COOKIELIST and other list infos; free the list with curl_slist_free_all. */
+CURLcode afcurl_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value);
 
 /*
  * The Accept-Encoding value this libcurl can decode: "gzip, deflate" with libz, "br" with

@@ -1,0 +1,98 @@
+import AFKit
+import Glibc
+
+/// What a request keeps beyond itself: the session (`--session`), the cookie jar
+/// (`--cookie-jar`) and the netrc file libcurl may take credentials from.
+///
+/// Nothing here runs without its option: with no `--session` no config directory is looked at,
+/// and with no session or jar libcurl's cookie engine stays off.
+struct RequestStores {
+    /// The session in use, merged into the request.
+    private var session: Session?
+    /// Whether the session is written back after the exchange.
+    private let writesSession: Bool
+    /// Whether the session file is the user's alone (0600 or stricter): an unchanged private
+    /// session is not rewritten; any other one is, which makes it private.
+    private var sessionIsPrivate = false
+    /// The cookie file read before and written after the exchange.
+    private let cookieJar: String?
+    /// The cookies the engine starts with (the session's, as Netscape lines).
+    private let cookieLines: [String]
+    /// The netrc file for requests without credentials; nil with `--ignore-netrc`.
+    private let netrcFile: String?
+
+    /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
+    /// that cannot be read or parsed throws before anything is sent.
+    init(options: OptionValues, environment: [String: String], spec: inout RequestSpec) throws {
+        if let value = options.session {
+            let path = try SessionStore.path(
+                for: RequestStores.expandingTilde(value, environment), url: spec.url,
+                hostHeader: spec.headers.last { $0.name.lowercased() == "host" }?.value,
+                configDirectory: RequestStores.configDirectory(environment))
+            let loaded = try SessionStore.loadForUpdate(path)
+            sessionIsPrivate = loaded.isPrivate
+            var session = Session(path: path, file: loaded.file)
+            cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
+            self.session = session
+        } else if options.cookieJar != nil {
+            cookieLines = Session.takeCookieItems(from: &spec)
+        } else {
+            cookieLines = []
+        }
+        writesSession = !options.sessionReadOnly
+        cookieJar = options.cookieJar
+        if options.ignoreNetrc {
+            netrcFile = nil
+        } else if let file = environment["NETRC"], !file.isEmpty {
+            netrcFile = file
+        } else {
+            netrcFile = environment["HOME"].map { FileIO.join($0, ".netrc") }
+        }
+        if let netrcFile, let warning = NetrcPermissions.warning(forFileAt: netrcFile) {
+            ErrorReporter.warn(warning)
+        }
+    }
+
+    /// Sets the cookie engine and netrc on the transfer settings.
+    func configure(_ client: inout ClientOptions, locationTrusted: Bool) {
+        if session != nil || cookieJar != nil {
+            client.cookies = CookieSettings(file: cookieJar, lines: cookieLines)
+        }
+        client.netrcFile = netrcFile
+        client.locationTrusted = locationTrusted
+    }
+
+    /// Writes the engine's cookies back to the session and the jar after the exchange.
+    mutating func save(_ result: HTTPClientResult) throws {
+        if var session, writesSession {
+            session.update(cookieLines: result.cookieLines, now: Int64(time(nil)))
+            if session.isModified || !sessionIsPrivate { try SessionStore.save(session.file, to: session.path) }
+        }
+        // An unchanged jar is not rewritten, unless others may read it.
+        if let cookieJar, result.cookiesChanged || !RequestStores.isPrivateFile(cookieJar) {
+            let text =
+                "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
+                + result.cookieLines.map { $0 + "\n" }.joined()
+            try SessionStore.write(Array(text.utf8), to: cookieJar)
+        }
+    }
+
+    /// Whether `path` is a regular file without group or other permission bits.
+    static func isPrivateFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o077 == 0
+    }
+
+    /// The config directory: `$AFCLI_CONFIG_DIR`, else `$XDG_CONFIG_HOME/afcli`, else `~/.config/afcli`.
+    static func configDirectory(_ environment: [String: String]) -> String {
+        if let directory = environment["AFCLI_CONFIG_DIR"], !directory.isEmpty { return directory }
+        if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return FileIO.join(base, "afcli") }
+        return FileIO.join(environment["HOME"] ?? ".", ".config/afcli")
+    }
+
+    /// `~/x` with the home directory, as HTTPie expands a session path.
+    static func expandingTilde(_ path: String, _ environment: [String: String]) -> String {
+        guard path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+        return FileIO.join(home, String(path.dropFirst(2)))
+    }
+}
