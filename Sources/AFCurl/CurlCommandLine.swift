@@ -1,3 +1,5 @@
+import Glibc
+
 /// How the body of a transfer is handed to the curl command-line tool.
 package enum CurlBodyArgument: Equatable, Sendable {
     /// No body.
@@ -31,8 +33,14 @@ package struct CurlCommandLine: Equatable, Sendable {
     /// The curl tool's own default headers, which afcli suppresses when it does not send them.
     static let curlToolDefaultHeaders = ["User-Agent", "Accept"]
 
-    /// The command for `request` with `body`; `maxRedirects` is non-nil when redirects are followed.
-    package init(request: TransferRequest, body: CurlBodyArgument, maxRedirects: Int?) {
+    /// The command for `request` with `body`; `maxRedirects` is non-nil when redirects are
+    /// followed, `locationTrusted` keeps credentials on them; `cookies` are the `--cookie` and
+    /// `--cookie-jar` arguments that start the cookie engine as afcli does (`--cookie ''` when
+    /// the engine runs with none).
+    package init(
+        request: TransferRequest, body: CurlBodyArgument, maxRedirects: Int?, locationTrusted: Bool = false,
+        cookies: [String] = []
+    ) {
         var builder = CurlCommandLineBuilder()
         // First, as curl requires: no ~/.curlrc adds options afcli did not set.
         builder.add("--disable")
@@ -40,6 +48,7 @@ package struct CurlCommandLine: Equatable, Sendable {
         builder.add("--proto", "=http,https")
         if let maxRedirects {
             builder.add("--location", "--max-redirs", String(maxRedirects), "--proto-redir", "=http,https")
+            if locationTrusted { builder.add("--location-trusted") }
             if request.body != nil || request.method == "POST" {
                 builder.note(
                     "after a redirect that turns the request into a GET, curl still sends the body's -H headers "
@@ -52,6 +61,10 @@ package struct CurlCommandLine: Equatable, Sendable {
         builder.addHeaders(request, body: body)
         builder.addBody(body)
         builder.addOptions(request.options, url: request.url)
+        if request.options.cookieEngine { builder.arguments += cookies.isEmpty ? ["--cookie", ""] : cookies }
+        if let file = request.options.netrcFile, access(file, F_OK) == 0 {
+            builder.add("--netrc-optional", "--netrc-file", file)
+        }
         builder.add(request.url)
         arguments = builder.arguments
         notes = builder.notes
@@ -102,6 +115,10 @@ package struct CurlCommandLine: Equatable, Sendable {
         "TransferOptions.reportsRequestHeads": "none: only changes what afcli shows, not what is sent",
         "TransferOptions.resolve": "--resolve",
         "TransferOptions.network": "see NetworkOptions",
+        "TransferOptions.cookieEngine": "--cookie ('' for the engine alone; a --cookie-jar file, or the "
+            + "session's name=value pairs for this URL)",
+        "TransferOptions.netrcFile": "--netrc-optional --netrc-file (left out when the file does not exist, "
+            + "which libcurl ignores too)",
         "NetworkOptions.connectTo": "--connect-to",
         "NetworkOptions.addressFamily": "--ipv4, --ipv6",
         "NetworkOptions.unixSocket": "--unix-socket",

@@ -27,6 +27,8 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         "TransferOptions.tls": { $0.tls.verifyPeer = false },
         "TransferOptions.resolve": { $0.resolve = ["h.test:80:127.0.0.1"] },
         "TransferOptions.network": { $0.network.interface = "lo" },
+        "TransferOptions.cookieEngine": { $0.cookieEngine = true },
+        "TransferOptions.netrcFile": { $0.netrcFile = "/dev/null" },
         "NetworkOptions.connectTo": { $0.network.connectTo = ["a:1:b:2"] },
         "NetworkOptions.addressFamily": { $0.network.addressFamily = .ipv6 },
         "NetworkOptions.unixSocket": { $0.network.unixSocket = "/tmp/s" },
@@ -87,13 +89,15 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
             "limits": { $0.limits.maxBodyBytes = 4 }, "proxies": { $0.proxy = ProxySetting(url: "http://p:1") },
             "noProxy": { $0.noProxy = "*" }, "httpVersion": { $0.httpVersion = .http2 },
             "acceptEncoding": { $0.acceptEncoding = "gzip" }, "tls": { $0.tls.caFile = "/c" },
+            "cookies": { $0.cookies = CookieSettings(file: "/tmp/jar.txt") },
+            "netrcFile": { $0.netrcFile = "/dev/null" }, "locationTrusted": { $0.locationTrusted = true },
             "resolve": { $0.resolve = ["h.test:80:127.0.0.1"] }, "network": { $0.network.addressFamily = .ipv4 },
         ]
         XCTAssertEqual(Set(mutators.keys).union(["verbose"]), Set(CurlCommand.clientCoverage.keys))
         let plain = try CurlCommand(request: get, options: ClientOptions()).arguments
         for (name, mutate) in mutators {
             var options = ClientOptions()
-            if name == "maxRedirects" { options.follow = true }
+            if name == "maxRedirects" || name == "locationTrusted" { options.follow = true }
             let before = try CurlCommand(request: get, options: options).arguments
             mutate(&options)
             XCTAssertNotEqual(
@@ -180,6 +184,41 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(
             CurlSecrets(cookies: ["sid=abc"]).redacting(["--cookie", "a=1; sid=abc", "--header", "sid=abc"]),
             ["--cookie", "a=1; sid=<redacted>", "--header", "sid=abc"])
+    }
+
+    func testCookiesNetrcAndLocationTrusted() throws {
+        var options = ClientOptions(follow: true)
+        options.locationTrusted = true
+        options.netrcFile = "/dev/null"
+        let line = "h.test\tFALSE\t/\tFALSE\t0\tsid\tabc"
+        options.cookies = CookieSettings(file: "jar.txt", lines: [line])
+        let command = try CurlCommand(
+            request: PreparedRequest(method: "GET", url: "http://h.test/x", headers: []), options: options,
+            secrets: CurlSecrets(cookies: ["sid=abc"]))
+        let text = command.arguments.joined(separator: " ")
+        XCTAssertTrue(text.contains("--location --max-redirs 30 --proto-redir =http,https --location-trusted"))
+        XCTAssertTrue(text.contains("--cookie jar.txt --cookie-jar jar.txt --cookie sid=<redacted>"))
+        XCTAssertTrue(text.contains("--netrc-optional --netrc-file /dev/null"))
+        XCTAssertTrue(command.notes.contains { $0.contains("every host a redirect leads to") })
+
+        options.netrcFile = "/nonexistent/.netrc"
+        options.cookies = CookieSettings()
+        let engineOnly = try CurlCommand(
+            request: PreparedRequest(method: "GET", url: "http://h.test/x", headers: []), options: options)
+        XCTAssertFalse(engineOnly.arguments.contains("--netrc-file"), "a missing netrc changes nothing")
+        XCTAssertTrue(engineOnly.arguments.joined(separator: " ").contains("--cookie  "), "the engine alone: ''")
+    }
+
+    func testSessionSecrets() {
+        var file = SessionFile()
+        file.headers = [HTTPField(name: "X-Key", value: "k")]
+        file.cookies = [SessionCookie(name: "sid", value: "abc")]
+        let secrets = CurlSecrets.session(file, usedCredentials: .basic(user: "u", password: "p"))
+        XCTAssertEqual(
+            secrets.headerLines,
+            ["X-Key: k", "Authorization: " + DefaultHeaders.basicAuthorization(user: "u", password: "p")])
+        XCTAssertEqual(secrets.cookies, ["sid=abc"])
+        XCTAssertEqual(CurlSecrets.session(file, usedCredentials: nil).headerLines, ["X-Key: k"])
     }
 
     func testShellQuoting() {

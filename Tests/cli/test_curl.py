@@ -21,9 +21,9 @@ from loopback import Response
 pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 
 
-def curl_line(args, cwd=None, input=None):
+def curl_line(args, cwd=None, input=None, env=None):
     """The command afcli prints for `args`; asserts one line on stdout and a zero exit."""
-    result = run(["--curl", *args], cwd=cwd, input=input)
+    result = run(["--curl", *args], cwd=cwd, input=input, env=env)
     assert result.code == 0, result
     text = result.stdout.decode()
     assert text.endswith("\n") and text.count("\n") == 1, text
@@ -38,7 +38,10 @@ def run_curl(line, cwd=None, input=None, home=None):
 
 
 def normalized(request, multipart=False):
-    headers = Counter((n.lower(), v) for n, v in request.headers)
+    # libcurl orders the cookies of its engine by path and name, curl's --cookie pairs come after
+    # the engine's: the Cookie header is compared as a set of pairs.
+    headers = Counter((n.lower(), "; ".join(sorted(v.split("; "))) if n.lower() == "cookie" else v)
+                      for n, v in request.headers)
     body = request.body
     if multipart:
         ctype = request.header("Content-Type")
@@ -50,14 +53,14 @@ def normalized(request, multipart=False):
     return request.method, request.target, request.version, +headers, body
 
 
-def compare(server, args, cwd=None, input=None, curl_input=None, multipart=False, home=None):
+def compare(server, args, cwd=None, input=None, curl_input=None, multipart=False, home=None, env=None):
     """Sends with afcli, then with the printed curl command; returns the printed line and notes."""
     server.requests.clear()
-    sent = run(args, cwd=cwd, input=input)
+    sent = run(args, cwd=cwd, input=input, env=env)
     assert sent.code == 0, sent
     ours = list(server.requests)
     server.requests.clear()
-    line, notes = curl_line(args, cwd=cwd, input=input)
+    line, notes = curl_line(args, cwd=cwd, input=input, env=env)
     assert server.requests == [], "--curl sent a request"
     run_curl(line, cwd=cwd, input=curl_input if curl_input is not None else input, home=home)
     theirs = list(server.requests)
@@ -204,3 +207,58 @@ def test_curl_with_a_missing_file_is_bad_input_and_sends_nothing(server, tmp_pat
     result = run(["--curl", "post", f"{server.url}/p", "@missing.json"], cwd=tmp_path)
     assert result.code == 2 and result.stdout == b"" and b"afcli: error:" in result.stderr
     assert server.requests == []
+
+
+def sets_cookie(request):
+    if request.target.startswith("/set"):
+        return Response(headers=[("Set-Cookie", "sid=abc; Path=/"), ("Content-Type", "application/json")])
+    return Response()
+
+
+def test_session_cookies_and_auth_are_sent_and_redacted(server, tmp_path):
+    server.handler = sets_cookie
+    env = {"AFCLI_CONFIG_DIR": str(tmp_path / "cfg"), "HOME": str(tmp_path)}
+    assert run(["--session=dev", f"{server.url}/set", "-a", "ann:pw", "X-Team:web"], env=env).code == 0
+    line, _ = compare(server, ["--session=dev", "--show-secrets", f"{server.url}/get", "Cookie:k=v"], env=env)
+    assert server.requests[-1].header("Cookie") in ("sid=abc; k=v", "k=v; sid=abc")
+    assert server.requests[-1].header("Authorization").startswith("Basic ")
+    redacted, _ = curl_line(["--session=dev", f"{server.url}/get"], env=env)
+    argv = shlex.split(redacted)
+    assert argv[argv.index("--cookie") + 1] in ("sid=<redacted>; k=<redacted>", "k=<redacted>; sid=<redacted>")
+    assert "Authorization: <redacted>" in argv and "X-Team: <redacted>" in argv
+    assert "abc" not in redacted and "YW5uOnB3" not in redacted
+
+
+def test_cookie_jar_is_read_and_written_as_curl_does(server, tmp_path):
+    jar = tmp_path / "cookies.txt"
+    jar.write_text("# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tjar\tv1\n")
+    jar.chmod(0o600)
+    line, _ = compare(server, ["--cookie-jar", str(jar), f"{server.url}/get"])
+    assert server.requests[-1].header("Cookie") == "jar=v1"
+    assert f"--cookie {jar} --cookie-jar {jar}" in line
+
+
+def test_netrc(server, tmp_path):
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login ann password pw\n")
+    netrc.chmod(0o600)
+    line, _ = compare(server, [f"{server.url}/get"], env={"NETRC": str(netrc)})
+    assert server.requests[-1].header("Authorization") == "Basic YW5uOnB3"
+    assert f"--netrc-optional --netrc-file {netrc}" in line
+
+
+def test_location_trusted_keeps_credentials_on_another_host(server):
+    port = server.port
+
+    def handler(request):
+        if request.target == "/start":
+            return Response(status=302, reason="Found", headers=[("Location", f"http://other.test:{port}/end")],
+                            body=b"")
+        return Response()
+    server.handler = handler
+    args = ["--follow", "--resolve", f"other.test:{port}:127.0.0.1", "-a", "ann:pw", f"{server.url}/start"]
+    compare(server, args)
+    assert server.requests[-1].header("Authorization") is None
+    line, _ = compare(server, ["--location-trusted", *args])
+    assert server.requests[-1].header("Authorization") == "Basic YW5uOnB3"
+    assert "--location-trusted" in line

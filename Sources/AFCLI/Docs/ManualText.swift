@@ -482,8 +482,13 @@ package enum ManualText {
                         + "Notes on standard error name what to pipe in and where curl differs: the idle `--timeout` "
                         + "becomes `--speed-limit 1 --speed-time N`, curl's `--limit-rate` also paces uploads, "
                         + "`--pinnedpubkey` checks the server's own key only, `--pin-cert` has no curl flag, and after "
-                        + "a redirect to GET curl keeps the body's `-H` headers. A password asked for on the terminal "
-                        + "is printed as `<redacted>` unless `--show-secrets` is given."),
+                        + "a redirect to GET curl keeps the body's `-H` headers."),
+                .paragraph(
+                    "A cookie jar becomes `--cookie FILE --cookie-jar FILE`, a session's cookies `--cookie` with "
+                        + "the name=value pairs libcurl would send to the URL, an existing netrc file "
+                        + "`--netrc-optional --netrc-file FILE`, and `--location-trusted` is passed on. A password "
+                        + "asked for on the terminal and a session's stored headers, credentials and cookies are "
+                        + "printed as `<redacted>` unless `--show-secrets` is given; what was typed is shown as typed."),
             ]),
         ManualSection(
             "OPTIONS",

@@ -43,7 +43,8 @@ struct RequestCommand {
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
         stores.configure(&settings, locationTrusted: options.locationTrusted)
         if options.curl {
-            return try CurlCommandPrinter.print(prepared, settings: settings, options: options, spec: spec)
+            return try CurlCommandPrinter.print(
+                prepared, settings: settings, options: options, spec: spec, stored: stores.curlSecrets)
         }
 
         if parts.contains(.requestHeaders), multipartForm != nil, let body = prepared.body, body.length == nil {

@@ -20,6 +20,8 @@ struct RequestStores {
     private let cookieLines: [String]
     /// The netrc file for requests without credentials; nil with `--ignore-netrc`.
     private let netrcFile: String?
+    /// What `--curl` redacts: the session file's headers, cookies and the credentials it supplied.
+    private(set) var curlSecrets = CurlSecrets()
 
     /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
     /// that cannot be read or parsed throws before anything is sent.
@@ -32,7 +34,9 @@ struct RequestStores {
             let loaded = try SessionStore.loadForUpdate(path)
             sessionIsPrivate = loaded.isPrivate
             var session = Session(path: path, file: loaded.file)
+            let typedCredentials = spec.credentials
             cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
+            curlSecrets = .session(loaded.file, usedCredentials: typedCredentials == nil ? spec.credentials : nil)
             self.session = session
         } else if options.cookieJar != nil {
             cookieLines = Session.takeCookieItems(from: &spec)

@@ -108,8 +108,9 @@ package enum OptionTable {
             reset: { $0.curl = false }),
         OptionSpec(
             long: "show-secrets", group: .request, help: "show secrets in --curl output",
-            description: "Show the secrets that --curl otherwise prints as <redacted> (a password asked for on "
-                + "the terminal). Passwords typed on the command line are always shown as typed.",
+            description: "Show the secrets that --curl otherwise prints as <redacted>: a password asked for on "
+                + "the terminal, and a session's stored headers, credentials and cookies. What is typed on the "
+                + "command line is always shown as typed.",
             apply: { values, _ in values.showSecrets = true },
             reset: { $0.showSecrets = false }),
     ]

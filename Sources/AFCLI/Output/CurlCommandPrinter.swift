@@ -4,12 +4,14 @@ import Glibc
 /// `--curl`: prints the curl command line that sends the same request, and sends nothing.
 enum CurlCommandPrinter {
     /// Writes the command (one shell-quoted line) on standard output and its notes on standard
-    /// error; `settings` are the client options the request would be sent with.
+    /// error; `settings` are the client options the request would be sent with, `stored` the
+    /// secrets that came from files (a session).
     static func print(
-        _ prepared: PreparedRequest, settings: ClientOptions, options: OptionValues, spec: RequestSpec
+        _ prepared: PreparedRequest, settings: ClientOptions, options: OptionValues, spec: RequestSpec,
+        stored: CurlSecrets
     ) throws -> ExitStatus {
-        let command = try CurlCommand(
-            request: prepared, options: settings, secrets: options.showSecrets ? CurlSecrets() : secrets(spec, options))
+        let secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
+        let command = try CurlCommand(request: prepared, options: settings, secrets: secrets)
         for note in command.notes { ErrorReporter.note(note) }
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         try stream.write(command.shellLine + "\n")
@@ -21,15 +23,7 @@ enum CurlCommandPrinter {
     /// (`-a USER` without `:PASS`), and the header value made from it. A password typed with `-a`
     /// is printed as typed, as the command line already shows it.
     static func secrets(_ spec: RequestSpec, _ options: OptionValues) -> CurlSecrets {
-        guard let auth = options.auth, !auth.contains(":") else { return CurlSecrets() }
-        switch spec.credentials {
-        case .basic(let user, let password)?:
-            let header = "Authorization: " + DefaultHeaders.basicAuthorization(user: user, password: password)
-            return CurlSecrets(headerLines: [header])
-        case .digest(_, let password)?:
-            return CurlSecrets(passwords: [password])
-        case .bearer?, nil:
-            return CurlSecrets()
-        }
+        guard let auth = options.auth, !auth.contains(":"), options.authType != .bearer else { return CurlSecrets() }
+        return spec.credentials.map(CurlSecrets.credentials) ?? CurlSecrets()
     }
 }

@@ -1,4 +1,5 @@
 import AFCurl
+import Glibc
 
 /// The curl command line equivalent to sending a prepared request with `HTTPClient` (`--curl`).
 ///
@@ -14,11 +15,18 @@ package struct CurlCommand: Sendable {
     /// The command for sending `request` with `options`, with `secrets` shown as `<redacted>`.
     package init(request: PreparedRequest, options: ClientOptions, secrets: CurlSecrets = CurlSecrets()) throws {
         let transfer = try HTTPClient.transferRequest(for: request, options: options, elapsed: 0)
+        let cookies = CurlCommand.cookieArguments(options.cookies, url: request.url, now: Int64(time(nil)))
         let line = CurlCommandLine(
             request: transfer, body: CurlCommand.bodyArgument(request),
-            maxRedirects: options.follow ? options.maxRedirects : nil)
+            maxRedirects: options.follow ? options.maxRedirects : nil, locationTrusted: options.locationTrusted,
+            cookies: cookies)
         arguments = secrets.redacting(line.arguments)
         notes = line.notes
+        if options.follow, options.cookies?.lines.isEmpty == false {
+            notes.append(
+                "with --location, curl sends the session's --cookie pairs to every host a redirect leads to; "
+                    + "afcli sends each cookie only to its own domain")
+        }
     }
 
     /// Every field of `ClientOptions` with the curl flag it becomes (through `TransferOptions`
@@ -36,6 +44,10 @@ package struct CurlCommand: Sendable {
         "acceptEncoding": "TransferOptions.acceptEncoding",
         "tls": "TransferOptions.tls",
         "verbose": "none: only changes what afcli shows, not what is sent",
+        "cookies": "--cookie FILE --cookie-jar FILE for a cookie jar; --cookie 'name=value; …' for the "
+            + "session's cookies libcurl would send to the URL",
+        "netrcFile": "TransferOptions.netrcFile",
+        "locationTrusted": "--location-trusted (with --location)",
         "resolve": "TransferOptions.resolve",
         "network": "TransferOptions.network",
     ]
@@ -43,6 +55,18 @@ package struct CurlCommand: Sendable {
     /// The command as one POSIX shell line, starting with `curl`.
     package var shellLine: String {
         (["curl"] + arguments).map(CurlCommandLine.shellQuoted).joined(separator: " ")
+    }
+
+    /// `--cookie FILE --cookie-jar FILE` for a cookie jar, then `--cookie 'name=value; …'` with
+    /// the cookies of `cookies.lines` that libcurl's engine would send to `url` at `now`.
+    static func cookieArguments(_ cookies: CookieSettings?, url: String, now: Int64) -> [String] {
+        guard let cookies else { return [] }
+        var arguments: [String] = []
+        if let file = cookies.file { arguments += ["--cookie", file, "--cookie-jar", file] }
+        if let header = CurlCookieSelection.cookieHeader(lines: cookies.lines, url: url, now: now) {
+            arguments += ["--cookie", header]
+        }
+        return arguments
     }
 
     // MARK: - Body
@@ -99,51 +123,5 @@ package struct CurlCommand: Sendable {
     /// Whether curl's `-F` parser and header writer leave `text` as it is.
     static func isPlainFormWord(_ text: String) -> Bool {
         !text.isEmpty && !text.unicodeScalars.contains { ";,\"\\\r\n\0".unicodeScalars.contains($0) }
-    }
-}
-
-/// What `--curl` prints as `<redacted>`: secrets afcli did not get from the command line.
-/// Each is matched as a whole unit, never as a substring of unrelated text (a password `1` must
-/// not hide every port number).
-package struct CurlSecrets: Equatable, Sendable {
-    /// Header lines (`Authorization: Basic …`) whose value is hidden: `Authorization: <redacted>`.
-    package var headerLines: Set<String> = []
-    /// Passwords of `--user USER:PASSWORD`, hidden as `USER:<redacted>`.
-    package var passwords: Set<String> = []
-    /// Cookie `name=value` pairs of a `--cookie` argument, hidden as `name=<redacted>`.
-    package var cookies: Set<String> = []
-
-    package init(headerLines: Set<String> = [], passwords: Set<String> = [], cookies: Set<String> = []) {
-        self.headerLines = headerLines
-        self.passwords = passwords
-        self.cookies = cookies
-    }
-
-    /// `arguments` with the values of the arguments of `--header`, `--user` and `--cookie` hidden
-    /// where they are secrets.
-    func redacting(_ arguments: [String]) -> [String] {
-        var result = arguments
-        for index in result.indices.dropFirst() {
-            let value = result[index]
-            switch result[index - 1] {
-            case "--header" where headerLines.contains(value):
-                result[index] = String(value.prefix { $0 != ":" }) + ": <redacted>"
-            case "--user":
-                if let colon = value.firstIndex(of: ":"),
-                    passwords.contains(String(value[value.index(after: colon)...]))
-                {
-                    result[index] = value[...colon] + "<redacted>"
-                }
-            case "--cookie" where value.contains("="):
-                result[index] = value.split(separator: ";", omittingEmptySubsequences: false).map { pair in
-                    let trimmed = String(pair.drop { $0 == " " })
-                    guard cookies.contains(trimmed), let equals = pair.firstIndex(of: "=") else { return String(pair) }
-                    return pair[...equals] + "<redacted>"
-                }.joined(separator: ";")
-            default:
-                break
-            }
-        }
-        return result
     }
 }

@@ -1,0 +1,74 @@
+/// What `--curl` prints as `<redacted>`: secrets afcli did not get from the command line.
+/// Each is matched as a whole unit, never as a substring of unrelated text (a password `1` must
+/// not hide every port number).
+package struct CurlSecrets: Equatable, Sendable {
+    /// Header lines (`Authorization: Basic …`) whose value is hidden: `Authorization: <redacted>`.
+    package var headerLines: Set<String> = []
+    /// Passwords of `--user USER:PASSWORD`, hidden as `USER:<redacted>`.
+    package var passwords: Set<String> = []
+    /// Cookie `name=value` pairs of a `--cookie` argument, hidden as `name=<redacted>`.
+    package var cookies: Set<String> = []
+
+    package init(headerLines: Set<String> = [], passwords: Set<String> = [], cookies: Set<String> = []) {
+        self.headerLines = headerLines
+        self.passwords = passwords
+        self.cookies = cookies
+    }
+
+    /// The header line or password that `credentials` put on the command line.
+    package static func credentials(_ credentials: Credentials) -> CurlSecrets {
+        switch credentials {
+        case .basic(let user, let password):
+            return CurlSecrets(
+                headerLines: ["Authorization: " + DefaultHeaders.basicAuthorization(user: user, password: password)])
+        case .digest(_, let password):
+            return CurlSecrets(passwords: [password])
+        case .bearer(let token):
+            return CurlSecrets(headerLines: ["Authorization: " + DefaultHeaders.bearerAuthorization(token: token)])
+        }
+    }
+
+    /// What a session file holds: its headers, its cookies, and its credentials when the request
+    /// uses them (`usedCredentials`).
+    package static func session(_ file: SessionFile, usedCredentials: Credentials?) -> CurlSecrets {
+        var secrets = usedCredentials.map(CurlSecrets.credentials) ?? CurlSecrets()
+        secrets.headerLines.formUnion(file.headers.map { "\($0.name): \($0.value)" })
+        secrets.cookies.formUnion(file.cookies.map { "\($0.name)=\($0.value)" })
+        return secrets
+    }
+
+    /// Both sets of secrets.
+    package func union(_ other: CurlSecrets) -> CurlSecrets {
+        CurlSecrets(
+            headerLines: headerLines.union(other.headerLines), passwords: passwords.union(other.passwords),
+            cookies: cookies.union(other.cookies))
+    }
+
+    /// `arguments` with the values of the arguments of `--header`, `--user` and `--cookie` hidden
+    /// where they are secrets.
+    func redacting(_ arguments: [String]) -> [String] {
+        var result = arguments
+        for index in result.indices.dropFirst() {
+            let value = result[index]
+            switch result[index - 1] {
+            case "--header" where headerLines.contains(value):
+                result[index] = String(value.prefix { $0 != ":" }) + ": <redacted>"
+            case "--user":
+                if let colon = value.firstIndex(of: ":"),
+                    passwords.contains(String(value[value.index(after: colon)...]))
+                {
+                    result[index] = value[...colon] + "<redacted>"
+                }
+            case "--cookie" where value.contains("="):
+                result[index] = value.split(separator: ";", omittingEmptySubsequences: false).map { pair in
+                    let trimmed = String(pair.drop { $0 == " " })
+                    guard cookies.contains(trimmed), let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                    return pair[...equals] + "<redacted>"
+                }.joined(separator: ";")
+            default:
+                break
+            }
+        }
+        return result
+    }
+}
