@@ -262,3 +262,10 @@ def test_location_trusted_keeps_credentials_on_another_host(server):
     line, _ = compare(server, ["--location-trusted", *args])
     assert server.requests[-1].header("Authorization") == "Basic YW5uOnB3"
     assert "--location-trusted" in line
+
+
+def test_curl_is_refused_where_there_is_no_request_to_print(server, tmp_path):
+    for args in (["download", "--curl", f"{server.url}/f"], ["pin", "--curl", "https://127.0.0.1:1/"]):
+        result = run(args, cwd=tmp_path)
+        assert result.code == 2 and b"--curl" in result.stderr, result
+    assert server.requests == [] and list(tmp_path.iterdir()) == []

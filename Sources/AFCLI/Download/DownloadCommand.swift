@@ -86,6 +86,7 @@ struct DownloadCommand {
         }
         if options.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
         if options.offline { throw DownloadUsageError.notForDownloads("--offline") }
+        if options.curl { throw DownloadUsageError.notForDownloads("--curl") }
         if options.rawBody != nil { throw DownloadUsageError.notForDownloads("--raw") }
         if options.method != nil { throw DownloadUsageError.notForDownloads("--method") }
     }
