@@ -269,3 +269,41 @@ def test_curl_is_refused_where_there_is_no_request_to_print(server, tmp_path):
         result = run(args, cwd=tmp_path)
         assert result.code == 2 and b"--curl" in result.stderr, result
     assert server.requests == [] and list(tmp_path.iterdir()) == []
+
+
+def test_unix_socket(tmp_path):
+    import socket
+    import threading
+    path = tmp_path / "http.sock"
+    heads = []
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(2)
+
+    def serve():
+        for _ in range(2):
+            conn, _ = listener.accept()
+            with conn:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                heads.append(data)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        args = ["http://sock.test/over/unix", "q==1", "--unix-socket", str(path)]
+        assert run(args, timeout=10).code == 0
+        line, _ = curl_line(args)
+        run_curl(line)
+        thread.join(timeout=5)
+    finally:
+        listener.close()
+    assert f"--unix-socket {path}" in line
+    first, second = ([l for l in h.split(b"\r\n") if l] for h in heads)
+    assert first[0] == second[0] == b"GET /over/unix?q=1 HTTP/1.1"
+    assert Counter(first[1:]) == Counter(second[1:])
