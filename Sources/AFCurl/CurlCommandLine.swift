@@ -30,6 +30,10 @@ package struct CurlCommandLine: Equatable, Sendable {
     /// Where the command differs from what afcli does, or what it needs (standard input).
     package var notes: [String]
 
+    /// The longest body written inline: longer ones would not fit a shell's argument list
+    /// (ARG_MAX is 2 MiB on Linux, shared with the environment) and are read from standard input.
+    static let maxInlineBody = 64 * 1024
+
     /// The curl tool's own default headers, which afcli suppresses when it does not send them.
     static let curlToolDefaultHeaders = ["User-Agent", "Accept"]
 
@@ -194,7 +198,12 @@ struct CurlCommandLineBuilder {
         case .none:
             break
         case .bytes(let bytes):
-            if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
+            if bytes.count > CurlCommandLine.maxInlineBody {
+                add("--data-binary", "@-")
+                note(
+                    "the body (\(bytes.count) bytes) is too long for a command line: pipe it into curl's standard "
+                        + "input (afcli --offline --print=B with the same arguments writes it)")
+            } else if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
                 // --data-binary would read a file for a leading @.
                 add(text.hasPrefix("@") ? "--data-raw" : "--data-binary", text)
             } else {

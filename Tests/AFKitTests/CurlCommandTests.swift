@@ -148,6 +148,13 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(command.arguments.contains("@-"))
         XCTAssertTrue(command.notes.contains { $0.contains("4 bytes") })
 
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024 + 1)
+        let longPost = PreparedRequest(
+            method: "POST", url: "http://h/", headers: [], body: BytesBodySource(long), bodyBytes: long)
+        let longCommand = try CurlCommand(request: longPost, options: ClientOptions())
+        XCTAssertTrue(longCommand.arguments.contains("@-"))
+        XCTAssertTrue(longCommand.notes.contains { $0.contains("too long for a command line") })
+
         let head = PreparedRequest(method: "HEAD", url: "http://h/", headers: [])
         XCTAssertEqual(try CurlCommand(request: head, options: ClientOptions()).arguments[1], "--head")
     }

@@ -478,7 +478,8 @@ package enum ManualText {
                 .paragraph(
                     "A file body stays `--data-binary @FILE`. Multipart becomes `--form-string` and `--form` only "
                         + "when curl writes the same parts (its boundary differs); otherwise, and for standard input, "
-                        + "a compressed or a non-text body, `--data-binary @-` reads the body from standard input. "
+                        + "a compressed or a non-text body or one over 64 KiB, `--data-binary @-` reads the body from "
+                        + "standard input. "
                         + "Notes on standard error name what to pipe in and where curl differs: the idle `--timeout` "
                         + "becomes `--speed-limit 1 --speed-time N`, curl's `--limit-rate` also paces uploads, "
                         + "`--pinnedpubkey` checks the server's own key only, `--pin-cert` has no curl flag, and after "
