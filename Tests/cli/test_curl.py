@@ -307,3 +307,11 @@ def test_unix_socket(tmp_path):
     first, second = ([l for l in h.split(b"\r\n") if l] for h in heads)
     assert first[0] == second[0] == b"GET /over/unix?q=1 HTTP/1.1"
     assert Counter(first[1:]) == Counter(second[1:])
+
+
+def test_long_body_is_read_from_stdin(server):
+    args = ["post", f"{server.url}/post", "text=" + "x" * (70 * 1024)]
+    assert run(args).code == 0
+    body = server.requests[-1].body
+    line, notes = compare(server, args, curl_input=body)
+    assert "--data-binary @-" in line and "too long" in notes and len(line) < 4096
