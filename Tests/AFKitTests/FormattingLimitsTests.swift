@@ -216,6 +216,37 @@ final class FormattingLimitsTests: XCTestCase {
         XCTAssertNoThrow(try BinaryPropertyListDecoder.decode(sharedChildren(8)))
     }
 
+    /// `objects`, an offset table of `offsetSize`-byte entries and a trailer (one object, the top).
+    private func binaryPropertyList(objects: [UInt8], offsets: [UInt8], offsetSize: UInt8, referenceSize: UInt8)
+        -> [UInt8]
+    {
+        var bytes = Array("bplist00".utf8) + objects
+        let table = UInt8(bytes.count)
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, offsetSize, referenceSize]
+        bytes += [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, table]
+        return bytes
+    }
+
+    func testOffsetsAndReferencesBeyondIntAreRefusedNotTrapped() throws {
+        // An 8-byte offset of 2^64-1 (found by the fuzzer: it trapped converting to Int).
+        let offset = binaryPropertyList(
+            objects: [0x08], offsets: Array(repeating: 0xFF, count: 8), offsetSize: 8, referenceSize: 1)
+        XCTAssertThrowsError(try BinaryPropertyListDecoder.decode(offset)) { error in
+            XCTAssertTrue("\(error)".contains("out of range"), "\(error)")
+        }
+        // An array and a dictionary whose 8-byte references are 2^64-1.
+        for marker: UInt8 in [0xA1, 0xD1] {
+            let references = marker == 0xA1 ? 1 : 2
+            let container = binaryPropertyList(
+                objects: [marker] + Array(repeating: 0xFF, count: 8 * references), offsets: [0x08], offsetSize: 1,
+                referenceSize: 8)
+            XCTAssertThrowsError(try BinaryPropertyListDecoder.decode(container)) { error in
+                XCTAssertTrue("\(error)".contains("out of range"), "\(error)")
+            }
+        }
+    }
+
     func testSharedChildrenFallBackToTheBodyWithOneWarning() throws {
         let body = sharedChildren(60)
         let sink = CollectingSink()

@@ -85,7 +85,7 @@ package enum BinaryPropertyListDecoder {
         /// Where an object starts, from the offset table.
         func offset(of object: Int) throws(PropertyListError) -> Int {
             guard object >= 0, object < count else { throw PropertyListError("object reference out of range") }
-            let offset = Int(readInteger(bytes, at: tableOffset + object * offsetSize, size: offsetSize))
+            let offset = Int(clamping: readInteger(bytes, at: tableOffset + object * offsetSize, size: offsetSize))
             guard offset >= 8, offset < objectsEnd else { throw PropertyListError("object offset out of range") }
             return offset
         }
@@ -183,7 +183,7 @@ package enum BinaryPropertyListDecoder {
                 try enter(reference, depth: depth)
                 var elements: [PropertyListValue] = []
                 for index in 0..<length {
-                    let child = Int(readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
+                    let child = Int(clamping: readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
                     elements.append(try object(child, depth: depth + 1))
                 }
                 path.remove(reference)
@@ -196,9 +196,9 @@ package enum BinaryPropertyListDecoder {
                 try enter(reference, depth: depth)
                 var members: [(key: String, value: PropertyListValue)] = []
                 for index in 0..<length {
-                    let keyReference = Int(readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
+                    let keyReference = Int(clamping: readInteger(bytes, at: payload + index * referenceSize, size: referenceSize))
                     let valueReference = Int(
-                        readInteger(bytes, at: payload + (length + index) * referenceSize, size: referenceSize))
+                        clamping: readInteger(bytes, at: payload + (length + index) * referenceSize, size: referenceSize))
                     guard case .string(let key) = try object(keyReference, depth: depth + 1) else {
                         throw PropertyListError("dictionary key is not a string")
                     }
