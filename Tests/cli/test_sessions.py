@@ -189,6 +189,20 @@ def test_netrc_from_home_and_never_written_into_a_session(server, config, tmp_pa
     assert "hp" not in path.read_text()
 
 
+def test_download_takes_netrc_credentials_and_refuses_sessions(server, config, tmp_path):
+    netrc = write_netrc(tmp_path, "machine 127.0.0.1 login nu password np\n")
+    env = {**config, "NETRC": str(netrc)}
+    target = tmp_path / "file.bin"
+    result = run(["download", "-o", str(target), server.url + "/f"], env=env)
+    assert result.code == 0, result
+    assert server.requests[0].header("Authorization") == "Basic bnU6bnA="
+    for option in ([f"--session={tmp_path / 's.json'}"], ["--cookie-jar", str(tmp_path / "jar.txt")]):
+        refused = run(["download", *option, "-o", str(tmp_path / "other.bin"), server.url + "/f"], env=env)
+        assert refused.code == 2, refused
+        assert refused.err == f"afcli: error: {option[0].split('=')[0]} cannot be used with afcli download\n"
+    assert len(server.requests) == 1 and not (tmp_path / "other.bin").exists()
+
+
 def test_readable_netrc_with_password_draws_a_warning(server, config, tmp_path):
     netrc = write_netrc(tmp_path, "machine 127.0.0.1 login nu password np\n", 0o644)
     result = run([server.url], env={**config, "NETRC": str(netrc)})

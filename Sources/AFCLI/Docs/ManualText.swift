@@ -459,7 +459,8 @@ package enum ManualText {
                         + "curl `--netrc-optional` does; `--ignore-netrc` turns that off. `-v` shows the "
                         + "Authorization header libcurl built from it. Credentials from netrc are never written "
                         + "into a session. A netrc holding passwords that the group or others can read draws a "
-                        + "warning."),
+                        + "warning. `afcli download` uses netrc the same way, and refuses `--session` and "
+                        + "`--cookie-jar` (exit status 2)."),
                 .paragraph(
                     "With `--follow`, Authorization and Cookie headers and digest credentials are dropped when a "
                         + "redirect leads to another scheme, host or port, unless `--location-trusted` is given. "

@@ -67,12 +67,14 @@ struct DownloadCommand {
             expectedDigest: options.sha256.flatMap(SHA256.parseHex))
     }
 
-    /// Downloads follow redirects (DESIGN §2) and leave the body undecoded; with `--retry` a
-    /// stalled server times out (and is retried) after `downloadRetryIdleTimeout` seconds.
+    /// Downloads follow redirects (DESIGN §2), leave the body undecoded and take credentials from
+    /// netrc as requests do; with `--retry` a stalled server times out (and is retried) after
+    /// `downloadRetryIdleTimeout` seconds.
     func clientOptions() -> ClientOptions {
         var client = options.clientOptions
         client.follow = true
         client.acceptEncoding = nil
+        client.netrcFile = RequestStores.netrcFile(options: options, environment: environment)
         if options.retry > 0, options.timeout == nil { client.idleTimeout = OptionValues.downloadRetryIdleTimeout }
         return client
     }
@@ -89,6 +91,9 @@ struct DownloadCommand {
         if options.curl { throw DownloadUsageError.notForDownloads("--curl") }
         if options.rawBody != nil { throw DownloadUsageError.notForDownloads("--raw") }
         if options.method != nil { throw DownloadUsageError.notForDownloads("--method") }
+        // Sessions and cookie jars belong to requests; a download says so rather than ignore them.
+        if options.session != nil { throw DownloadUsageError.notForDownloads("--session") }
+        if options.cookieJar != nil { throw DownloadUsageError.notForDownloads("--cookie-jar") }
     }
 
     /// Refuses the download options on a plain request, where they would silently do nothing.

@@ -45,16 +45,24 @@ struct RequestStores {
         }
         writesSession = !options.sessionReadOnly
         cookieJar = options.cookieJar
+        netrcFile = RequestStores.netrcFile(options: options, environment: environment)
+    }
+
+    /// The netrc file libcurl may take credentials from (`$NETRC`, else `~/.netrc`), nil with
+    /// `--ignore-netrc`; warns when the file holds passwords that others can read.
+    static func netrcFile(options: OptionValues, environment: [String: String]) -> String? {
+        let file: String?
         if options.ignoreNetrc {
-            netrcFile = nil
-        } else if let file = environment["NETRC"], !file.isEmpty {
-            netrcFile = file
+            file = nil
+        } else if let named = environment["NETRC"], !named.isEmpty {
+            file = named
         } else {
-            netrcFile = environment["HOME"].map { FileIO.join($0, ".netrc") }
+            file = environment["HOME"].map { FileIO.join($0, ".netrc") }
         }
-        if let netrcFile, let warning = NetrcPermissions.warning(forFileAt: netrcFile) {
+        if let file, let warning = NetrcPermissions.warning(forFileAt: file) {
             ErrorReporter.warn(warning)
         }
+        return file
     }
 
     /// Sets the cookie engine and netrc on the transfer settings.
