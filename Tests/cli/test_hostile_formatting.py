@@ -9,6 +9,7 @@ import pty
 import re
 import signal
 import subprocess
+import threading
 import time
 
 from conftest import BINARY, Response, base_env, drain, run, run_tty
@@ -188,12 +189,16 @@ def test_colour_never_spans_a_line_break(server):
 
 
 def test_ctrl_c_stops_formatting_at_once(server):
-    # 500 levels deep, each element a line of 2000 spaces: gigabytes of output from 16 MB.
+    # 500 levels deep, each element a line of 2000 spaces: gigabytes of output from 16 MB. The
+    # output goes to a pipe that is read as fast as it comes (to /dev/null the release build
+    # formats it all in half a second, before the signal).
     body = b"[" * 500 + b"0," * (8 * 1024 * 1024) + b"0" + b"]" * 500
     serve(server, body, "application/json")
     proc = subprocess.Popen([str(BINARY), "--pretty=format", "get", f"{server.url}/x"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=base_env())
+    reader = threading.Thread(target=lambda: [None for _ in iter(lambda: proc.stdout.read(1 << 20), b"")])
+    reader.start()
     try:
         deadline = time.time() + 10
         while not server.requests and time.time() < deadline:
@@ -207,6 +212,8 @@ def test_ctrl_c_stops_formatting_at_once(server):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        reader.join(timeout=15)
+        proc.stdout.close()
         stderr = proc.stderr.read()
         proc.stderr.close()
     assert code == 130, stderr
