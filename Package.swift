@@ -13,11 +13,9 @@ let package = Package(
     targets: [
         .target(
             name: "CCurlShim",
-            // libssl/libcrypto are the ones libcurl already loads (ccurl_tls.c: chain-wide pinning),
-            // and so is libidn2 (ccurl_idna.c: IDN host names).
-            linkerSettings: [
-                .linkedLibrary("curl"), .linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("idn2"),
-            ]
+            // libssl/libcrypto are the ones libcurl already loads (ccurl_tls.c: chain-wide pinning).
+            // libidn2 (ccurl_idna.c: IDN host names) is opened on first use, not linked.
+            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(
             name: "CXMLShim",
@@ -25,7 +23,8 @@ let package = Package(
             cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
         // zlib's deflate for --compress request bodies (libz is already loaded by libcurl).
-        .target(name: "CDeflateShim", linkerSettings: [.linkedLibrary("z")]),
+        // zlib for --compress, opened on first use (cdeflate_shim.c), not linked.
+        .target(name: "CDeflateShim"),
         // O_DIRECT and fallocate for downloads (Linux calls behind _GNU_SOURCE).
         .target(name: "CFileShim"),
         // Hands argv to the Swift runtime so it need not parse /proc/self/maps (executable only).

@@ -49,14 +49,14 @@ package enum RequestCompression {
 
 /// A failure of zlib while compressing a request body.
 package enum RequestCompressionError: Error, CustomStringConvertible {
-    /// zlib could not allocate its state.
-    case outOfMemory
+    /// zlib could not be loaded or could not allocate its state.
+    case unavailable
     /// zlib reported an error in the middle of the stream.
     case zlibFailed
 
     package var description: String {
         switch self {
-        case .outOfMemory: return "cannot compress the request body: out of memory"
+        case .unavailable: return "cannot compress the request body: zlib cannot be loaded or is out of memory"
         case .zlibFailed: return "cannot compress the request body: zlib failed"
         }
     }
@@ -77,7 +77,7 @@ final class DeflateBodySource: BodySource {
     private var finished = false
 
     init(_ source: BodySource) throws(RequestCompressionError) {
-        guard let deflater = afz_deflater_new() else { throw RequestCompressionError.outOfMemory }
+        guard let deflater = afz_deflater_new() else { throw RequestCompressionError.unavailable }
         self.source = source
         self.deflater = deflater
     }

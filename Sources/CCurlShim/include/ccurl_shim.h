@@ -56,6 +56,8 @@ const char *afcurl_supported_encodings(void);
  * Converts a UTF-8 host name to ASCII with IDNA (UTS #46, as libcurl does); returns 0 and sets
  * *ascii (free it with afcurl_idna_free) on success, else a libidn2 error code.
  */
+/* Returned by afcurl_idna_to_ascii when libidn2 cannot be loaded (no libidn2 code is this low). */
+#define AFCURL_IDNA_UNAVAILABLE (-9999)
 int afcurl_idna_to_ascii(const char *utf8, char **ascii);
 /* libidn2's English text for an error code. */
 const char *afcurl_idna_strerror(int code);

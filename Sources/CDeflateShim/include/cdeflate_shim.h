@@ -16,7 +16,7 @@ extern "C" {
 
 typedef struct afz_deflater afz_deflater;
 
-/* A deflater at zlib's default level, or NULL when out of memory. */
+/* A deflater at zlib's default level, or NULL when out of memory or zlib cannot be loaded. */
 afz_deflater *afz_deflater_new(void);
 
 /*
