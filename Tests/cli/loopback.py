@@ -164,3 +164,41 @@ class LoopbackServer:
         else:
             conn.sendall(body)
         return response.fault != "close"
+
+
+class UnixSocketServer:
+    """Answers `count` requests on a Unix socket at `path` with `body`, keeping each request head.
+    Use it as a context manager; it stops when the block ends."""
+
+    def __init__(self, path, body, count=1):
+        self.heads = []
+        self._body = body
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(str(path))
+        self._listener.listen(count)
+        self._thread = threading.Thread(target=self._serve, args=(count,), daemon=True)
+        self._thread.start()
+
+    def _serve(self, count):
+        for _ in range(count):
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            with conn:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                self.heads.append(data)
+                head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(self._body)}\r\nConnection: close\r\n\r\n"
+                conn.sendall(head.encode() + self._body)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._thread.join(timeout=5)
+        self._listener.close()

@@ -7,7 +7,6 @@ and body bytes. Multipart bodies sent with curl's -F are compared part by part, 
 its own boundary; that boundary (in Content-Type and the body) is the only documented difference.
 """
 
-import os
 import shlex
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ from collections import Counter
 import pytest
 
 from conftest import base_env, run
-from loopback import Response
+from loopback import Response, UnixSocketServer
 
 pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 
@@ -272,37 +271,13 @@ def test_curl_is_refused_where_there_is_no_request_to_print(server, tmp_path):
 
 
 def test_unix_socket(tmp_path):
-    import socket
-    import threading
     path = tmp_path / "http.sock"
-    heads = []
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(path))
-    listener.listen(2)
-
-    def serve():
-        for _ in range(2):
-            conn, _ = listener.accept()
-            with conn:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
-                heads.append(data)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n")
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        args = ["http://sock.test/over/unix", "q==1", "--unix-socket", str(path)]
+    args = ["http://sock.test/over/unix", "q==1", "--unix-socket", str(path)]
+    with UnixSocketServer(path, b"ok\n", count=2) as unix:
         assert run(args, timeout=10).code == 0
         line, _ = curl_line(args)
         run_curl(line)
-        thread.join(timeout=5)
-    finally:
-        listener.close()
+    heads = unix.heads
     assert f"--unix-socket {path}" in line
     first, second = ([l for l in h.split(b"\r\n") if l] for h in heads)
     assert first[0] == second[0] == b"GET /over/unix?q=1 HTTP/1.1"

@@ -11,14 +11,13 @@ import re
 import socket
 import stat
 import subprocess
-import threading
 import time
 import zlib
 
 import pytest
 
 from conftest import run, run_tty
-from loopback import LoopbackServer, Response
+from loopback import LoopbackServer, Response, UnixSocketServer
 from nginx import NginxServer, TLSConfig
 
 
@@ -156,30 +155,9 @@ def test_ipv6_only_reaches_the_ipv6_server_and_not_the_ipv4_one(server):
 
 def test_unix_socket(tmp_path):
     path = tmp_path / "http.sock"
-    seen = []
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(path))
-    listener.listen(1)
-
-    def serve():
-        conn, _ = listener.accept()
-        with conn:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = conn.recv(4096)
-                if not chunk:
-                    break
-                data += chunk
-            seen.append(data)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nunix\n")
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
+    with UnixSocketServer(path, b"unix\n") as unix:
         r = run(["http://sock.test/over/unix", "--unix-socket", str(path)], timeout=10)
-        thread.join(timeout=5)
-    finally:
-        listener.close()
+    seen = unix.heads
     assert r.code == 0, r
     assert r.stdout == b"unix\n"
     assert seen[0].startswith(b"GET /over/unix HTTP/1.1\r\n")
@@ -349,7 +327,7 @@ def test_http2_on_plain_http_asks_for_an_upgrade(server):
 
 def test_connect_to_keeps_the_tls_name(h2tls, certs):
     # The certificate names hsts.test, not the address connected to.
-    r = run([f"https://hsts.test/hello.txt", "--connect-to", f"hsts.test:443:127.0.0.1:{h2tls.port}",
+    r = run(["https://hsts.test/hello.txt", "--connect-to", f"hsts.test:443:127.0.0.1:{h2tls.port}",
              f"--verify={certs / 'ca.pem'}", "--no-hsts"])
     assert r.code == 0, r
     assert r.stdout == b"hello\n"

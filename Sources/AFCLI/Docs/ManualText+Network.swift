@@ -1,0 +1,118 @@
+extension ManualText {
+    /// Timeouts and limits, HTTP versions and HSTS, sessions, cookies and netrc, and `--curl`:
+    /// how a request travels, kept apart from the request and reference sections.
+    static let networkSections: [ManualSection] = [
+        ManualSection(
+            "TIMEOUTS, LIMITS AND REDIRECTS",
+            [
+                .paragraph(
+                    "`--timeout SECONDS` is an idle timeout, as HTTPie's and AFNetworking's timeoutInterval: "
+                        + "afcli gives up when no byte is received or sent for SECONDS (checked about once a "
+                        + "second), and when connecting takes longer unless `--connect-timeout` says otherwise. A "
+                        + "slow but steady download never hits it. `--max-time SECONDS` limits the whole exchange, "
+                        + "redirects included, as curl's `--max-time`. Both exit with status 7. Neither is set by "
+                        + "default, except that `afcli download --retry N` gives up on a server that sends nothing "
+                        + "for 60 seconds, and retries."),
+                .paragraph(
+                    "Responses are held to limits, each ending in one error line and exit status 12: "
+                        + "`--max-filesize BYTES` refuses a body larger than BYTES after decoding (at once when the "
+                        + "server announces it); a compressed body (Content-Encoding gzip, deflate, br, zstd) may "
+                        + "not decode to more than 200 times the bytes received once past 16 MiB, a compression bomb "
+                        + "guard that `--max-expansion RATIO` changes and `--max-expansion 0` turns off; a response "
+                        + "head may have at most 1000 header fields and 1 MiB, and one header line at most 100 KiB "
+                        + "(`response header too large`)."),
+                .paragraph(
+                    "The response head is printed as soon as it arrives. When nothing more of the body would "
+                        + "be shown (`--headers`, `--print` without b, `--quiet`, or the binary notice on a "
+                        + "terminal), afcli stops reading it and closes the connection; the exit status is that of "
+                        + "the response. The body is still read to its end for `--output`, `--log=cj`, "
+                        + "`--accept-status`/`--accept-type` and downloads."),
+                .paragraph(
+                    "URLs are sent as libcurl sends them and printed the same way: `.` and `..` path segments "
+                        + "are removed (`/a/../b` is `/b`, as curl and HTTPie do), and a host name with non-ASCII "
+                        + "letters is converted to its IDNA A-label, the `xn--` form (also in `--resolve` entries); "
+                        + "a name IDNA refuses is bad input (exit status 2). With "
+                        + "`--follow`, a redirect to any scheme but http and https (`file://`, `ftp://`) is refused "
+                        + "with exit status 6, and one from https to plain http is followed with a warning."),
+            ]),
+        ManualSection(
+            "HTTP VERSIONS AND HSTS",
+            [
+                .paragraph(
+                    "https URLs use HTTP/2 when the server agrees through ALPN, and HTTP/1.1 otherwise; http URLs use "
+                        + "HTTP/1.1 (libcurl's default, as curl). `--http1.1`, `--http2`, `--http2-prior-knowledge` "
+                        + "and `--http3` change that. HTTP/2 responses have no reason phrase on the wire: afcli shows "
+                        + "the standard one (`HTTP/2 200 OK`), as xh does, and header names as received (lower case). "
+                        + "`--print=m` names the protocol of the final response."),
+                .paragraph(
+                    "A Strict-Transport-Security header on an https response is remembered by libcurl in the HSTS "
+                        + "file (see ENVIRONMENT); later http:// requests to that host, and its subdomains when the "
+                        + "policy says so, are sent over https until the policy expires. The directory is created "
+                        + "(0700, the file 0600) only when there is a policy to save; `--no-hsts` neither reads nor "
+                        + "writes the file."),
+            ]),
+        ManualSection(
+            "SESSIONS, COOKIES AND NETRC",
+            [
+                .paragraph(
+                    "`--session NAME` keeps headers, credentials and cookies between requests in "
+                        + "CONFIG/sessions/HOST_PORT/NAME.json (HTTPie 3.2's layout and format), where CONFIG is "
+                        + "$AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli (a `Host:` item "
+                        + "names HOST_PORT instead, as in HTTPie); a value with a `/` is a file path. Headers typed with the session are stored and sent again (never "
+                        + "Content-* or If-* headers; `Name:` removes one); `--auth` is stored unless "
+                        + "`--session-store-auth=no`, and the stored credentials are used when no `--auth` is given. "
+                        + "`--session-read-only NAME` uses a session without writing it. HTTPie's session files, "
+                        + "including those written before HTTPie 3.1, work as they are, and HTTPie reads afcli's."),
+                .paragraph(
+                    "Cookies go through libcurl's cookie engine: each is bound to the domain it was set for, "
+                        + "and a `Cookie:` item typed with a session is bound to the request's host, so a session "
+                        + "never sends a cookie to another host (HTTPie sends typed and pre-3.1 cookies to every "
+                        + "host). Expired cookies are dropped. Session files are created 0600 in 0700 directories "
+                        + "and replaced atomically (a new file, fsync, rename), never through a symbolic link; an "
+                        + "unchanged session is not rewritten. A session file that is not valid JSON is an error "
+                        + "naming FILE:LINE:COLUMN, with exit status 2 and nothing sent."),
+                .paragraph(
+                    "`--cookie-jar FILE` reads cookies from a Netscape cookies.txt (curl's `-b`/`-c` format) "
+                        + "and writes them all back after the response, 0600, when one changed. A `Cookie:` item "
+                        + "given with it joins the jar, bound to the request's host."),
+                .paragraph(
+                    "When a request carries no credentials of its own (`--auth`, a URL's user:password, session "
+                        + "auth or an Authorization item), libcurl looks its host up in $NETRC, else ~/.netrc, as "
+                        + "curl `--netrc-optional` does; `--ignore-netrc` turns that off. `-v` shows the "
+                        + "Authorization header libcurl built from it. Credentials from netrc are never written "
+                        + "into a session. A netrc holding passwords that the group or others can read draws a "
+                        + "warning. `afcli download` uses netrc the same way, and refuses `--session` and "
+                        + "`--cookie-jar` (exit status 2)."),
+                .paragraph(
+                    "With `--follow`, Authorization and Cookie headers and digest credentials are dropped when a "
+                        + "redirect leads to another scheme, host or port, unless `--location-trusted` is given. "
+                        + "Cookies from a session or cookie jar always go only to their own domain, and netrc is "
+                        + "looked up for each host a redirect leads to."),
+            ]),
+        ManualSection(
+            "THE CURL COMMAND",
+            [
+                .paragraph(
+                    "`--curl` prints one shell-quoted curl command line that sends the same request, and sends "
+                        + "nothing. It is made from the same transfer settings that configure libcurl: every header "
+                        + "as sent (`-H 'Name:'` for a removed one, `-H 'Name;'` for an empty one), the method (`-X` "
+                        + "only where curl would not infer it), the body, `--compressed` because afcli decodes "
+                        + "responses, and the TLS, proxy, routing, timeout and limit options."),
+                .paragraph(
+                    "A file body stays `--data-binary @FILE`. Multipart becomes `--form-string` and `--form` only "
+                        + "when curl writes the same parts (its boundary differs); otherwise, and for standard input, "
+                        + "a compressed or a non-text body or one over 64 KiB, `--data-binary @-` reads the body from "
+                        + "standard input. "
+                        + "Notes on standard error name what to pipe in and where curl differs: the idle `--timeout` "
+                        + "becomes `--speed-limit 1 --speed-time N`, curl's `--limit-rate` also paces uploads, "
+                        + "`--pinnedpubkey` checks the server's own key only, `--pin-cert` has no curl flag, and after "
+                        + "a redirect to GET curl keeps the body's `-H` headers."),
+                .paragraph(
+                    "A cookie jar becomes `--cookie FILE --cookie-jar FILE`, a session's cookies `--cookie` with "
+                        + "the name=value pairs libcurl would send to the URL, an existing netrc file "
+                        + "`--netrc-optional --netrc-file FILE`, and `--location-trusted` is passed on. A password "
+                        + "asked for on the terminal and a session's stored headers, credentials and cookies are "
+                        + "printed as `<redacted>` unless `--show-secrets` is given; what was typed is shown as typed."),
+            ]),
+    ]
+}
