@@ -21,14 +21,11 @@ enum FileReader {
         if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             return .failure(FileReadFailure(errno: EISDIR))
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 { return .failure(FileReadFailure(errno: errno)) }
-            if count == 0 { return .success(bytes) }
-            guard bytes.count + count <= maximumSize else { return .failure(FileReadFailure(errno: EFBIG)) }
-            bytes.append(contentsOf: chunk[0..<count])
+        do {
+            return .success(
+                try FileDescriptorIO.readAll(descriptor, limit: maximumSize, chunkSize: 64 * 1024, stopsOnInterrupt: true))
+        } catch {
+            return .failure(FileReadFailure(errno: error.code))
         }
     }
 

@@ -148,16 +148,12 @@ package enum DownloadStateFile {
             }
         }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= maximumSize {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return .unusable(.unreadable(errno)) }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptorIO.readAll(descriptor, limit: maximumSize, chunkSize: 4096)
+        } catch {
+            return .unusable(error.code == EFBIG ? .notAState : .unreadable(error.code))
         }
-        guard bytes.count <= maximumSize else { return .unusable(.notAState) }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .unusable(.notAState) }
         switch DownloadState.decode(text) {
         case .success(let state): return .usable(state)

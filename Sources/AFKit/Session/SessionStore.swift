@@ -62,17 +62,12 @@ package enum SessionStore {
         defer { close(descriptor) }
         var info = stat()
         let isPrivate = fstat(descriptor, &info) == 0 && info.st_mode & 0o077 == 0
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count <= maximumSize {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        guard bytes.count <= maximumSize else {
-            throw .invalid(path: path, reason: "larger than \(maximumSize) bytes")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptorIO.readAll(descriptor, limit: maximumSize)
+        } catch {
+            if error.code == EFBIG { throw .invalid(path: path, reason: "larger than \(maximumSize) bytes") }
+            throw .unreadable(path: path, reason: error.description)
         }
         return (try SessionFile.decode(bytes: bytes, path: path), isPrivate)
     }

@@ -19,6 +19,26 @@ package enum FileDescriptorIO {
         }
     }
 
+    /// Reads `descriptor` to its end. Throws `EFBIG` once more than `limit` bytes have come, and
+    /// the errno of a failed read; `EINTR` is retried unless `stopsOnInterrupt` (afcli's signal
+    /// handlers do not restart calls, so a read from a pipe that never ends stops on Ctrl-C).
+    package static func readAll(
+        _ descriptor: Int32, limit: Int, chunkSize: Int = 16384, stopsOnInterrupt: Bool = false
+    ) throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR && !stopsOnInterrupt { continue }
+                throw SystemError.current
+            }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw SystemError(code: EFBIG) }
+            bytes += chunk[0..<count]
+        }
+    }
+
     /// Writes all of `text` as UTF-8 (see `writeAll(_:_:)`).
     package static func writeAll(_ descriptor: Int32, _ text: String) throws(SystemError) {
         var text = text
@@ -56,18 +76,10 @@ package enum SmallFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(reason: SystemError.message(errno)) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw ReadError(reason: "not a regular file") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(reason: SystemError.message(errno))
-            }
-            if count == 0 { break }
-            bytes += chunk.prefix(count)
-            guard bytes.count <= limit else { throw ReadError(reason: tooLarge) }
+        do {
+            return try FileDescriptorIO.readAll(descriptor, limit: limit)
+        } catch {
+            throw ReadError(reason: error.code == EFBIG ? tooLarge : error.description)
         }
-        return bytes
     }
 }
