@@ -59,10 +59,11 @@ struct RequestStores {
         } else {
             file = environment["HOME"].map { FileIO.join($0, ".netrc") }
         }
-        if let file, let warning = NetrcPermissions.warning(forFileAt: file) {
-            ErrorReporter.warn(warning)
-        }
-        return file
+        // A netrc that is not there is not handed to libcurl, which would only try to open it.
+        guard let file else { return nil }
+        let found = NetrcPermissions.inspect(file)
+        if let warning = found.warning { ErrorReporter.warn(warning) }
+        return found.exists ? file : nil
     }
 
     /// Sets the cookie engine and netrc on the transfer settings.

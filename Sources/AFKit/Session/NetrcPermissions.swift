@@ -7,11 +7,19 @@ package enum NetrcPermissions {
     /// A warning for a netrc at `path` that holds a `password` and is readable by group or
     /// others; nil when it is private, holds no password, or cannot be read.
     package static func warning(forFileAt path: String) -> String? {
+        inspect(path).warning
+    }
+
+    /// Whether anything is at `path` (when nothing is, libcurl need not be pointed at it), and the
+    /// warning of `warning(forFileAt:)`; one `stat` for both.
+    package static func inspect(_ path: String) -> (exists: Bool, warning: String?) {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o044 != 0 else {
-            return nil
-        }
-        guard holdsPassword(path) else { return nil }
+        guard stat(path, &info) == 0 else { return (false, nil) }
+        return (true, warning(path, info))
+    }
+
+    private static func warning(_ path: String, _ info: stat) -> String? {
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o044 != 0, holdsPassword(path) else { return nil }
         let mode = String(info.st_mode & 0o777, radix: 8)
         return "\(path) holds passwords and can be read by others (mode \(mode)); run: chmod 600 \(path)"
     }
