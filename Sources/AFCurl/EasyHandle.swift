@@ -259,7 +259,8 @@ package final class EasyHandle {
             httpVersion: head?.httpVersion ?? EasyHandle.versionName(version),
             primaryIP: ip?.isEmpty == false ? ip : nil, primaryPort: port > 0 ? port : nil,
             bytesDownloaded: Int64(downloaded), bytesUploaded: Int64(uploaded),
-            totalTime: Double(microseconds) / 1_000_000, head: head)
+            totalTime: Double(microseconds) / 1_000_000, head: head,
+            metrics: TransferMetrics.read(from: handle))
     }
 
     /// A string getinfo value, or nil when libcurl has none.

@@ -54,12 +54,16 @@ package struct TransferOutcome: Sendable {
     package var totalTime: Double
     /// The head of the final response, as given to `TransferEvents.responseHead`.
     package var head: ResponseHead?
+    /// The transfer's phase timings and connection facts.
+    package var metrics: TransferMetrics
 
     package init(
         statusCode: Int, effectiveURL: String, redirectURL: String? = nil, httpVersion: String = "",
         primaryIP: String? = nil, primaryPort: Int? = nil, bytesDownloaded: Int64 = 0,
-        bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil
+        bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil,
+        metrics: TransferMetrics = TransferMetrics()
     ) {
+        self.metrics = metrics
         self.statusCode = statusCode
         self.effectiveURL = effectiveURL
         self.redirectURL = redirectURL

@@ -6,6 +6,8 @@ struct RequestCommand {
     var options: OptionValues
     var environment: [String: String]
     var terminal: Terminal
+    /// The config environment in use (`--env`, `AFCLI_ENV`); nil for none.
+    var profile: EnvironmentProfile? = nil
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
@@ -55,14 +57,14 @@ struct RequestCommand {
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
-        let client = HTTPClient(options: settings)
+        let transport: RequestTransport = HTTPClient(options: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         // Validation counts the body's bytes, so it reads the body to its end.
         delegate.readsWholeBody = ResponseChecks.validator(options) != nil
         let result: HTTPClientResult
         do {
-            result = try client.send(prepared, delegate: delegate)
+            result = try transport.send(prepared, delegate: delegate)
         } catch {
             upload?.fail()
             try? printer.transferFailed(error)

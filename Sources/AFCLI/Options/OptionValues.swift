@@ -20,6 +20,9 @@ package struct OptionValues: Equatable, Sendable {
     package var rawBody: String? = nil
     /// `--base-url`: the URL that relative request URLs are resolved against.
     package var baseURL: String? = nil
+    /// `--env`: the environment to use (a config environment; for `afcli run`, also the
+    /// `http-client.env.json` environment); nil for none.
+    package var environmentName: String? = nil
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.

@@ -44,3 +44,7 @@ package typealias ResponseLimits = AFCurl.ResponseLimits
 /// Where and how a request connects (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`,
 /// `--limit-rate`, `--chunked`, the HSTS cache), as plain data the transport applies in one place.
 package typealias NetworkOptions = AFCurl.NetworkOptions
+
+/// A transfer's phase timings and connection facts (DNS, connect, TLS, first byte, total; reuse;
+/// addresses; sizes), shown by `--print=m`, `--meta=json` and `--write-out`.
+package typealias TransferMetrics = AFCurl.TransferMetrics

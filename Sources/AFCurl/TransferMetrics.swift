@@ -1,0 +1,89 @@
+import CCurlShim
+
+/// The phase timings and connection facts of one finished transfer, as libcurl measured them
+/// (AFNetworking's `NSURLSessionTaskMetrics` in libcurl's terms).
+///
+/// Times are seconds from the start of the transfer, cumulative as curl's `--write-out` reports
+/// them: `nameLookup ≤ connect ≤ appConnect ≤ preTransfer ≤ startTransfer ≤ total`. A phase that
+/// did not happen (no TLS, a reused connection) is 0, as in curl.
+package struct TransferMetrics: Equatable, Sendable {
+    /// Name resolution finished (`time_namelookup`).
+    package var nameLookup: Double = 0
+    /// The TCP (or QUIC) connection was up (`time_connect`).
+    package var connect: Double = 0
+    /// The TLS handshake finished (`time_appconnect`); 0 without TLS.
+    package var appConnect: Double = 0
+    /// Everything was ready for the request to be sent (`time_pretransfer`).
+    package var preTransfer: Double = 0
+    /// The first response byte arrived (`time_starttransfer`).
+    package var startTransfer: Double = 0
+    /// The transfer ended (`time_total`).
+    package var total: Double = 0
+    /// Time spent on redirects libcurl followed itself (`time_redirect`; afcli follows them in
+    /// Swift, so this is 0 unless libcurl did).
+    package var redirect: Double = 0
+    /// New connections this transfer had to open (`num_connects`); 0 means a reused connection.
+    package var newConnections: Int = 0
+    /// The remote address and port (`remote_ip`, `remote_port`), when connected.
+    package var remoteAddress: String?
+    package var remotePort: Int?
+    /// The local address and port (`local_ip`, `local_port`), when connected.
+    package var localAddress: String?
+    package var localPort: Int?
+    /// Bytes of response headers received (`size_header`) and of the request sent (`size_request`).
+    package var headerBytes: Int64 = 0
+    package var requestBytes: Int64 = 0
+    /// Body bytes received and sent (`size_download`, `size_upload`).
+    package var bodyBytesReceived: Int64 = 0
+    package var bodyBytesSent: Int64 = 0
+
+    package init() {}
+
+    /// Whether the transfer went over a connection an earlier transfer opened.
+    package var reusedConnection: Bool { newConnections == 0 && remoteAddress != nil }
+
+    /// Reads the metrics of the transfer that just ended on `handle`.
+    static func read(from handle: UnsafeMutableRawPointer) -> TransferMetrics {
+        var metrics = TransferMetrics()
+        func seconds(_ info: CURLINFO) -> Double {
+            var microseconds: curl_off_t = 0
+            guard afcurl_getinfo_off(handle, info, &microseconds) == CURLE_OK else { return 0 }
+            return Double(microseconds) / 1_000_000
+        }
+        func integer(_ info: CURLINFO) -> Int {
+            var value = 0
+            _ = afcurl_getinfo_long(handle, info, &value)
+            return value
+        }
+        func size(_ info: CURLINFO) -> Int64 {
+            var value: curl_off_t = 0
+            _ = afcurl_getinfo_off(handle, info, &value)
+            return Int64(value)
+        }
+        func text(_ info: CURLINFO) -> String? {
+            var pointer: UnsafePointer<CChar>?
+            guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
+            let value = String(cString: pointer)
+            return value.isEmpty ? nil : value
+        }
+        metrics.nameLookup = seconds(CURLINFO_NAMELOOKUP_TIME_T)
+        metrics.connect = seconds(CURLINFO_CONNECT_TIME_T)
+        metrics.appConnect = seconds(CURLINFO_APPCONNECT_TIME_T)
+        metrics.preTransfer = seconds(CURLINFO_PRETRANSFER_TIME_T)
+        metrics.startTransfer = seconds(CURLINFO_STARTTRANSFER_TIME_T)
+        metrics.total = seconds(CURLINFO_TOTAL_TIME_T)
+        metrics.redirect = seconds(CURLINFO_REDIRECT_TIME_T)
+        metrics.newConnections = integer(CURLINFO_NUM_CONNECTS)
+        metrics.remoteAddress = text(CURLINFO_PRIMARY_IP)
+        let remotePort = integer(CURLINFO_PRIMARY_PORT)
+        metrics.remotePort = remotePort > 0 ? remotePort : nil
+        metrics.localAddress = text(CURLINFO_LOCAL_IP)
+        let localPort = integer(CURLINFO_LOCAL_PORT)
+        metrics.localPort = localPort > 0 ? localPort : nil
+        metrics.headerBytes = Int64(integer(CURLINFO_HEADER_SIZE))
+        metrics.requestBytes = Int64(integer(CURLINFO_REQUEST_SIZE))
+        metrics.bodyBytesReceived = size(CURLINFO_SIZE_DOWNLOAD_T)
+        metrics.bodyBytesSent = size(CURLINFO_SIZE_UPLOAD_T)
+        return metrics
+    }
+}
