@@ -22,6 +22,9 @@ package struct TransferMetrics: Equatable, Sendable {
     /// Time spent on redirects libcurl followed itself (`time_redirect`; afcli follows them in
     /// Swift, so this is 0 unless libcurl did).
     package var redirect: Double = 0
+    /// Seconds the request waited before its transfer started, measured by afcli (a batch's
+    /// queue; libcurl restarts its own timers for queued transfers, so it cannot say).
+    package var queue: Double = 0
     /// New connections this transfer had to open (`num_connects`); 0 means a reused connection.
     package var newConnections: Int = 0
     /// The remote address and port (`remote_ip`, `remote_port`), when connected.
