@@ -1,4 +1,5 @@
 import CCurlShim
+import Glibc
 
 /// The phase timings and connection facts of one finished transfer, as libcurl measured them
 /// (AFNetworking's `NSURLSessionTaskMetrics` in libcurl's terms).
@@ -39,8 +40,49 @@ package struct TransferMetrics: Equatable, Sendable {
     /// Body bytes received and sent (`size_download`, `size_upload`).
     package var bodyBytesReceived: Int64 = 0
     package var bodyBytesSent: Int64 = 0
+    /// Average body bytes per second received and sent (`speed_download`, `speed_upload`).
+    package var downloadSpeed: Int64 = 0
+    package var uploadSpeed: Int64 = 0
+    /// When the transfer started, in seconds since 1970 (wall clock): the anchor that turns the
+    /// relative phase times into AFNetworking's dates.
+    package var startDate: Double = 0
+    /// The HTTP version libcurl used, as a `CURL_HTTP_VERSION_*` value (0 when unknown).
+    package var httpVersionCode: Int = 0
+    /// The URL scheme as libcurl spells it (`HTTP`, `HTTPS`), when known.
+    package var scheme: String?
+    /// The response's Content-Type, when it had one (`content_type`).
+    package var contentType: String?
+    /// The URL the transfer went to (`url_effective`).
+    package var effectiveURL: String?
+    /// The request method sent (`method`).
+    package var method: String?
+    /// The response's status code (`response_code`), 0 when none arrived.
+    package var responseCode: Int = 0
 
     package init() {}
+
+    /// The ALPN spelling of the protocol (`http/1.1`, `h2`, `h3`), AFNetworking's
+    /// `networkProtocolName`; nil when unknown.
+    package var protocolName: String? {
+        switch httpVersionCode {
+        case CURL_HTTP_VERSION_1_0: return "http/1.0"
+        case CURL_HTTP_VERSION_1_1: return "http/1.1"
+        case CURL_HTTP_VERSION_2_0: return "h2"
+        case CURL_HTTP_VERSION_3: return "h3"
+        default: return nil
+        }
+    }
+
+    /// The version as curl's `%{http_version}` prints it: `1`, `1.1`, `2`, `3`, or `0`.
+    package var curlVersionNumber: String {
+        switch httpVersionCode {
+        case CURL_HTTP_VERSION_1_0: return "1"
+        case CURL_HTTP_VERSION_1_1: return "1.1"
+        case CURL_HTTP_VERSION_2_0: return "2"
+        case CURL_HTTP_VERSION_3: return "3"
+        default: return "0"
+        }
+    }
 
     /// Whether the transfer went over a connection an earlier transfer opened.
     package var reusedConnection: Bool { newConnections == 0 && remoteAddress != nil }
@@ -87,6 +129,17 @@ package struct TransferMetrics: Equatable, Sendable {
         metrics.requestBytes = Int64(integer(CURLINFO_REQUEST_SIZE))
         metrics.bodyBytesReceived = size(CURLINFO_SIZE_DOWNLOAD_T)
         metrics.bodyBytesSent = size(CURLINFO_SIZE_UPLOAD_T)
+        metrics.downloadSpeed = size(CURLINFO_SPEED_DOWNLOAD_T)
+        metrics.uploadSpeed = size(CURLINFO_SPEED_UPLOAD_T)
+        metrics.httpVersionCode = integer(CURLINFO_HTTP_VERSION)
+        metrics.scheme = text(CURLINFO_SCHEME)
+        metrics.contentType = text(CURLINFO_CONTENT_TYPE)
+        metrics.effectiveURL = text(CURLINFO_EFFECTIVE_URL)
+        metrics.method = text(CURLINFO_EFFECTIVE_METHOD)
+        metrics.responseCode = integer(CURLINFO_RESPONSE_CODE)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        metrics.startDate = Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000 - metrics.total
         return metrics
     }
 }

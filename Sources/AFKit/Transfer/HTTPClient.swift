@@ -43,11 +43,13 @@ package final class HTTPClient {
         var current = request
         var hop = 0
         var elapsed = 0.0
+        var hopMetrics: [TransferMetrics] = []
         while true {
             let hopEvents = HopEvents(hop: hop, request: current, options: options, delegate: delegate)
             let transfer = try HTTPClient.transferRequest(for: current, options: options, elapsed: elapsed)
             let outcome = try perform(transfer, on: handle, events: hopEvents)
             elapsed += outcome.totalTime
+            hopMetrics.append(outcome.metrics)
             try delegate.didFinishResponse(hop: hop, isFinal: hopEvents.redirectTarget == nil)
             if let refused = hopEvents.refusedTarget { throw HTTPClientError.refusedRedirect(target: refused) }
             guard let target = hopEvents.redirectTarget else {
@@ -55,6 +57,7 @@ package final class HTTPClient {
                 var result = HTTPClientResult(
                     head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
                     totalTime: elapsed)
+                result.hopMetrics = hopMetrics
                 if options.cookies != nil {
                     result.cookieLines = handle.cookieLines()
                     result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)

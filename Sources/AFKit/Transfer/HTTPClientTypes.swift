@@ -200,6 +200,9 @@ package struct HTTPClientResult: Sendable {
     package var cookieLines: [String] = []
     /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
     package var cookiesChanged = false
+    /// Each hop's metrics in order, the final hop last (AFNetworking's `transactionMetrics`);
+    /// empty from a transport that measured nothing.
+    package var hopMetrics: [TransferMetrics] = []
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
