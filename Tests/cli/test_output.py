@@ -68,7 +68,8 @@ def test_verbose_prints_request_and_response(server):
     assert b"\nHost: 127.0.0.1:" in out
     assert b'{"a":"1"}' in out
     assert b"HTTP/1.1 200 OK\n" in out
-    assert out.endswith(b"hello\n")
+    # The body, then the metrics (--print=HBhbm).
+    assert b"hello\n\nElapsed time: " in out and out.endswith(b" of body\n")
 
 
 def test_verbose_with_follow_prints_every_hop(server):

@@ -11,6 +11,7 @@ struct RequestCommand {
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
+        let metrics = try MetricsOutput(options: options)
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
@@ -60,22 +61,34 @@ struct RequestCommand {
         let transport: RequestTransport = HTTPClient(options: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
-        // Validation counts the body's bytes, so it reads the body to its end.
-        delegate.readsWholeBody = ResponseChecks.validator(options) != nil
+        // Validation and the metrics count the body's bytes, so they read the body to its end.
+        delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody(parts)
         let result: HTTPClientResult
         do {
             result = try transport.send(prepared, delegate: delegate)
         } catch {
             upload?.fail()
             try? printer.transferFailed(error)
+            metrics.failed(error, request: prepared)
             requestLog?.failed(statusCode: printer.finalHead?.statusCode)
             throw error
         }
         upload?.responseStarted()
         try stores.save(result)
-        try printer.metadata(elapsedSeconds: result.totalTime)
+        try printer.metadata(
+            metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
         try printer.finish()
-        if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog) {
+        let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal)
+        try metrics.finished(result, request: prepared, printsMetadata: parts.contains(.metadata), status: status)
+        return status
+    }
+
+    /// The exit status for the final response, after AF's validation and the status check; warns
+    /// about a failing status when the exchange is not on the terminal.
+    private func conclude(
+        _ result: HTTPClientResult, printer: ExchangePrinter, log: RequestLogger?, toTerminal: Bool
+    ) -> ExitStatus {
+        if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: log) {
             return checked
         }
         let status = ExitStatus.forFinalResponse(code: result.statusCode, checkStatus: options.checkStatus)

@@ -9,7 +9,7 @@ package enum OptionTable {
     /// Every option, in display order.
     package static let all: [OptionSpec] =
         request + authentication + output + responseDisplay + network + networkRouting + responseChecks + general
-        + uploads + downloads + security + reachability + sessions + environments
+        + uploads + downloads + security + reachability + sessions + environments + metrics
 
     /// Options looked up by long name (`follow`).
     package static let byLong: [String: OptionSpec] = Dictionary(
@@ -143,15 +143,17 @@ package enum OptionTable {
             long: "print", short: "p", valueName: "WHAT", group: .output,
             help: "parts to print, from the letters HBhbm",
             description: "Print the parts named by the letters of WHAT: H request headers, B request body, "
-                + "h response headers, b response body, m metadata such as the elapsed time. The default is hb "
-                + "when standard output is a terminal and b otherwise.",
+                + "h response headers, b response body, m metadata: the elapsed time, the protocol and the "
+                + "metrics table (see --meta). The default is hb when standard output is a terminal and b "
+                + "otherwise.",
             completion: .words(["b", "h", "hb", "Hh", "HBhb", "HBhbm"]),
             apply: { values, text in values.printParts = try OptionValueParser.printParts(text ?? "") },
             reset: { $0.printParts = nil }),
         OptionSpec(
             long: "verbose", short: "v", group: .output, help: "print the request as well as the response",
-            description: "Print the request headers and body before the response headers and body, like "
-                + "--print=HBhb. An explicit --print, --headers or --body takes precedence.",
+            description: "Print the request headers and body before the response headers and body, and the "
+                + "metrics after them, like --print=HBhbm; with --follow, every hop and its metrics. An explicit "
+                + "--print, --headers or --body takes precedence.",
             apply: { values, _ in values.verbose = true },
             reset: { $0.verbose = false }),
         printSwitch(

@@ -97,6 +97,10 @@ package struct OptionValues: Equatable, Sendable {
     package var quiet: Bool = false
     /// `-o/--output`: write the output to this file instead of stdout.
     package var outputFile: String? = nil
+    /// `-w/--write-out`: curl's write-out format, or `@FILE`, `@-`; nil for none.
+    package var writeOut: String? = nil
+    /// `--meta`: the metrics as a table or as JSON (types in OptionTable+Metrics.swift).
+    package var metaFormat: MetaFormat = .table
 
     // MARK: - Response display, checks and log (types in Output/ResponseDisplay.swift)
 
@@ -251,7 +255,7 @@ extension OptionValues {
         package static let responseHeaders = PrintParts(rawValue: 1 << 2)
         /// `b`: the response body.
         package static let responseBody = PrintParts(rawValue: 1 << 3)
-        /// `m`: response metadata (elapsed time).
+        /// `m`: response metadata (elapsed time, protocol, the metrics table).
         package static let metadata = PrintParts(rawValue: 1 << 4)
 
         /// The letters in HTTPie's order, paired with the part each one selects.
@@ -285,7 +289,7 @@ extension OptionValues {
     /// changing what is formatted. With `--output`, pass `stdoutIsTerminal: false`.
     package func resolvedPrintParts(stdoutIsTerminal: Bool) -> PrintParts {
         if let printParts { return printParts }
-        if verbose { return [.requestHeaders, .requestBody, .responseHeaders, .responseBody] }
+        if verbose { return [.requestHeaders, .requestBody, .responseHeaders, .responseBody, .metadata] }
         if offline { return [.requestHeaders, .requestBody] }
         return stdoutIsTerminal ? [.responseHeaders, .responseBody] : [.responseBody]
     }

@@ -238,17 +238,12 @@ final class ExchangePrinter {
     /// How much of the final body the request log keeps; a longer body is logged truncated.
     static let loggedBodyLimit = 4 * 1024 * 1024
 
-    /// Prints response metadata (`m`): the elapsed time and the protocol of the final response.
-    func metadata(elapsedSeconds: Double) throws {
+    /// Prints response metadata (`m`): `block` (the elapsed time, protocol and metrics table, see
+    /// MetricsOutput), after the separator from what came before.
+    func metadata(_ block: @autoclosure () -> String) throws {
         guard parts.contains(.metadata) else { return }
         try emit(printedAnything ? pendingSeparator : "")
-        let millis = Int((elapsedSeconds * 1_000_000).rounded())
-        let fraction = String(millis % 1_000_000)
-        let padded = String(repeating: "0", count: 6 - fraction.count) + fraction
-        try emit("Elapsed time: \(millis / 1_000_000).\(padded)s\n")
-        if let version = finalHead?.httpVersion, !version.isEmpty {
-            try emit("Protocol: \(version.escapingTerminalControls)\n")
-        }
+        try emit(block())
     }
 
     /// Writes out whatever is buffered.

@@ -41,7 +41,6 @@ package struct MetricsReport {
             }
             text += "\n"
         }
-        text += "  " + label("Protocol:") + " " + value(hop.protocolName ?? "unknown") + "\n"
         var connection = hop.reusedConnection ? "reused" : "new"
         if let remote = hop.remoteAddress {
             connection += ", to " + Self.endpoint(remote, hop.remotePort)
@@ -63,6 +62,7 @@ package struct MetricsReport {
         if let method = hop.method { text += " " + Self.printable(method) }
         if let url = hop.effectiveURL { text += " " + Self.printable(url) }
         if hop.responseCode > 0 { text += " → \(hop.responseCode)" }
+        if let name = hop.protocolName { text += " (\(name))" }
         return emphasis(text)
     }
 
