@@ -301,3 +301,10 @@ def test_tls_write_out_matches_curl(tls_server):
     args = ["-k", "get", f"{tls_server.url}/f.txt"]
     ours = run(["-q", "-w", fmt, *args]).stdout
     assert ours == curl_write_out(args, fmt)
+
+
+def test_metrics_table_is_coloured_on_a_terminal_only(redirecting):
+    from conftest import run_tty
+    shown = run_tty(["--print=m", "get", f"{redirecting.url}/b"]).stdout
+    assert b"\x1b[" in shown and b"first byte" in shown
+    assert b"\x1b[" not in run(["--print=m", "get", f"{redirecting.url}/b"]).stdout

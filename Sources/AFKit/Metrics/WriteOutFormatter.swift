@@ -41,6 +41,11 @@ package enum WriteOutFormatter {
         /// Whether these bytes go to standard error rather than standard output.
         package var toStandardError: Bool
         package var bytes: [UInt8]
+
+        package init(toStandardError: Bool, bytes: [UInt8]) {
+            self.toStandardError = toStandardError
+            self.bytes = bytes
+        }
     }
 
     /// The output of `format` for `context`, in order.
