@@ -102,6 +102,7 @@ final class OptionParserTests: XCTestCase {
             case "retry-delay": return ["--retry-delay", "0.5"]
             case "connect-to": return ["--connect-to", "a:1:b:2"]
             case "limit-rate": return ["--limit-rate", "1k"]
+            case "meta": return ["--meta", "json"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }
@@ -157,7 +158,7 @@ final class OptionParserTests: XCTestCase {
     func testResolvedPrintParts() throws {
         XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders, .responseBody])
         XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: false), [.responseBody])
-        XCTAssertEqual(try options("-v").resolvedPrintParts(stdoutIsTerminal: false).letterString, "HBhb")
+        XCTAssertEqual(try options("-v").resolvedPrintParts(stdoutIsTerminal: false).letterString, "HBhbm")
         XCTAssertEqual(try options("--offline").resolvedPrintParts(stdoutIsTerminal: true).letterString, "HB")
         XCTAssertEqual(try options("-v", "-h").resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders])
     }

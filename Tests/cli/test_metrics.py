@@ -308,3 +308,12 @@ def test_metrics_table_is_coloured_on_a_terminal_only(redirecting):
     shown = run_tty(["--print=m", "get", f"{redirecting.url}/b"]).stdout
     assert b"\x1b[" in shown and b"first byte" in shown
     assert b"\x1b[" not in run(["--print=m", "get", f"{redirecting.url}/b"]).stdout
+
+
+@pytest.mark.skipif(CURL is None, reason="curl is not installed")
+def test_curl_command_carries_the_write_out_format(redirecting):
+    line = run(["--curl", "-w", "%{http_code} %header{x-test}\\n", "get", f"{redirecting.url}/b"])
+    assert line.code == 0 and line.out.rstrip().endswith("--write-out '%{http_code} %header{x-test}\\n'"), line
+    assert redirecting.requests == []
+    command = shlex.split(line.out) + ["-s", "-o", "/dev/null"]
+    assert subprocess.run(command, capture_output=True, timeout=30).stdout == b"200 yes\n"

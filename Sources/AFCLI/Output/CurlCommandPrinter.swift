@@ -11,7 +11,9 @@ enum CurlCommandPrinter {
         stored: CurlSecrets
     ) throws -> ExitStatus {
         let secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
-        let command = try CurlCommand(request: prepared, options: settings, secrets: secrets)
+        var command = try CurlCommand(request: prepared, options: settings, secrets: secrets)
+        // afcli's --write-out is curl's, format and @FILE alike.
+        if let writeOut = options.writeOut { command.arguments += ["--write-out", writeOut] }
         for note in command.notes { ErrorReporter.note(note) }
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         try stream.write(command.shellLine + "\n")
