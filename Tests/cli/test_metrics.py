@@ -317,3 +317,10 @@ def test_curl_command_carries_the_write_out_format(redirecting):
     assert redirecting.requests == []
     command = shlex.split(line.out) + ["-s", "-o", "/dev/null"]
     assert subprocess.run(command, capture_output=True, timeout=30).stdout == b"200 yes\n"
+
+
+@pytest.mark.parametrize("option", [["-w", "%{http_code}"], ["--meta=json"]])
+def test_downloads_refuse_the_metrics_options(server, tmp_path, option):
+    result = run(["download", *option, f"{server.url}/f"], cwd=tmp_path)
+    assert result.code == 2 and "cannot be used with afcli download" in result.err, result
+    assert server.requests == [] and list(tmp_path.iterdir()) == []

@@ -94,6 +94,8 @@ struct DownloadCommand {
         // Sessions and cookie jars belong to requests; a download says so rather than ignore them.
         if options.session != nil { throw DownloadUsageError.notForDownloads("--session") }
         if options.cookieJar != nil { throw DownloadUsageError.notForDownloads("--cookie-jar") }
+        if options.writeOut != nil { throw DownloadUsageError.notForDownloads("--write-out") }
+        if options.metaFormat == .json { throw DownloadUsageError.notForDownloads("--meta=json") }
     }
 
     /// Refuses the download options on a plain request, where they would silently do nothing.
