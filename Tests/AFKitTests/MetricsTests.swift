@@ -33,7 +33,9 @@ final class MetricsTests: XCTestCase {
 
     private var context: WriteOutContext {
         WriteOutContext(
-            metrics: TaskMetrics(transactions: [hop(lookup: 0.001, connect: 0.002, pre: 0.003, start: 0.01, total: 0.0125)]),
+            metrics: TaskMetrics(transactions: [
+                hop(lookup: 0.001, connect: 0.002, pre: 0.003, start: 0.01, total: 0.0125)
+            ]),
             url: "http://h.test/", method: "GET",
             head: ResponseHead(
                 statusCode: 204, reasonPhrase: "No Content", httpVersion: "HTTP/1.1",
@@ -57,7 +59,8 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(try render("end%", context), "end%")
         XCTAssertEqual(try render("end\\", context), "end\\")
         XCTAssertEqual(try render("%header{X-A}/%header{server}/%header{none}", context), "1, 2/s/")
-        XCTAssertEqual(try render("%{num_headers} %{remote_ip}:%{remote_port} %{url_effective}", context),
+        XCTAssertEqual(
+            try render("%{num_headers} %{remote_ip}:%{remote_port} %{url_effective}", context),
             "3 127.0.0.1:8080 http://h.test/")
     }
 
@@ -69,16 +72,19 @@ final class MetricsTests: XCTestCase {
 
     func testStreamSwitches() throws {
         let chunks = WriteOutFormatter.render(try WriteOutFormat(parsing: "a%{stderr}b%{stdout}c%{stdout}d"), context)
-        XCTAssertEqual(chunks, [
-            WriteOutFormatter.Chunk(toStandardError: false, bytes: Array("a".utf8)),
-            WriteOutFormatter.Chunk(toStandardError: true, bytes: Array("b".utf8)),
-            WriteOutFormatter.Chunk(toStandardError: false, bytes: Array("cd".utf8)),
-        ])
+        XCTAssertEqual(
+            chunks,
+            [
+                WriteOutFormatter.Chunk(toStandardError: false, bytes: Array("a".utf8)),
+                WriteOutFormatter.Chunk(toStandardError: true, bytes: Array("b".utf8)),
+                WriteOutFormatter.Chunk(toStandardError: false, bytes: Array("cd".utf8)),
+            ])
     }
 
     func testFormatLengthIsLimited() {
         XCTAssertNoThrow(try WriteOutFormat(parsing: String(repeating: "x", count: WriteOutFormat.maximumLength)))
-        XCTAssertThrowsError(try WriteOutFormat(parsing: String(repeating: "x", count: WriteOutFormat.maximumLength + 1)))
+        XCTAssertThrowsError(
+            try WriteOutFormat(parsing: String(repeating: "x", count: WriteOutFormat.maximumLength + 1)))
     }
 
     func testFailedTransferHasNoCodeAndTheMessage() throws {
@@ -108,10 +114,13 @@ final class MetricsTests: XCTestCase {
     }
 
     func testPhaseDurationsAddUpToTheTotal() {
-        let phases = MetricsPhase.phases(of: hop(lookup: 0.001, connect: 0.003, tls: 0.006, pre: 0.007, start: 0.01, total: 0.015))
-        XCTAssertEqual(phases.map(\.name), [
-            "queue", "DNS lookup", "TCP connect", "TLS handshake", "request sent", "first byte", "body received",
-        ])
+        let phases = MetricsPhase.phases(
+            of: hop(lookup: 0.001, connect: 0.003, tls: 0.006, pre: 0.007, start: 0.01, total: 0.015))
+        XCTAssertEqual(
+            phases.map(\.name),
+            [
+                "queue", "DNS lookup", "TCP connect", "TLS handshake", "request sent", "first byte", "body received",
+            ])
         let durations = phases.dropFirst().map { $0.duration ?? -1 }
         for (actual, expected) in zip(durations, [0.001, 0.002, 0.003, 0.001, 0.003, 0.005]) {
             XCTAssertEqual(actual, expected, accuracy: 1e-12)
@@ -125,7 +134,9 @@ final class MetricsTests: XCTestCase {
         var reused = hop(lookup: 0.0001, connect: 0, pre: 0.0002, start: 0.001, total: 0.002, connections: 0)
         reused.startDate = 1_700_000_000.5
         let text = try XCTUnwrap(TaskMetrics(transactions: [reused])).jsonText
-        XCTAssertTrue(text.hasPrefix(#"{"taskInterval":{"start":1700000000.500000,"duration":0.002000},"redirectCount":0,"#), text)
+        XCTAssertTrue(
+            text.hasPrefix(#"{"taskInterval":{"start":1700000000.500000,"duration":0.002000},"redirectCount":0,"#), text
+        )
         XCTAssertTrue(text.contains(#""fetchStartDate":1700000000.500000,"domainLookupStartDate":null,"#), text)
         XCTAssertTrue(text.contains(#""requestStartDate":1700000000.500200,"requestEndDate":1700000000.500200,"#), text)
         XCTAssertTrue(text.contains(#""isReusedConnection":true,"resourceFetchType":"networkLoad""#), text)

@@ -59,6 +59,6 @@ extension ManualText {
                 .example(
                     "The metrics as JSON, piped into jq:",
                     "afcli --print=m --meta=json :8080/get | jq .taskInterval"),
-            ]),
+            ])
     ]
 }

@@ -28,7 +28,8 @@ struct MetricsOutput {
             writeOut = try WriteOutFormat(parsing: source)
         } catch {
             throw UsageError.invalidValue(
-                option: "--write-out", value: Self.shown(text), reason: "is longer than \(WriteOutFormat.maximumLength) bytes")
+                option: "--write-out", value: Self.shown(text),
+                reason: "is longer than \(WriteOutFormat.maximumLength) bytes")
         }
         if warns {
             for name in writeOut?.unknownVariables ?? [] {
@@ -88,7 +89,8 @@ struct MetricsOutput {
 
     /// After a response: `--meta=json` on standard error when the `m` part did not show it, then
     /// the `--write-out` text for the exit status the command ends with.
-    func finished(_ result: HTTPClientResult, request: PreparedRequest, printsMetadata: Bool, status: ExitStatus) throws {
+    func finished(_ result: HTTPClientResult, request: PreparedRequest, printsMetadata: Bool, status: ExitStatus) throws
+    {
         let metrics = TaskMetrics(transactions: result.hopMetrics)
         if format == .json, !printsMetadata, let metrics {
             StandardError.write(metrics.jsonText + "\n")

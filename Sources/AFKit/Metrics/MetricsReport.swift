@@ -49,9 +49,11 @@ package struct MetricsReport {
             connection += " from " + Self.endpoint(local, hop.localPort)
         }
         text += "  " + label("Connection:") + " " + value(connection) + "\n"
-        text += "  " + label("Sent:") + " " + number(String(hop.requestBytes)) + " bytes of head, "
+        text +=
+            "  " + label("Sent:") + " " + number(String(hop.requestBytes)) + " bytes of head, "
             + number(String(hop.bodyBytesSent)) + " of body\n"
-        text += "  " + label("Received:") + " " + number(String(hop.headerBytes)) + " bytes of head, "
+        text +=
+            "  " + label("Received:") + " " + number(String(hop.headerBytes)) + " bytes of head, "
             + number(String(hop.bodyBytesReceived)) + " of body\n"
         return text
     }

@@ -67,16 +67,17 @@ package struct WriteOutFormat: Equatable, Sendable {
                 return start
             }
             let name = String(decoding: bytes[start..<end], as: UTF8.self)
-            let lowered = String(decoding: bytes[start..<end].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-            switch lowered {
-            case "stderr": segments.append(.toStandardError)
-            case "stdout": segments.append(.toStandardOutput)
-            case let lowered:
-                if let variable = WriteOutVariable(rawValue: lowered) {
-                    segments.append(.variable(variable))
-                } else {
-                    unknownVariables.append(name)
-                }
+            // curl matches variable names without regard to ASCII case.
+            let lowered = String(
+                decoding: bytes[start..<end].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            if lowered == "stderr" {
+                segments.append(.toStandardError)
+            } else if lowered == "stdout" {
+                segments.append(.toStandardOutput)
+            } else if let variable = WriteOutVariable(rawValue: lowered) {
+                segments.append(.variable(variable))
+            } else {
+                unknownVariables.append(name)
             }
             return end + 1
         }

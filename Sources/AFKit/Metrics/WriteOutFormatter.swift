@@ -97,7 +97,7 @@ package enum WriteOutFormatter {
     }
 
     /// A variable's value, typed as curl's `%{json}` types it.
-    static func value(_ variable: WriteOutVariable, _ context: WriteOutContext) -> JSONValue {
+    package static func value(_ variable: WriteOutVariable, _ context: WriteOutContext) -> JSONValue {
         let metrics = context.metrics
         func integer<T: BinaryInteger>(_ value: T) -> JSONValue { .number(String(value)) }
         func time(_ seconds: Double) -> JSONValue { .number(DecimalText.fixed(seconds)) }
