@@ -324,3 +324,11 @@ def test_downloads_refuse_the_metrics_options(server, tmp_path, option):
     result = run(["download", *option, f"{server.url}/f"], cwd=tmp_path)
     assert result.code == 2 and "cannot be used with afcli download" in result.err, result
     assert server.requests == [] and list(tmp_path.iterdir()) == []
+
+
+def test_print_m_reads_the_whole_body_that_is_not_printed(server):
+    server.handler = lambda request: Response(200, "OK", [("Content-Type", "text/plain")], b"x" * 100000)
+    out = run(["--print=hm", "get", f"{server.url}/big"]).out
+    assert " bytes of head, 100000 of body" in out, out
+    written = run(["-h", "-w", "%{size_download}", "get", f"{server.url}/big"]).out
+    assert written.endswith("\n\n100000"), written

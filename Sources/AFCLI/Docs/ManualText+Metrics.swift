@@ -18,8 +18,9 @@ extension ManualText {
                         + "the connection (new or reused, to and from which address and port) and the bytes of "
                         + "head and body sent and received. `--verbose --follow` prints one table per hop, each "
                         + "titled with its method, URL, status and protocol; `--print=m` alone prints the final "
-                        + "hop's. With m the body is read to its end even when it is not printed, so the sizes and "
-                        + "times describe the whole transfer."),
+                        + "hop's. With `--print=m` the body is read to its end even when it is not printed, so the "
+                        + "sizes and times describe the whole transfer; `--verbose` still stops at the binary "
+                        + "notice, and its table describes what was transferred."),
                 .paragraph(
                     "`--meta=json` prints the same metrics as one line of JSON with the names of AFNetworking's "
                         + "NSURLSessionTaskMetrics: `taskInterval` (`start`, `duration`), `redirectCount` and "

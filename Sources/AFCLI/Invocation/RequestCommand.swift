@@ -62,7 +62,7 @@ struct RequestCommand {
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         // Validation and the metrics count the body's bytes, so they read the body to its end.
-        delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody(parts)
+        delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody
         let result: HTTPClientResult
         do {
             result = try transport.send(prepared, delegate: delegate)

@@ -14,11 +14,14 @@ struct MetricsOutput {
     let format: OptionValues.MetaFormat
     /// Whether warnings are shown (not under `--quiet`).
     let warns: Bool
+    /// Whether `--print` names the m part (not only implied by `--verbose`).
+    let asksForMetadata: Bool
 
     /// Reads and parses `--write-out` and reports its unknown variables, as curl does.
     init(options: OptionValues) throws {
         format = options.metaFormat
         warns = !options.quiet
+        asksForMetadata = options.printParts?.contains(.metadata) == true
         guard let text = options.writeOut else {
             writeOut = nil
             return
@@ -66,11 +69,11 @@ struct MetricsOutput {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
-    /// Whether the metrics are shown, so the body must be read to its end (as curl reads it)
-    /// even when none of it is printed: sizes, speeds and `time_total` describe the whole transfer.
-    func measuresWholeBody(_ parts: OptionValues.PrintParts) -> Bool {
-        writeOut != nil || format == .json || parts.contains(.metadata)
-    }
+    /// Whether the metrics were asked for by name, so the body must be read to its end (as curl
+    /// reads it) even when none of it is printed: sizes, speeds and `time_total` then describe
+    /// the whole transfer. `--verbose` alone does not: it still stops at the binary notice, and
+    /// its table describes what was transferred.
+    var measuresWholeBody: Bool { writeOut != nil || format == .json || asksForMetadata }
 
     /// The `m` part: the elapsed time and protocol lines HTTPie prints, then the metrics table
     /// (one block per hop when `everyHop`), or with `--meta=json` the JSON object alone.
