@@ -332,3 +332,13 @@ def test_print_m_reads_the_whole_body_that_is_not_printed(server):
     assert " bytes of head, 100000 of body" in out, out
     written = run(["-h", "-w", "%{size_download}", "get", f"{server.url}/big"]).out
     assert written.endswith("\n\n100000"), written
+
+
+def test_write_out_shows_server_controls_escaped_on_a_terminal(server):
+    from conftest import run_tty
+    server.handler = lambda request: Response(200, "OK", [("X-Test", "a\x1b]0;owned\x07b")], b"")
+    fmt = "[%header{x-test}]\\t%{http_code}"
+    shown = run_tty(["-b", "-w", fmt, "get", f"{server.url}/x"]).stdout
+    assert shown.endswith(b"[a\\x1b]0;owned\\x07b]\t200"), shown
+    piped = run(["-q", "-w", fmt, "get", f"{server.url}/x"]).stdout
+    assert piped == b"[a\x1b]0;owned\x07b]\t200"

@@ -11,7 +11,7 @@ struct RequestCommand {
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
-        let metrics = try MetricsOutput(options: options)
+        let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)

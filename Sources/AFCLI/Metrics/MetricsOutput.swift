@@ -17,8 +17,12 @@ struct MetricsOutput {
     /// Whether `--print` names the m part (not only implied by `--verbose`).
     let asksForMetadata: Bool
 
+    /// Whether standard output is a terminal, where values from the server are shown escaped.
+    let toTerminal: Bool
+
     /// Reads and parses `--write-out` and reports its unknown variables, as curl does.
-    init(options: OptionValues) throws {
+    init(options: OptionValues, stdoutIsTerminal: Bool) throws {
+        toTerminal = stdoutIsTerminal
         format = options.metaFormat
         warns = !options.quiet
         asksForMetadata = options.printParts?.contains(.metadata) == true
@@ -102,7 +106,7 @@ struct MetricsOutput {
         let context = WriteOutContext(
             metrics: metrics, url: request.url, method: request.method, head: result.head,
             exitCode: Int(status.rawValue), redirectURL: result.outcome.redirectURL)
-        try Self.write(WriteOutFormatter.render(writeOut, context))
+        try Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
     }
 
     /// After a failed transfer: the `--write-out` text with no response, afcli's exit status and
@@ -113,7 +117,7 @@ struct MetricsOutput {
         let context = WriteOutContext(
             metrics: nil, url: request.url, method: request.method, head: nil, exitCode: Int(status.rawValue),
             errorMessage: message)
-        try? Self.write(WriteOutFormatter.render(writeOut, context))
+        try? Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
     }
 
     /// Writes the chunks to standard output or standard error, in order.

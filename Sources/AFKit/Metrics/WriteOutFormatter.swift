@@ -48,8 +48,12 @@ package enum WriteOutFormatter {
         }
     }
 
-    /// The output of `format` for `context`, in order.
-    package static func render(_ format: WriteOutFormat, _ context: WriteOutContext) -> [Chunk] {
+    /// The output of `format` for `context`, in order. With `escapesControls` (standard output
+    /// is a terminal) control characters in the values, which a server chooses, are shown as
+    /// `\x1b` rather than obeyed; the format's own text and escapes are written as given.
+    package static func render(
+        _ format: WriteOutFormat, _ context: WriteOutContext, escapesControls: Bool = false
+    ) -> [Chunk] {
         var chunks: [Chunk] = []
         var toStandardError = false
         func append(_ bytes: [UInt8]) {
@@ -60,11 +64,14 @@ package enum WriteOutFormatter {
                 chunks.append(Chunk(toStandardError: toStandardError, bytes: bytes))
             }
         }
+        func shown(_ value: String) -> [UInt8] {
+            Array((escapesControls ? value.escapingTerminalControls : value).utf8)
+        }
         for segment in format.segments {
             switch segment {
             case .literal(let bytes): append(bytes)
-            case .variable(let variable): append(Array(text(variable, context).utf8))
-            case .header(let name): append(Array((context.head?.values(for: name) ?? []).joined(separator: ", ").utf8))
+            case .variable(let variable): append(shown(text(variable, context)))
+            case .header(let name): append(shown((context.head?.values(for: name) ?? []).joined(separator: ", ")))
             case .toStandardError: toStandardError = true
             case .toStandardOutput: toStandardError = false
             }
