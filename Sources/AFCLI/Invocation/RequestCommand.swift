@@ -11,7 +11,7 @@ struct RequestCommand {
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
-        let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
+        let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
         // A boundary only means something in a multipart body: --boundary implies --multipart
@@ -19,6 +19,7 @@ struct RequestCommand {
         if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
             spec.encoding = .multipart
         }
+        if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: invocation.standardInput, boundary: options.boundary)
@@ -57,7 +58,8 @@ struct RequestCommand {
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
-        let transport: RequestTransport = HTTPClient(options: settings)
+        let transport = try EnvironmentTarget.transport(
+            options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         // Validation counts the body's bytes, so it reads the body to its end.
