@@ -162,12 +162,11 @@ package final class LocalAnswerTransport: RequestTransport {
         let bytes = head.prefix(count)
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return MediaType.json }
-        // A sample may end inside a character: only the last three bytes may be cut.
-        var validPrefix = false
-        for cut in 0...min(3, bytes.count) where !validPrefix {
-            validPrefix = String(validating: bytes.dropLast(cut), as: UTF8.self) != nil
-        }
-        return validPrefix ? "text/plain; charset=utf-8" : "application/octet-stream"
+        if bytes.contains(0) { return "application/octet-stream" }
+        // A full sample may end inside a character: then up to three bytes may be cut.
+        let cuts = count == head.count ? 3 : 0
+        let isText = (0...cuts).contains { String(validating: bytes.dropLast($0), as: UTF8.self) != nil }
+        return isText ? "text/plain; charset=utf-8" : "application/octet-stream"
     }
 }
 
