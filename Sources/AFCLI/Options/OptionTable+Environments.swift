@@ -15,7 +15,7 @@ extension OptionTable {
             reset: { $0.environmentName = nil }),
         OptionSpec(
             long: "config", group: .general,
-            help: "read the config file (default; see --no-config)",
+            help: "read the config file (default: on)",
             description: "Read the config file (the default): CONFIG/config.json, with CONFIG $AFCLI_CONFIG_DIR, "
                 + "else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli. --no-config, anywhere on the command line, "
                 + "skips it: no default_options, no environments.",
