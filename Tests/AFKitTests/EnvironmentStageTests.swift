@@ -91,4 +91,14 @@ final class EnvironmentStageTests: XCTestCase {
         XCTAssertTrue(headers.contains(HTTPField(name: "X-Client", value: "afcli")))
         XCTAssertTrue(headers.contains(HTTPField(name: "Authorization", value: "Bearer t")))
     }
+
+    func testQueryParametersStayOutOfTheAddressTheLogShows() throws {
+        var spec = RequestSpec(method: "GET", url: "http://h/api/users", queryItems: [QueryItem(name: "page", value: "2")])
+        try EnvironmentStage(profile: profile()).apply(to: &spec)
+        XCTAssertEqual(spec.url, "http://h/api/users")
+        XCTAssertEqual(spec.queryItems.map(\.name), ["appVersion", "imei", "n", "page"])
+        XCTAssertEqual(
+            CJRequestLog.originalParameters(spec.parameters, queryItems: spec.queryItems),
+            #"{"appVersion":"1200","imei":"x","n":"5","page":"2"}"#)
+    }
 }

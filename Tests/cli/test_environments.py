@@ -241,6 +241,7 @@ def test_help_version_and_config_path_work_with_a_broken_config(cfg):
     assert run(["--version"], env=env).code == 0
     path = run(["config", "path"], env=env)
     assert path.code == 0 and path.out == f"{cfg.path}\n"
+    assert path.err == f"afcli: note: it cannot be used: {cfg.path}:1:2: the config file is not valid JSON: expected a string key\n"
     assert run(["env"], env=env).code == 2
 
 
@@ -341,6 +342,16 @@ def test_local_refuses_dot_segments_and_links(cfg, mocks, tmp_path):
     assert "is a symbolic link" in link.err and b"secret" not in link.stdout
 
 
+def test_local_refuses_sessions_and_cookie_jars(cfg, mocks, tmp_path):
+    env = cfg.write({"environments": {"dev": {"base_url": "http://127.0.0.1:1/", "local_dir": "mocks"}}})
+    jar = tmp_path / "jar.txt"
+    jar.write_text("# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc\n")
+    result = run(["--env", "dev", "--local", "--cookie-jar", str(jar), "get", "/x"], env=env)
+    assert result.code == 2
+    assert result.err == "afcli: error: --local and --cookie-jar cannot be combined: a local answer sets no cookies to keep\n"
+    assert "sid" in jar.read_text()
+
+
 def test_local_needs_a_local_dir(server, cfg):
     env = cfg.write(dev(server))
     result = run(["--env", "dev", "--local", "get", "/x"], env=env)
@@ -394,3 +405,11 @@ def test_config_path_follows_the_lookup_order(cfg, tmp_path):
     assert xdg.out == f"{tmp_path}/x/afcli/config.json\n"
     home = run(["config", "path"], env={"HOME": str(tmp_path)})
     assert home.out == f"{tmp_path}/.config/afcli/config.json\n"
+
+
+def test_cj_log_shows_the_joined_address_and_common_parameters(server, cfg):
+    env = cfg.write(dev(server))
+    result = run(["--env", "dev", "--log=cj", "get", "/users", "page==2"], env=env)
+    assert result.code == 0, result
+    assert f"地址：{server.url}/api/users \n" in result.err
+    assert '原始参数：{"appVersion":"1200","imei":"x","page":"2"} \n' in result.err

@@ -16,6 +16,8 @@ struct ConfigSetup {
     let file: ConfigFile?
     /// The command line to parse: the default options, then argv.
     let arguments: [String]
+    /// Why the file could not be used, when a command that does not need it goes on without it.
+    var problem: String? = nil
 
     /// Reads the config for `argv` and prints its warnings (unknown keys; secrets others can read).
     static func prepare(_ argv: [String], environment: [String: String]) throws -> ConfigSetup {
@@ -26,8 +28,9 @@ struct ConfigSetup {
         do {
             loaded = try ConfigLoader.load(path: path, home: environment["HOME"])
         } catch {
-            if toleratesBrokenConfig(argv) { return ConfigSetup(path: path, readsConfig: true, file: nil, arguments: argv) }
-            throw error
+            guard toleratesBrokenConfig(argv) else { throw error }
+            return ConfigSetup(
+                path: path, readsConfig: true, file: nil, arguments: argv, problem: String(describing: error))
         }
         guard let loaded else { return ConfigSetup(path: path, readsConfig: true, file: nil, arguments: argv) }
         for key in loaded.file.unknownKeys { ErrorReporter.warn("\(path): unknown key \(key) (ignored)") }

@@ -44,6 +44,8 @@ struct EnvironmentCommand {
         try Self.printOut(config.path + "\n")
         if !config.readsConfig {
             ErrorReporter.note("--no-config skips it")
+        } else if let problem = config.problem {
+            ErrorReporter.note("it cannot be used: \(problem)")
         } else if !FileIO.exists(config.path) {
             ErrorReporter.note("it does not exist")
         }
@@ -129,6 +131,8 @@ enum EnvironmentUsageError: Error, CustomStringConvertible {
     case simulateAbsolute(String)
     /// `--local` without an environment that has `local_dir`.
     case localNeedsDirectory(environment: String?)
+    /// `--local` with `--session` or `--cookie-jar`, which a local answer would overwrite.
+    case localWithStore(String)
 
     var description: String {
         switch self {
@@ -144,6 +148,8 @@ enum EnvironmentUsageError: Error, CustomStringConvertible {
             return "--simulate needs a URL relative to the environment's base, not \(url)"
         case .localNeedsDirectory(let name?):
             return "--local needs local_dir in the environment \(name)"
+        case .localWithStore(let option):
+            return "--local and \(option) cannot be combined: a local answer sets no cookies to keep"
         case .localNeedsDirectory(nil):
             return "--local needs an environment with local_dir (--env NAME)"
         }

@@ -16,6 +16,10 @@ enum EnvironmentTarget {
         _ text: String, options: OptionValues, profile: EnvironmentProfile?
     ) throws -> EnvironmentURL.Joined {
         if options.simulate != nil, options.local { throw EnvironmentUsageError.simulateWithLocal }
+        // A local answer sets no cookies: writing the session or jar back would empty it.
+        if options.local, let store = options.session != nil ? "--session" : options.cookieJar != nil ? "--cookie-jar" : nil {
+            throw EnvironmentUsageError.localWithStore(store)
+        }
         let base: String?
         switch options.simulate {
         case .url(let url)?:

@@ -61,10 +61,11 @@ package struct EnvironmentStage: Sendable {
         }
     }
 
-    /// Adds the parameters to the URL's query, AF-flattened, before any fragment.
+    /// Puts the parameters, AF-flattened (`a[b]=1`, keys sorted), before the `==` items, so the
+    /// URL keeps its own query and the request log counts them among the original parameters.
     private func appendQuery(_ members: [JSONMember], to spec: inout RequestSpec) {
-        let query = QueryStringSerializer.queryString(from: .object(members))
-        spec.url = QueryStringSerializer.appendQuery(query, to: spec.url)
+        let pairs = QueryStringSerializer.pairs(from: .object(members))
+        spec.queryItems = pairs.map { QueryItem(name: $0.field, value: $0.value ?? "") } + spec.queryItems
     }
 
     /// A common parameter as a parameter-tree member: text as a string, JSON as its value.
