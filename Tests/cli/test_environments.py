@@ -413,3 +413,31 @@ def test_cj_log_shows_the_joined_address_and_common_parameters(server, cfg):
     assert result.code == 0, result
     assert f"地址：{server.url}/api/users \n" in result.err
     assert '原始参数：{"appVersion":"1200","imei":"x","page":"2"} \n' in result.err
+
+
+def test_unreadable_config_is_an_error_but_an_unsearchable_directory_is_none(server):
+    import shutil
+    import subprocess
+    import tempfile
+    from conftest import BINARY
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run as another user")
+    directory = tempfile.mkdtemp(prefix="afcli-cfg-", dir="/tmp")
+    try:
+        os.chmod(directory, 0o755)
+        config = os.path.join(directory, "config.json")
+        with open(config, "w") as f:
+            json.dump(dev(server), f)
+        os.chmod(config, 0o600)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": directory, "AFCLI_CONFIG_DIR": directory}
+        as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(BINARY)]
+        unreadable = subprocess.run([*as_nobody, "get", f"{server.url}/x"], env=env, capture_output=True, timeout=30)
+        assert unreadable.returncode == 2
+        assert unreadable.stderr == f"afcli: error: cannot read the config file {config}: permission denied\n".encode()
+        os.chmod(directory, 0o700)
+        hidden = subprocess.run([*as_nobody, "get", f"{server.url}/x"], env=env, capture_output=True, timeout=30)
+        assert hidden.returncode == 0, hidden
+        assert hidden.stderr == b""
+        assert len(server.requests) == 1
+    finally:
+        shutil.rmtree(directory)

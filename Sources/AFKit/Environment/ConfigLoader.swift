@@ -38,6 +38,11 @@ package enum ConfigLoader {
         if descriptor < 0 {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return nil }
+            // A directory on the way that this user may not search (HOME kept across sudo -u):
+            // whether a file is there cannot be known, so there is none for this user. A file
+            // that is there but unreadable stays an error.
+            var info = stat()
+            if code == EACCES, stat(path, &info) != 0, errno == EACCES { return nil }
             throw .unreadable(file: path, reason: SystemError.message(code))
         }
         defer { close(descriptor) }
