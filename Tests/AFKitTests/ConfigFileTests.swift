@@ -76,10 +76,15 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
 
     func testWrongKindsNameTheKey() {
         XCTAssertEqual(error("[]"), "/c/config.json: the top level must be an object")
-        XCTAssertEqual(error(#"{"default_options": "--follow"}"#), "/c/config.json: default_options must be a list of strings")
+        XCTAssertEqual(
+            error(#"{"default_options": "--follow"}"#), "/c/config.json: default_options must be a list of strings")
         XCTAssertEqual(error(#"{"environments": []}"#), "/c/config.json: environments must be an object")
-        XCTAssertEqual(error(#"{"environments": {"d": {"base_url": 1}}}"#), "/c/config.json: environments.d.base_url must be a string")
-        XCTAssertEqual(error(#"{"environments": {"d": {"headers": {"X": 1}}}}"#), "/c/config.json: environments.d.headers.X must be a string")
+        XCTAssertEqual(
+            error(#"{"environments": {"d": {"base_url": 1}}}"#),
+            "/c/config.json: environments.d.base_url must be a string")
+        XCTAssertEqual(
+            error(#"{"environments": {"d": {"headers": {"X": 1}}}}"#),
+            "/c/config.json: environments.d.headers.X must be a string")
         XCTAssertEqual(
             error(#"{"environments": {"d": {"headers": {"X Y": "1"}}}}"#),
             "/c/config.json: environments.d.headers.X Y is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
@@ -89,7 +94,8 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(
             error(#"{"environments": {"d": {"envelope": {"success": [true]}}}}"#),
             "/c/config.json: environments.d.envelope.success must hold strings or numbers")
-        XCTAssertEqual(error(#"{"environments": {"": {}}}"#), "/c/config.json: environments. is an environment without a name")
+        XCTAssertEqual(
+            error(#"{"environments": {"": {}}}"#), "/c/config.json: environments. is an environment without a name")
     }
 
     func testUnknownKeysAreCollected() throws {
@@ -98,7 +104,8 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
     }
 
     func testLookupOrder() {
-        XCTAssertEqual(ConfigLoader.path(["AFCLI_CONFIG_DIR": "/a", "XDG_CONFIG_HOME": "/x", "HOME": "/h"]), "/a/config.json")
+        XCTAssertEqual(
+            ConfigLoader.path(["AFCLI_CONFIG_DIR": "/a", "XDG_CONFIG_HOME": "/x", "HOME": "/h"]), "/a/config.json")
         XCTAssertEqual(ConfigLoader.path(["XDG_CONFIG_HOME": "/x", "HOME": "/h"]), "/x/afcli/config.json")
         XCTAssertEqual(ConfigLoader.path(["AFCLI_CONFIG_DIR": "", "HOME": "/h"]), "/h/.config/afcli/config.json")
     }
@@ -109,7 +116,10 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
 
     func testLocalDirectoryIsRelativeToTheConfigFile() throws {
         let path = try makeFile(
-            "config.json", Array(#"{"environments": {"a": {"local_dir": "./mocks"}, "b": {"local_dir": "~/m"}, "c": {"local_dir": "/abs"}}}"#.utf8))
+            "config.json",
+            Array(
+                #"{"environments": {"a": {"local_dir": "./mocks"}, "b": {"local_dir": "~/m"}, "c": {"local_dir": "/abs"}}}"#
+                    .utf8))
         let file = try XCTUnwrap(ConfigLoader.load(path: path, home: "/home/u")).file
         XCTAssertEqual(file.environments.map(\.localDirectory), [directory.path + "/mocks", "/home/u/m", "/abs"])
     }
@@ -121,7 +131,8 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
         }
         XCTAssertThrowsError(try ConfigLoader.load(path: directory.path)) {
             XCTAssertEqual(
-                ($0 as? ConfigError)?.description, "cannot read the config file \(self.directory.path): it is not a regular file")
+                ($0 as? ConfigError)?.description,
+                "cannot read the config file \(self.directory.path): it is not a regular file")
         }
     }
 
@@ -135,7 +146,8 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
         let plain = try makeFile("plain.json", Array(#"{"environments": {"d": {"headers": {"X-Client": "a"}}}}"#.utf8))
         chmod(plain, 0o644)
         XCTAssertEqual(try ConfigLoader.load(path: plain)?.exposesSecrets, false)
-        let command = try makeFile("command.json", Array(#"{"environments": {"d": {"decrypt": "openssl enc -d"}}}"#.utf8))
+        let command = try makeFile(
+            "command.json", Array(#"{"environments": {"d": {"decrypt": "openssl enc -d"}}}"#.utf8))
         chmod(command, 0o640)
         XCTAssertEqual(try ConfigLoader.load(path: command)?.exposesSecrets, true)
     }

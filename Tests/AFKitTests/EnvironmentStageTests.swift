@@ -10,7 +10,9 @@ final class EnvironmentStageTests: XCTestCase {
             CommonParameter(name: "imei", value: .text("x")),
             CommonParameter(name: "n", value: .json("5")),
         ]
-        profile.headers = [HTTPField(name: "X-Client", value: "afcli"), HTTPField(name: "Authorization", value: "Bearer t")]
+        profile.headers = [
+            HTTPField(name: "X-Client", value: "afcli"), HTTPField(name: "Authorization", value: "Bearer t"),
+        ]
         return profile
     }
 
@@ -25,7 +27,8 @@ final class EnvironmentStageTests: XCTestCase {
     }
 
     func testGetCarriesCommonParametersInTheQueryBeforeItems() throws {
-        let spec = RequestSpec(method: "GET", url: "http://h/api/users", queryItems: [QueryItem(name: "page", value: "2")])
+        let spec = RequestSpec(
+            method: "GET", url: "http://h/api/users", queryItems: [QueryItem(name: "page", value: "2")])
         XCTAssertEqual(try prepared(spec).url, "http://h/api/users?appVersion=1200&imei=x&n=5&page=2")
     }
 
@@ -40,20 +43,24 @@ final class EnvironmentStageTests: XCTestCase {
 
     func testPostMergesIntoTheBody() throws {
         let spec = RequestSpec(
-            method: "POST", url: "http://h/login", parameters: .object([JSONMember(key: "user", value: .string("ann"))]))
+            method: "POST", url: "http://h/login", parameters: .object([JSONMember(key: "user", value: .string("ann"))])
+        )
         let request = try prepared(spec)
         XCTAssertEqual(request.url, "http://h/login")
         XCTAssertEqual(body(request), #"{"appVersion":"1200","imei":"x","n":5,"user":"ann"}"#)
     }
 
     func testPostWithoutDataGetsTheCommonParametersAsBody() throws {
-        XCTAssertEqual(body(try prepared(RequestSpec(method: "PUT", url: "http://h/x"))), #"{"appVersion":"1200","imei":"x","n":5}"#)
+        XCTAssertEqual(
+            body(try prepared(RequestSpec(method: "PUT", url: "http://h/x"))),
+            #"{"appVersion":"1200","imei":"x","n":5}"#)
     }
 
     func testFormAndDeleteFollowTheSerializer() throws {
         let form = RequestSpec(method: "POST", url: "http://h/x", encoding: .form)
         XCTAssertEqual(body(try prepared(form)), "appVersion=1200&imei=x&n=5")
-        XCTAssertEqual(try prepared(RequestSpec(method: "DELETE", url: "http://h/x")).url, "http://h/x?appVersion=1200&imei=x&n=5")
+        XCTAssertEqual(
+            try prepared(RequestSpec(method: "DELETE", url: "http://h/x")).url, "http://h/x?appVersion=1200&imei=x&n=5")
     }
 
     func testRawBodyKeepsItsBytesAndParametersGoToTheQuery() throws {
@@ -93,7 +100,8 @@ final class EnvironmentStageTests: XCTestCase {
     }
 
     func testQueryParametersStayOutOfTheAddressTheLogShows() throws {
-        var spec = RequestSpec(method: "GET", url: "http://h/api/users", queryItems: [QueryItem(name: "page", value: "2")])
+        var spec = RequestSpec(
+            method: "GET", url: "http://h/api/users", queryItems: [QueryItem(name: "page", value: "2")])
         try EnvironmentStage(profile: profile()).apply(to: &spec)
         XCTAssertEqual(spec.url, "http://h/api/users")
         XCTAssertEqual(spec.queryItems.map(\.name), ["appVersion", "imei", "n", "page"])

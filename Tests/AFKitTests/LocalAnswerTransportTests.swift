@@ -19,14 +19,17 @@ final class LocalAnswerTransportTests: TemporaryDirectoryTestCase {
         var reported: [String] = []
         let transport = LocalAnswerTransport(directory: directory.path, apiPath: apiPath) { reported.append($0) }
         let recorder = Recorder()
-        let result = try transport.send(PreparedRequest(method: "GET", url: "http://h/\(apiPath)", headers: []), delegate: recorder)
+        let result = try transport.send(
+            PreparedRequest(method: "GET", url: "http://h/\(apiPath)", headers: []), delegate: recorder)
         missing = reported
         return (recorder, result)
     }
 
     func testNamesReplaceSlashesWithColons() throws {
-        XCTAssertEqual(try LocalAnswerTransport.candidateNames(for: "/api/card/list"), ["api:card:list", "api:card:list.json"])
-        XCTAssertEqual(try LocalAnswerTransport.candidateNames(for: "api/card/list"), ["api:card:list", "api:card:list.json"])
+        XCTAssertEqual(
+            try LocalAnswerTransport.candidateNames(for: "/api/card/list"), ["api:card:list", "api:card:list.json"])
+        XCTAssertEqual(
+            try LocalAnswerTransport.candidateNames(for: "api/card/list"), ["api:card:list", "api:card:list.json"])
     }
 
     func testDotSegmentsAreRefused() {
@@ -55,7 +58,8 @@ final class LocalAnswerTransportTests: TemporaryDirectoryTestCase {
         var missing: [String] = []
         XCTAssertEqual(try answer("/a/b", missing: &missing).0.head?.value(for: "Content-Type"), "application/json")
         XCTAssertEqual(try answer("/c", missing: &missing).0.head?.value(for: "Content-Type"), "application/json")
-        XCTAssertEqual(try answer("/d", missing: &missing).0.head?.value(for: "Content-Type"), "application/octet-stream")
+        XCTAssertEqual(
+            try answer("/d", missing: &missing).0.head?.value(for: "Content-Type"), "application/octet-stream")
     }
 
     func testLargeFilesStreamInChunks() throws {
@@ -83,13 +87,17 @@ final class LocalAnswerTransportTests: TemporaryDirectoryTestCase {
         let answers = directory.appendingPathComponent("answers")
         try FileManager.default.createDirectory(at: answers, withIntermediateDirectories: true)
         XCTAssertEqual(symlink(outside, answers.path + "/leak"), 0)
-        try FileManager.default.createDirectory(at: answers.appendingPathComponent("dir"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: answers.appendingPathComponent("dir"), withIntermediateDirectories: true)
         let transport = LocalAnswerTransport(directory: answers.path, apiPath: "leak") { _ in }
-        XCTAssertThrowsError(try transport.send(PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder())) {
+        XCTAssertThrowsError(
+            try transport.send(PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder())
+        ) {
             XCTAssertEqual($0 as? LocalAnswerError, .link(answers.path + "/leak"))
         }
         let directoryAnswer = LocalAnswerTransport(directory: answers.path, apiPath: "dir") { _ in }
         XCTAssertThrowsError(
-            try directoryAnswer.send(PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder()))
+            try directoryAnswer.send(
+                PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder()))
     }
 }

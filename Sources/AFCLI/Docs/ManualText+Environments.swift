@@ -78,6 +78,6 @@ extension ManualText {
                         + "values and the passwords in encryption commands (`pass:…`, `-k`, `-K`) shown as "
                         + "<redacted> unless `--show-secrets` is given. `afcli config path` prints the config "
                         + "file's path, with a note on stderr when it does not exist."),
-            ]),
+            ])
     ]
 }

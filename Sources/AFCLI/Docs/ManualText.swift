@@ -15,7 +15,8 @@ package enum ManualText {
     }
 
     /// The sections after NAME and SYNOPSIS, in order.
-    package static let sections: [ManualSection] = requestSections + networkSections + environmentSections + referenceSections
+    package static let sections: [ManualSection] =
+        requestSections + networkSections + environmentSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
     private static let requestSections: [ManualSection] = [
@@ -449,7 +450,10 @@ package enum ManualText {
                         + "with `--session`. The completion scripts printed by `afcli completions` are usually "
                         + "installed as:"),
                 .definitions([
-                    ("~/.config/afcli/config.json", "default options and environments (or $AFCLI_CONFIG_DIR/config.json)"),
+                    (
+                        "~/.config/afcli/config.json",
+                        "default options and environments (or $AFCLI_CONFIG_DIR/config.json)"
+                    ),
                     ("/usr/share/bash-completion/completions/afcli", "bash"),
                     ("/usr/share/zsh/vendor-completions/_afcli", "zsh (or any directory in fpath)"),
                     ("/usr/share/fish/vendor_completions.d/afcli.fish", "fish"),

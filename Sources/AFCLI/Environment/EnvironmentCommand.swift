@@ -68,7 +68,8 @@ struct EnvironmentCommand {
         if !profile.headers.isEmpty {
             lines.append("headers:")
             for header in profile.headers {
-                let value = showSecrets ? header.value : SecretRedaction.headerValue(name: header.name, value: header.value)
+                let value =
+                    showSecrets ? header.value : SecretRedaction.headerValue(name: header.name, value: header.value)
                 lines.append("  \(header.name): \(value)")
             }
         }
@@ -83,14 +84,14 @@ struct EnvironmentCommand {
             }
         }
         let commands = [("encrypt", profile.encryptCommand), ("decrypt", profile.decryptCommand)]
-        for case let (key, command?) in commands {
+        for case (let key, let command?) in commands {
             lines.append("\(key): " + (showSecrets ? command : SecretRedaction.command(command)))
         }
         let rest = [
             ("simulate_domain", profile.simulateDomain), ("local_dir", profile.localDirectory),
             ("cache", profile.cachePolicy), ("cache_namespace", profile.cacheNamespace),
         ]
-        for case let (key, value?) in rest { lines.append("\(key): \(value)") }
+        for case (let key, let value?) in rest { lines.append("\(key): \(value)") }
         // Names and values come from a file: control characters must not reach the terminal raw.
         return lines.map { visible($0) + "\n" }.joined()
     }

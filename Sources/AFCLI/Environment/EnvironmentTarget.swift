@@ -17,7 +17,9 @@ enum EnvironmentTarget {
     ) throws -> EnvironmentURL.Joined {
         if options.simulate != nil, options.local { throw EnvironmentUsageError.simulateWithLocal }
         // A local answer sets no cookies: writing the session or jar back would empty it.
-        if options.local, let store = options.session != nil ? "--session" : options.cookieJar != nil ? "--cookie-jar" : nil {
+        if options.local,
+            let store = options.session != nil ? "--session" : options.cookieJar != nil ? "--cookie-jar" : nil
+        {
             throw EnvironmentUsageError.localWithStore(store)
         }
         let base: String?

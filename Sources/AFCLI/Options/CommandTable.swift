@@ -64,7 +64,8 @@ package enum CommandTable {
         CommandSpec(
             word: "env", usage: "[show NAME]", summary: "list the config's environments, or show one",
             arguments: .atMost(2)),
-        CommandSpec(word: "config", usage: "path", summary: "print where the config file is read from", arguments: .atMost(1)),
+        CommandSpec(
+            word: "config", usage: "path", summary: "print where the config file is read from", arguments: .atMost(1)),
     ]
 
     /// The subcommand selected by `word`, or nil when the word is a METHOD or URL.

@@ -120,7 +120,8 @@ package enum ConfigFileDecoder {
                     } catch {
                         throw invalid(path + "." + member.key, "cannot be written as JSON: \(error)")
                     }
-                    result.append(CommonParameter(name: member.key, value: .json(String(decoding: json, as: UTF8.self))))
+                    result.append(
+                        CommonParameter(name: member.key, value: .json(String(decoding: json, as: UTF8.self))))
                 }
             }
             return result

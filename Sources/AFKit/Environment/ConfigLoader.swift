@@ -47,8 +47,12 @@ package enum ConfigLoader {
         }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .unreadable(file: path, reason: SystemError.current.description) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable(file: path, reason: "it is not a regular file") }
+        guard fstat(descriptor, &info) == 0 else {
+            throw .unreadable(file: path, reason: SystemError.current.description)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(file: path, reason: "it is not a regular file")
+        }
         guard info.st_size <= maximumBytes else { throw .tooLarge(file: path, limit: maximumBytes) }
         let bytes: [UInt8]
         do {

@@ -82,11 +82,13 @@ package final class LocalAnswerTransport: RequestTransport {
             found = (descriptor, name, Int64(info.st_size))
             break
         }
-        try delegate.willSend(hop: 0, request: SentRequest(method: request.method, url: request.url, headers: request.headers))
+        try delegate.willSend(
+            hop: 0, request: SentRequest(method: request.method, url: request.url, headers: request.headers))
         guard let found else {
             missingFile(apiPath)
             let body = Self.missingAnswer(for: apiPath)
-            return try answer(body: .bytes(body), contentType: MediaType.json, request: request, delegate: delegate, started: started)
+            return try answer(
+                body: .bytes(body), contentType: MediaType.json, request: request, delegate: delegate, started: started)
         }
         defer { close(found.descriptor) }
         let sniffed = try Self.contentType(name: found.name, descriptor: found.descriptor)
@@ -133,7 +135,8 @@ package final class LocalAnswerTransport: RequestTransport {
                 }
                 if count == 0 { break }
                 try chunk.withUnsafeBytes {
-                    try delegate.didReceiveBody(hop: 0, chunk: UnsafeRawBufferPointer(rebasing: $0[0..<count]), isFinal: true)
+                    try delegate.didReceiveBody(
+                        hop: 0, chunk: UnsafeRawBufferPointer(rebasing: $0[0..<count]), isFinal: true)
                 }
                 delivered += Int64(count)
             }
