@@ -396,6 +396,15 @@ def test_env_show_redacts_secrets(server, cfg):
     assert run(["env", "list"], env=env).code == 2
 
 
+def test_env_without_a_config_warns_and_lists_nothing(cfg):
+    result = run(["env"], env=cfg.env)
+    assert result.code == 0
+    assert result.out == ""
+    assert result.err == f"afcli: warning: there is no config file at {cfg.path}\n"
+    cfg.write({"environments": {"bare": {}}})
+    assert run(["env"], env=cfg.env).out == "bare  -\n"
+
+
 def test_config_path_follows_the_lookup_order(cfg, tmp_path):
     result = run(["config", "path"], env=cfg.env)
     assert result.code == 0
