@@ -9,7 +9,8 @@ final class LocalAnswerTransportTests: TemporaryDirectoryTestCase {
         var head: ResponseHead?
         var body: [UInt8] = []
         var finished = false
-        func willSend(hop: Int, request: SentRequest) throws {}
+        var rawHead: String?
+        func willSend(hop: Int, request: SentRequest) throws { rawHead = request.rawHead }
         func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws { self.head = head }
         func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws { body += chunk }
         func didFinishResponse(hop: Int, isFinal: Bool) throws { finished = true }
@@ -99,5 +100,14 @@ final class LocalAnswerTransportTests: TemporaryDirectoryTestCase {
         XCTAssertThrowsError(
             try directoryAnswer.send(
                 PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder()))
+    }
+
+    func testTheRequestHeadIsReportedForVerboseOutput() throws {
+        let transport = LocalAnswerTransport(directory: directory.path, apiPath: "x") { _ in }
+        let recorder = Recorder()
+        let request = PreparedRequest(
+            method: "GET", url: "http://h:8080/api/x?a=1", headers: [HTTPField(name: "X-Client", value: "afcli")])
+        _ = try transport.send(request, delegate: recorder)
+        XCTAssertEqual(recorder.rawHead, "GET /api/x?a=1 HTTP/1.1\r\nHost: h:8080\r\nX-Client: afcli\r\n\r\n")
     }
 }

@@ -71,7 +71,8 @@ extension ManualText {
                         + "file answers CJNetwork's JSON message (`status` \"0\", a `message` naming the path "
                         + "without its leading `/`, an empty `result`) with exit status 0 and a warning on stderr. A path with a `.` or `..` segment, and an "
                         + "answer file that is a symbolic link or not a regular file, are refused with exit status "
-                        + "2, so nothing outside `local_dir` is read."),
+                        + "2, so nothing outside `local_dir` is read. `-v` shows the request as it would have "
+                        + "gone out."),
                 .paragraph(
                     "`afcli env` lists the environments, one per line: the name and the base URL. `afcli env "
                         + "show NAME` prints one environment, with Authorization, Cookie and token-looking header "

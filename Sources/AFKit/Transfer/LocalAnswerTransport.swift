@@ -83,7 +83,10 @@ package final class LocalAnswerTransport: RequestTransport {
             break
         }
         try delegate.willSend(
-            hop: 0, request: SentRequest(method: request.method, url: request.url, headers: request.headers))
+            hop: 0,
+            request: SentRequest(
+                method: request.method, url: request.url, headers: request.headers,
+                rawHead: Self.requestHead(request)))
         guard let found else {
             missingFile(apiPath)
             let body = Self.missingAnswer(for: apiPath)
@@ -95,6 +98,18 @@ package final class LocalAnswerTransport: RequestTransport {
         return try answer(
             body: .file(found.descriptor, size: found.size), contentType: sniffed, request: request, delegate: delegate,
             started: started)
+    }
+
+    /// The head the request would have had on the wire (HTTP/1.1, `Host` first), so that `-v`
+    /// shows what was asked although nothing is sent; body framing headers are left out.
+    static func requestHead(_ request: PreparedRequest) -> String {
+        let url = URLReference(parsing: request.url)
+        var target = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { target += "?" + query }
+        var head = "\(request.method) \(target) HTTP/1.1\r\n"
+        if let host = url.host { head += "Host: " + host + (url.port.map { ":" + $0 } ?? "") + "\r\n" }
+        for field in request.headers { head += "\(field.name): \(field.value)\r\n" }
+        return head + "\r\n"
     }
 
     /// Where the answer's body comes from.
