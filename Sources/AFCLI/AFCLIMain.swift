@@ -14,22 +14,26 @@ package enum AFCLIMain {
         let environment = Terminal.environment()
         let terminal = Terminal.current(environment: environment)
         do {
-            let parsed = try ArgumentParser.parse(arguments)
+            // The config's default_options go before argv, through the same parser.
+            let config = try ConfigSetup.prepare(arguments, environment: environment)
+            let parsed = try ArgumentParser.parse(config.arguments)
             switch parsed.command {
             case .request:
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 Interruption.install()
-                let command = RequestCommand(
+                var command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
+                command.profile = try config.profile(for: parsed.options, environment: environment)
                 return try command.run()
             case .download:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 Interruption.install()
-                let command = DownloadCommand(
+                var command = DownloadCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
+                command.profile = try config.profile(for: parsed.options, environment: environment)
                 return try command.run()
             case .pin:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
@@ -43,6 +47,12 @@ package enum AFCLIMain {
                 try printOut(Completions.script(for: shell))
             case .manPage:
                 try printOut(ManPage.render())
+            case .environments:
+                return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
+                    .runEnvironments()
+            case .configPath:
+                return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
+                    .runConfigPath()
             case .version:
                 try printOut("afcli \(AFKitVersion.current)\n")
             }

@@ -69,7 +69,11 @@ final class DocsTests: XCTestCase {
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
+<<<<<<< HEAD
                 "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+=======
+                "\"CONFIG FILE AND ENVIRONMENTS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+>>>>>>> cj-config
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }

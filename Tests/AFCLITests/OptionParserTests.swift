@@ -109,7 +109,7 @@ final class OptionParserTests: XCTestCase {
         // --http3 is refused where libcurl lacks HTTP/3 (NetworkOptionTests checks the message).
         for spec in OptionTable.all where spec.long != "http3" || HTTPClient.supportsHTTP3 {
             let given = try ArgumentParser.parse(["example.org"] + argumentsFor(spec)).options
-            if spec.long != "check-status", spec.long != "hsts" {
+            if spec.long != "check-status", spec.long != "hsts", spec.long != "config" {
                 XCTAssertNotEqual(given, OptionValues(), "--\(spec.long) changed nothing")
             }
             let reset = try ArgumentParser.parse(["example.org"] + argumentsFor(spec) + [spec.negatedFlag]).options
@@ -117,6 +117,8 @@ final class OptionParserTests: XCTestCase {
             if spec.long == "check-status" { expected.checkStatus = false }
             // HSTS is on by default too; --no-hsts turns it off.
             if spec.long == "hsts" { expected.hsts = false }
+            // The config file is read by default too; --no-config skips it.
+            if spec.long == "config" { expected.readsConfig = false }
             // Like --no-check-status, --no-verify-host is the only way to turn its check off.
             if spec.long == "verify-host" { expected.verifyHost = false }
             XCTAssertEqual(reset, expected, spec.negatedFlag)

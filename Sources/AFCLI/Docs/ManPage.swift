@@ -62,6 +62,7 @@ package enum ManPage {
                 var tag = spec.shortFlag.map { Roff.bold($0) + ", " } ?? ""
                 tag += Roff.bold(spec.longFlag)
                 if let valueName = spec.valueName { tag += " " + Roff.placeholder(valueName) }
+                if let valueName = spec.optionalValueName { tag += "[=" + Roff.placeholder(valueName) + "]" }
                 tag += ", " + Roff.bold(spec.negatedFlag)
                 lines += [".TP", tag, Roff.prose(spec.description)]
             }

@@ -16,7 +16,7 @@ package enum ManualText {
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
-        requestSections + networkSections + metricsSections + referenceSections
+        requestSections + networkSections + environmentSections + metricsSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
     private static let requestSections: [ManualSection] = [
@@ -429,9 +429,11 @@ package enum ManualText {
                     ),
                     (
                         "AFCLI_CONFIG_DIR, XDG_CONFIG_HOME, HOME",
-                        "Where named sessions live: $AFCLI_CONFIG_DIR/sessions, else "
-                            + "$XDG_CONFIG_HOME/afcli/sessions, else ~/.config/afcli/sessions. Read only with `--session`."
+                        "Where the config file and named sessions live: $AFCLI_CONFIG_DIR, else "
+                            + "$XDG_CONFIG_HOME/afcli, else ~/.config/afcli (config.json, and sessions/ only with "
+                            + "`--session`)."
                     ),
+                    ("AFCLI_ENV", "The config environment to use when `--env` is not given."),
                     ("NETRC", "The netrc file to use instead of ~/.netrc."),
                     (
                         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG",
@@ -443,10 +445,15 @@ package enum ManualText {
             "FILES",
             [
                 .paragraph(
-                    "afcli reads no configuration file. It reads ~/.netrc (or $NETRC) for requests without "
-                        + "credentials, and session files only with `--session`. The completion scripts printed by "
-                        + "`afcli completions` are usually installed as:"),
+                    "afcli reads its config file (see CONFIG FILE AND ENVIRONMENTS) unless `--no-config` is "
+                        + "given, ~/.netrc (or $NETRC) for requests without credentials, and session files only "
+                        + "with `--session`. The completion scripts printed by `afcli completions` are usually "
+                        + "installed as:"),
                 .definitions([
+                    (
+                        "~/.config/afcli/config.json",
+                        "default options and environments (or $AFCLI_CONFIG_DIR/config.json)"
+                    ),
                     ("/usr/share/bash-completion/completions/afcli", "bash"),
                     ("/usr/share/zsh/vendor-completions/_afcli", "zsh (or any directory in fpath)"),
                     ("/usr/share/fish/vendor_completions.d/afcli.fish", "fish"),

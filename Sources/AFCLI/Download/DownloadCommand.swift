@@ -10,6 +10,8 @@ struct DownloadCommand {
     var options: OptionValues
     var environment: [String: String]
     var terminal: Terminal
+    /// The config environment in use: its base URL and common headers apply; nil for none.
+    var profile: EnvironmentProfile? = nil
 
     /// Downloads every URL and returns the exit status: success, or the status of the first
     /// download that failed.
@@ -51,10 +53,11 @@ struct DownloadCommand {
     /// The job for one URL: a GET that asks for the bytes as stored (`Accept-Encoding:
     /// identity`), so a resumed range lines up with what is on disk.
     private func job(for text: String) throws -> DownloadJob {
-        let url = try RequestURL.make(from: text, baseURL: options.baseURL)
-        let spec = RequestSpec(
+        let url = try EnvironmentTarget.resolve(text, options: options, profile: profile).url
+        var spec = RequestSpec(
             method: "GET", url: url, headers: [HeaderItem(name: "Accept-Encoding", value: "identity")],
             credentials: try InvocationBuilder.credentials(options))
+        if let profile { EnvironmentStage(profile: profile).applyHeaders(to: &spec) }
         let request = try RequestSerializer.prepare(spec, environment: environment)
         let destination: DownloadDestination
         switch options.outputFile {
@@ -89,6 +92,7 @@ struct DownloadCommand {
         if options.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
         if options.offline { throw DownloadUsageError.notForDownloads("--offline") }
         if options.curl { throw DownloadUsageError.notForDownloads("--curl") }
+        if options.local { throw DownloadUsageError.notForDownloads("--local") }
         if options.rawBody != nil { throw DownloadUsageError.notForDownloads("--raw") }
         if options.method != nil { throw DownloadUsageError.notForDownloads("--method") }
         // Sessions and cookie jars belong to requests; a download says so rather than ignore them.

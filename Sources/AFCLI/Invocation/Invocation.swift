@@ -6,6 +6,8 @@ struct Invocation {
     var spec: RequestSpec
     /// Standard input, already peeked, when it is the body.
     var standardInput: StandardInputBodySource?
+    /// The URL's path as typed, relative to the environment's base (what `--local` reads).
+    var apiPath = ""
 }
 
 /// Builds an `Invocation` from the positionals and options (HTTPie's command shape, DESIGN §2).
@@ -17,7 +19,9 @@ enum InvocationBuilder {
     static let methodWords: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     /// Builds the invocation, reading the files items name and peeking at standard input.
-    static func build(positionals: [String], options: OptionValues) throws -> Invocation {
+    static func build(
+        positionals: [String], options: OptionValues, profile: EnvironmentProfile? = nil
+    ) throws -> Invocation {
         var rest = positionals[...]
         var methodWord: String?
         if let first = rest.first, methodWords.contains(first.uppercased()) {
@@ -70,13 +74,13 @@ enum InvocationBuilder {
                 item: resolver.files[0].field + "@" + resolver.files[0].path,
                 reason: "file uploads need a method with a body, not \(method)")
         }
-        let url = try RequestURL.make(from: urlText, baseURL: options.baseURL)
+        let target = try EnvironmentTarget.resolve(urlText, options: options, profile: profile)
         let encoding = options.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
         let spec = RequestSpec(
-            method: method, url: url, queryItems: resolver.queryItems, headers: resolver.headers,
+            method: method, url: target.url, queryItems: resolver.queryItems, headers: resolver.headers,
             parameters: resolver.parameters.tree, files: resolver.files, rawBody: rawBody,
             encoding: encoding, credentials: try credentials(options))
-        return Invocation(spec: spec, standardInput: standardInput)
+        return Invocation(spec: spec, standardInput: standardInput, apiPath: target.apiPath)
     }
 
     /// Whether a first positional reads as a method name rather than a URL: letters only

@@ -12,7 +12,7 @@ struct RequestCommand {
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
-        let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
+        let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
         // A boundary only means something in a multipart body: --boundary implies --multipart
@@ -20,6 +20,7 @@ struct RequestCommand {
         if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
             spec.encoding = .multipart
         }
+        if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: invocation.standardInput, boundary: options.boundary)
@@ -58,7 +59,8 @@ struct RequestCommand {
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
-        let transport: RequestTransport = HTTPClient(options: settings)
+        let transport = try EnvironmentTarget.transport(
+            options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         // Validation and the metrics count the body's bytes, so they read the body to its end.

@@ -34,6 +34,10 @@ package enum Command: Equatable, Sendable {
     case reachability
     /// Print the version (`--version`).
     case version
+    /// List the config's environments or show one (`afcli env [show NAME]`).
+    case environments
+    /// Print where the config file is read from (`afcli config path`).
+    case configPath
 }
 
 /// How much help to print.
@@ -86,6 +90,12 @@ package enum ArgumentParser {
         return ParsedCommandLine(command: command, positionals: scan.positionals, options: scan.options)
     }
 
+    /// Reads `argv` as options alone (the config file's `default_options`): throws the usage
+    /// error for the first option the parser refuses, and returns the words that are no options.
+    package static func positionalsAmongOptions(_ argv: [String]) throws(UsageError) -> [String] {
+        try Scan(argv).positionals
+    }
+
     /// Chooses the action once every argument has been read.
     private static func command(for scan: Scan) throws(UsageError) -> Command {
         if scan.options.showHelp { return .help(.short) }
@@ -103,6 +113,8 @@ package enum ArgumentParser {
             guard let shell = Shell(rawValue: name) else { throw UsageError.unknownShell(name) }
             return .completions(shell)
         case "man": return .manPage
+        case "env": return .environments
+        case "config": return .configPath
         default: return .help(.long)
         }
     }
@@ -182,8 +194,10 @@ private struct Scan {
     /// Applies one option, taking its value from `inlineValue` or the next argument.
     private mutating func apply(_ spec: OptionSpec, spelling: String, inlineValue: String?) throws(UsageError) {
         guard let valueName = spec.valueName else {
-            guard inlineValue == nil else { throw UsageError.unexpectedValue(option: spelling) }
-            try run(spec, spelling: spelling, value: nil)
+            guard inlineValue == nil || (spec.optionalValueName != nil && spelling == spec.longFlag) else {
+                throw UsageError.unexpectedValue(option: spelling)
+            }
+            try run(spec, spelling: spelling, value: inlineValue)
             return
         }
         if let inlineValue {

@@ -14,6 +14,8 @@ package struct CommandSpec: Equatable, Sendable {
         case exactlyOne(missing: UsageError)
         /// One word or more; `missing` is the error when there is none.
         case oneOrMore(missing: UsageError)
+        /// Up to this many words; the command checks what they say.
+        case atMost(Int)
     }
 
     /// The word typed as the first positional (`download`).
@@ -59,6 +61,11 @@ package enum CommandTable {
         CommandSpec(
             word: "reachability", usage: "[HOST[:PORT] | URL] [--probe] [--watch] [--json]",
             summary: "tell whether and how a host can be reached", arguments: .optionalOne),
+        CommandSpec(
+            word: "env", usage: "[show NAME]", summary: "list the config's environments, or show one",
+            arguments: .atMost(2)),
+        CommandSpec(
+            word: "config", usage: "path", summary: "print where the config file is read from", arguments: .atMost(1)),
     ]
 
     /// The subcommand selected by `word`, or nil when the word is a METHOD or URL.
@@ -84,6 +91,8 @@ package enum CommandTable {
         case .oneOrMore(let missing):
             guard !arguments.isEmpty else { throw missing }
             extra = nil
+        case .atMost(let count):
+            extra = arguments.dropFirst(count).first
         }
         if let extra { throw UsageError.unexpectedArgument(command: spec.word, argument: extra) }
     }

@@ -30,6 +30,9 @@ package struct OptionSpec: Sendable {
     package let apply: Apply
     /// Undoes the option (runs for `--no-X`).
     package let reset: Reset
+    /// For a flag that may also take a value after `=` (`--simulate[=URL]`): the value's
+    /// placeholder. The value is never taken from the next argument.
+    package private(set) var optionalValueName: String? = nil
 
     package init(
         long: String, short: Character? = nil, valueName: String? = nil, group: OptionGroup, help: String,
@@ -50,6 +53,13 @@ package struct OptionSpec: Sendable {
     /// Whether the option takes a value.
     package var takesValue: Bool { valueName != nil }
 
+    /// This flag, also accepting `--long=VALUE` (`apply` then gets the value, else nil).
+    package func withOptionalValue(_ name: String) -> OptionSpec {
+        var spec = self
+        spec.optionalValueName = name
+        return spec
+    }
+
     /// The long spelling with dashes (`--follow`).
     package var longFlag: String { "--" + long }
 
@@ -64,6 +74,7 @@ package struct OptionSpec: Sendable {
         var text = shortFlag.map { $0 + ", " } ?? "    "
         text += longFlag
         if let valueName { text += " " + valueName }
+        if let optionalValueName { text += "[=" + optionalValueName + "]" }
         return text
     }
 }

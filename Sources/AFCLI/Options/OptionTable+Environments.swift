@@ -6,10 +6,52 @@ extension OptionTable {
             long: "env", valueName: "NAME", group: .request,
             help: "use the environment NAME of the config",
             description: "Use the environment NAME: from the config file's environments for a request, and "
-                + "from http-client.env.json beside the file for afcli run.",
+                + "from http-client.env.json beside the file for afcli run. Without --env, $AFCLI_ENV names it. "
+                + "A relative URL is joined to the environment's base_url, and its common params and headers "
+                + "are merged in (the request's own win). An unknown NAME is an error listing the known ones.",
             apply: { values, text in
                 values.environmentName = try OptionValueParser.nonEmpty(text ?? "", what: "an environment name")
             },
             reset: { $0.environmentName = nil }),
+        OptionSpec(
+            long: "config", group: .general,
+            help: "read the config file (default: on)",
+            description: "Read the config file (the default): CONFIG/config.json, with CONFIG $AFCLI_CONFIG_DIR, "
+                + "else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli. --no-config, anywhere on the command line, "
+                + "skips it: no default_options, no environments.",
+            apply: { values, _ in values.readsConfig = true },
+            reset: { $0.readsConfig = false }),
+        OptionSpec(
+            long: "simulate", group: .request,
+            help: "send to the simulation origin instead",
+            description: "Send the request to the environment's simulate_domain (default http://localhost/), or "
+                + "to URL, instead of its base_url: the same relative path, joined with the same rules. An "
+                + "absolute request URL is refused, so that nothing meant for simulation reaches a real server.",
+            apply: { values, text in
+                if let text {
+                    values.simulate = .url(try OptionValueParser.nonEmpty(text, what: "a URL"))
+                } else {
+                    values.simulate = .environment
+                }
+            },
+            reset: { $0.simulate = nil }
+        ).withOptionalValue("URL"),
+        OptionSpec(
+            long: "local", group: .request,
+            help: "answer from local files, no network",
+            description: "Answer from a file in the environment's local_dir instead of the network: the path "
+                + "/api/card/list reads api:card:list, else api:card:list.json, as a 200 response. A missing "
+                + "file answers CJNetwork's JSON message with exit status 0 and a warning. Paths with . or .. "
+                + "segments and answer files that are symbolic links are refused (exit status 2).",
+            apply: { values, _ in values.local = true },
+            reset: { $0.local = false }),
     ]
+}
+
+/// Where `--simulate` sends a request.
+package enum SimulateTarget: Equatable, Sendable {
+    /// The environment's `simulate_domain` (default `http://localhost/`).
+    case environment
+    /// The URL given as `--simulate=URL`.
+    case url(String)
 }

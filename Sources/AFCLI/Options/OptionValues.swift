@@ -23,6 +23,12 @@ package struct OptionValues: Equatable, Sendable {
     /// `--env`: the environment to use (a config environment; for `afcli run`, also the
     /// `http-client.env.json` environment); nil for none.
     package var environmentName: String? = nil
+    /// `--no-config`: false skips the config file (`--config` turns it back on).
+    package var readsConfig: Bool = true
+    /// `--simulate[=URL]`: send to the environment's simulation origin (or URL); nil for the real one.
+    package var simulate: SimulateTarget? = nil
+    /// `--local`: answer from the environment's local directory, with no network.
+    package var local: Bool = false
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.

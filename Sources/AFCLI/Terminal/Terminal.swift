@@ -25,6 +25,8 @@ package struct Terminal: Sendable {
         "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM", "COLUMNS",
         // Sessions and netrc (RequestStores).
         "HOME", "AFCLI_CONFIG_DIR", "XDG_CONFIG_HOME", "NETRC",
+        // The config file's environment (ConfigSetup).
+        "AFCLI_ENV",
     ]
 
     /// The variables in `variablesRead` that are set, looked up one by one with getenv: copying

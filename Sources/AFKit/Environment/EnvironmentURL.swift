@@ -1,0 +1,78 @@
+/// The environment stage's URL join (CJNetwork's base URL + API path), without CJNetwork's bugs.
+///
+/// A relative URL (`/users`, `users?page=2`, `a/../b`) is joined to the base with exactly one `/`
+/// between the base's path and the URL's path, whatever slashes either side has; the base's query
+/// is kept and the URL's query follows it with `&`. Only characters that cannot stand in a URL are
+/// percent-encoded, so `%20` stays `%20` (CJNetwork encoded the whole URL again: `%2520`). Dot
+/// segments are then removed as libcurl would, so `..` may climb above the base's path, and what
+/// afcli prints is what is sent. An absolute URL (`scheme://…`, or the `:PORT/path` localhost
+/// shorthand) ignores the base, in every mode (CJNetwork glued it onto the base).
+package enum EnvironmentURL {
+    /// A joined URL and the API path it was made from.
+    package struct Joined: Equatable, Sendable {
+        /// The absolute URL to send.
+        package var url: String
+        /// The path as given, without leading `/` or query (`api/card/list`): what `--local`
+        /// names its answer file after. For an absolute URL, its path.
+        package var apiPath: String
+
+        package init(url: String, apiPath: String) {
+            self.url = url
+            self.apiPath = apiPath
+        }
+    }
+
+    /// `input` joined to `base`, or resolved alone when it is absolute or there is no base.
+    package static func join(_ input: String, base: String?) throws(SerializationError) -> Joined {
+        guard let base, !isAbsolute(input) else {
+            let url = try RequestURL.make(from: input)
+            return Joined(url: url, apiPath: trimmingSlashes(URLReference(parsing: url).path))
+        }
+        var reference = try URLReference(parsing: RequestURL.expandShorthand(base)).validatedForRequest(original: base)
+        var rest = Substring(input)
+        var fragment: Substring?
+        var query: Substring?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest[rest.index(after: hash)...]
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: question)...]
+            rest = rest[..<question]
+        }
+        let path = trimmingSlashes(String(rest))
+        if !path.isEmpty {
+            var basePath = Substring(reference.path)
+            while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
+            reference.path = basePath + "/" + URLPercentEncoding.encodeInvalidCharacters(path)
+        }
+        reference.path = URLReference.removeDotSegments(reference.path)
+        if let query {
+            let encoded = URLPercentEncoding.encodeInvalidCharacters(query)
+            if let baseQuery = reference.query, !baseQuery.isEmpty {
+                reference.query = encoded.isEmpty ? baseQuery : baseQuery + "&" + encoded
+            } else {
+                reference.query = encoded
+            }
+        }
+        reference.fragment = fragment.map(URLPercentEncoding.encodeInvalidCharacters)
+        return Joined(url: reference.string, apiPath: path)
+    }
+
+    /// Whether `input` names its own origin: `scheme://…` or HTTPie's `:PORT` localhost shorthand
+    /// (`:8080/x`, `:/x`, `:`).
+    package static func isAbsolute(_ input: String) -> Bool {
+        if input.hasPrefix(":") {
+            let afterColon = input.dropFirst()
+            let rest = afterColon.drop { $0.isASCII && $0.isNumber }
+            return rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") || rest.hasPrefix("#")
+        }
+        guard let separator = input.firstRange(of: "://") else { return false }
+        return URLReference.isScheme(input[..<separator.lowerBound])
+    }
+
+    /// `path` without its leading `/` characters.
+    private static func trimmingSlashes(_ path: String) -> String {
+        String(path.drop { $0 == "/" })
+    }
+}

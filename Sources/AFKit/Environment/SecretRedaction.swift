@@ -1,0 +1,77 @@
+import AFCurl
+
+/// Decides which config values are secrets and hides them as `<redacted>` (the word `--curl`
+/// uses), for `afcli env show` and the permission warning on a config others can read.
+///
+/// A header is secret by its name (`Authorization`, `Proxy-Authorization`, `Cookie`, or a name
+/// with `token`, `secret`, `key`, `auth`, `password`, `session` or `signature` in it) or by its
+/// value (an auth scheme such as `Bearer …`, or a long run of token characters with both letters
+/// and digits). In an encryption command the password arguments of openssl and similar tools are
+/// hidden: `pass:SECRET`, and the word after `-k`, `-K`, `-pass`, `--password` or `--key`.
+package enum SecretRedaction {
+    /// What a hidden value is printed as.
+    package static let placeholder = "<redacted>"
+
+    /// Whether a header with this name and value is a secret.
+    package static func isSecretHeader(name: String, value: String) -> Bool {
+        let lower = ASCIICase.lowercased(name)
+        if ["authorization", "proxy-authorization", "cookie"].contains(lower) { return true }
+        if secretNameParts.contains(where: { lower.contains($0) }) { return true }
+        return looksLikeToken(value)
+    }
+
+    /// The value shown for a header: the placeholder for a secret one.
+    package static func headerValue(name: String, value: String) -> String {
+        isSecretHeader(name: name, value: value) ? placeholder : value
+    }
+
+    /// Whether `value` looks like a credential: `Bearer x`, `Basic x`, `Token x`, or 20 or more
+    /// characters of `A-Z a-z 0-9 . _ ~ + / = -` mixing letters and digits.
+    package static func looksLikeToken(_ value: String) -> Bool {
+        let lower = ASCIICase.lowercased(value)
+        if ["bearer ", "basic ", "token ", "digest "].contains(where: { lower.hasPrefix($0) }) { return true }
+        let bytes = value.utf8
+        guard bytes.count >= 20 else { return false }
+        var letters = false
+        var digits = false
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letters = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits = true
+            case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+                UInt8(ascii: "="), UInt8(ascii: "-"):
+                break
+            default: return false
+            }
+        }
+        return letters && digits
+    }
+
+    /// `command` with its password arguments hidden; environment-variable and file references
+    /// (`env:KEY`, `file:path`) are not secrets and stay.
+    package static func command(_ command: String) -> String {
+        var words = command.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var hidesNext = false
+        for index in words.indices {
+            let word = words[index]
+            if hidesNext, !word.isEmpty {
+                words[index] = word.hasPrefix("pass:") ? "pass:" + placeholder : placeholder
+                hidesNext = false
+                continue
+            }
+            if word.hasPrefix("pass:") {
+                words[index] = "pass:" + placeholder
+            } else if passwordOptions.contains(word) {
+                hidesNext = true
+            } else if let equals = word.firstIndex(of: "="), passwordOptions.contains(String(word[..<equals])) {
+                words[index] = word[...equals] + placeholder
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Header-name fragments that mark a secret.
+    private static let secretNameParts = ["token", "secret", "key", "auth", "password", "session", "signature"]
+    /// Options whose next word is a password or key.
+    private static let passwordOptions: Set<String> = ["-k", "-K", "--password", "--key", "--passphrase"]
+}
