@@ -22,9 +22,11 @@ struct RequestCommand {
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: invocation.standardInput, boundary: options.boundary)
+        let crypto = CryptoStages(options: options, profile: profile)
+        try crypto.encrypt(&prepared)
         if options.compress { try RequestCompression.apply(to: &prepared) }
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
-        let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
+        let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
         let destination: ExchangePrinter.Destination =
             if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
@@ -64,7 +66,7 @@ struct RequestCommand {
         delegate.readsWholeBody = ResponseChecks.validator(options) != nil
         let result: HTTPClientResult
         do {
-            result = try transport.send(prepared, delegate: delegate)
+            result = try transport.send(prepared, delegate: crypto.wrap(delegate))
         } catch {
             upload?.fail()
             try? printer.transferFailed(error)
@@ -73,11 +75,11 @@ struct RequestCommand {
         }
         upload?.responseStarted()
         try stores.save(result)
+        let enveloped = try crypto.concludeEnvelope()
         try printer.metadata(elapsedSeconds: result.totalTime)
         try printer.finish()
-        if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog) {
-            return checked
-        }
+        let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog)
+        if let status = checked == .success ? enveloped ?? checked : checked ?? enveloped { return status }
         let status = ExitStatus.forFinalResponse(code: result.statusCode, checkStatus: options.checkStatus)
         if status != .success, !options.quiet, !toTerminal || options.outputFile != nil {
             ErrorReporter.warn("HTTP \(result.statusCode) \(result.reasonPhrase)")

@@ -23,6 +23,8 @@ package struct OptionValues: Equatable, Sendable {
     /// `--env`: the environment to use (a config environment; for `afcli run`, also the
     /// `http-client.env.json` environment); nil for none.
     package var environmentName: String? = nil
+    /// `--encrypt-cmd`, `--decrypt-cmd`, `--no-encrypt`, `--encrypted-type`, `--envelope…`.
+    package var crypto = CryptoOptions()
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.
