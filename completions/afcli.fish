@@ -182,5 +182,5 @@ complete -c afcli -l envelope -d 'print only the result of a {status,message,res
 complete -c afcli -l no-envelope -d 'negate --envelope'
 complete -c afcli -l envelope-success -x -d 'status values meaning success (0,200,ok,success,true)'
 complete -c afcli -l no-envelope-success -d 'negate --envelope-success'
-complete -c afcli -l envelope-common-failure -x -d 'status values of a common failure (exit 14)'
-complete -c afcli -l no-envelope-common-failure -d 'negate --envelope-common-failure'
+complete -c afcli -l common-failure -x -d 'status values of a common failure (exit 14)'
+complete -c afcli -l no-common-failure -d 'negate --common-failure'

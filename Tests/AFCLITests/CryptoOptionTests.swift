@@ -47,7 +47,7 @@ final class CryptoOptionTests: XCTestCase {
         XCTAssertEqual(configured.statusKey, "code")
         XCTAssertEqual(configured.commonFailure, ["5"])
         let overridden = try XCTUnwrap(
-            try options("--envelope", "--envelope-success", "1,ok", "--envelope-common-failure=9").envelopeSpec(
+            try options("--envelope", "--envelope-success", "1,ok", "--common-failure=9").envelopeSpec(
                 profile: profile))
         XCTAssertEqual(overridden.success, ["1", "ok"])
         XCTAssertEqual(overridden.commonFailure, ["9"])

@@ -68,7 +68,8 @@ final class DocsTests: XCTestCase {
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
-                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
+                "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }
@@ -185,7 +186,7 @@ final class DocsTests: XCTestCase {
     }
 
     func testExitStatusTable() {
-        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130])
+        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 130])
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 404, checkStatus: true), .clientError)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 301, checkStatus: true), .redirection)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 503, checkStatus: true), .serverError)

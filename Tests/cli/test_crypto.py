@@ -223,7 +223,7 @@ def test_envelope_failure_and_common_failure(server):
     assert (result.code, result.stdout) == (13, b"")
     assert result.stderr == "afcli: error: 密码错误\\x1b[31m\n".encode()
     serve(server, b'{"status":5,"message":"logged in elsewhere"}', content_type="application/json")
-    result = run(["get", f"{server.url}/x", "--envelope", "--envelope-common-failure", "5,6"])
+    result = run(["get", f"{server.url}/x", "--envelope", "--common-failure", "5,6"])
     assert (result.code, result.stdout, result.stderr) == (14, b"", b"afcli: error: logged in elsewhere\n")
     result = run(["get", f"{server.url}/x", "--envelope"])
     assert result.code == 13

@@ -30,8 +30,9 @@ extension ManualText {
                         + "its Content-Type and Content-Length (`--verbose` and the log show an encrypted body of "
                         + "up to 1 MiB; a larger one is streamed from the temporary file and shown only by "
                         + "`--offline`). `--curl` refuses an encrypted request (exit status 2): the encrypted body "
-                        + "exists only while afcli runs. With `--log=cj`, 原始参数 shows the plain parameters, "
-                        + "最终参数 the encrypted body and 结果 the decrypted response."),
+                        + "exists only while afcli runs. With `--log=cj`, the block's original parameters are the plain "
+                        + "parameters, its final parameters the encrypted body and its result the decrypted "
+                        + "response."),
                 .paragraph(
                     "`--envelope` reads the body of a final 2xx response (after decryption, at most 64 MiB, "
                         + "else exit status 12) as CJNetwork's envelope: a JSON object with a status, a message "
@@ -40,16 +41,18 @@ extension ManualText {
                         + "the environment's success list, else 0, 200, ok, success and true. On success only "
                         + "the result is printed: formatted on a terminal, its exact JSON text when piped, and "
                         + "without the response head unless `--print` or `--verbose` asks for it. On a status in "
-                        + "`--envelope-common-failure` (or the environment's common_failure) the message goes to "
+                        + "`--common-failure` (or the environment's common_failure) the message goes to "
                         + "standard error as `afcli: error: MESSAGE` with exit status 14; on any other status, "
                         + "the same with exit status 13. A body that is not a JSON object with the status key "
                         + "exits with status 11. Responses that are not 2xx are printed as received, with "
                         + "their HTTP exit status."),
                 .example(
-                    "Encrypt the body with openssl, decrypt the answer and print only its result:",
-                    "KEY=s3cret afcli post :8080/login user=ann "
-                        + "--encrypt-cmd 'openssl enc -aes-256-cbc -pbkdf2 -pass env:KEY -base64 -A' "
-                        + "--decrypt-cmd 'openssl enc -d -aes-256-cbc -pbkdf2 -pass env:KEY -base64 -A' --envelope"),
+                    "With E='openssl enc -aes-256-cbc -pbkdf2 -pass env:KEY -base64 -A' and D the same with -d, "
+                        + "encrypt the body and decrypt the answer:",
+                    "afcli post :8080/login user=ann --encrypt-cmd \"$E\" --decrypt-cmd \"$D\""),
+                .example(
+                    "Print only the result of a {status, message, result} answer:",
+                    "afcli get :8080/profile --envelope --envelope-success 0,1"),
             ]),
     ]
 }

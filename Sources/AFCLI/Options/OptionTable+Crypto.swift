@@ -57,7 +57,7 @@ extension OptionTable {
             apply: { values, text in values.crypto.envelopeSuccess = try CryptoOptions.statusList(text ?? "") },
             reset: { $0.crypto.envelopeSuccess = nil }),
         OptionSpec(
-            long: "envelope-common-failure", valueName: "LIST", group: .output,
+            long: "common-failure", valueName: "LIST", group: .output,
             help: "status values of a common failure (exit 14)",
             description: "Comma-separated status values that --envelope reports as a common failure (CJNetwork's "
                 + "\"logged in elsewhere\"), exit status 14, instead of the environment's common_failure list.",

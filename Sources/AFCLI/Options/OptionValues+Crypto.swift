@@ -15,7 +15,7 @@ package struct CryptoOptions: Equatable, Sendable {
     package var envelope = false
     /// `--envelope-success`: nil for the environment's list (or the defaults).
     package var envelopeSuccess: [String]? = nil
-    /// `--envelope-common-failure`: nil for the environment's list.
+    /// `--common-failure`: nil for the environment's list.
     package var envelopeCommonFailure: [String]? = nil
 
     /// The command the body is encrypted with: the option's, else the environment's; nil for none
