@@ -40,7 +40,7 @@ extension OptionTable {
             },
             reset: { $0.crypto.encryptedType = nil }),
         OptionSpec(
-            long: "envelope", group: .output, help: "print only the result of a {status,message,result} answer",
+            long: "envelope", group: .output, help: "print only the result of an envelope",
             description: "Read the body of a final 2xx response as the environment's envelope, else with the keys "
                 + "status, message and result. On a success status only the result value is printed (formatted "
                 + "on a terminal, its exact JSON text otherwise); on another status the message goes to standard "
@@ -50,7 +50,7 @@ extension OptionTable {
             reset: { $0.crypto.envelope = false }),
         OptionSpec(
             long: "envelope-success", valueName: "LIST", group: .output,
-            help: "status values meaning success (0,200,ok,success,true)",
+            help: "envelope statuses meaning success",
             description: "Comma-separated status values (compared as text, so 0 matches both 0 and \"0\") that "
                 + "mean success for --envelope, instead of the environment's success list; without either, "
                 + "0, 200, ok, success and true.",
@@ -58,7 +58,7 @@ extension OptionTable {
             reset: { $0.crypto.envelopeSuccess = nil }),
         OptionSpec(
             long: "common-failure", valueName: "LIST", group: .output,
-            help: "status values of a common failure (exit 14)",
+            help: "envelope statuses of a common failure",
             description: "Comma-separated status values that --envelope reports as a common failure (CJNetwork's "
                 + "\"logged in elsewhere\"), exit status 14, instead of the environment's common_failure list.",
             apply: { values, text in values.crypto.envelopeCommonFailure = try CryptoOptions.statusList(text ?? "") },
