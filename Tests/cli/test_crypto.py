@@ -276,3 +276,11 @@ def test_log_block_of_an_encrypted_post(server):
         '结果：{"status":0,"result":"ok"} \n'
         "\n  <<<<<<<<<<<<<  网络请求End  <<<<<<<<<<<<<  \n\n\n"
     ).encode()
+
+
+def test_verbose_shows_the_encrypted_request_and_the_decrypted_response(server):
+    serve(server, b"HELLO", content_type="text/plain")
+    result = run(["post", "-v", f"{server.url}/x", "a=b", "--encrypt-cmd", "tr a-z A-Z", "--decrypt-cmd", "tr A-Z a-z"])
+    assert result.code == 0, result
+    assert b'Content-Type: text/plain\nContent-Length: 9\n\n{"A":"B"}\n\nHTTP/1.1 200 OK\n' in result.stdout
+    assert result.stdout.endswith(b"Content-Length: 5\n\nhello")
