@@ -79,6 +79,7 @@ struct RequestCommand {
         try printer.metadata(elapsedSeconds: result.totalTime)
         try printer.finish()
         let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog)
+        // A failed validation decides first, then the envelope's verdict, then --check-status.
         if let status = checked == .success ? enveloped ?? checked : checked ?? enveloped { return status }
         let status = ExitStatus.forFinalResponse(code: result.statusCode, checkStatus: options.checkStatus)
         if status != .success, !options.quiet, !toTerminal || options.outputFile != nil {
