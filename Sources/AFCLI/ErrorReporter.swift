@@ -49,6 +49,15 @@ enum ErrorReporter {
         case let error as ResponseValidationError:
             // AF's own message; a content-type failure under a status failure goes on the next line.
             return (ResponseChecks.exitStatus(for: error), error.description, error.underlyingError.map { "  \($0)" })
+        case let error as PipedCommandError:
+            // An encrypt command fails before anything is sent; a decrypt command after the exchange.
+            let text = error.standardError.trimmingCharacters(in: "\n")
+            return (error.role == "encrypt" ? .usage : .failure, error.description, text.isEmpty ? nil : text)
+        case let error as EnvelopeError:
+            if case .tooLarge = error { return (.limitExceeded, error.description, nil) }
+            return (.responseRejected, error.description, nil)
+        case let error as TemporaryFileError:
+            return (.failure, error.description, nil)
         case let error as LogFileError:
             return (.usage, error.description, nil)
         case let error as ConfigError:

@@ -33,6 +33,10 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case responseRejected = 11
     /// The response exceeded a limit: `--max-filesize`, `--max-expansion`, or the header limits.
     case limitExceeded = 12
+    /// `--envelope`: the envelope's status was not a success status.
+    case envelopeFailure = 13
+    /// `--envelope`: the envelope's status was a common-failure status.
+    case envelopeCommonFailure = 14
     /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
     case interrupted = 130
 
@@ -42,9 +46,9 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .success:
             return "Success."
         case .failure:
-            return "Any other error: I/O, protocol or unexpected. For reachability: not reachable."
+            return "Any other error: I/O, protocol, a failed --decrypt-cmd, or unexpected. For reachability: not reachable."
         case .usage:
-            return "Usage error or bad input; nothing was sent."
+            return "Usage error or bad input, or the encryption command failed; nothing was sent."
         case .redirection:
             return "The final response was 3xx (with --check-status, the default)."
         case .clientError:
@@ -62,9 +66,13 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .pinMismatch:
             return "No certificate of the server's chain matched --pin-key or --pin-cert; nothing was sent."
         case .responseRejected:
-            return "The response failed --accept-type, or --accept-status with a 1xx or 2xx code."
+            return "The response failed --accept-type, or --accept-status with a 1xx or 2xx code, or is not an envelope (--envelope)."
         case .limitExceeded:
             return "The response was too large: --max-filesize, --max-expansion, or the header limits."
+        case .envelopeFailure:
+            return "--envelope: the answer's status was not a success status; its message was printed."
+        case .envelopeCommonFailure:
+            return "--envelope: the answer's status was a common-failure status (logged in elsewhere and the like)."
         case .interrupted:
             return "Interrupted (Ctrl-C or SIGTERM)."
         }

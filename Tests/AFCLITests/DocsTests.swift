@@ -69,11 +69,8 @@ final class DocsTests: XCTestCase {
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
-<<<<<<< HEAD
-                "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
-=======
-                "\"CONFIG FILE AND ENVIRONMENTS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
->>>>>>> cj-config
+                "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"METRICS\"",
+                "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }
@@ -190,7 +187,7 @@ final class DocsTests: XCTestCase {
     }
 
     func testExitStatusTable() {
-        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130])
+        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 130])
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 404, checkStatus: true), .clientError)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 301, checkStatus: true), .redirection)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 503, checkStatus: true), .serverError)

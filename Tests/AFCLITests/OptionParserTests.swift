@@ -109,7 +109,7 @@ final class OptionParserTests: XCTestCase {
         // --http3 is refused where libcurl lacks HTTP/3 (NetworkOptionTests checks the message).
         for spec in OptionTable.all where spec.long != "http3" || HTTPClient.supportsHTTP3 {
             let given = try ArgumentParser.parse(["example.org"] + argumentsFor(spec)).options
-            if spec.long != "check-status", spec.long != "hsts", spec.long != "config" {
+            if spec.long != "check-status", spec.long != "hsts", spec.long != "config", spec.long != "encrypt" {
                 XCTAssertNotEqual(given, OptionValues(), "--\(spec.long) changed nothing")
             }
             let reset = try ArgumentParser.parse(["example.org"] + argumentsFor(spec) + [spec.negatedFlag]).options
@@ -119,6 +119,8 @@ final class OptionParserTests: XCTestCase {
             if spec.long == "hsts" { expected.hsts = false }
             // The config file is read by default too; --no-config skips it.
             if spec.long == "config" { expected.readsConfig = false }
+            // Encryption commands run when given; --no-encrypt turns them off for one request.
+            if spec.long == "encrypt" { expected.crypto.disabled = true }
             // Like --no-check-status, --no-verify-host is the only way to turn its check off.
             if spec.long == "verify-host" { expected.verifyHost = false }
             XCTAssertEqual(reset, expected, spec.negatedFlag)

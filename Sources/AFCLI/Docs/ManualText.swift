@@ -16,7 +16,8 @@ package enum ManualText {
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
-        requestSections + networkSections + environmentSections + metricsSections + referenceSections
+        requestSections + networkSections + environmentSections + cryptoSections + metricsSections
+            + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
     private static let requestSections: [ManualSection] = [

@@ -24,9 +24,11 @@ struct RequestCommand {
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: invocation.standardInput, boundary: options.boundary)
+        let crypto = CryptoStages(options: options, profile: profile)
+        try crypto.encrypt(&prepared)
         if options.compress { try RequestCompression.apply(to: &prepared) }
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
-        let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
+        let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
         let destination: ExchangePrinter.Destination =
             if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
@@ -67,7 +69,7 @@ struct RequestCommand {
         delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody
         let result: HTTPClientResult
         do {
-            result = try transport.send(prepared, delegate: delegate)
+            result = try transport.send(prepared, delegate: crypto.wrap(delegate))
         } catch {
             upload?.fail()
             try? printer.transferFailed(error)
@@ -77,22 +79,24 @@ struct RequestCommand {
         }
         upload?.responseStarted()
         try stores.save(result)
+        let enveloped = try crypto.concludeEnvelope()
         try printer.metadata(
             metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
         try printer.finish()
-        let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal)
+        let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal, enveloped: enveloped)
         try metrics.finished(result, request: prepared, printsMetadata: parts.contains(.metadata), status: status)
         return status
     }
 
-    /// The exit status for the final response, after AF's validation and the status check; warns
-    /// about a failing status when the exchange is not on the terminal.
+    /// The exit status for the final response: a failed validation decides first, then the
+    /// envelope's verdict, then the status check; warns about a failing status when the exchange
+    /// is not on the terminal.
     private func conclude(
-        _ result: HTTPClientResult, printer: ExchangePrinter, log: RequestLogger?, toTerminal: Bool
+        _ result: HTTPClientResult, printer: ExchangePrinter, log: RequestLogger?, toTerminal: Bool,
+        enveloped: ExitStatus?
     ) -> ExitStatus {
-        if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: log) {
-            return checked
-        }
+        let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: log)
+        if let status = checked == .success ? enveloped ?? checked : checked ?? enveloped { return status }
         let status = ExitStatus.forFinalResponse(code: result.statusCode, checkStatus: options.checkStatus)
         if status != .success, !options.quiet, !toTerminal || options.outputFile != nil {
             ErrorReporter.warn("HTTP \(result.statusCode) \(result.reasonPhrase)")

@@ -29,6 +29,8 @@ package struct OptionValues: Equatable, Sendable {
     package var simulate: SimulateTarget? = nil
     /// `--local`: answer from the environment's local directory, with no network.
     package var local: Bool = false
+    /// `--encrypt-cmd`, `--decrypt-cmd`, `--no-encrypt`, `--encrypted-type`, `--envelope…`.
+    package var crypto = CryptoOptions()
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.

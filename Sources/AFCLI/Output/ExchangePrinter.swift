@@ -68,6 +68,9 @@ final class ExchangePrinter {
     /// Whether request bodies go out chunked even when their length is known (`--chunked`), so
     /// that the `--offline` head says what would be sent.
     var sendsChunked = false
+    /// The Content-Type the final body is shown as when a stage changed what it is (decrypted: text
+    /// sniffed for JSON; an envelope's result: JSON); nil for the response's own.
+    var finalBodyContentType: String?
     /// The final response's head, once it arrived.
     private(set) var finalHead: ResponseHead?
     /// How many bytes the final response's body had.
@@ -155,21 +158,30 @@ final class ExchangePrinter {
             try stream?.flush()
         }
         if parts.contains(.responseBody), !destination.isDiscard {
-            renderer = ResponseBodyRenderer(
-                contentType: head.value(for: "Content-Type"), display: display, sink: PrinterBodySink(printer: self))
+            let contentType = (isFinal ? finalBodyContentType : nil) ?? head.value(for: "Content-Type")
+            renderer = ResponseBodyRenderer(contentType: contentType, display: display, sink: PrinterBodySink(printer: self))
         }
     }
 
     /// Prints a chunk of a response body (and keeps the final one's start for the request log).
     func responseBody(_ chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        if isFinal {
-            finalBodyLength += chunk.count
-            if capturesBodyForLog, !loggedBodyTruncated {
-                let room = Self.loggedBodyLimit - loggedBody.count
-                loggedBody.append(contentsOf: chunk.prefix(room))
-                loggedBodyTruncated = chunk.count > room
-            }
+        if isFinal { recordFinalBody(chunk) }
+        try renderBody(chunk)
+    }
+
+    /// Counts a chunk of the final body and keeps its start for the request log, without printing
+    /// it (`--envelope` prints only the result, later).
+    func recordFinalBody(_ chunk: UnsafeRawBufferPointer) {
+        finalBodyLength += chunk.count
+        if capturesBodyForLog, !loggedBodyTruncated {
+            let room = Self.loggedBodyLimit - loggedBody.count
+            loggedBody.append(contentsOf: chunk.prefix(room))
+            loggedBodyTruncated = chunk.count > room
         }
+    }
+
+    /// Shows a chunk of the current response's body.
+    func renderBody(_ chunk: UnsafeRawBufferPointer) throws {
         guard currentHopShown, let renderer, !chunk.isEmpty else { return }
         try renderer.consume(chunk)
         // `--stream`, event streams and NDJSON are written as they come, not in large blocks.
