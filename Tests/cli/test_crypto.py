@@ -283,4 +283,6 @@ def test_verbose_shows_the_encrypted_request_and_the_decrypted_response(server):
     result = run(["post", "-v", f"{server.url}/x", "a=b", "--encrypt-cmd", "tr a-z A-Z", "--decrypt-cmd", "tr A-Z a-z"])
     assert result.code == 0, result
     assert b'Content-Type: text/plain\nContent-Length: 9\n\n{"A":"B"}\n\nHTTP/1.1 200 OK\n' in result.stdout
-    assert result.stdout.endswith(b"Content-Length: 5\n\nhello")
+    # The body, then -v's metrics block.
+    assert b"Content-Length: 5\n\nhello\n" in result.stdout
+    assert result.stdout.index(b"hello") < result.stdout.index(b"Elapsed time")
