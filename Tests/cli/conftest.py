@@ -3,6 +3,7 @@
 Every server listens on 127.0.0.1 at a port picked by the kernel, and is stopped by the fixture.
 """
 
+import atexit
 import os
 import pty
 import select
@@ -11,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,10 +52,17 @@ class Result:
         return f"Result(code={self.code}, stdout={self.stdout[:400]!r}, stderr={self.stderr[:400]!r})"
 
 
+# Every afcli run gets an empty home of its own, so the user's config file (default_options,
+# environments), sessions and response cache never change what a test sees, and no test writes
+# into the real ones. A test that needs a home passes its own HOME.
+TEST_HOME = Path(tempfile.mkdtemp(prefix="afcli-home-"))
+atexit.register(shutil.rmtree, TEST_HOME, True)
+
+
 def base_env(extra=None):
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/root"),
+        "HOME": str(TEST_HOME),
         "LANG": "C.UTF-8",
     }
     if extra:
