@@ -37,6 +37,8 @@ package enum AFCLIMain {
                 return try PinCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .reachability:
                 return try ReachabilityCommand(positionals: parsed.positionals, options: parsed.options).run()
+            case .cache:
+                return try CacheCommand(positionals: parsed.positionals, options: parsed.options, environment: environment).run()
             case .help(let length):
                 try printOut(length == .short ? HelpText.short() : HelpText.long())
             case .completions(let shell):

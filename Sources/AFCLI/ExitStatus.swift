@@ -33,6 +33,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case responseRejected = 11
     /// The response exceeded a limit: `--max-filesize`, `--max-expansion`, or the header limits.
     case limitExceeded = 12
+    /// `--cache=only` found no response it may answer with; nothing was sent.
+    case cacheMiss = 15
     /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
     case interrupted = 130
 
@@ -65,6 +67,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             return "The response failed --accept-type, or --accept-status with a 1xx or 2xx code."
         case .limitExceeded:
             return "The response was too large: --max-filesize, --max-expansion, or the header limits."
+        case .cacheMiss:
+            return "--cache=only found no stored response it may answer with; nothing was sent."
         case .interrupted:
             return "Interrupted (Ctrl-C or SIGTERM)."
         }

@@ -57,7 +57,8 @@ struct RequestCommand {
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
-        let transport: RequestTransport = HTTPClient(options: settings)
+        let transport = try CacheStage.wrap(
+            HTTPClient(options: settings), command: self, settings: settings, printer: printer, log: requestLog)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         // Validation counts the body's bytes, so it reads the body to its end.

@@ -59,6 +59,10 @@ package enum CommandTable {
         CommandSpec(
             word: "reachability", usage: "[HOST[:PORT] | URL] [--probe] [--watch] [--json]",
             summary: "tell whether and how a host can be reached", arguments: .optionalOne),
+        CommandSpec(
+            word: "cache", usage: "ls | show URL | rm URL|--all | prune [--cache-max-size BYTES] | path",
+            summary: "list, show, remove or prune stored responses",
+            arguments: .oneOrMore(missing: .refusedFlag(option: "cache", reason: "missing action (ls, show URL, rm URL|--all, prune or path)"))),
     ]
 
     /// The subcommand selected by `word`, or nil when the word is a METHOD or URL.

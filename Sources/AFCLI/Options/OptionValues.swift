@@ -23,6 +23,8 @@ package struct OptionValues: Equatable, Sendable {
     /// `--env`: the environment to use (a config environment; for `afcli run`, also the
     /// `http-client.env.json` environment); nil for none.
     package var environmentName: String? = nil
+    /// `--cache`, `--cache-ttl`, `--cache-namespace` and the other response-cache options.
+    package var cache = CacheOptions()
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.

@@ -240,7 +240,7 @@ final class ExchangePrinter {
 
     /// Prints response metadata (`m`): the elapsed time and the protocol of the final response.
     func metadata(elapsedSeconds: Double) throws {
-        guard parts.contains(.metadata) else { return }
+        guard parts.contains(.metadata) else { return try cacheLine() }
         try emit(printedAnything ? pendingSeparator : "")
         let millis = Int((elapsedSeconds * 1_000_000).rounded())
         let fraction = String(millis % 1_000_000)
@@ -249,6 +249,16 @@ final class ExchangePrinter {
         if let version = finalHead?.httpVersion, !version.isEmpty {
             try emit("Protocol: \(version.escapingTerminalControls)\n")
         }
+        if let cacheStatus { try emit("cache: \(cacheStatus)\n") }
+    }
+
+    /// What the response cache did (`cache: hit, age 12 s`), shown with `m` and with `--verbose`.
+    var cacheStatus: String?
+
+    /// `--verbose` without `m`: the cache line alone after the exchange.
+    private func cacheLine() throws {
+        guard showsEveryHop, let cacheStatus else { return }
+        try emit((printedAnything ? pendingSeparator : "") + "cache: \(cacheStatus)\n")
     }
 
     /// Writes out whatever is buffered.
