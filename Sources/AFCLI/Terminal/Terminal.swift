@@ -25,6 +25,8 @@ package struct Terminal: Sendable {
         "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM", "COLUMNS",
         // Sessions and netrc (RequestStores).
         "HOME", "AFCLI_CONFIG_DIR", "XDG_CONFIG_HOME", "NETRC",
+        // The response cache: its directory, and the fixed clock its tests set.
+        "XDG_CACHE_HOME", "AFCLI_TEST_NOW",
     ]
 
     /// The variables in `variablesRead` that are set, looked up one by one with getenv: copying
