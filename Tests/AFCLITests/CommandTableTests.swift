@@ -10,7 +10,8 @@ final class CommandTableTests: XCTestCase {
     }
 
     func testEveryCommandWordIsDispatched() throws {
-        XCTAssertEqual(CommandTable.words, ["help", "completions", "man", "download", "pin", "reachability"])
+        XCTAssertEqual(CommandTable.words, ["help", "completions", "man", "download", "pin", "reachability", "cache"])
+        XCTAssertEqual(try parse(["cache", "ls"]).command, .cache)
         XCTAssertEqual(try parse(["help"]).command, .help(.long))
         XCTAssertEqual(try parse(["completions", "zsh"]).command, .completions(.zsh))
         XCTAssertEqual(try parse(["man"]).command, .manPage)

@@ -15,7 +15,7 @@ package enum ManualText {
     }
 
     /// The sections after NAME and SYNOPSIS, in order.
-    package static let sections: [ManualSection] = requestSections + networkSections + referenceSections
+    package static let sections: [ManualSection] = requestSections + networkSections + cacheSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
     private static let requestSections: [ManualSection] = [
@@ -449,6 +449,10 @@ package enum ManualText {
                     ("/usr/share/bash-completion/completions/afcli", "bash"),
                     ("/usr/share/zsh/vendor-completions/_afcli", "zsh (or any directory in fpath)"),
                     ("/usr/share/fish/vendor_completions.d/afcli.fish", "fish"),
+                ]),
+                .definitions([
+                    ("$XDG_CACHE_HOME/afcli, else ~/.cache/afcli",
+                     "The response cache (--cache): cache.db and bodies/, 0600 files in 0700 directories."),
                 ]),
             ]),
         ManualSection(

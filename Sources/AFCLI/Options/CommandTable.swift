@@ -60,7 +60,7 @@ package enum CommandTable {
             word: "reachability", usage: "[HOST[:PORT] | URL] [--probe] [--watch] [--json]",
             summary: "tell whether and how a host can be reached", arguments: .optionalOne),
         CommandSpec(
-            word: "cache", usage: "ls | show URL | rm URL|--all | prune [--cache-max-size BYTES] | path",
+            word: "cache", usage: "ls | show URL | rm URL|--all | prune | path [OPTION...]",
             summary: "list, show, remove or prune stored responses",
             arguments: .oneOrMore(missing: .refusedFlag(option: "cache", reason: "missing action (ls, show URL, rm URL|--all, prune or path)"))),
     ]
