@@ -378,3 +378,17 @@ def test_prune_trims_least_recently_used_to_max_size(server, cache):
     assert "1 least recently used" in pruned.out
     listing = cache.run("cache", "ls", at=11).out
     assert "/two" not in listing and "/one" in listing and "/three" in listing
+
+
+def test_cj_then_network_on_a_terminal_prints_both_answers(server, cache):
+    from conftest import run_tty
+    server.handler = answer(body=b'{"n":1}')
+    cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/tty")
+    server.handler = answer(body=b'{"n":2}')
+    shown = run_tty(["--cache=cj-then-network", "--cache-ttl", "1h", "--pretty=none", "--print=b", server.url + "/tty"],
+                    env=cache.env(at=5))
+    assert shown.code == 0, shown
+    text = shown.stdout.decode()
+    assert text.index('{"n":1}') < text.index('{"n":2}'), text
+    piped = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/tty", at=6)
+    assert piped.out.strip() == '{"n":2}'
