@@ -392,3 +392,20 @@ def test_cj_then_network_on_a_terminal_prints_both_answers(server, cache):
     assert text.index('{"n":1}') < text.index('{"n":2}'), text
     piped = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/tty", at=6)
     assert piped.out.strip() == '{"n":2}'
+
+
+def test_a_cache_hit_keeps_session_and_jar_cookies(server, cache, tmp_path):
+    server.handler = answer(Cache_Control="max-age=60")
+    session = tmp_path / "s.json"
+    jar = tmp_path / "jar.txt"
+    jar.write_text("# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tjarred\t1\n")
+    jar.chmod(0o644)
+    cache.run("--cache", "--session", str(session), "--cookie-jar", str(jar), server.url + "/s", "Cookie:kept=1")
+    assert "kept" in session.read_text() and "jarred" in jar.read_text()
+    # The cookies sent are part of the key: the second request (with the session's cookie) is
+    # stored under its own key, and the third, sending the same, is a hit.
+    cache.run("--cache", "--session", str(session), "--cookie-jar", str(jar), server.url + "/s", at=1)
+    hit = cache.run("--cache", "--print=m", "--session", str(session), "--cookie-jar", str(jar), server.url + "/s", at=1)
+    assert "cache: hit" in hit.out, hit
+    assert len(server.requests) == 2
+    assert "kept" in session.read_text() and "jarred" in jar.read_text()

@@ -53,6 +53,13 @@ enum CacheStage {
         return ReportingCacheTransport(cache: cache, printer: printer, log: log)
     }
 
+    /// Whether the cache answered without the network: there is then no cookie engine state to
+    /// save into a session or cookie jar (saving "none" would drop their cookies).
+    static func answeredLocally(_ transport: RequestTransport) -> Bool {
+        guard case .hit = (transport as? ReportingCacheTransport)?.outcome else { return false }
+        return true
+    }
+
     /// What libcurl adds to the request by itself and the key must still tell apart: the netrc
     /// file (when the request has no credentials of its own) and the cookie engine's cookies.
     private static func credentials(_ settings: ClientOptions) -> [UInt8] {
@@ -80,6 +87,8 @@ final class ReportingCacheTransport: RequestTransport {
     private let cache: CachingTransport
     private let printer: ExchangePrinter
     private let log: RequestLogger?
+    /// What the cache did for the last request.
+    var outcome: CacheOutcome? { cache.outcome }
 
     init(cache: CachingTransport, printer: ExchangePrinter, log: RequestLogger?) {
         self.cache = cache

@@ -73,7 +73,7 @@ struct RequestCommand {
             throw error
         }
         upload?.responseStarted()
-        try stores.save(result)
+        if !CacheStage.answeredLocally(transport) { try stores.save(result) }
         try printer.metadata(elapsedSeconds: result.totalTime)
         try printer.finish()
         if let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: requestLog) {

@@ -88,6 +88,8 @@ extension CachingTransport {
             return try fetch(request, key: key, revalidating: nil, requestControl: CacheControl(), delegate: delegate)
         }
         answered.outcome.metrics = result.outcome.metrics
+        answered.cookieLines = result.cookieLines
+        answered.cookiesChanged = result.cookiesChanged
         answered.totalTime = result.totalTime
         outcome = .revalidated
         return answered
