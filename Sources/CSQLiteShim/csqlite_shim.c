@@ -32,6 +32,7 @@ static struct {
     __typeof__(&sqlite3_column_double) column_double;
     __typeof__(&sqlite3_column_blob) column_blob;
     __typeof__(&sqlite3_column_bytes) column_bytes;
+    __typeof__(&sqlite3_file_control) file_control;
 } lib;
 
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
@@ -66,6 +67,7 @@ static void lib_load(void) {
     LOAD(column_double, "sqlite3_column_double");
     LOAD(column_blob, "sqlite3_column_blob");
     LOAD(column_bytes, "sqlite3_column_bytes");
+    LOAD(file_control, "sqlite3_file_control");
     lib_loaded = 1;
 }
 
@@ -88,6 +90,11 @@ int afsql_open(const char *path, int create, int busy_ms, afsql_db **db) {
 
 void afsql_close(afsql_db *db) {
     if (db) lib.close_v2((sqlite3 *)db);
+}
+
+int afsql_persist_wal(afsql_db *db) {
+    int on = 1;
+    return lib.file_control((sqlite3 *)db, "main", SQLITE_FCNTL_PERSIST_WAL, &on);
 }
 
 int afsql_exec(afsql_db *db, const char *sql) {

@@ -21,7 +21,8 @@ struct CacheCommand {
         case "rm": expected = options.cache.all ? 1 : 2
         case "ls", "prune", "path": expected = 1
         default:
-            throw CacheUsageError(description: "cache: unknown action \"\(action)\" (ls, show URL, rm URL|--all, prune or path)")
+            throw CacheUsageError(
+                description: "cache: unknown action \"\(action)\" (ls, show URL, rm URL|--all, prune or path)")
         }
         guard words.count == expected else {
             if words.count < expected {
@@ -48,7 +49,8 @@ struct CacheCommand {
             }
             try printOut(entries.map { CacheListing.details($0, now: now) }.joined(separator: "\n"))
         default:
-            let count = options.cache.all ? try store.removeAll() : try store.remove(url: RequestURL.expandShorthand(argument ?? ""))
+            let url = RequestURL.expandShorthand(argument ?? "")
+            let count = options.cache.all ? try store.removeAll() : try store.remove(url: url)
             try printOut("removed \(count) \(count == 1 ? "entry" : "entries")\n")
         }
         return .success
@@ -70,13 +72,15 @@ struct CacheCommand {
         do {
             report = try store.prune(now: now, maxSize: options.cache.maxSize)
         } catch {
-            ErrorReporter.warn("the cache database \(store.databasePath) is unreadable: \(error); rebuilding an empty cache")
+            ErrorReporter.warn(
+                "the cache database \(store.databasePath) is unreadable: \(error); rebuilding an empty cache")
             report = try CacheStore.rebuild(directory: directory).prune(now: now, maxSize: options.cache.maxSize)
             rebuilt = true
         }
         report.rebuilt = rebuilt
         try printOut(
-            "removed \(report.expired) expired, \(report.evicted) least recently used, \(report.filesRemoved) unused files"
+            "removed \(report.expired) expired, \(report.evicted) least recently used, "
+                + "\(report.filesRemoved) unused files"
                 + (rebuilt ? "; the cache was rebuilt" : "") + "\n")
         return .success
     }

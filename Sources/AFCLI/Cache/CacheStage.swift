@@ -30,7 +30,8 @@ enum CacheStage {
         let mode = try mode(options: options, profile: command.profile)
         guard mode != .off else { return transport }
         if mode.isCJStrategy, options.cache.lifetime == nil {
-            throw CacheUsageError(description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
+            throw CacheUsageError(
+                description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
         }
         guard let directory = CacheDirectory.path(environment: command.environment) else {
             ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")

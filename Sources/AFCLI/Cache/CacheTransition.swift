@@ -20,7 +20,8 @@ enum CacheTransition {
         }
         let printsToTerminal = toTerminal && fileDescriptor < 0 && !options.quiet
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
-        let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: command.terminal.colorsStdout)
+        let display = ResponseDisplay(
+            options: options, toTerminal: toTerminal, terminalColors: command.terminal.colorsStdout)
         let printer = ExchangePrinter(
             parts: parts.subtracting([.requestHeaders, .requestBody, .metadata]),
             destination: printsToTerminal ? .standardOutput : .discard, colors: display.colors, isTerminal: toTerminal,

@@ -86,7 +86,8 @@ package final class CacheBodyWriter {
             return false
         }
         for _ in 0..<8 {
-            let name = Self.temporaryPrefix + String(getpid()) + "-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let name =
+                Self.temporaryPrefix + String(getpid()) + "-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             let path = directory + "/" + name
             let opened = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if opened >= 0 {

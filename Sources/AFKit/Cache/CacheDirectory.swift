@@ -26,7 +26,9 @@ package enum CacheDirectory {
         if info.st_mode & S_IFMT == S_IFLNK {
             throw .unsafeDirectory(path: path, reason: "it is a symbolic link, which afcli does not follow")
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .unsafeDirectory(path: path, reason: "it is not a directory") }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw .unsafeDirectory(path: path, reason: "it is not a directory")
+        }
         guard info.st_uid == geteuid() else { throw .unsafeDirectory(path: path, reason: "it belongs to another user") }
         if info.st_mode & 0o022 != 0 {
             throw .unsafeDirectory(path: path, reason: "others can write to it")

@@ -18,7 +18,8 @@ package enum CacheError: Error, CustomStringConvertible {
         case .unsafeDirectory(let path, let reason):
             return "the cache directory \(path) is refused: \(reason)"
         case .cannotOpen(let path, let code):
-            let reason = code == ELOOP ? "it is a symbolic link, which afcli does not follow" : SystemError.message(code)
+            let reason =
+                code == ELOOP ? "it is a symbolic link, which afcli does not follow" : SystemError.message(code)
             return "cannot open \(path): \(reason)"
         case .database(let path, let underlying):
             return "the cache database \(path) is unreadable: \(underlying)"

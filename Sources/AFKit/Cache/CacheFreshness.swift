@@ -18,7 +18,8 @@ package enum CacheFreshness {
         if head.values(for: "Vary").contains(where: { $0.cacheTrimmed == "*" }) { return false }
         guard (200...599).contains(head.statusCode), head.statusCode != 206 else { return false }
         // A status without heuristic freshness needs an explicit lifetime or permission.
-        let explicit = control.maxAge != nil || head.value(for: "Expires") != nil || control.isPublic || control.isPrivate
+        let explicit =
+            control.maxAge != nil || head.value(for: "Expires") != nil || control.isPublic || control.isPrivate
         guard explicit || heuristicallyCacheable.contains(head.statusCode) else { return false }
         // A response that is never fresh and cannot be revalidated would only take room.
         let validators = head.value(for: "ETag") != nil || head.value(for: "Last-Modified") != nil

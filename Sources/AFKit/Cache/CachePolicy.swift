@@ -17,7 +17,10 @@ package enum CacheMode: String, Equatable, Sendable, CaseIterable {
 
     /// The mode a `--cache` value names; nil for an unknown value.
     package init?(value: String) {
-        if value.isEmpty { self = .http; return }
+        if value.isEmpty {
+            self = .http
+            return
+        }
         self.init(rawValue: value)
         if self == .off { return nil }
     }
@@ -33,7 +36,10 @@ package enum CacheLifetime: Equatable, Sendable {
 
     /// Parses `forever`, or a number with an optional unit: s, m, h, d (`90`, `10m`, `1h`, `7d`).
     package init?(_ text: String) {
-        if text == "forever" { self = .forever; return }
+        if text == "forever" {
+            self = .forever
+            return
+        }
         var digits = text
         var unit: Double = 1
         if let last = text.last, let scale = ["s": 1.0, "m": 60, "h": 3600, "d": 86400][String(last)] {

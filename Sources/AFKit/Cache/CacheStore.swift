@@ -138,7 +138,8 @@ package final class CacheStore {
             case .file(let digest): file = .text(digest)
             }
             try insert.bind([
-                .text(entry.namespace), .text(entry.method), .text(entry.url), .text(entry.varyNames.joined(separator: "\n")),
+                .text(entry.namespace), .text(entry.method), .text(entry.url),
+                .text(entry.varyNames.joined(separator: "\n")),
                 .int(Int64(entry.statusCode)), .text(entry.reasonPhrase), .text(entry.httpVersion),
                 .blob(CacheEntry.encode(CacheEntry.storable(entry.headers))), inline, file, .int(entry.bodySize),
                 .double(entry.requestTime), .double(entry.responseTime), entry.expires.map { .double($0) } ?? .null,
@@ -191,7 +192,8 @@ package final class CacheStore {
 
     /// The body files the selected entries use.
     private func bodyFiles(where condition: String, _ values: [SQLiteStatement.Value]) throws(SQLiteError) -> [String] {
-        let select = try database.statement("SELECT body_file FROM entries WHERE body_file IS NOT NULL AND (\(condition))")
+        let select = try database.statement(
+            "SELECT body_file FROM entries WHERE body_file IS NOT NULL AND (\(condition))")
         try select.bind(values)
         var files: [String] = []
         while try select.step() { if let name = select.text(0) { files.append(name) } }

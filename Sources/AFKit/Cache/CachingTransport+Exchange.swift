@@ -10,7 +10,9 @@ extension CachingTransport {
     ) throws -> HTTPClientResult {
         var sent = request
         if let stored = revalidating?.entry.head {
-            if let etag = stored.value(for: "ETag") { sent.headers.append(HTTPField(name: "If-None-Match", value: etag)) }
+            if let etag = stored.value(for: "ETag") {
+                sent.headers.append(HTTPField(name: "If-None-Match", value: etag))
+            }
             if let modified = stored.value(for: "Last-Modified") {
                 sent.headers.append(HTTPField(name: "If-Modified-Since", value: modified))
             }
@@ -37,8 +39,9 @@ extension CachingTransport {
         }
         let responseTime = configuration.now()
         if tee.interceptedNotModified, let candidate = revalidating {
-            return try answerNotModified(result, candidate: candidate, key: key, request: request,
-                                         times: (requestTime, responseTime), delegate: delegate)
+            return try answerNotModified(
+                result, candidate: candidate, key: key, request: request,
+                times: (requestTime, responseTime), delegate: delegate)
         }
         guard let writer = tee.writer, result.redirectCount == 0, tee.completed else {
             tee.writer?.discard()
@@ -81,7 +84,8 @@ extension CachingTransport {
         entry.lastUsed = times.response
         entry.expires = CacheFreshness.expiry(entry.head, requestTime: times.request, responseTime: times.response)
         _ = guarded { try $0.refresh(key: key.digest, variant: candidate.variant, entry: entry) }
-        let age = CacheFreshness.age(entry.head, requestTime: times.request, responseTime: times.response, now: times.response)
+        let age = CacheFreshness.age(
+            entry.head, requestTime: times.request, responseTime: times.response, now: times.response)
         guard var answered = try replay((candidate.variant, entry), age: age, request: request, to: delegate) else {
             // The stored body is gone: ask again without conditions.
             outcome = nil
@@ -117,27 +121,40 @@ extension CachingTransport {
                     try bytes.withUnsafeBytes { try delegate.didReceiveBody(hop: 0, chunk: $0, isFinal: true) }
                 }
             case .file:
-                try Self.stream(descriptor, to: delegate)
+                try Self.stream(descriptor, size: entry.bodySize, to: delegate)
             }
         }
         try delegate.didFinishResponse(hop: 0, isFinal: true)
         let outcome = TransferOutcome(
             statusCode: entry.statusCode, effectiveURL: request.url, httpVersion: entry.httpVersion,
             bytesDownloaded: entry.bodySize, head: head)
-        return HTTPClientResult(head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0, totalTime: 0)
+        return HTTPClientResult(
+            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0, totalTime: 0)
     }
 
-    /// Streams a body file to the delegate in chunks, while it wants more, polling Ctrl-C.
-    private static func stream(_ descriptor: Int32, to delegate: HTTPClientDelegate) throws {
-        let chunkSize = 256 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while delegate.needsMoreFinalBody() {
+    /// Streams a body file to the delegate while it wants more, polling Ctrl-C. The file is
+    /// mapped a window at a time and each window handed over as it is: no copy out of the page
+    /// cache (a read into a buffer would cost as much as receiving the body), and the resident
+    /// size stays one window however large the body.
+    private static func stream(_ descriptor: Int32, size: Int64, to delegate: HTTPClientDelegate) throws {
+        let window: Int64 = 8 << 20
+        var offset: Int64 = 0
+        while offset < size, delegate.needsMoreFinalBody() {
             if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
-            let count = read(descriptor, buffer.baseAddress, chunkSize)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            try delegate.didReceiveBody(hop: 0, chunk: UnsafeRawBufferPointer(rebasing: buffer[0..<count]), isFinal: true)
+            let length = Int(min(window, size - offset))
+            guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, off_t(offset)),
+                base != MAP_FAILED
+            else { throw CacheError.cannotOpen(path: "a cached body", code: errno) }
+            defer { munmap(base, length) }
+            // Chunks of 1 MiB, so that a delegate that has seen enough stops soon.
+            var start = 0
+            while start < length, delegate.needsMoreFinalBody() {
+                let count = min(1 << 20, length - start)
+                try delegate.didReceiveBody(
+                    hop: 0, chunk: UnsafeRawBufferPointer(start: base + start, count: count), isFinal: true)
+                start += count
+            }
+            offset += Int64(length)
         }
     }
 }
@@ -154,7 +171,9 @@ final class TeeDelegate: HTTPClientDelegate {
     private(set) var completed = false
     private var innerWantsMore = true
 
-    init(inner: HTTPClientDelegate, interceptsNotModified: Bool, makeWriter: @escaping (ResponseHead) -> CacheBodyWriter?) {
+    init(
+        inner: HTTPClientDelegate, interceptsNotModified: Bool, makeWriter: @escaping (ResponseHead) -> CacheBodyWriter?
+    ) {
         self.inner = inner
         self.interceptsNotModified = interceptsNotModified
         self.makeWriter = makeWriter

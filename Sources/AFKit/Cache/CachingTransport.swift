@@ -1,4 +1,5 @@
 import AFCurl
+
 /// The cache stage of the request pipeline (DESIGN §3): wraps another transport, answers from the
 /// store when it may (replaying the head and body to the delegate, so the stages after it see the
 /// same events), revalidates with conditional headers, and tees the wire body into the store.
@@ -73,8 +74,9 @@ package final class CachingTransport: RequestTransport {
         } catch {
             storeFailed = true
             self.store = nil
-            warn("the cache in \(configuration.directory) is unreadable: \(error); it is bypassed "
-                + "(afcli cache prune rebuilds it)")
+            warn(
+                "the cache in \(configuration.directory) is unreadable: \(error); it is bypassed "
+                    + "(afcli cache prune rebuilds it)")
             return nil
         }
     }
@@ -84,10 +86,10 @@ package final class CachingTransport: RequestTransport {
         guard mode != .off else { return try inner.send(request, delegate: delegate) }
         let isSafe = request.method == "GET" || request.method == "HEAD"
         if !isSafe, !mode.isCJStrategy { return try sendUnsafe(request, delegate: delegate) }
-        let requestControl = CacheControl(request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
-        guard let key = CacheKey(request: request, namespace: configuration.namespace, credentials: configuration.credentials),
-            !Self.hasOwnConditions(request)
-        else {
+        let requestControl = CacheControl(
+            request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
+        let key = CacheKey(request: request, namespace: configuration.namespace, credentials: configuration.credentials)
+        guard let key, !Self.hasOwnConditions(request) else {
             if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
             outcome = .bypassed
             return try inner.send(request, delegate: delegate)
@@ -100,30 +102,33 @@ package final class CachingTransport: RequestTransport {
         }
         let candidate = found ?? nil
         if let candidate {
+            let entry = candidate.entry
             let age = CacheFreshness.age(
-                candidate.entry.head, requestTime: candidate.entry.requestTime, responseTime: candidate.entry.responseTime,
-                now: now)
+                entry.head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
             let answers: Bool
             switch mode {
-            case .http: answers = CacheFreshness.isFresh(candidate.entry, now: now) && !requestControl.noCache
-            case .only: answers = CacheFreshness.isFresh(candidate.entry, now: now) || CacheFreshness.mayServeStale(candidate.entry)
+            case .http: answers = CacheFreshness.isFresh(entry, now: now) && !requestControl.noCache
+            case .only: answers = CacheFreshness.isFresh(entry, now: now) || CacheFreshness.mayServeStale(entry)
             case .cjFirst, .cjThenNetwork: answers = configuration.lifetime?.covers(age: age) ?? false
             case .refresh, .off: answers = false
             }
             if answers, mode == .cjThenNetwork, let transition = transitionDelegate {
-                if let replayed = try replay(candidate, age: age, request: request, to: transition) {
-                    _ = replayed
-                    try transitionEnded()
-                }
+                // The stored answer first; the network's follows whatever happens to it.
+                if try replay(candidate, age: age, request: request, to: transition) != nil { try transitionEnded() }
             } else if answers, let result = try replay(candidate, age: age, request: request, to: delegate) {
-                _ = guarded { try $0.touch(key: key.digest, variant: candidate.variant, at: now) }
+                // A write costs a WAL append and a checkpoint when the process ends: the least
+                // recently used order only needs the minute.
+                if now - entry.lastUsed >= 60 {
+                    _ = guarded { try $0.touch(key: key.digest, variant: candidate.variant, at: now) }
+                }
                 outcome = .hit(age: age)
                 return result
             }
         }
         if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
-        return try fetch(request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate)
+        return try fetch(
+            request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate)
     }
 
     /// A stored response and the variant it is stored under.
@@ -140,7 +145,9 @@ package final class CachingTransport: RequestTransport {
 
     /// Whether the user sent validators or a range of their own: the exchange is then theirs.
     private static func hasOwnConditions(_ request: PreparedRequest) -> Bool {
-        let names: Set<String> = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "range", "if-range"]
+        let names: Set<String> = [
+            "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "range", "if-range",
+        ]
         return request.headers.contains { names.contains(ASCIICase.lowercased($0.name)) }
     }
 

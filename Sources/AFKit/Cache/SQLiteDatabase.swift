@@ -24,6 +24,7 @@ final class SQLiteDatabase {
             throw SQLiteError(operation: "open", code: code, message: code == AFSQL_UNAVAILABLE ? "" : "cannot open")
         }
         handle = db
+        _ = afsql_persist_wal(db)
     }
 
     deinit {
@@ -102,7 +103,9 @@ final class SQLiteStatement {
             case .text(let text):
                 let bytes = Array(text.utf8) + [0]
                 code = bytes.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { afsql_bind_text(handle, index, $0.baseAddress, Int32(bytes.count - 1)) }
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        afsql_bind_text(handle, index, $0.baseAddress, Int32(bytes.count - 1))
+                    }
                 }
             case .blob(let bytes):
                 let padded = bytes.isEmpty ? [0] : bytes

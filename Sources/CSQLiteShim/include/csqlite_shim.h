@@ -37,6 +37,11 @@ enum {
  */
 int afsql_open(const char *path, int create, int busy_ms, afsql_db **db);
 void afsql_close(afsql_db *db);
+/*
+ * Keeps the -wal and -shm files when the last connection closes (SQLITE_FCNTL_PERSIST_WAL), so
+ * that the next afcli neither deletes nor recreates them.
+ */
+int afsql_persist_wal(afsql_db *db);
 /* Runs one or more statements without results. */
 int afsql_exec(afsql_db *db, const char *sql);
 /* The last error's message (valid until the next call on `db`). */
