@@ -40,7 +40,9 @@ package final class CacheStore {
                 ? .cannotOpen(path: path, code: ELOOP) : .database(path: path, underlying: error)
         }
         do {
-            try database.execute("PRAGMA synchronous=NORMAL")
+            // The WAL is kept between runs (SQLiteDatabase) but emptied when the last connection
+            // closes, so the next afcli has nothing to recover and nothing to checkpoint.
+            try database.execute("PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=0")
             let version = try userVersion()
             if version == 0 || created {
                 try createSchema()
