@@ -5,6 +5,7 @@
  * a DT_NEEDED entry would make the dynamic loader search one more object for every symbol of every
  * run, for a cache most requests never open. sqlite3.h is included for the types only.
  */
+#define _GNU_SOURCE
 #include "csqlite_shim.h"
 
 #include <dlfcn.h>
@@ -44,8 +45,24 @@ static int lib_loaded = 0;
         if (!lib.field) return;                                                                    \
     } while (0)
 
+/*
+ * RTLD_DEEPBIND: SQLite's few imports are looked up in its own dependencies (libc, libm) first
+ * instead of through the ~40 libraries libcurl brings in, which is most of what opening it costs
+ * on a cache hit. Sanitizer runtimes refuse it, and they interpose malloc anyway.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define AFSQL_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define AFSQL_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#endif
+#endif
+#ifndef AFSQL_DLOPEN_FLAGS
+#define AFSQL_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
+#endif
+
 static void lib_load(void) {
-    void *handle = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen("libsqlite3.so.0", AFSQL_DLOPEN_FLAGS);
     if (!handle) return;
     LOAD(open_v2, "sqlite3_open_v2");
     LOAD(close_v2, "sqlite3_close_v2");

@@ -137,7 +137,7 @@ extension CachingTransport {
     /// cache (a read into a buffer would cost as much as receiving the body), and the resident
     /// size stays one window however large the body.
     private static func stream(_ descriptor: Int32, size: Int64, to delegate: HTTPClientDelegate) throws {
-        let window: Int64 = 8 << 20
+        let window: Int64 = 4 << 20
         var offset: Int64 = 0
         while offset < size, delegate.needsMoreFinalBody() {
             if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
