@@ -61,6 +61,22 @@ final class CacheStoreTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(FileIO.names(in: bodies), [])
     }
 
+    func testBodyDigestMatchesSHA256InAnyChunking() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 63, 64, 65, 1000, 100_000] {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let digest = BodyDigest()
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 7 + offset % 4096)
+                bytes[offset..<end].withUnsafeBytes { digest.update($0) }
+                offset = end
+            }
+            XCTAssertEqual(digest.finalize(), SHA256.hex(SHA256.hash(bytes)), "size \(size)")
+            XCTAssertFalse(digest.failed)
+        }
+    }
+
     func testDiscardedBodyLeavesNothing() throws {
         let store = try CacheStore(directory: cacheDirectory)
         let writer = store.bodyWriter()

@@ -9,7 +9,7 @@ package final class CacheBodyWriter {
 
     private let directory: String
     private var buffer: [UInt8] = []
-    private var hasher = SHA256()
+    private let hasher = BodyDigest()
     private var descriptor: Int32 = -1
     private var temporaryPath: String?
     private(set) var size: Int64 = 0
@@ -47,7 +47,12 @@ package final class CacheBodyWriter {
     package func commit() -> (body: CacheEntry.Body, size: Int64)? {
         guard failure == nil else { return nil }
         guard descriptor >= 0, let temporaryPath else { return (.inline(buffer), size) }
-        let digest = SHA256.hex(hasher.finalize())
+        let digest = hasher.finalize()
+        guard !hasher.failed else {
+            failure = .cannotWrite(path: temporaryPath, code: EIO)
+            discard()
+            return nil
+        }
         let target = directory + "/" + digest
         close(descriptor)
         descriptor = -1
