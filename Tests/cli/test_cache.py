@@ -200,9 +200,12 @@ def test_cj_first_uses_its_own_lifetime(server, cache):
 
 def test_cj_then_network_gives_the_stored_answer_first(server, cache, tmp_path):
     server.handler = answer(body=b'{"n":1}')
-    cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/t")
-    server.handler = answer(body=b'{"n":2}')
     transition = tmp_path / "cached.json"
+    # Nothing stored yet: the transition file is not created.
+    first = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", "--cache-transition-output", str(transition),
+                      server.url + "/t")
+    assert first.out.strip() == '{"n":1}' and not transition.exists()
+    server.handler = answer(body=b'{"n":2}')
     both = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", "--log=cj",
                      "--cache-transition-output", str(transition), server.url + "/t", at=5)
     assert both.code == 0, both
@@ -215,6 +218,14 @@ def test_cj_then_network_gives_the_stored_answer_first(server, cache, tmp_path):
     third = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", "--cache-transition-output", str(transition),
                       server.url + "/t", at=6)
     assert transition.read_bytes() == b'{"n":2}' and third.code == 0
+    # A link planted at the transition file is refused before anything is sent.
+    transition.unlink()
+    transition.symlink_to(tmp_path / "victim")
+    sent = len(server.requests)
+    refused = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", "--cache-transition-output", str(transition),
+                        server.url + "/t", at=7)
+    assert refused.code == 2 and "symbolic link" in refused.err and len(server.requests) == sent
+    assert not (tmp_path / "victim").exists()
 
 
 def test_cj_then_network_failure_comes_after_the_stored_answer(server, cache, tmp_path):

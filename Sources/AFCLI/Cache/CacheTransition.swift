@@ -10,15 +10,8 @@ enum CacheTransition {
     static func attach(to cache: CachingTransport, command: RequestCommand, log: RequestLogger?) throws {
         let options = command.options
         let toTerminal = options.outputFile == nil && command.terminal.stdoutIsTerminal
-        var fileDescriptor: Int32 = -1
-        if let path = options.cache.transitionOutput {
-            do {
-                fileDescriptor = try FileIO.openOwnedRegularFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
-            } catch {
-                throw CacheUsageError(description: "cannot open the transition output: \(error)")
-            }
-        }
-        let printsToTerminal = toTerminal && fileDescriptor < 0 && !options.quiet
+        let path = options.cache.transitionOutput
+        let printsToTerminal = toTerminal && path == nil && !options.quiet
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(
             options: options, toTerminal: toTerminal, terminalColors: command.terminal.colorsStdout)
@@ -28,7 +21,7 @@ enum CacheTransition {
             showsEveryHop: false, requestBody: nil)
         printer.display = display
         printer.capturesBodyForLog = log != nil
-        let delegate = TransitionDelegate(printer: printer, fileDescriptor: fileDescriptor)
+        let delegate = TransitionDelegate(printer: printer, path: path)
         cache.transitionDelegate = delegate
         cache.transitionEnded = {
             try printer.finish()
@@ -46,14 +39,16 @@ enum CacheTransition {
 }
 
 /// The stored answer's events: to a printer (the terminal, or the log's capture) and its body to
-/// the transition file when one was given.
+/// the transition file when one was given. The file is opened (0600, never through a link) only
+/// when there is a stored answer, before anything is sent: without one it is left alone.
 final class TransitionDelegate: HTTPClientDelegate {
     private let printing: PrintingDelegate
-    private var fileDescriptor: Int32
+    private let path: String?
+    private var fileDescriptor: Int32 = -1
 
-    init(printer: ExchangePrinter, fileDescriptor: Int32) {
+    init(printer: ExchangePrinter, path: String?) {
         printing = PrintingDelegate(printer: printer)
-        self.fileDescriptor = fileDescriptor
+        self.path = path
     }
 
     deinit { closeFile() }
@@ -66,6 +61,13 @@ final class TransitionDelegate: HTTPClientDelegate {
     func willSend(hop: Int, request: SentRequest) throws {}
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        if let path, fileDescriptor < 0 {
+            do {
+                fileDescriptor = try FileIO.openOwnedRegularFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            } catch {
+                throw CacheUsageError(description: "cannot open the transition output: \(error)")
+            }
+        }
         try printing.didReceive(hop: hop, head: head, isFinal: isFinal)
     }
 
@@ -78,5 +80,5 @@ final class TransitionDelegate: HTTPClientDelegate {
         try printing.didFinishResponse(hop: hop, isFinal: isFinal)
     }
 
-    func needsMoreFinalBody() -> Bool { fileDescriptor >= 0 || printing.needsMoreFinalBody() }
+    func needsMoreFinalBody() -> Bool { path != nil || printing.needsMoreFinalBody() }
 }
