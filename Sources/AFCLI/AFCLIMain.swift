@@ -19,6 +19,7 @@ package enum AFCLIMain {
             case .request:
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try CacheStage.checkLifetime(parsed.options.cache.mode, options: parsed.options)
                 Interruption.install()
                 let command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,

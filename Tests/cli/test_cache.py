@@ -185,8 +185,10 @@ def test_unsafe_method_invalidates_the_url(server, cache):
 
 def test_cj_first_uses_its_own_lifetime(server, cache):
     server.handler = answer(Cache_Control="no-cache")
-    assert cache.run("--cache=cj-first", server.url + "/j").code == 2
-    assert len(server.requests) == 0
+    log = cache.dir.parent.parent / "log.txt"
+    refused = cache.run("--cache=cj-first", "--log-file", str(log), server.url + "/j")
+    assert refused.code == 2 and "--cache-ttl" in refused.err and refused.err.count("\n") == 1
+    assert len(server.requests) == 0 and not log.exists()
     cache.run("--cache=cj-first", "--cache-ttl", "10m", "post", server.url + "/j", "q=1")
     hit = cache.run("--cache=cj-first", "--cache-ttl", "10m", "--print=bm", "post", server.url + "/j", "q=1", at=599)
     assert "cache: hit, age 599 s" in hit.out and len(server.requests) == 1

@@ -21,6 +21,14 @@ enum CacheStage {
         return mode
     }
 
+    /// Refuses a CJ strategy without `--cache-ttl`; checked again once the environment is known,
+    /// and first straight after parsing, before a log file is opened or anything is sent.
+    static func checkLifetime(_ mode: CacheMode?, options: OptionValues) throws {
+        guard let mode, mode.isCJStrategy, options.cache.lifetime == nil else { return }
+        throw CacheUsageError(
+            description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
+    }
+
     /// `transport`, wrapped in the cache stage when caching is on.
     static func wrap(
         _ transport: RequestTransport, command: RequestCommand, settings: ClientOptions, printer: ExchangePrinter,
@@ -29,10 +37,7 @@ enum CacheStage {
         let options = command.options
         let mode = try mode(options: options, profile: command.profile)
         guard mode != .off else { return transport }
-        if mode.isCJStrategy, options.cache.lifetime == nil {
-            throw CacheUsageError(
-                description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
-        }
+        try checkLifetime(mode, options: options)
         guard let directory = CacheDirectory.path(environment: command.environment) else {
             ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
             return transport
