@@ -423,3 +423,22 @@ def test_a_cache_hit_keeps_session_and_jar_cookies(server, cache, tmp_path):
     assert "cache: hit" in hit.out, hit
     assert len(server.requests) == 2
     assert "kept" in session.read_text() and "jarred" in jar.read_text()
+
+
+def test_redirects_with_follow_are_neither_stored_nor_answered(server, cache):
+    def handler(request):
+        if request.target == "/old":
+            return Response(status=301, reason="Moved Permanently",
+                            headers=[("Location", "/new"), ("Cache-Control", "max-age=600")], body=b"")
+        return Response(headers=[("Content-Type", "application/json"), ("Cache-Control", "max-age=600")],
+                        body=b'{"new":true}')
+    server.handler = handler
+    followed = cache.run("--cache", "--follow", "--print=bm", server.url + "/old")
+    assert '{"new":true}' in followed.out and "cache: miss, not stored" in followed.out
+    # Without --follow the 301 itself is stored and answered; with --follow it is not answered.
+    cache.run("--cache", server.url + "/old", at=1)
+    moved = cache.run("--cache", "--print=hm", server.url + "/old", at=2)
+    assert "301" in moved.out and "cache: hit" in moved.out and moved.code == 3
+    count = len(server.requests)
+    again = cache.run("--cache", "--follow", "--print=bm", server.url + "/old", at=3)
+    assert '{"new":true}' in again.out and len(server.requests) == count + 2
