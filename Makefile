@@ -130,6 +130,12 @@ bench-h2: release
 bench-format: release
 	@python3 bench/format $(RELEASE_BIN)
 
+# The response cache: a hit of a small and of a 50 MB JSON beside a plain GET from nginx and curl,
+# and the peak RSS of storing and serving a 1 GiB body (needs 2 GiB free in bench/out).
+.PHONY: bench-cache
+bench-cache: release
+	@sh bench/cache $(RELEASE_BIN)
+
 install: release
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/afcli
 	install -D -m 644 man/afcli.1 $(DESTDIR)$(PREFIX)/share/man/man1/afcli.1

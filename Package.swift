@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim,
-// CFileShim, CDeflateShim. A file may import only the modules its target lists here
+// CFileShim, CDeflateShim, CSQLiteShim, CDigestShim. A file may import only the modules its target lists here
 // (scripts/check-layers, the first step of `make test`).
 // The executable alone also links CProcessArguments.
 let package = Package(
@@ -27,10 +27,14 @@ let package = Package(
         .target(name: "CDeflateShim"),
         // O_DIRECT and fallocate for downloads (Linux calls behind _GNU_SOURCE).
         .target(name: "CFileShim"),
+        // SQLite for the response cache, opened with dlopen on first use (csqlite_shim.c): headers only.
+        .target(name: "CSQLiteShim"),
+        // SHA-256 of cached bodies from libcrypto (already loaded for libcurl), found with dlopen.
+        .target(name: "CDigestShim"),
         // Hands argv to the Swift runtime so it need not parse /proc/self/maps (executable only).
         .target(name: "CProcessArguments"),
         .target(name: "AFCurl", dependencies: ["CCurlShim"]),
-        .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim", "CFileShim", "CDeflateShim"]),
+        .target(name: "AFKit", dependencies: ["AFCurl", "CXMLShim", "CFileShim", "CDeflateShim", "CSQLiteShim", "CDigestShim"]),
         .target(name: "AFCLI", dependencies: ["AFKit"]),
         .executableTarget(name: "afcli", dependencies: ["AFCLI", "CProcessArguments"]),
         // The fuzz harnesses are plain functions, built with everything else so they keep

@@ -21,6 +21,7 @@ package enum AFCLIMain {
             case .request:
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try CacheStage.checkLifetime(parsed.options.cache.mode, options: parsed.options)
                 Interruption.install()
                 var command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
@@ -41,6 +42,8 @@ package enum AFCLIMain {
                 return try PinCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .reachability:
                 return try ReachabilityCommand(positionals: parsed.positionals, options: parsed.options).run()
+            case .cache:
+                return try CacheCommand(positionals: parsed.positionals, options: parsed.options, environment: environment).run()
             case .help(let length):
                 try printOut(length == .short ? HelpText.short() : HelpText.long())
             case .completions(let shell):

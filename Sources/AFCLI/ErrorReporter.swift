@@ -66,6 +66,12 @@ enum ErrorReporter {
             return (.usage, error.description, nil)
         case let error as EnvironmentUsageError:
             return (.usage, error.description, nil)
+        case let error as CacheMissError:
+            return (.cacheMiss, error.description, nil)
+        case let error as CacheUsageError:
+            return (.usage, error.description, nil)
+        case let error as CacheError:
+            return (.failure, error.description, nil)
         case let error as SessionError:
             // A session that cannot be read stops the request before it is sent; one that cannot be
             // written back fails after the exchange.

@@ -37,6 +37,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case envelopeFailure = 13
     /// `--envelope`: the envelope's status was a common-failure status.
     case envelopeCommonFailure = 14
+    /// `--cache=only` found no response it may answer with; nothing was sent.
+    case cacheMiss = 15
     /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
     case interrupted = 130
 
@@ -73,6 +75,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             return "--envelope: the answer's status was not a success status; its message was printed."
         case .envelopeCommonFailure:
             return "--envelope: the answer's status was a common-failure status (logged in elsewhere and the like)."
+        case .cacheMiss:
+            return "--cache=only found no stored response it may answer with; nothing was sent."
         case .interrupted:
             return "Interrupted (Ctrl-C or SIGTERM)."
         }

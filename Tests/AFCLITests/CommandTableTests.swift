@@ -11,7 +11,9 @@ final class CommandTableTests: XCTestCase {
 
     func testEveryCommandWordIsDispatched() throws {
         XCTAssertEqual(
-            CommandTable.words, ["help", "completions", "man", "download", "pin", "reachability", "env", "config"])
+            CommandTable.words,
+            ["help", "completions", "man", "download", "pin", "reachability", "env", "config", "cache"])
+        XCTAssertEqual(try parse(["cache", "ls"]).command, .cache)
         XCTAssertEqual(try parse(["help"]).command, .help(.long))
         XCTAssertEqual(try parse(["completions", "zsh"]).command, .completions(.zsh))
         XCTAssertEqual(try parse(["man"]).command, .manPage)

@@ -69,8 +69,8 @@ final class DocsTests: XCTestCase {
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
-                "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"METRICS\"",
-                "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",
+                "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }
@@ -107,7 +107,9 @@ final class DocsTests: XCTestCase {
         XCTAssertTrue(help.contains("\n  -a, --auth USER[:PASS]"))
         XCTAssertTrue(help.contains("\n      --max-redirects N"))
         for spec in OptionTable.all {
-            XCTAssertTrue(help.contains("\n  " + spec.synopsis + " "), spec.long)
+            // A synopsis too long for its column has its help on the next line.
+            XCTAssertTrue(
+                help.contains("\n  " + spec.synopsis + " ") || help.contains("\n  " + spec.synopsis + "\n"), spec.long)
         }
     }
 
@@ -187,7 +189,7 @@ final class DocsTests: XCTestCase {
     }
 
     func testExitStatusTable() {
-        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 130])
+        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 130])
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 404, checkStatus: true), .clientError)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 301, checkStatus: true), .redirection)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 503, checkStatus: true), .serverError)

@@ -103,6 +103,8 @@ final class OptionParserTests: XCTestCase {
             case "connect-to": return ["--connect-to", "a:1:b:2"]
             case "limit-rate": return ["--limit-rate", "1k"]
             case "meta": return ["--meta", "json"]
+            case "cache-ttl": return ["--cache-ttl", "10m"]
+            case "cache-max-size": return ["--cache-max-size", "1k"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }
@@ -123,6 +125,8 @@ final class OptionParserTests: XCTestCase {
             if spec.long == "encrypt" { expected.crypto.disabled = true }
             // Like --no-check-status, --no-verify-host is the only way to turn its check off.
             if spec.long == "verify-host" { expected.verifyHost = false }
+            // --no-cache turns the cache off, also against an environment's policy.
+            if spec.long == "cache" { expected.cache.mode = .off }
             XCTAssertEqual(reset, expected, spec.negatedFlag)
         }
     }

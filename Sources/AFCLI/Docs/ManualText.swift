@@ -16,7 +16,7 @@ package enum ManualText {
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
-        requestSections + networkSections + environmentSections + cryptoSections + metricsSections
+        requestSections + networkSections + environmentSections + cryptoSections + cacheSections + metricsSections
             + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
@@ -458,6 +458,10 @@ package enum ManualText {
                     ("/usr/share/bash-completion/completions/afcli", "bash"),
                     ("/usr/share/zsh/vendor-completions/_afcli", "zsh (or any directory in fpath)"),
                     ("/usr/share/fish/vendor_completions.d/afcli.fish", "fish"),
+                ]),
+                .definitions([
+                    ("$XDG_CACHE_HOME/afcli, else ~/.cache/afcli",
+                     "The response cache (--cache): cache.db and bodies/, 0600 files in 0700 directories."),
                 ]),
             ]),
         ManualSection(

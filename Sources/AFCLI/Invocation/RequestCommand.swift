@@ -61,8 +61,10 @@ struct RequestCommand {
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
-        let transport = try EnvironmentTarget.transport(
-            options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
+        let transport = try CacheStage.wrap(
+            EnvironmentTarget.transport(
+                options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
+            command: self, settings: settings, printer: printer, log: requestLog)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         // Validation and the metrics count the body's bytes, so they read the body to its end.
@@ -78,7 +80,7 @@ struct RequestCommand {
             throw error
         }
         upload?.responseStarted()
-        try stores.save(result)
+        if !CacheStage.answeredLocally(transport) { try stores.save(result) }
         let enveloped = try crypto.concludeEnvelope()
         try printer.metadata(
             metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))

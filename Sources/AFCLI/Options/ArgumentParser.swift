@@ -32,6 +32,8 @@ package enum Command: Equatable, Sendable {
     case pin
     /// Report whether and how a host could be reached (`afcli reachability [HOST[:PORT]]`).
     case reachability
+    /// Look at or tidy the response cache (`afcli cache ls`).
+    case cache
     /// Print the version (`--version`).
     case version
     /// List the config's environments or show one (`afcli env [show NAME]`).
@@ -108,6 +110,7 @@ package enum ArgumentParser {
         case "download": return .download
         case "pin": return .pin
         case "reachability": return .reachability
+        case "cache": return .cache
         case "completions":
             let name = arguments.first ?? ""
             guard let shell = Shell(rawValue: name) else { throw UsageError.unknownShell(name) }
@@ -194,7 +197,9 @@ private struct Scan {
     /// Applies one option, taking its value from `inlineValue` or the next argument.
     private mutating func apply(_ spec: OptionSpec, spelling: String, inlineValue: String?) throws(UsageError) {
         guard let valueName = spec.valueName else {
-            guard inlineValue == nil || (spec.optionalValueName != nil && spelling == spec.longFlag) else {
+            guard inlineValue == nil || (spec.optionalValueName != nil && spelling == spec.longFlag)
+                || OptionTable.takesInlineValue.contains(spec.long)
+            else {
                 throw UsageError.unexpectedValue(option: spelling)
             }
             try run(spec, spelling: spelling, value: inlineValue)

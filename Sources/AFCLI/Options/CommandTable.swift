@@ -66,6 +66,10 @@ package enum CommandTable {
             arguments: .atMost(2)),
         CommandSpec(
             word: "config", usage: "path", summary: "print where the config file is read from", arguments: .atMost(1)),
+        CommandSpec(
+            word: "cache", usage: "ls | show URL | rm URL|--all | prune | path [OPTION...]",
+            summary: "list, show, remove or prune stored responses",
+            arguments: .oneOrMore(missing: .refusedFlag(option: "cache", reason: "missing action (ls, show URL, rm URL|--all, prune or path)"))),
     ]
 
     /// The subcommand selected by `word`, or nil when the word is a METHOD or URL.

@@ -31,6 +31,8 @@ package struct OptionValues: Equatable, Sendable {
     package var local: Bool = false
     /// `--encrypt-cmd`, `--decrypt-cmd`, `--no-encrypt`, `--encrypted-type`, `--envelope…`.
     package var crypto = CryptoOptions()
+    /// `--cache`, `--cache-ttl`, `--cache-namespace` and the other response-cache options.
+    package var cache = CacheOptions()
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.

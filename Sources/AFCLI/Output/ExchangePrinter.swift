@@ -251,11 +251,21 @@ final class ExchangePrinter {
     static let loggedBodyLimit = 4 * 1024 * 1024
 
     /// Prints response metadata (`m`): `block` (the elapsed time, protocol and metrics table, see
-    /// MetricsOutput), after the separator from what came before.
+    /// MetricsOutput), then what the response cache did, after the separator from what came before.
     func metadata(_ block: @autoclosure () -> String) throws {
-        guard parts.contains(.metadata) else { return }
+        guard parts.contains(.metadata) else { return try cacheLine() }
         try emit(printedAnything ? pendingSeparator : "")
+        if let cacheStatus { try emit("cache: \(cacheStatus)\n") }
         try emit(block())
+    }
+
+    /// What the response cache did (`cache: hit, age 12 s`), shown with `m` and with `--verbose`.
+    var cacheStatus: String?
+
+    /// `--verbose` without `m`: the cache line alone after the exchange.
+    private func cacheLine() throws {
+        guard showsEveryHop, let cacheStatus else { return }
+        try emit((printedAnything ? pendingSeparator : "") + "cache: \(cacheStatus)\n")
     }
 
     /// Writes out whatever is buffered.

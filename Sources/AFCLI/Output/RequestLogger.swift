@@ -8,7 +8,7 @@ final class RequestLogger {
     private let ownsDescriptor: Bool
     private let address: String
     private let originalParameters: String
-    private let finalParameters: String
+    private var finalParameters: String
 
     /// A logger when the options ask for one, else nil; throws when the log file cannot be opened.
     init?(options: OptionValues, spec: RequestSpec, prepared: PreparedRequest) throws {
@@ -47,6 +47,20 @@ final class RequestLogger {
             ? CJRequestLog.successText(body: body, truncated: truncated)
             : CJRequestLog.failureText(statusCode: statusCode)
         write(result)
+    }
+
+    /// Marks the answer as the response cache's: nothing was sent, so 最终参数 is the fallback text.
+    func answeredFromCache() {
+        finalParameters = CJRequestLog.finalParameters(bodyBytes: nil)
+    }
+
+    /// Logs a stored answer given before the network's (`--cache=cj-then-network`): its own block,
+    /// with the fallback text as 最终参数, then the next block is the request's again.
+    func respondedFromCache(statusCode: Int, accepted: Bool, body: [UInt8], truncated: Bool) {
+        let sent = finalParameters
+        answeredFromCache()
+        responded(statusCode: statusCode, accepted: accepted, body: body, truncated: truncated)
+        finalParameters = sent
     }
 
     /// Logs a transfer that failed: `statusCode` is the response's, if a head had arrived.

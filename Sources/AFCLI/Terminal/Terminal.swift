@@ -27,6 +27,8 @@ package struct Terminal: Sendable {
         "HOME", "AFCLI_CONFIG_DIR", "XDG_CONFIG_HOME", "NETRC",
         // The config file's environment (ConfigSetup).
         "AFCLI_ENV",
+        // The response cache: its directory, and the fixed clock its tests set.
+        "XDG_CACHE_HOME", "AFCLI_TEST_NOW",
     ]
 
     /// The variables in `variablesRead` that are set, looked up one by one with getenv: copying

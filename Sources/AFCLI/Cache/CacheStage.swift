@@ -1,0 +1,111 @@
+import AFKit
+import Glibc
+
+/// A cache option that cannot work as given (a CJ strategy without `--cache-ttl`, a bad policy
+/// in the environment); nothing is sent.
+struct CacheUsageError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Puts the response cache in front of a request's transport when the options or the environment
+/// ask for it, and reports what it did to the printer (`cache: …`) and the request log.
+enum CacheStage {
+    /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off.
+    static func mode(options: OptionValues, profile: EnvironmentProfile?) throws -> CacheMode {
+        if let mode = options.cache.mode { return mode }
+        guard let policy = profile?.cachePolicy, !policy.isEmpty else { return .off }
+        if policy == "off" || policy == "none" { return .off }
+        guard let mode = CacheMode(value: policy) else {
+            throw CacheUsageError(description: "the environment's cachePolicy \"\(policy)\" is not a --cache value")
+        }
+        return mode
+    }
+
+    /// Refuses a CJ strategy without `--cache-ttl`; checked again once the environment is known,
+    /// and first straight after parsing, before a log file is opened or anything is sent.
+    static func checkLifetime(_ mode: CacheMode?, options: OptionValues) throws {
+        guard let mode, mode.isCJStrategy, options.cache.lifetime == nil else { return }
+        throw CacheUsageError(
+            description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
+    }
+
+    /// `transport`, wrapped in the cache stage when caching is on.
+    static func wrap(
+        _ transport: RequestTransport, command: RequestCommand, settings: ClientOptions, printer: ExchangePrinter,
+        log: RequestLogger?
+    ) throws -> RequestTransport {
+        let options = command.options
+        let mode = try mode(options: options, profile: command.profile)
+        guard mode != .off else { return transport }
+        try checkLifetime(mode, options: options)
+        guard let directory = CacheDirectory.path(environment: command.environment) else {
+            ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
+            return transport
+        }
+        let configuration = CachingTransport.Configuration(
+            mode: mode, lifetime: options.cache.lifetime,
+            namespace: options.cache.namespace ?? command.profile?.cacheNamespace ?? "", directory: directory,
+            credentials: credentials(settings), follows: settings.follow,
+            now: CacheClock.clock(environment: command.environment))
+        let cache = CachingTransport(wrapping: transport, configuration: configuration)
+        var warned = false
+        cache.warn = { message in
+            if !warned { ErrorReporter.warn(message) }
+            warned = true
+        }
+        if mode == .cjThenNetwork {
+            try CacheTransition.attach(to: cache, command: command, log: log)
+        }
+        return ReportingCacheTransport(cache: cache, printer: printer, log: log)
+    }
+
+    /// Whether the cache answered without the network: there is then no cookie engine state to
+    /// save into a session or cookie jar (saving "none" would drop their cookies).
+    static func answeredLocally(_ transport: RequestTransport) -> Bool {
+        guard case .hit = (transport as? ReportingCacheTransport)?.outcome else { return false }
+        return true
+    }
+
+    /// What libcurl adds to the request by itself and the key must still tell apart: the netrc
+    /// file (when the request has no credentials of its own) and the cookie engine's cookies.
+    private static func credentials(_ settings: ClientOptions) -> [UInt8] {
+        var material: [UInt8] = []
+        if let netrc = settings.netrcFile { material += Array("netrc\n".utf8) + smallFile(netrc) }
+        if let cookies = settings.cookies {
+            material += Array(("cookies\n" + cookies.lines.joined(separator: "\n")).utf8)
+            if let file = cookies.file { material += smallFile(file) }
+        }
+        return material
+    }
+
+    /// A small file's bytes (netrc, cookie jar), or its name when it cannot be read.
+    private static func smallFile(_ path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return Array(path.utf8) }
+        defer { close(descriptor) }
+        return (try? FileDescriptorIO.readAll(descriptor, limit: 4 << 20)) ?? Array(path.utf8)
+    }
+}
+
+/// The cache stage as RequestCommand sees it: after each answer, the printer gets the cache's
+/// status line and a cached answer is marked as such in the request log.
+final class ReportingCacheTransport: RequestTransport {
+    private let cache: CachingTransport
+    private let printer: ExchangePrinter
+    private let log: RequestLogger?
+    /// What the cache did for the last request.
+    var outcome: CacheOutcome? { cache.outcome }
+
+    init(cache: CachingTransport, printer: ExchangePrinter, log: RequestLogger?) {
+        self.cache = cache
+        self.printer = printer
+        self.log = log
+    }
+
+    func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
+        let result = try cache.send(request, delegate: delegate)
+        printer.cacheStatus = cache.outcome?.text
+        if case .hit = cache.outcome { log?.answeredFromCache() }
+        return result
+    }
+}

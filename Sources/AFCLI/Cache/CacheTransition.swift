@@ -1,0 +1,84 @@
+import AFKit
+import Glibc
+
+/// `--cache=cj-then-network`: where the stored answer goes before the network's. On a terminal it
+/// is printed as any answer, then the network's follows; otherwise standard output gets only the
+/// network's answer and the stored body goes to `--cache-transition-output FILE` (or nowhere).
+/// Either way the request log gets a block for it first.
+enum CacheTransition {
+    /// Sets the cache's transition delegate and what happens once the stored answer was given.
+    static func attach(to cache: CachingTransport, command: RequestCommand, log: RequestLogger?) throws {
+        let options = command.options
+        let toTerminal = options.outputFile == nil && command.terminal.stdoutIsTerminal
+        let path = options.cache.transitionOutput
+        let printsToTerminal = toTerminal && path == nil && !options.quiet
+        let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
+        let display = ResponseDisplay(
+            options: options, toTerminal: toTerminal, terminalColors: command.terminal.colorsStdout)
+        let printer = ExchangePrinter(
+            parts: parts.subtracting([.requestHeaders, .requestBody, .metadata]),
+            destination: printsToTerminal ? .standardOutput : .discard, colors: display.colors, isTerminal: toTerminal,
+            showsEveryHop: false, requestBody: nil)
+        printer.display = display
+        printer.capturesBodyForLog = log != nil
+        let delegate = TransitionDelegate(printer: printer, path: path)
+        cache.transitionDelegate = delegate
+        cache.transitionEnded = {
+            try printer.finish()
+            if printsToTerminal { try? FileDescriptorIO.writeAll(STDOUT_FILENO, "\n") }
+            delegate.closeFile()
+            guard let log, let head = printer.finalHead else { return }
+            let accepted = ResponseChecks.isAccepted(
+                statusCode: head.statusCode, contentType: head.value(for: "Content-Type"),
+                bodyLength: printer.finalBodyLength, options: options)
+            log.respondedFromCache(
+                statusCode: head.statusCode, accepted: accepted, body: printer.loggedBody,
+                truncated: printer.loggedBodyTruncated)
+        }
+    }
+}
+
+/// The stored answer's events: to a printer (the terminal, or the log's capture) and its body to
+/// the transition file when one was given. The file is opened (0600, never through a link) only
+/// when there is a stored answer, before anything is sent: without one it is left alone.
+final class TransitionDelegate: HTTPClientDelegate {
+    private let printing: PrintingDelegate
+    private let path: String?
+    private var fileDescriptor: Int32 = -1
+
+    init(printer: ExchangePrinter, path: String?) {
+        printing = PrintingDelegate(printer: printer)
+        self.path = path
+    }
+
+    deinit { closeFile() }
+
+    func closeFile() {
+        if fileDescriptor >= 0 { close(fileDescriptor) }
+        fileDescriptor = -1
+    }
+
+    func willSend(hop: Int, request: SentRequest) throws {}
+
+    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        if let path, fileDescriptor < 0 {
+            do {
+                fileDescriptor = try FileIO.openOwnedRegularFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            } catch {
+                throw CacheUsageError(description: "cannot open the transition output: \(error)")
+            }
+        }
+        try printing.didReceive(hop: hop, head: head, isFinal: isFinal)
+    }
+
+    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
+        if fileDescriptor >= 0 { try FileDescriptorIO.writeAll(fileDescriptor, chunk) }
+        if printing.needsMoreFinalBody() { try printing.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
+    }
+
+    func didFinishResponse(hop: Int, isFinal: Bool) throws {
+        try printing.didFinishResponse(hop: hop, isFinal: isFinal)
+    }
+
+    func needsMoreFinalBody() -> Bool { path != nil || printing.needsMoreFinalBody() }
+}

@@ -1,0 +1,64 @@
+extension ManualText {
+    /// The response cache: HTTP's rules, CJNetwork's strategies, keys, storage and `afcli cache`.
+    static let cacheSections: [ManualSection] = [
+        ManualSection(
+            "RESPONSE CACHE",
+            [
+                .paragraph(
+                    "afcli keeps no response unless asked. `--cache` stores responses and answers from them as a "
+                        + "private HTTP cache (RFC 9111): a fresh response answers at once and nothing is sent; a stale "
+                        + "one with an ETag or Last-Modified is revalidated with If-None-Match / If-Modified-Since, and "
+                        + "a 304 refreshes it. Freshness comes from Cache-Control max-age, else Expires minus Date, else "
+                        + "10% of the time since Last-Modified (at most a day) for statuses that allow it; Age and the "
+                        + "response's own delay count towards the age. s-maxage is for shared caches and ignored. "
+                        + "no-store is never stored, no-cache is always revalidated, Vary selects among stored "
+                        + "variants (Vary: * is never stored), Set-Cookie is never stored or replayed. A successful "
+                        + "POST, PUT, PATCH or DELETE with --cache removes the stored GET and HEAD responses of its URL. "
+                        + "With --follow, stored redirects are not answered and responses reached through a redirect "
+                        + "are not stored. A request that carries its own If-None-Match, If-Modified-Since or Range, or "
+                        + "whose body is streamed from a file or standard input, bypasses the cache."),
+                .paragraph(
+                    "`--cache=refresh` revalidates even a fresh response. `--cache=only` answers from the cache "
+                        + "without sending anything, also with a stale response unless it said must-revalidate or "
+                        + "no-cache, and otherwise fails with exit status 15 (HTTP's only-if-cached)."),
+                .paragraph(
+                    "CJNetwork's strategies ignore HTTP's freshness and use an explicit lifetime, `--cache-ttl` "
+                        + "(90, 10m, 1h, 7d, or forever: kept until removed): `--cache=cj-first` answers with a stored "
+                        + "response younger than the lifetime and asks the network only otherwise; "
+                        + "`--cache=cj-then-network` gives the stored answer first and then always asks the network, "
+                        + "whose answer is printed and stored. Both store any 2xx response that is not no-store, for "
+                        + "any method, and a network failure never falls back to the cache. On a terminal, "
+                        + "cj-then-network prints both answers, the stored one first; when standard output is a pipe "
+                        + "or a file it gets only the network's answer, and the stored answer's body goes to "
+                        + "`--cache-transition-output FILE` when given (otherwise it only appears in the request log). "
+                        + "`--log=cj` writes one block per answer, the stored one first, whose final parameters are the "
+                        + "fallback text, since nothing was sent for it."),
+                .paragraph(
+                    "A stored response is found by its namespace (`--cache-namespace`, else the environment's "
+                        + "cacheNamespace), method, URL (scheme and host in lower case, no default port, no fragment), "
+                        + "a SHA-256 of the request body and a SHA-256 of the credentials and cookies sent "
+                        + "(Authorization, Cookie, digest credentials, the netrc file, session and cookie-jar cookies): "
+                        + "a response is never answered to other credentials, and no secret is stored. An "
+                        + "environment's cachePolicy (a --cache value) applies when no --cache or --no-cache is given."),
+                .paragraph(
+                    "`--print=m` adds a line saying what the cache did, and `--verbose` shows it too: "
+                        + "`cache: hit, age 12 s`, `cache: revalidated`, `cache: miss, stored`, `cache: miss, not "
+                        + "stored`, `cache: invalidated` or `cache: bypassed`."),
+                .paragraph(
+                    "The cache is an SQLite database (WAL, so several afcli processes share it) in "
+                        + "$XDG_CACHE_HOME/afcli, else ~/.cache/afcli; bodies over 64 KiB are files in its bodies "
+                        + "directory named by their SHA-256, written as the response streams (memory stays flat) and "
+                        + "renamed into place only once complete, so a run that is killed leaves no half entry. The "
+                        + "directories are 0700 and the files 0600, and a symbolic link planted at any of them is "
+                        + "refused. A cache that cannot be read (corrupt, another user's, a link) is reported once on "
+                        + "standard error and bypassed; the request goes on. A body that cannot be written (a full "
+                        + "disk) is not stored and the entry stored before stays."),
+                .paragraph(
+                    "`afcli cache ls` lists the stored responses (method, URL, status, size, age, expiry); `afcli "
+                        + "cache show URL` prints one with its headers; `afcli cache rm URL` removes a URL's responses "
+                        + "and `afcli cache rm --all` all of them; `afcli cache prune` removes expired responses, then "
+                        + "the least recently used until the cache is at most `--cache-max-size` (256m), and rebuilds "
+                        + "an unreadable cache empty; `afcli cache path` prints the directory."),
+            ]),
+    ]
+}

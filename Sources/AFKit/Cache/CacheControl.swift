@@ -1,0 +1,69 @@
+import AFCurl
+
+/// The `Cache-Control` directives of a request or response (RFC 9111 §5.2) that a private cache
+/// acts on; unknown directives are ignored, as the RFC requires.
+package struct CacheControl: Equatable, Sendable {
+    package var noStore = false
+    package var noCache = false
+    package var mustRevalidate = false
+    package var isPrivate = false
+    package var isPublic = false
+    package var onlyIfCached = false
+    /// `max-age` in seconds; nil when absent or invalid (an invalid value counts as stale).
+    package var maxAge: Int64?
+    /// Whether a `max-age` was present but not a valid number, which makes a response stale.
+    package var invalidMaxAge = false
+
+    package init() {}
+
+    /// The directives of every `Cache-Control` field value, in order; at most 64 directives are read.
+    package init(_ values: [String]) {
+        var seen = 0
+        for value in values {
+            for raw in value.split(separator: ",") {
+                seen += 1
+                if seen > 64 { return }
+                let part = raw.cacheTrimmed
+                let pieces = part.split(separator: "=", maxSplits: 1)
+                guard let first = pieces.first else { continue }
+                let name = ASCIICase.lowercased(String(first).cacheTrimmed)
+                var argument = pieces.count > 1 ? String(pieces[1]).cacheTrimmed : nil
+                if let quoted = argument, quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") {
+                    argument = String(quoted.dropFirst().dropLast())
+                }
+                switch name {
+                case "no-store": noStore = true
+                case "no-cache": noCache = true
+                case "must-revalidate": mustRevalidate = true
+                case "private": isPrivate = true
+                case "public": isPublic = true
+                case "only-if-cached": onlyIfCached = true
+                case "max-age":
+                    // Delta-seconds: digits only; larger than 2^31 counts as 2^31 (RFC 9111 §1.2.2).
+                    if let digits = argument, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                        maxAge = digits.count > 10 ? 2_147_483_648 : min(Int64(digits) ?? 0, 2_147_483_648)
+                    } else {
+                        invalidMaxAge = true
+                    }
+                default: continue
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    var cacheTrimmed: String {
+        let bytes = Array(utf8)
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+extension Substring {
+    var cacheTrimmed: String { String(self).cacheTrimmed }
+}

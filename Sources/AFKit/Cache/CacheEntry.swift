@@ -1,0 +1,63 @@
+import AFCurl
+
+/// One stored response: its head, where its body is, and when it was requested and received.
+package struct CacheEntry: Sendable {
+    /// Where the body is: in the database (small bodies) or in a file named by its SHA-256.
+    package enum Body: Equatable, Sendable {
+        case inline([UInt8])
+        case file(digest: String)
+    }
+
+    package var namespace: String
+    package var method: String
+    package var url: String
+    /// The request header names the response's `Vary` nominated, lower case, sorted.
+    package var varyNames: [String]
+    package var statusCode: Int
+    package var reasonPhrase: String
+    package var httpVersion: String
+    /// The response's header fields as stored (never `Set-Cookie`).
+    package var headers: [(name: String, value: String)]
+    package var body: Body
+    package var bodySize: Int64
+    /// When the request was sent and the response received (seconds since the epoch).
+    package var requestTime: Double
+    package var responseTime: Double
+    /// When the entry is no longer fresh for `cache ls` and `cache prune`; nil for never.
+    package var expires: Double?
+    /// When the entry was last used.
+    package var lastUsed: Double
+
+    /// The stored head, as a transport would report it.
+    package var head: ResponseHead {
+        ResponseHead(statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion, headers: headers)
+    }
+
+    /// The header fields as stored: one `name: value` line each.
+    static func encode(_ headers: [(name: String, value: String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for field in headers {
+            bytes += Array(field.name.utf8) + [0x3A, 0x20] + Array(field.value.utf8) + [0x0A]
+        }
+        return bytes
+    }
+
+    /// Header fields from `encode`'s form.
+    static func decode(_ bytes: [UInt8]) -> [(name: String, value: String)] {
+        bytes.split(separator: 0x0A).compactMap { line in
+            guard let colon = line.firstIndex(of: 0x3A) else { return nil }
+            let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
+            var valueStart = line.index(after: colon)
+            if valueStart < line.endIndex, line[valueStart] == 0x20 { valueStart = line.index(after: valueStart) }
+            return (name, String(decoding: line[valueStart...], as: UTF8.self))
+        }
+    }
+
+    /// The header fields a cache must never store or replay: cookies set for one response.
+    static func storable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        headers.filter {
+            let name = ASCIICase.lowercased($0.name)
+            return name != "set-cookie" && name != "set-cookie2"
+        }
+    }
+}

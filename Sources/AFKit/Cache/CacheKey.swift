@@ -1,0 +1,75 @@
+import AFCurl
+
+/// What selects a stored response: the namespace, method, normalized URL, a digest of the request
+/// body and a digest of the credentials and cookies sent (never the secrets themselves). `Vary`
+/// then selects among the variants stored under one key.
+package struct CacheKey: Equatable, Sendable {
+    package var namespace: String
+    package var method: String
+    package var url: String
+    /// The SHA-256 (hex) of every part above plus the body and credential digests.
+    package var digest: String
+
+    /// The key of `request`; nil for a request whose body is streamed (a file, standard input),
+    /// which cannot be digested without reading it twice and so is never cached.
+    /// `credentials` are extra secrets libcurl adds itself (netrc, cookie files), hashed in.
+    package init?(request: PreparedRequest, namespace: String, credentials: [UInt8] = []) {
+        if request.body != nil, request.bodyBytes == nil { return nil }
+        self.namespace = namespace
+        method = request.method
+        url = Self.normalize(request.url)
+        let bodyDigest = request.bodyBytes.map { SHA256.hex(SHA256.hash($0)) } ?? "-"
+        var secrets = SHA256()
+        for field in request.headers {
+            let name = ASCIICase.lowercased(field.name)
+            if name == "authorization" || name == "cookie" || name == "proxy-authorization" {
+                secrets.update(Array("\(name): \(field.value)\n".utf8))
+            }
+        }
+        if let digest = request.digestCredentials {
+            secrets.update(Array("digest: \(digest.user):\(digest.password)\n".utf8))
+        }
+        secrets.update(credentials)
+        let credentialDigest = SHA256.hex(secrets.finalize())
+        let parts = [namespace, method, url, bodyDigest, credentialDigest].joined(separator: "\u{0}")
+        digest = SHA256.hex(SHA256.hash(Array(parts.utf8)))
+    }
+
+    /// The URL as the cache compares it: scheme and host in lower case, no default port, no
+    /// fragment, and `/` for an empty path; the path and query are kept byte for byte.
+    package static func normalize(_ url: String) -> String {
+        var text = url
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        let pieces = text.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+        guard pieces.count == 2 else { return text }
+        let scheme = ASCIICase.lowercased(String(pieces[0]))
+        let rest = pieces[1]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        var authority = ASCIICase.lowercased(String(rest[..<authorityEnd]))
+        let defaultPort = scheme == "https" ? ":443" : scheme == "http" ? ":80" : nil
+        if let defaultPort, authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
+        var tail = String(rest[authorityEnd...])
+        if !tail.hasPrefix("/") { tail = "/" + tail }
+        return scheme + "://" + authority + tail
+    }
+
+    /// The variant a request selects among responses that vary on `names` (lower case, sorted):
+    /// a digest of the request's values of those headers, "" when the response has no `Vary`.
+    package static func variant(names: [String], headers: [HTTPField]) -> String {
+        guard !names.isEmpty else { return "" }
+        var text = ""
+        for name in names {
+            let values = headers.filter { ASCIICase.lowercased($0.name) == name }.map { $0.value.cacheTrimmed }
+            text += name + ":" + values.joined(separator: ",") + "\n"
+        }
+        return SHA256.hex(SHA256.hash(Array(text.utf8)))
+    }
+
+    /// The request header names a response's `Vary` fields nominate, lower case, sorted, unique.
+    package static func varyNames(_ head: ResponseHead) -> [String] {
+        let names = head.values(for: "Vary").flatMap { $0.split(separator: ",") }.map {
+            ASCIICase.lowercased($0.cacheTrimmed)
+        }
+        return Array(Set(names.filter { !$0.isEmpty })).sorted()
+    }
+}

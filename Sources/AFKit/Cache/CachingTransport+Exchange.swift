@@ -1,0 +1,219 @@
+import AFCurl
+import Glibc
+
+extension CachingTransport {
+    /// Asks the network (conditionally when `revalidating`), tees a storable answer into the
+    /// store, and answers a 304 with the stored body.
+    func fetch(
+        _ request: PreparedRequest, key: CacheKey, revalidating: Candidate?, requestControl: CacheControl,
+        delegate: HTTPClientDelegate
+    ) throws -> HTTPClientResult {
+        var sent = request
+        if let stored = revalidating?.entry.head {
+            if let etag = stored.value(for: "ETag") {
+                sent.headers.append(HTTPField(name: "If-None-Match", value: etag))
+            }
+            if let modified = stored.value(for: "Last-Modified") {
+                sent.headers.append(HTTPField(name: "If-Modified-Since", value: modified))
+            }
+        }
+        let requestTime = configuration.now()
+        let mode = configuration.mode
+        let tee = TeeDelegate(inner: delegate, interceptsNotModified: revalidating != nil) { [self] head in
+            // Decided when the head arrives, so a body that will not be stored is not written.
+            let storable =
+                mode.isCJStrategy
+                ? (200...299).contains(head.statusCode) && !CacheControl(head.values(for: "Cache-Control")).noStore
+                    && !requestControl.noStore
+                : CacheFreshness.isStorable(
+                    method: request.method, head: head, requestControl: requestControl, responseTime: requestTime)
+            guard storable else { return nil }
+            return guarded { $0.bodyWriter() }
+        }
+        var result: HTTPClientResult
+        do {
+            result = try inner.send(sent, delegate: tee)
+        } catch {
+            tee.writer?.discard()
+            throw error
+        }
+        let responseTime = configuration.now()
+        if tee.interceptedNotModified, let candidate = revalidating {
+            return try answerNotModified(
+                result, candidate: candidate, key: key, request: request,
+                times: (requestTime, responseTime), delegate: delegate)
+        }
+        guard let writer = tee.writer, result.redirectCount == 0, tee.completed else {
+            tee.writer?.discard()
+            outcome = .notStored
+            return result
+        }
+        guard let body = writer.commit() else {
+            if let failure = writer.failure { warn("the response was not stored in the cache: \(failure)") }
+            outcome = .notStored
+            return result
+        }
+        let head = result.head
+        let expires: Double? =
+            switch (mode.isCJStrategy, configuration.lifetime) {
+            case (true, .forever?): nil
+            case (true, .seconds(let seconds)?): responseTime + seconds
+            default: CacheFreshness.expiry(head, requestTime: requestTime, responseTime: responseTime)
+            }
+        let names = CacheKey.varyNames(head)
+        let entry = CacheEntry(
+            namespace: key.namespace, method: key.method, url: key.url, varyNames: names, statusCode: head.statusCode,
+            reasonPhrase: head.reasonPhrase, httpVersion: head.httpVersion, headers: head.headers, body: body.body,
+            bodySize: body.size, requestTime: requestTime, responseTime: responseTime, expires: expires,
+            lastUsed: responseTime)
+        let variant = CacheKey.variant(names: names, headers: request.headers)
+        let stored = guarded { try $0.put(key: key.digest, variant: variant, entry: entry) } != nil
+        outcome = stored ? .stored : .notStored
+        return result
+    }
+
+    /// A 304 to a conditional request: the stored head is updated and the stored response answers.
+    private func answerNotModified(
+        _ result: HTTPClientResult, candidate: Candidate, key: CacheKey, request: PreparedRequest,
+        times: (request: Double, response: Double), delegate: HTTPClientDelegate
+    ) throws -> HTTPClientResult {
+        var entry = candidate.entry
+        entry.headers = CacheFreshness.merge(stored: entry.headers, notModified: result.head)
+        entry.requestTime = times.request
+        entry.responseTime = times.response
+        entry.lastUsed = times.response
+        entry.expires = CacheFreshness.expiry(entry.head, requestTime: times.request, responseTime: times.response)
+        _ = guarded { try $0.refresh(key: key.digest, variant: candidate.variant, entry: entry) }
+        let age = CacheFreshness.age(
+            entry.head, requestTime: times.request, responseTime: times.response, now: times.response)
+        guard var answered = try replay((candidate.variant, entry), age: age, request: request, to: delegate) else {
+            // The stored body is gone: ask again without conditions.
+            outcome = nil
+            return try fetch(request, key: key, revalidating: nil, requestControl: CacheControl(), delegate: delegate)
+        }
+        answered.outcome.metrics = result.outcome.metrics
+        answered.cookieLines = result.cookieLines
+        answered.cookiesChanged = result.cookiesChanged
+        answered.totalTime = result.totalTime
+        outcome = .revalidated
+        return answered
+    }
+
+    /// Sends a stored response to `delegate` as a transport would (head, body in chunks, end),
+    /// with `Age` set; nil, with nothing sent, when its body file is missing or damaged.
+    func replay(_ candidate: Candidate, age: Double, request: PreparedRequest, to delegate: HTTPClientDelegate) throws
+        -> HTTPClientResult?
+    {
+        let entry = candidate.entry
+        var descriptor: Int32 = -1
+        if case .file(let digest) = entry.body {
+            guard let opened = guarded({ $0.openBody(digest: digest, size: entry.bodySize) }) ?? nil else { return nil }
+            descriptor = opened
+        }
+        defer { if descriptor >= 0 { close(descriptor) } }
+        var head = entry.head
+        head.headers = head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))]
+        try delegate.didReceive(hop: 0, head: head, isFinal: true)
+        if request.method != "HEAD" {
+            switch entry.body {
+            case .inline(let bytes):
+                if !bytes.isEmpty, delegate.needsMoreFinalBody() {
+                    try bytes.withUnsafeBytes { try delegate.didReceiveBody(hop: 0, chunk: $0, isFinal: true) }
+                }
+            case .file:
+                try Self.stream(descriptor, size: entry.bodySize, to: delegate)
+            }
+        }
+        try delegate.didFinishResponse(hop: 0, isFinal: true)
+        let outcome = TransferOutcome(
+            statusCode: entry.statusCode, effectiveURL: request.url, httpVersion: entry.httpVersion,
+            bytesDownloaded: entry.bodySize, head: head)
+        return HTTPClientResult(
+            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0, totalTime: 0)
+    }
+
+    /// Streams a body file to the delegate while it wants more, polling Ctrl-C. The file is
+    /// mapped a window at a time and each window handed over as it is: no copy out of the page
+    /// cache (a read into a buffer would cost as much as receiving the body), and the resident
+    /// size stays one window however large the body.
+    private static func stream(_ descriptor: Int32, size: Int64, to delegate: HTTPClientDelegate) throws {
+        let window: Int64 = 4 << 20
+        var offset: Int64 = 0
+        while offset < size, delegate.needsMoreFinalBody() {
+            if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
+            let length = Int(min(window, size - offset))
+            guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, off_t(offset)),
+                base != MAP_FAILED
+            else { throw CacheError.cannotOpen(path: "a cached body", code: errno) }
+            defer { munmap(base, length) }
+            // Chunks of 1 MiB, so that a delegate that has seen enough stops soon.
+            var start = 0
+            while start < length, delegate.needsMoreFinalBody() {
+                let count = min(1 << 20, length - start)
+                try delegate.didReceiveBody(
+                    hop: 0, chunk: UnsafeRawBufferPointer(start: base + start, count: count), isFinal: true)
+                start += count
+            }
+            offset += Int64(length)
+        }
+    }
+}
+
+/// Forwards a transport's events to the real delegate while copying the final body into the
+/// cache, reading it to its end even when the delegate wants no more; a 304 to a conditional
+/// request is kept from the delegate (the stored response answers instead).
+final class TeeDelegate: HTTPClientDelegate {
+    private let inner: HTTPClientDelegate
+    private let interceptsNotModified: Bool
+    private let makeWriter: (ResponseHead) -> CacheBodyWriter?
+    private(set) var writer: CacheBodyWriter?
+    private(set) var interceptedNotModified = false
+    private(set) var completed = false
+    private var innerWantsMore = true
+
+    init(
+        inner: HTTPClientDelegate, interceptsNotModified: Bool, makeWriter: @escaping (ResponseHead) -> CacheBodyWriter?
+    ) {
+        self.inner = inner
+        self.interceptsNotModified = interceptsNotModified
+        self.makeWriter = makeWriter
+    }
+
+    func willSend(hop: Int, request: SentRequest) throws { try inner.willSend(hop: hop, request: request) }
+
+    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        if isFinal, interceptsNotModified, head.statusCode == 304 {
+            interceptedNotModified = true
+            return
+        }
+        if isFinal { writer = makeWriter(head) }
+        try inner.didReceive(hop: hop, head: head, isFinal: isFinal)
+    }
+
+    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
+        guard !(isFinal && interceptedNotModified) else { return }
+        if isFinal { writer?.append(chunk) }
+        if !isFinal || innerWantsMore { try inner.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
+    }
+
+    func shouldAbort() -> Bool { inner.shouldAbort() }
+
+    func didFinishResponse(hop: Int, isFinal: Bool) throws {
+        if isFinal { completed = true }
+        guard !(isFinal && interceptedNotModified) else { return }
+        try inner.didFinishResponse(hop: hop, isFinal: isFinal)
+    }
+
+    func needsMoreFinalBody() -> Bool {
+        if innerWantsMore { innerWantsMore = inner.needsMoreFinalBody() }
+        return innerWantsMore || (writer != nil && writer?.failure == nil)
+    }
+
+    func willFollowInsecureRedirect(hop: Int, to: String) { inner.willFollowInsecureRedirect(hop: hop, to: to) }
+    func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
+        inner.didProgress(hop: hop, downloaded: downloaded, expected: expected)
+    }
+    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
+        inner.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
+    }
+}

@@ -1,0 +1,37 @@
+import XCTest
+
+@testable import AFCLI
+@testable import AFKit
+
+/// The cache options and the environment's cache policy: which mode a request runs with.
+final class CacheOptionTests: XCTestCase {
+    private func options(_ arguments: [String]) throws -> OptionValues {
+        try ArgumentParser.parse(["example.org"] + arguments).options
+    }
+
+    private func profile(policy: String?) -> EnvironmentProfile {
+        var profile = EnvironmentProfile(name: "dev")
+        profile.cachePolicy = policy
+        return profile
+    }
+
+    func testCacheFlagAndInlineModes() throws {
+        XCTAssertEqual(try options(["--cache"]).cache.mode, .http)
+        XCTAssertEqual(try options(["--cache=only"]).cache.mode, .only)
+        XCTAssertEqual(try options(["--cache=cj-then-network", "--cache-ttl", "1h"]).cache.lifetime, .seconds(3600))
+        XCTAssertEqual(try options(["--cache", "--no-cache"]).cache.mode, .off)
+        XCTAssertThrowsError(try options(["--cache=sometimes"])) { error in
+            XCTAssertTrue("\(error)".contains("is not http, refresh, only, cj-first or cj-then-network"), "\(error)")
+        }
+        XCTAssertThrowsError(try options(["--cache-ttl", "soon"]))
+        XCTAssertThrowsError(try options(["--follow=yes"]))
+    }
+
+    func testEnvironmentPolicyAppliesUnlessTheCommandLineSaysOtherwise() throws {
+        XCTAssertEqual(try CacheStage.mode(options: options([]), profile: nil), .off)
+        XCTAssertEqual(try CacheStage.mode(options: options([]), profile: profile(policy: "cj-first")), .cjFirst)
+        XCTAssertEqual(try CacheStage.mode(options: options(["--cache=refresh"]), profile: profile(policy: "cj-first")), .refresh)
+        XCTAssertEqual(try CacheStage.mode(options: options(["--no-cache"]), profile: profile(policy: "http")), .off)
+        XCTAssertThrowsError(try CacheStage.mode(options: options([]), profile: profile(policy: "bogus")))
+    }
+}
