@@ -16,7 +16,9 @@ enum CacheStage {
         guard let policy = profile?.cachePolicy, !policy.isEmpty else { return .off }
         if policy == "off" || policy == "none" { return .off }
         guard let mode = CacheMode(value: policy) else {
-            throw CacheUsageError(description: "the environment's cachePolicy \"\(policy)\" is not a --cache value")
+            throw CacheUsageError(
+                description: "the environment's cache \"\(policy)\" is not a --cache mode "
+                    + "(http, refresh, only, cj-first, cj-then-network or off)")
         }
         return mode
     }
@@ -29,6 +31,20 @@ enum CacheStage {
             description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
     }
 
+    /// The CJ strategies' lifetime: `--cache-ttl`, else the environment's `cache_ttl`; a CJ
+    /// strategy with neither is refused.
+    static func lifetime(_ mode: CacheMode, options: OptionValues, profile: EnvironmentProfile?) throws -> CacheLifetime? {
+        if let lifetime = options.cache.lifetime { return lifetime }
+        if let text = profile?.cacheLifetime {
+            guard let lifetime = CacheLifetime(text) else {
+                throw CacheUsageError(description: "the environment's cache_ttl \"\(text)\" is not a duration such as 10m, or forever")
+            }
+            return lifetime
+        }
+        try checkLifetime(mode, options: options)
+        return nil
+    }
+
     /// `transport`, wrapped in the cache stage when caching is on.
     static func wrap(
         _ transport: RequestTransport, command: RequestCommand, settings: ClientOptions, printer: ExchangePrinter,
@@ -37,13 +53,13 @@ enum CacheStage {
         let options = command.options
         let mode = try mode(options: options, profile: command.profile)
         guard mode != .off else { return transport }
-        try checkLifetime(mode, options: options)
+        let lifetime = try lifetime(mode, options: options, profile: command.profile)
         guard let directory = CacheDirectory.path(environment: command.environment) else {
             ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
             return transport
         }
         let configuration = CachingTransport.Configuration(
-            mode: mode, lifetime: options.cache.lifetime,
+            mode: mode, lifetime: lifetime,
             namespace: options.cache.namespace ?? command.profile?.cacheNamespace ?? "", directory: directory,
             credentials: credentials(settings), follows: settings.follow,
             now: CacheClock.clock(environment: command.environment))

@@ -35,8 +35,8 @@ extension ManualText {
                         + "sent as typed with `=`, other JSON values as with `:=`); `headers`, the common headers; "
                         + "`envelope` (`status`, `message`, `result`, `success`, `common_failure`), `encrypt` and "
                         + "`decrypt` for the response envelope and the encryption commands; `simulate_domain` and "
-                        + "`local_dir` for `--simulate` and `--local`; `cache` and `cache_namespace` for the "
-                        + "response cache. `local_dir` is relative to the config file's directory (`~/` is the "
+                        + "`local_dir` for `--simulate` and `--local`; `cache` (a --cache mode), `cache_ttl` (a "
+                        + "--cache-ttl duration) and `cache_namespace` for the response cache. `local_dir` is relative to the config file's directory (`~/` is the "
                         + "home directory), so the same config works from any working directory."),
                 .paragraph(
                     "A relative URL (`/users`, `users?page=2`) is joined to `base_url` with exactly one `/` "

@@ -255,8 +255,8 @@ final class ExchangePrinter {
     func metadata(_ block: @autoclosure () -> String) throws {
         guard parts.contains(.metadata) else { return try cacheLine() }
         try emit(printedAnything ? pendingSeparator : "")
-        if let cacheStatus { try emit("cache: \(cacheStatus)\n") }
         try emit(block())
+        if let cacheStatus { try emit("cache: \(cacheStatus)\n") }
     }
 
     /// What the response cache did (`cache: hit, age 12 s`), shown with `m` and with `--verbose`.

@@ -102,6 +102,7 @@ package enum ConfigFileDecoder {
                 case "local_dir": profile.localDirectory = try string(member.value, at: key)
                 case "cache": profile.cachePolicy = try string(member.value, at: key)
                 case "cache_namespace": profile.cacheNamespace = try string(member.value, at: key)
+                case "cache_ttl": profile.cacheLifetime = try string(member.value, at: key)
                 default: file.unknownKeys.append(key)
                 }
             }

@@ -25,6 +25,9 @@ package struct EnvironmentProfile: Equatable, Sendable {
     package var localDirectory: String?
     /// The cache policy applied when no `--cache` is given (a `--cache` value); nil for none.
     package var cachePolicy: String?
+    /// The lifetime of the CJ cache strategies when no `--cache-ttl` is given (a `--cache-ttl`
+    /// value: `10m`, `forever`); nil for none.
+    package var cacheLifetime: String?
     /// The cache's namespace for this environment (CJNetwork's app-version slot); nil for none.
     package var cacheNamespace: String?
 
