@@ -133,7 +133,7 @@ package enum ConfigFileDecoder {
             for member in try object(value, at: path) {
                 let key = path + "." + member.key
                 let text = try string(member.value, at: key)
-                guard !member.key.isEmpty, member.key.utf8.allSatisfy(Self.isTokenByte) else {
+                guard !member.key.isEmpty, member.key.utf8.allSatisfy(RequestSerializer.isTokenByte) else {
                     throw invalid(key, "is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
                 }
                 guard !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x00 }) else {
@@ -196,17 +196,6 @@ package enum ConfigFileDecoder {
 
         func invalid(_ path: String, _ reason: String) -> ConfigError {
             .invalidValue(file: file.path, path: path, reason: reason)
-        }
-
-        /// Whether `byte` is an RFC 9110 `tchar`.
-        static func isTokenByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
         }
     }
 }

@@ -186,8 +186,8 @@ package enum RequestSerializer {
         }
     }
 
-    /// Whether `byte` is an RFC 9110 `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is an RFC 9110 `tchar` (a header name's or a method's byte).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
