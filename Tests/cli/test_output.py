@@ -1,6 +1,9 @@
 """What afcli prints: terminal versus pipe, --print, --verbose, --offline, --output, colours."""
 
+import os
 import re
+
+import pytest
 
 from conftest import Response, run, run_tty
 
@@ -142,3 +145,19 @@ def test_response_decompression(server):
     result = run(["get", f"{server.url}/gz"])
     assert result.stdout == payload
     assert "gzip" in server.requests[0].header("Accept-Encoding")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="planting another user's link needs root")
+def test_output_refuses_a_link_planted_by_another_user(server, tmp_path):
+    target = tmp_path / "precious"
+    target.write_bytes(b"keep")
+    link = tmp_path / "out.json"
+    link.symlink_to(target)
+    os.lchown(link, 65534, 65534)
+    result = run(["-o", str(link), server.url + "/x"])
+    assert result.code == 1 and b"symbolic link owned by another user" in result.stderr, result
+    assert target.read_bytes() == b"keep"
+    # The user's own link is followed, as a shell's > would.
+    os.lchown(link, 0, 0)
+    result = run(["-o", str(link), server.url + "/x"])
+    assert result.code == 0 and target.read_bytes() == b'{"ok":true}'

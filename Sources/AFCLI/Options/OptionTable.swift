@@ -171,7 +171,9 @@ package enum OptionTable {
         OptionSpec(
             long: "output", short: "o", valueName: "FILE", group: .output, help: "write the output to FILE",
             description: "Write the output to FILE instead of standard output, as if standard output were "
-                + "redirected: by default only the response body, byte for byte.",
+                + "redirected: by default only the response body, byte for byte. FILE is opened when the first "
+                + "byte is written, so a failed request leaves it untouched; a symbolic link at FILE owned by "
+                + "another user (a link planted in /tmp) is refused.",
             completion: .file,
             apply: { values, text in
                 values.outputFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")

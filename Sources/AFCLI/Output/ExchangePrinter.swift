@@ -322,6 +322,14 @@ final class ExchangePrinter {
         case .standardOutput:
             stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         case .file(let path):
+            // A link someone else planted at the name (in /tmp, say) must not redirect the output
+            // onto a file of the user's; the user's own links and the system's (/dev/stdout) are
+            // followed as a shell's `>` would.
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, info.st_uid != geteuid(), info.st_uid != 0 {
+                throw OutputStream.WriteError(
+                    target: "\"\(path)\"", code: ELOOP, reason: "it is a symbolic link owned by another user")
+            }
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw OutputStream.WriteError(target: "\"\(path)\"", code: errno) }
             stream = OutputStream(descriptor: descriptor, target: "\"\(path)\"", closesOnDeinit: true)

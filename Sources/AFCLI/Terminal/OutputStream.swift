@@ -8,8 +8,10 @@ package final class OutputStream {
     package struct WriteError: Error, CustomStringConvertible {
         package var target: String
         package var code: Int32
+        /// Why, when it is not the errno text.
+        package var reason: String? = nil
         package var description: String {
-            "cannot write to \(target): \(SystemError.message(code))"
+            "cannot write to \(target): \(reason ?? SystemError.message(code))"
         }
     }
 
