@@ -14,15 +14,8 @@ struct RequestCommand {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
-        // A boundary only means something in a multipart body: --boundary implies --multipart
-        // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
-        if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
-            spec.encoding = .multipart
-        }
-        var prepared = try RequestSerializer.prepare(
-            spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
-            standardInput: invocation.standardInput, boundary: options.boundary)
-        if options.compress { try RequestCompression.apply(to: &prepared) }
+        var prepared = try RequestPreparation.serialize(
+            &spec, options: options, environment: environment, standardInput: invocation.standardInput)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
