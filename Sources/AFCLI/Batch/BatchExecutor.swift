@@ -24,8 +24,9 @@ final class BatchExecutor {
     private var inFlight: [Int: InFlight] = [:]
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
-    /// When the entries were ready: the start of every request's queue time.
-    private let readyAt: Double
+    /// When the entries were ready and the multi handle created: the start of every request's
+    /// queue time.
+    private var readyAt: Double
 
     init(
         entries: [BatchEntry], options: OptionValues, directory: BatchOutputDirectory?, output: OutputStream,
@@ -44,6 +45,8 @@ final class BatchExecutor {
     /// succeeded, 130 when interrupted, else the status of the first failure.
     func run() throws -> ExitStatus {
         let client = try MultiClient()
+        readyAt = FileIO.monotonicSeconds()
+        status = BatchStatus(total: entries.count, isLive: status.isLive, startedAt: readyAt)
         var interrupted = false
         while !scheduler.isDone {
             if Interruption.isInterrupted {
@@ -62,6 +65,8 @@ final class BatchExecutor {
             status.running = client.inFlight
             status.draw(now: FileIO.monotonicSeconds())
         }
+        // Transfers may have ended on the interrupt themselves, stopping the run before the loop saw it.
+        if Interruption.isInterrupted { interrupted = true }
         try output.flush()
         status.clear()
         let summary = status.summary(
@@ -170,7 +175,9 @@ final class BatchExecutor {
         guard report.status != .interrupted else { return }
         status.clear()
         let origin = entries[index].origin
-        StandardError.write(
-            "afcli: error: \(report.name)\(origin.isEmpty ? "" : " (\(origin))"): \(report.error ?? "failed")\n")
+        let message = report.error ?? "failed"
+        // A preparation error already names where the request was written.
+        let place = origin.isEmpty || message.hasPrefix(origin + ":") ? "" : " (\(origin))"
+        StandardError.write("afcli: error: \(report.name)\(place): \(message)\n")
     }
 }

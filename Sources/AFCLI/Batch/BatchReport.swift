@@ -29,8 +29,8 @@ struct BatchReport {
     var succeeded: Bool { status == .success }
 
     /// The NDJSON line: one compact JSON object and a line feed. Times are seconds from the start
-    /// of the final transfer as libcurl measured them (`tls` is null without TLS, since libcurl
-    /// reports 0 there), except `queue`, which afcli measures before the transfer starts.
+    /// of the final transfer as libcurl measured them (null for a phase that did not happen),
+    /// except `queue`, which afcli measures before the transfer starts.
     func jsonLine() -> [UInt8] {
         var members: [JSONMember] = [
             JSONMember(key: "name", value: .string(name)),
@@ -54,13 +54,16 @@ struct BatchReport {
         return line
     }
 
-    /// The `time` object: libcurl's cumulative phase times and afcli's queue time.
+    /// The `time` object: libcurl's cumulative phase times and afcli's queue time. A phase that
+    /// did not happen on this transfer is null: name lookup and connect on a reused connection
+    /// (libcurl reports a leftover lookup time and a connect time of 0 there), TLS without TLS.
     private static func times(_ metrics: TransferMetrics) -> JSONValue {
-        .object([
+        let fresh = !metrics.reusedConnection
+        return .object([
             JSONMember(key: "queue", value: seconds(metrics.queue)),
-            JSONMember(key: "namelookup", value: seconds(metrics.nameLookup)),
-            JSONMember(key: "connect", value: seconds(metrics.connect)),
-            JSONMember(key: "tls", value: metrics.appConnect > 0 ? seconds(metrics.appConnect) : .null),
+            JSONMember(key: "namelookup", value: fresh ? seconds(metrics.nameLookup) : .null),
+            JSONMember(key: "connect", value: fresh ? seconds(metrics.connect) : .null),
+            JSONMember(key: "tls", value: fresh && metrics.appConnect > 0 ? seconds(metrics.appConnect) : .null),
             JSONMember(key: "first_byte", value: seconds(metrics.startTransfer)),
             JSONMember(key: "total", value: seconds(metrics.total)),
         ])
