@@ -58,9 +58,9 @@ extension ManualText {
                         + "each reported with the error `interrupted`; the summary is printed on standard error "
                         + "and afcli exits with status 130."),
                 .example(
-                    "Fetch users in parallel, 16 at a time, and keep the failures:",
-                    "jq -r '.[] | \"get :8080/users/\\(.id)\"' ids.json | afcli run - --parallel 16 | "
-                        + "jq 'select(.error)'"),
+                    "Fetch users, 16 at a time:",
+                    "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),
+                .example("Show only the failures:", "afcli run - --keep-going < requests.txt | jq 'select(.error)'"),
             ]),
     ]
 }
