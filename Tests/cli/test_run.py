@@ -288,3 +288,21 @@ def test_on_a_terminal_stderr_shows_the_live_line_and_a_summary(counting):
     assert re.search(r"run: \d/3 done, 0 failed, \d running, [\d.]+/s", err), err
     assert "\x1b[K" in err
     assert "run: 3 requests, 3 succeeded, 0 failed, 0 not started in " in err
+
+
+# MARK: - Redirects
+
+def test_follow_queues_each_hop_as_a_new_transfer_and_no_follow_reports_the_3xx(server):
+    def handler(request):
+        if request.target == "/old":
+            return Response(status=302, reason="Found", headers=[("Location", "/new")], body=b"")
+        return Response(body=b"new\n")
+    server.handler = handler
+    followed = run(["run", "-", "--follow"], input=f"get {server.url}/old\n".encode())
+    assert followed.code == 0, followed
+    record = records(followed)[0]
+    assert (record["status"], record["redirects"], record["bytes"]) == (200, 1, 4)
+    assert [r.target for r in server.requests] == ["/old", "/new"]
+    plain = run(["run", "-"], input=f"get {server.url}/old\n".encode())
+    assert plain.code == 3, plain
+    assert records(plain)[0]["status"] == 302 and records(plain)[0]["error"] == "HTTP 302 Found"
