@@ -108,7 +108,7 @@ final class CommandLineBatchTests: BatchTestCase {
         XCTAssertEqual(message { try self.load("# @name\nget :8080\n") }, "stdin:1: # @name needs a name")
         XCTAssertEqual(message { try self.load("--follow\n") }, "stdin:1: missing URL (see afcli --help)")
         XCTAssertEqual(ErrorReporter.classify(
-            LocatedError(origin: "stdin:1", underlying: BatchLineError.runOption("--offline"))).0, .usage)
+            LocatedError(origin: "stdin:1", underlying: BatchError.runOption("--offline"))).0, .usage)
     }
 
     func testAnOverlongLineIsRefused() {

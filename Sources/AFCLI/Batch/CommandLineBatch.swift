@@ -43,7 +43,7 @@ enum CommandLineBatch {
     static func load(
         descriptor: Int32, options: OptionValues, environment: [String: String]
     ) throws -> [BatchEntry] {
-        let context = Context(options: options, environment: environment)
+        let context = Context(options: try BatchCredentials.resolvingPassword(options), environment: environment)
         var reader = LineReader(descriptor: descriptor)
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
@@ -59,9 +59,9 @@ enum CommandLineBatch {
                 continue
             }
             guard entries.count < maximumRequests else {
-                throw LocatedError(origin: origin, underlying: BatchLineError.tooManyRequests(limit: maximumRequests))
+                throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: maximumRequests))
             }
-            try LocatedError.locating(origin) { try check(words, over: options) }
+            try LocatedError.locating(origin) { try check(words, over: context.options) }
             let entryContext = context
             entries.append(
                 BatchEntry(
@@ -73,10 +73,10 @@ enum CommandLineBatch {
             pendingFirst = nil
         }
         if let pendingName {
-            throw LocatedError(origin: "stdin:\(pendingName.line)", underlying: BatchLineError.danglingDirective("# @name"))
+            throw LocatedError(origin: "stdin:\(pendingName.line)", underlying: BatchError.danglingDirective("# @name"))
         }
         if let pendingFirst {
-            throw LocatedError(origin: "stdin:\(pendingFirst)", underlying: BatchLineError.danglingDirective("# @first"))
+            throw LocatedError(origin: "stdin:\(pendingFirst)", underlying: BatchError.danglingDirective("# @first"))
         }
         return entries
     }
@@ -90,7 +90,7 @@ enum CommandLineBatch {
         let words = trimmed.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch words.first {
         case "@name":
-            guard words.count >= 2 else { throw BatchLineError.missingName }
+            guard words.count >= 2 else { throw BatchError.missingName }
             name = (words.dropFirst().joined(separator: " "), number)
         case "@first":
             first = number
@@ -106,11 +106,11 @@ enum CommandLineBatch {
         for long in given.sorted() {
             guard let spec = OptionTable.byLong[long] else { continue }
             if runGroups.contains(spec.group) || runOptions.contains(long) {
-                throw BatchLineError.runOption(spec.longFlag)
+                throw BatchError.runOption(spec.longFlag)
             }
         }
         guard parsed.command == .request else {
-            throw BatchLineError.notARequest(parsed.positionals.first ?? words[0])
+            throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
         return parsed
     }
@@ -124,7 +124,7 @@ enum CommandLineBatch {
         let invocation = try InvocationBuilder.build(positionals: parsed.positionals, options: options)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
-            throw BatchLineError.standardInputBody
+            throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: context.environment, standardInput: nil)

@@ -1,0 +1,13 @@
+import AFKit
+
+/// `-a USER` on a run asks for the password once, when the batch is read, rather than once per
+/// request (and never in the middle of a run).
+enum BatchCredentials {
+    /// `options` with a password typed now for `-a USER` (basic or digest); unchanged otherwise.
+    static func resolvingPassword(_ options: OptionValues) throws -> OptionValues {
+        guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return options }
+        var resolved = options
+        resolved.auth = auth + ":" + (try PasswordPrompt.ask(user: auth) ?? "")
+        return resolved
+    }
+}
