@@ -23,6 +23,7 @@ package struct HTTPFileRequestBuilder {
     package func prepare(
         _ request: HTTPFileRequest, baseURL: String?, environment: [String: String]
     ) throws(HTTPFileError) -> PreparedRequest {
+        var url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
         for header in request.headers {
             headers.append(
@@ -30,7 +31,6 @@ package struct HTTPFileRequestBuilder {
                     name: try variables.expand(header.name, line: header.line),
                     value: try variables.expand(header.value, line: header.line)))
         }
-        var url = try variables.expand(request.url, line: request.line)
         if url.hasPrefix("/"), baseURL == nil,
             let host = headers.last(where: { ASCIICase.lowercased($0.name) == "host" })?.value, !host.isEmpty
         {
@@ -67,13 +67,14 @@ package struct HTTPFileRequestBuilder {
                 allText? += bytes
             case .file(let path, let line):
                 let expanded = try variables.expand(path, line: line)
-                let resolved = expanded.hasPrefix("/") ? expanded : directory + "/" + expanded
+                let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
+                let resolved = expanded.hasPrefix("/") ? expanded : directory + "/" + relative
                 let source = try located(line) { () throws(SerializationError) in try FileBodySource(path: resolved) }
                 sources.append(source)
                 allText = nil
             }
         }
-        if sources.count == 1, let bytes = allText { return (sources[0], bytes) }
+        if sources.count == 1 { return (sources[0], allText) }
         return (ConcatenatedBodySource(sources), allText)
     }
 

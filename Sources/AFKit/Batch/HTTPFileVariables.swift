@@ -9,13 +9,13 @@
 /// `$guid`), `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}` (`$randomInt MIN MAX`).
 ///
 /// A value may itself hold `{{…}}`; expansion stops at a variable that refers to itself, at
-/// `maximumDepth` levels and at `maximumLength` bytes of result, so no file can make it explode.
+/// `maximumDepth` levels and at `maximumLength` bytes of result (16 MiB unless told), so no file can make it explode.
 /// An undefined variable is an error at the line it is used on. Text without `{{` is untouched.
 package struct HTTPFileVariables {
     /// The deepest a value may refer to other values.
     package static let maximumDepth = 16
-    /// The longest text an expansion may produce (16 MiB).
-    package static let maximumLength = 16 << 20
+    /// The longest text an expansion may produce by default (16 MiB).
+    package static let defaultMaximumLength = 16 << 20
 
     /// Where dynamic variables take the time and randomness from (fixed in tests).
     package struct Sources {
@@ -33,16 +33,22 @@ package struct HTTPFileVariables {
         }
     }
 
-    private var fileValues: [String: String] = [:]
-    private let environment: [String: String]
+    private var fileValues: [String: [UInt8]] = [:]
+    private let environment: [String: [UInt8]]
+    /// The longest text an expansion may produce.
+    private let maximumLength: Int
     /// Added to the message for an undefined variable (which environment was used, if any).
     private let undefinedHint: String?
     private let sources: Sources
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
-    package init(file: [HTTPFileVariable], environment: [String: String], undefinedHint: String? = nil, sources: Sources = .system) {
-        for variable in file { fileValues[variable.name] = variable.value }
-        self.environment = environment
+    package init(
+        file: [HTTPFileVariable], environment: [String: String], undefinedHint: String? = nil,
+        sources: Sources = .system, maximumLength: Int = defaultMaximumLength
+    ) {
+        for variable in file { fileValues[variable.name] = Array(variable.value.utf8) }
+        self.environment = environment.mapValues { Array($0.utf8) }
+        self.maximumLength = maximumLength
         self.undefinedHint = undefinedHint
         self.sources = sources
     }
@@ -59,29 +65,47 @@ package struct HTTPFileVariables {
     /// `text` with every `{{name}}` replaced; errors name `line`.
     package func expand(_ text: String, line: Int) throws(HTTPFileError) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
-        return try expand(text[...], line: line, chain: [])
+        var result: [UInt8] = []
+        try expand(Array(text.utf8)[...], into: &result, line: line, chain: [])
+        return String(decoding: result, as: UTF8.self)
     }
 
-    private func expand(_ text: Substring, line: Int, chain: [String]) throws(HTTPFileError) -> String {
-        var result = ""
-        var rest = text
-        while let open = rest.firstRange(of: "{{") {
-            guard let close = rest[open.upperBound...].firstRange(of: "}}") else { break }
-            result += rest[..<open.lowerBound]
-            let reference = rest[open.upperBound..<close.lowerBound].trimmingBlanks()
-            result += try value(of: reference, line: line, chain: chain)
-            guard result.utf8.count <= Self.maximumLength else {
-                throw HTTPFileError(line: line, reason: "variables expand to more than 16 MiB")
+    /// Appends `text` to `result` with its references replaced (bytes, so long bodies stay fast).
+    private func expand(
+        _ text: ArraySlice<UInt8>, into result: inout [UInt8], line: Int, chain: [String]
+    ) throws(HTTPFileError) {
+        let brace = UInt8(ascii: "{")
+        let closing = UInt8(ascii: "}")
+        var index = text.startIndex
+        var copied = index
+        while index + 1 < text.endIndex {
+            guard text[index] == brace, text[index + 1] == brace else {
+                index += 1
+                continue
             }
-            rest = rest[close.upperBound...]
+            var close = index + 2
+            while close + 1 < text.endIndex, !(text[close] == closing && text[close + 1] == closing) { close += 1 }
+            guard close + 1 < text.endIndex else { break }
+            result += text[copied..<index]
+            let reference = String(decoding: text[(index + 2)..<close], as: UTF8.self).trimmingBlanks()
+            try appendValue(of: reference, into: &result, line: line, chain: chain)
+            guard result.count <= maximumLength else {
+                throw HTTPFileError(line: line, reason: "variables expand to more than \(maximumLength >> 20) MiB")
+            }
+            index = close + 2
+            copied = index
         }
-        result += rest
-        return result
+        result += text[copied...]
     }
 
-    /// The value of one `{{reference}}`, itself expanded.
-    private func value(of reference: String, line: Int, chain: [String]) throws(HTTPFileError) -> String {
-        if reference.hasPrefix("$") { return try dynamicValue(reference, line: line) }
+    /// Appends the value of one `{{reference}}`, itself expanded.
+    private func appendValue(
+        of reference: String, into result: inout [UInt8], line: Int, chain: [String]
+    ) throws(HTTPFileError) {
+        if reference.hasPrefix("$") {
+            result += try dynamicValue(reference, line: line).utf8
+            return
+        }
         if chain.contains(reference) {
             let cycle = (chain.drop(while: { $0 != reference }) + [reference]).joined(separator: " → ")
             throw HTTPFileError(line: line, reason: "variable \(reference) refers to itself (\(cycle))")
@@ -98,8 +122,7 @@ package struct HTTPFileVariables {
             }
             throw HTTPFileError(line: line, reason: reason)
         }
-        guard raw.utf8.contains(UInt8(ascii: "{")) else { return raw }
-        return try expand(raw[...], line: line, chain: chain + [reference])
+        try expand(raw[...], into: &result, line: line, chain: chain + [reference])
     }
 
     /// `$uuid`, `$timestamp`, `$isoTimestamp`, `$randomInt [MIN MAX]`.
@@ -160,7 +183,7 @@ package struct HTTPFileVariables {
     }
 }
 
-extension Substring {
+extension String {
     /// The text without leading and trailing spaces and tabs.
     fileprivate func trimmingBlanks() -> String {
         let start = drop(while: { $0 == " " || $0 == "\t" })
