@@ -77,7 +77,8 @@ final class HTTPFileBatchTests: BatchTestCase {
         options.baseURL = "http://127.0.0.1:9/api/"
         options.auth = "ann:secret"
         let entries = try load("GET users/1\n###\nGET users/2\nAuthorization: Bearer t\n", options: options)
-        XCTAssertEqual(try summary(entries[0]), "GET http://127.0.0.1:9/api/users/1\nAccept: */*")
+        XCTAssertEqual(
+            try summary(entries[0]), "GET http://127.0.0.1:9/api/users/1\nAccept: */*\nAuthorization: Basic YW5uOnNlY3JldA==")
         XCTAssertEqual(try summary(entries[1]), "GET http://127.0.0.1:9/api/users/2\nAccept: */*\nAuthorization: Bearer t")
     }
 

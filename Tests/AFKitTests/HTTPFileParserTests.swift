@@ -71,6 +71,7 @@ final class HTTPFileParserTests: XCTestCase {
                 [request(nil, line: 1, "POST", ":1/x", headers: [("A", "1", 3)], body: [.text("# body line", line: 5)])]
             ),
             ("\u{FEFF}GET :1/bom", [request(nil, line: 1, "GET", ":1/bom")]),
+            ("#### decorated\nGET :1/d", [request("decorated", line: 2, "GET", ":1/d")]),
             ("", []),
             ("###\n# only comments\n###\n", []),
         ]

@@ -63,8 +63,10 @@ enum HTTPFileBatch {
         if let connectionTimeout = request.connectionTimeout { options.connectTimeout = connectionTimeout }
         var prepared: PreparedRequest
         do {
-            prepared = try context.builder.prepare(request, baseURL: options.baseURL, environment: context.environment)
-        } catch {
+            prepared = try context.builder.prepare(
+                request, baseURL: options.baseURL, credentials: try InvocationBuilder.credentials(options),
+                environment: context.environment)
+        } catch let error as HTTPFileError {
             throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
         }
         if options.compress {

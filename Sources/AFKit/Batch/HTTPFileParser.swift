@@ -70,7 +70,8 @@ private struct Parser {
         }
         if line.hasPrefix("###") {
             try finishBlock()
-            let name = trim(line.dropFirst(3))
+            // `#### Title` is a decorated separator: its extra `#` are not part of the name.
+            let name = trim(line.drop(while: { $0 == "#" }))
             separatorName = name.isEmpty ? nil : name
             return
         }

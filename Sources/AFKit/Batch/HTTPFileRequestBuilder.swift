@@ -19,9 +19,10 @@ package struct HTTPFileRequestBuilder {
         self.directory = directory
     }
 
-    /// The prepared request; errors are `HTTPFileError`s at the line concerned.
+    /// The prepared request; errors are `HTTPFileError`s at the line concerned. `credentials`
+    /// (the run's `--auth`) give an Authorization header unless the file writes one.
     package func prepare(
-        _ request: HTTPFileRequest, baseURL: String?, environment: [String: String]
+        _ request: HTTPFileRequest, baseURL: String?, credentials: Credentials? = nil, environment: [String: String]
     ) throws(HTTPFileError) -> PreparedRequest {
         var url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
@@ -42,7 +43,8 @@ package struct HTTPFileRequestBuilder {
         let body = try makeBody(request.body, lineBreak: isMultipart ? "\r\n" : "\n")
         return try located(request.line) { () throws(SerializationError) in
             let spec = RequestSpec(
-                method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers)
+                method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers,
+                credentials: credentials)
             return try RequestSerializer.prepare(
                 spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
                 presetBody: body)
