@@ -34,7 +34,7 @@ enum ErrorReporter {
         case let error as BatchError:
             return (.usage, error.description, nil)
         case let error as HTTPFileError:
-            return (.usage, error.description, nil)
+            return (error.isInterrupt ? .interrupted : .usage, error.description, nil)
         case let error as HTTPClientEnvironmentError:
             return (.usage, error.description, nil)
         case let error as CommandLineSplitError:

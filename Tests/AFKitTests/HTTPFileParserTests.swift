@@ -1,3 +1,4 @@
+import Glibc
 import XCTest
 
 @testable import AFKit
@@ -167,6 +168,15 @@ final class HTTPFileParserTests: XCTestCase {
             XCTAssertEqual(
                 error as? HTTPFileError,
                 HTTPFileError(line: HTTPFileParser.maximumRequests * 2 + 1, reason: "more than 100000 requests in one file"))
+        }
+    }
+
+    func testCtrlCStopsReadingALongFile() {
+        Interruption.install()
+        raise(SIGINT)
+        defer { Interruption.clear() }
+        XCTAssertThrowsError(try parse(String(repeating: "# comment\n", count: 10_000))) { error in
+            XCTAssertEqual(error as? HTTPFileError, .interrupted(line: 4096))
         }
     }
 }

@@ -98,10 +98,19 @@ package struct HTTPFileWarning: Equatable, Sendable, CustomStringConvertible {
 package struct HTTPFileError: Error, Equatable, Sendable, CustomStringConvertible {
     package var line: Int
     package var reason: String
+    /// Whether reading stopped for Ctrl-C rather than for a mistake.
+    package var isInterrupt = false
 
     package init(line: Int, reason: String) {
         self.line = line
         self.reason = reason
+    }
+
+    /// Reading stopped at `line` for Ctrl-C.
+    package static func interrupted(line: Int) -> HTTPFileError {
+        var error = HTTPFileError(line: line, reason: "interrupted")
+        error.isInterrupt = true
+        return error
     }
 
     package var description: String { reason }

@@ -1,3 +1,5 @@
+import AFCurl
+
 /// Parses the `.http` format of the JetBrains HTTP Client and the VS Code REST Client into an
 /// `HTTPFile`, without resolving variables or touching any file.
 ///
@@ -24,6 +26,7 @@ package enum HTTPFileParser {
         while start <= bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             number += 1
+            if number % 4096 == 0, Interruption.isInterrupted { throw .interrupted(line: number) }
             var lineBytes = bytes[start..<end]
             if lineBytes.last == 0x0D { lineBytes.removeLast() }
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
