@@ -19,6 +19,7 @@ package enum AFCLIMain {
             case .request:
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try RunCommand.rejectRunOptions(parsed.options, command: "request")
                 Interruption.install()
                 let command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
@@ -28,6 +29,14 @@ package enum AFCLIMain {
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 Interruption.install()
                 let command = DownloadCommand(
+                    positionals: parsed.positionals, options: parsed.options, environment: environment,
+                    terminal: terminal)
+                return try command.run()
+            case .run:
+                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try DownloadCommand.rejectDownloadOptions(parsed.options)
+                Interruption.install()
+                let command = RunCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
                 return try command.run()

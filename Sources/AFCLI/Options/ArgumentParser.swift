@@ -28,6 +28,8 @@ package enum Command: Equatable, Sendable {
     case manPage
     /// Download the URLs after the word (`afcli download URL…`).
     case download
+    /// Send the requests of a `.http` file or of standard input lines (`afcli run SOURCE`).
+    case run
     /// Print the public-key pins of a server's chain (`afcli pin URL`).
     case pin
     /// Report whether and how a host could be reached (`afcli reachability [HOST[:PORT]]`).
@@ -104,6 +106,7 @@ package enum ArgumentParser {
         try CommandTable.checkArguments(arguments, of: spec)
         switch spec.word {
         case "download": return .download
+        case "run": return .run
         case "pin": return .pin
         case "reachability": return .reachability
         case "completions":

@@ -9,7 +9,7 @@ package enum OptionTable {
     /// Every option, in display order.
     package static let all: [OptionSpec] =
         request + authentication + output + responseDisplay + network + networkRouting + responseChecks + general
-        + uploads + downloads + security + reachability + sessions + environments
+        + uploads + downloads + security + reachability + sessions + environments + batch
 
     /// Options looked up by long name (`follow`).
     package static let byLong: [String: OptionSpec] = Dictionary(

@@ -23,6 +23,14 @@ package struct OptionValues: Equatable, Sendable {
     /// `--env`: the environment to use (a config environment; for `afcli run`, also the
     /// `http-client.env.json` environment); nil for none.
     package var environmentName: String? = nil
+    /// `--parallel`: how many requests of `afcli run` are in flight at once; nil for 1.
+    package var parallel: Int? = nil
+    /// `--first`: names of `afcli run` requests that complete before any other starts.
+    package var firstNames: [String] = []
+    /// `--keep-going`: `afcli run` starts the remaining requests after a failure.
+    package var keepGoing: Bool = false
+    /// `--output-dir`: where `afcli run` saves each body as `NAME.body`; nil discards bodies.
+    package var outputDirectory: String? = nil
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.
