@@ -80,46 +80,58 @@ final class CommandLineBatchTests: BatchTestCase {
     func testOptionsOfTheRunAreRefusedWithTheLine() {
         XCTAssertEqual(
             message { try self.load("get :8080/a\nget :8080/b --offline\n") },
-            "stdin:2: --offline applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:2: --offline applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a -o out.txt") },
-            "stdin:1: --output applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:1: --output applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a -hv") }?.hasPrefix("stdin:1: --"), true)
         XCTAssertEqual(
             message { try self.load("get :8080/a --session=s") },
-            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a --no-session") },
-            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a --help") },
             "stdin:1: --help applies to the whole run: give it on the afcli run command line, not on a request's line")
     }
 
     func testBadLinesAreReportedWithTheirNumber() {
-        XCTAssertEqual(message { try self.load("get :8080/a\n\nget :8080/b --folow\n") },
+        XCTAssertEqual(
+            message { try self.load("get :8080/a\n\nget :8080/b --folow\n") },
             "stdin:3: unknown option --folow (did you mean --follow?)")
-        XCTAssertEqual(message { try self.load("post :8080 name='Ann") }, "stdin:1: the quote ' at column 17 is never closed")
-        XCTAssertEqual(message { try self.load("download :8080/big.iso") },
+        XCTAssertEqual(
+            message { try self.load("post :8080 name='Ann") }, "stdin:1: the quote ' at column 17 is never closed")
+        XCTAssertEqual(
+            message { try self.load("download :8080/big.iso") },
             "stdin:1: download is not a request: a line is [METHOD] URL [ITEM…] [OPTION…]")
-        XCTAssertEqual(message { try self.load("get :8080/a\n# @name last\n") }, "stdin:2: # @name is not followed by a request")
+        XCTAssertEqual(
+            message { try self.load("get :8080/a\n# @name last\n") }, "stdin:2: # @name is not followed by a request")
         XCTAssertEqual(message { try self.load("# @first\n\n") }, "stdin:1: # @first is not followed by a request")
         XCTAssertEqual(message { try self.load("# @name\nget :8080\n") }, "stdin:1: # @name needs a name")
         XCTAssertEqual(message { try self.load("--follow\n") }, "stdin:1: missing URL (see afcli --help)")
-        XCTAssertEqual(ErrorReporter.classify(
-            LocatedError(origin: "stdin:1", underlying: BatchError.runOption("--offline"))).0, .usage)
+        XCTAssertEqual(
+            ErrorReporter.classify(
+                LocatedError(origin: "stdin:1", underlying: BatchError.runOption("--offline"))
+            ).0, .usage)
     }
 
     func testAnOverlongLineIsRefused() {
         let long = "get :8080/" + String(repeating: "a", count: 70_000)
-        XCTAssertEqual(message { try self.load("get :8080/\n" + long + "\n") },
+        XCTAssertEqual(
+            message { try self.load("get :8080/\n" + long + "\n") },
             "stdin:2: line 2 is longer than 64 KiB, the most a line may be")
     }
 
     func testStandardInputCannotBeABody() throws {
         let entries = try load("post :8080/a @-\npost :8080/b file@-\n")
-        XCTAssertEqual(message { try entries[0].prepare() },
+        XCTAssertEqual(
+            message { try entries[0].prepare() },
             "stdin:1: standard input carries the requests, so it cannot also be a request body (@- or field@-)")
         XCTAssertEqual(message { try entries[1].prepare() }?.hasPrefix("stdin:2: standard input carries"), true)
     }

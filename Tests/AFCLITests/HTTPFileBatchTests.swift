@@ -15,7 +15,10 @@ final class HTTPFileBatchTests: BatchTestCase {
     private func summary(_ entry: BatchEntry) throws -> String {
         let prepared = try entry.prepare().prepared
         var lines = ["\(prepared.method) \(prepared.url)"] + headerLines(prepared)
-        if let body = try drain(prepared.body) { lines.append("") ; lines.append(body) }
+        if let body = try drain(prepared.body) {
+            lines.append("")
+            lines.append(body)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -25,7 +28,9 @@ final class HTTPFileBatchTests: BatchTestCase {
             (":9/a?x=1 HTTP/1.1", ["GET http://localhost:9/a?x=1\nAccept: */*"]),
             (
                 "POST http://127.0.0.1:9/users\nContent-Type: application/json\nAccept: application/json\n\n{\"name\": \"Ann\",\n \"age\": 31}\n",
-                ["POST http://127.0.0.1:9/users\nAccept: application/json\nContent-Type: application/json\n\n{\"name\": \"Ann\",\n \"age\": 31}"]
+                [
+                    "POST http://127.0.0.1:9/users\nAccept: application/json\nContent-Type: application/json\n\n{\"name\": \"Ann\",\n \"age\": 31}"
+                ]
             ),
             // No Content-Type is added: the body goes as written, typed only by the file.
             ("PUT http://127.0.0.1:9/t\n\nplain text", ["PUT http://127.0.0.1:9/t\nAccept: */*\n\nplain text"]),
@@ -33,11 +38,16 @@ final class HTTPFileBatchTests: BatchTestCase {
             ("POST http://127.0.0.1:9/e\n", ["POST http://127.0.0.1:9/e\nAccept: */*\n\n"]),
             (
                 "GET /api/users\nHost: 127.0.0.1:9\n\n###\nGET http://127.0.0.1:9/x\n    ?a=1\n    &b=two%20words\n",
-                ["GET http://127.0.0.1:9/api/users\nAccept: */*\nHost: 127.0.0.1:9", "GET http://127.0.0.1:9/x?a=1&b=two%20words\nAccept: */*"]
+                [
+                    "GET http://127.0.0.1:9/api/users\nAccept: */*\nHost: 127.0.0.1:9",
+                    "GET http://127.0.0.1:9/x?a=1&b=two%20words\nAccept: */*",
+                ]
             ),
             (
                 "POST http://127.0.0.1:9/form\nContent-Type: application/x-www-form-urlencoded\nX-Twice: 1\nX-Twice: 2\n\na=1&b=2\n\n\n",
-                ["POST http://127.0.0.1:9/form\nAccept: */*\nContent-Type: application/x-www-form-urlencoded\nX-Twice: 1\nX-Twice: 2\n\na=1&b=2"]
+                [
+                    "POST http://127.0.0.1:9/form\nAccept: */*\nContent-Type: application/x-www-form-urlencoded\nX-Twice: 1\nX-Twice: 2\n\na=1&b=2"
+                ]
             ),
         ]
         for (file, expected) in table {
@@ -48,7 +58,8 @@ final class HTTPFileBatchTests: BatchTestCase {
 
     func testNamesOriginsAndKeepers() throws {
         let entries = try load(
-            "GET :9/a\n\n### List users\nGET :9/users\n\n###\n# @first\n# @name login\nPOST :9/login\n\n###\nGET :9/d\n")
+            "GET :9/a\n\n### List users\nGET :9/users\n\n###\n# @first\n# @name login\nPOST :9/login\n\n###\nGET :9/d\n"
+        )
         XCTAssertEqual(entries.map(\.name), ["request-1", "List users", "login", "request-4"])
         let path = directory + "/api.http"
         XCTAssertEqual(entries.map(\.origin), ["\(path):1", "\(path):4", "\(path):9", "\(path):12"])
@@ -78,14 +89,19 @@ final class HTTPFileBatchTests: BatchTestCase {
         options.auth = "ann:secret"
         let entries = try load("GET users/1\n###\nGET users/2\nAuthorization: Bearer t\n", options: options)
         XCTAssertEqual(
-            try summary(entries[0]), "GET http://127.0.0.1:9/api/users/1\nAccept: */*\nAuthorization: Basic YW5uOnNlY3JldA==")
-        XCTAssertEqual(try summary(entries[1]), "GET http://127.0.0.1:9/api/users/2\nAccept: */*\nAuthorization: Bearer t")
+            try summary(entries[0]),
+            "GET http://127.0.0.1:9/api/users/1\nAccept: */*\nAuthorization: Basic YW5uOnNlY3JldA==")
+        XCTAssertEqual(
+            try summary(entries[1]), "GET http://127.0.0.1:9/api/users/2\nAccept: */*\nAuthorization: Bearer t")
     }
 
     func testVariablesFromTheFileAndTheEnvironmentFiles() throws {
-        try write("http-client.env.json", #"{"dev": {"host": "127.0.0.1:9", "token": "public"}, "prod": {"host": "example.com"}}"#)
+        try write(
+            "http-client.env.json",
+            #"{"dev": {"host": "127.0.0.1:9", "token": "public"}, "prod": {"host": "example.com"}}"#)
         try write("http-client.private.env.json", #"{"dev": {"token": "private"}}"#)
-        let text = "@path = /v1/{{resource}}\n@resource = users\n\nPOST http://{{host}}{{path}}\nAuthorization: Bearer {{token}}\n\n{\"id\": \"{{ resource }}\"}\n"
+        let text =
+            "@path = /v1/{{resource}}\n@resource = users\n\nPOST http://{{host}}{{path}}\nAuthorization: Bearer {{token}}\n\n{\"id\": \"{{ resource }}\"}\n"
         var options = OptionValues()
         options.environmentName = "dev"
         let entries = try load(text, options: options)
@@ -94,38 +110,53 @@ final class HTTPFileBatchTests: BatchTestCase {
             "POST http://127.0.0.1:9/v1/users\nAccept: */*\nAuthorization: Bearer private\n\n{\"id\": \"users\"}")
 
         options.environmentName = "qa"
-        XCTAssertEqual(message { try self.load(text, options: options) },
+        XCTAssertEqual(
+            message { try self.load(text, options: options) },
             "--env qa: no such environment in the environment files (known: dev, prod)")
         options.environmentName = "prod"
         let path = directory + "/api.http"
-        XCTAssertEqual(message { try self.load(text, options: options)[0].prepare() },
+        XCTAssertEqual(
+            message { try self.load(text, options: options)[0].prepare() },
             "\(path):5: variable {{token}} is not defined (nor in environment prod)")
-        XCTAssertEqual(message { try self.load(text)[0].prepare() },
-            "\(path):4: variable {{host}} is not defined (no --env NAME was given to pick an environment of the environment files)")
+        XCTAssertEqual(
+            message { try self.load(text)[0].prepare() },
+            "\(path):4: variable {{host}} is not defined (no --env NAME was given to pick an environment of the environment files)"
+        )
     }
 
     func testAnEnvironmentNeedsTheEnvironmentFiles() throws {
         var options = OptionValues()
         options.environmentName = "dev"
-        XCTAssertEqual(message { try self.load("GET :9/a", options: options) },
+        XCTAssertEqual(
+            message { try self.load("GET :9/a", options: options) },
             "--env dev: there is no http-client.env.json or http-client.private.env.json beside the file")
         try write("http-client.env.json", "{\"dev\": {\n  \"a\": 1,\n}}")
-        XCTAssertEqual(message { try self.load("GET :9/a", options: options) }?.hasPrefix("http-client.env.json:3: "), true)
+        XCTAssertEqual(
+            message { try self.load("GET :9/a", options: options) }?.hasPrefix("http-client.env.json:3: "), true)
     }
 
     func testErrorsNameFileAndLine() throws {
         let path = directory + "/api.http"
-        XCTAssertEqual(message { try self.load("GET :9/a\n###\nGET :9/b\nBad header\n") },
+        XCTAssertEqual(
+            message { try self.load("GET :9/a\n###\nGET :9/b\nBad header\n") },
             "\(path):4: expected a header (Name: value) or a blank line before the body")
-        XCTAssertEqual(message { try self.load("GET :9/a\nBad Name: 1\n")[0].prepare() },
+        XCTAssertEqual(
+            message { try self.load("GET :9/a\nBad Name: 1\n")[0].prepare() },
             "\(path):1: invalid header \"Bad Name\": a name is letters, digits and !#$%&'*+-.^_`|~")
-        XCTAssertEqual(message { try BatchLoader.load(source: self.directory + "/missing.http", options: OptionValues(), environment: [:]) },
+        XCTAssertEqual(
+            message {
+                try BatchLoader.load(
+                    source: self.directory + "/missing.http", options: OptionValues(), environment: [:])
+            },
             "cannot read \(self.directory!)/missing.http: no such file or directory")
-        XCTAssertEqual(ErrorReporter.classify(LocatedError(origin: "a:1", underlying: HTTPFileError(line: 1, reason: "x"))).0, .usage)
+        XCTAssertEqual(
+            ErrorReporter.classify(LocatedError(origin: "a:1", underlying: HTTPFileError(line: 1, reason: "x"))).0,
+            .usage)
     }
 
     func testBodyFilesAreOpenedOnlyWhenPreparedAndStreamed() throws {
-        let entries = try load("POST http://127.0.0.1:9/up\nContent-Type: application/octet-stream\n\n< ./data/payload.bin\n")
+        let entries = try load(
+            "POST http://127.0.0.1:9/up\nContent-Type: application/octet-stream\n\n< ./data/payload.bin\n")
         let path = directory + "/api.http"
         XCTAssertEqual(
             message { try entries[0].prepare() },
@@ -171,7 +202,8 @@ final class HTTPFileBatchTests: BatchTestCase {
     func testCompressionFromTheRunsOptions() throws {
         var options = OptionValues()
         options.compress = true
-        let entries = try load("POST http://127.0.0.1:9/z\n\n" + String(repeating: "compressible ", count: 100), options: options)
+        let entries = try load(
+            "POST http://127.0.0.1:9/z\n\n" + String(repeating: "compressible ", count: 100), options: options)
         let prepared = try entries[0].prepare().prepared
         XCTAssertTrue(prepared.headers.contains(HTTPField(name: "Content-Encoding", value: "deflate")))
     }

@@ -52,7 +52,10 @@ final class HTTPFileParserTests: XCTestCase {
                 [
                     request(
                         nil, line: 1, "POST", "http://x/up", headers: [("Content-Type", "text/plain", 2)],
-                        body: [.text("line one\n\nline three", line: 4), .file("./data.bin", line: 7), .text("tail", line: 8)])
+                        body: [
+                            .text("line one\n\nline three", line: 4), .file("./data.bin", line: 7),
+                            .text("tail", line: 8),
+                        ])
                 ]
             ),
             (
@@ -82,7 +85,8 @@ final class HTTPFileParserTests: XCTestCase {
     }
 
     func testFileVariables() throws {
-        let file = try parse("@host = localhost:8080\n@token=abc = d\n\nGET http://{{host}}/a\n###\n@host = other\nGET :1\n")
+        let file = try parse(
+            "@host = localhost:8080\n@token=abc = d\n\nGET http://{{host}}/a\n###\n@host = other\nGET :1\n")
         XCTAssertEqual(
             file.variables,
             [
@@ -140,18 +144,43 @@ final class HTTPFileParserTests: XCTestCase {
 
     func testErrorsNameTheirLine() {
         let cases: [(String, HTTPFileError)] = [
-            ("GET :1\nnot a header\n", HTTPFileError(line: 2, reason: "expected a header (Name: value) or a blank line before the body")),
-            ("GET :1 extra words", HTTPFileError(line: 1, reason: "expected a request line: [METHOD] URL [HTTP/VERSION]")),
-            ("# c\n< {% request.variables.set('a', 1) %}\nGET :1", HTTPFileError(
-                line: 2, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")),
-            ("POST :1\n\n<@ ./body.json\n", HTTPFileError(
-                line: 3, reason: "<@ (a file with variables substituted) is not supported; use < PATH")),
-            ("GET :1\n\n> {%\nclient.log(1)\n", HTTPFileError(line: 3, reason: "the response handler {% is never closed with %}")),
-            ("GET :1\n\n> ./a.js\nmore body\n", HTTPFileError(
-                line: 4, reason: "only response handlers may follow a response handler (start a new request with ###)")),
-            ("@ bad name = 1\n", HTTPFileError(line: 1, reason: "\"bad name\" is not a variable name (letters, digits, _ . -)")),
+            (
+                "GET :1\nnot a header\n",
+                HTTPFileError(line: 2, reason: "expected a header (Name: value) or a blank line before the body")
+            ),
+            (
+                "GET :1 extra words",
+                HTTPFileError(line: 1, reason: "expected a request line: [METHOD] URL [HTTP/VERSION]")
+            ),
+            (
+                "# c\n< {% request.variables.set('a', 1) %}\nGET :1",
+                HTTPFileError(
+                    line: 2, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")
+            ),
+            (
+                "POST :1\n\n<@ ./body.json\n",
+                HTTPFileError(
+                    line: 3, reason: "<@ (a file with variables substituted) is not supported; use < PATH")
+            ),
+            (
+                "GET :1\n\n> {%\nclient.log(1)\n",
+                HTTPFileError(line: 3, reason: "the response handler {% is never closed with %}")
+            ),
+            (
+                "GET :1\n\n> ./a.js\nmore body\n",
+                HTTPFileError(
+                    line: 4,
+                    reason: "only response handlers may follow a response handler (start a new request with ###)")
+            ),
+            (
+                "@ bad name = 1\n",
+                HTTPFileError(line: 1, reason: "\"bad name\" is not a variable name (letters, digits, _ . -)")
+            ),
             ("GET :1\nA: 1\n\n\u{FF}", HTTPFileError(line: 4, reason: "the line is not UTF-8")),
-            ("GET :1/" + String(repeating: "a", count: 70_000), HTTPFileError(line: 1, reason: "the request line is longer than 64 KiB")),
+            (
+                "GET :1/" + String(repeating: "a", count: 70_000),
+                HTTPFileError(line: 1, reason: "the request line is longer than 64 KiB")
+            ),
         ]
         for (text, expected) in cases {
             var bytes = Array(text.utf8)
@@ -167,7 +196,8 @@ final class HTTPFileParserTests: XCTestCase {
         XCTAssertThrowsError(try parse(text)) { error in
             XCTAssertEqual(
                 error as? HTTPFileError,
-                HTTPFileError(line: HTTPFileParser.maximumRequests * 2 + 1, reason: "more than 100000 requests in one file"))
+                HTTPFileError(
+                    line: HTTPFileParser.maximumRequests * 2 + 1, reason: "more than 100000 requests in one file"))
         }
     }
 

@@ -16,14 +16,17 @@ final class HTTPFileVariablesTests: XCTestCase {
     }
 
     func testFileVariablesWinOverTheEnvironmentAndTheLastDefinitionWins() throws {
-        let vars = variables([("host", "a"), ("host", "b"), ("port", "{{envPort}}")], environment: ["host": "env", "envPort": "8080", "x": "y"])
+        let vars = variables(
+            [("host", "a"), ("host", "b"), ("port", "{{envPort}}")],
+            environment: ["host": "env", "envPort": "8080", "x": "y"])
         XCTAssertEqual(try vars.expand("http://{{host}}:{{ port }}/{{x}}", line: 1), "http://b:8080/y")
         XCTAssertEqual(try vars.expand("no braces {here} {{ unclosed", line: 1), "no braces {here} {{ unclosed")
     }
 
     func testUndefinedVariablesAreErrorsAtTheirLine() {
         XCTAssertThrowsError(try variables([]).expand("{{missing}}", line: 7)) { error in
-            XCTAssertEqual(error as? HTTPFileError, HTTPFileError(line: 7, reason: "variable {{missing}} is not defined"))
+            XCTAssertEqual(
+                error as? HTTPFileError, HTTPFileError(line: 7, reason: "variable {{missing}} is not defined"))
         }
         XCTAssertThrowsError(try variables([], hint: "nor in environment dev").expand("a {{b}}", line: 2)) { error in
             XCTAssertEqual("\(error)", "variable {{b}} is not defined (nor in environment dev)")
@@ -31,13 +34,15 @@ final class HTTPFileVariablesTests: XCTestCase {
         XCTAssertThrowsError(try variables([]).expand("{{login.response.body.$.token}}", line: 3)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "variable {{login.response.body.$.token}} is not defined (values from other requests' responses are not supported)")
+                "variable {{login.response.body.$.token}} is not defined (values from other requests' responses are not supported)"
+            )
         }
     }
 
     func testSelfReferenceAndDepthAndSizeAreBounded() {
         XCTAssertThrowsError(try variables([("a", "{{b}}"), ("b", "x{{a}}")]).expand("{{a}}", line: 4)) { error in
-            XCTAssertEqual(error as? HTTPFileError, HTTPFileError(line: 4, reason: "variable a refers to itself (a → b → a)"))
+            XCTAssertEqual(
+                error as? HTTPFileError, HTTPFileError(line: 4, reason: "variable a refers to itself (a → b → a)"))
         }
         let chain = (0..<20).map { ("v\($0)", "{{v\($0 + 1)}}") } + [("v20", "end")]
         XCTAssertThrowsError(try variables(chain).expand("{{v0}}", line: 1)) { error in
@@ -45,15 +50,23 @@ final class HTTPFileVariablesTests: XCTestCase {
         }
         XCTAssertEqual(try variables(Array(chain.suffix(10))).expand("{{v11}}", line: 1), "end")
         // Each level doubles: 2^30 copies would be gigabytes; the size limit stops it early.
-        let bomb = (0..<30).map { ("b\($0)", "{{b\($0 + 1)}}{{b\($0 + 1)}}") } + [("b30", String(repeating: "x", count: 1024))]
+        let bomb =
+            (0..<30).map { ("b\($0)", "{{b\($0 + 1)}}{{b\($0 + 1)}}") } + [("b30", String(repeating: "x", count: 1024))]
         XCTAssertThrowsError(try variables(bomb).expand("{{b0}}", line: 9)) { error in
-            XCTAssertEqual(error as? HTTPFileError, HTTPFileError(line: 9, reason: "variables refer to each other more than 16 levels deep"))
+            XCTAssertEqual(
+                error as? HTTPFileError,
+                HTTPFileError(line: 9, reason: "variables refer to each other more than 16 levels deep"))
         }
-        let wide = (0..<14).map { ("w\($0)", String(repeating: "{{w\($0 + 1)}}", count: 4)) } + [("w14", String(repeating: "x", count: 64))]
+        let wide =
+            (0..<14).map { ("w\($0)", String(repeating: "{{w\($0 + 1)}}", count: 4)) } + [
+                ("w14", String(repeating: "x", count: 64))
+            ]
         XCTAssertThrowsError(try variables(wide, limit: 1 << 20).expand("{{w0}}", line: 9)) { error in
-            XCTAssertEqual(error as? HTTPFileError, HTTPFileError(line: 9, reason: "variables expand to more than 1 MiB"))
+            XCTAssertEqual(
+                error as? HTTPFileError, HTTPFileError(line: 9, reason: "variables expand to more than 1 MiB"))
         }
-        XCTAssertEqual(try variables(Array(wide.suffix(4)), limit: 1 << 20).expand("{{w11}}", line: 9).utf8.count, 64 * 64)
+        XCTAssertEqual(
+            try variables(Array(wide.suffix(4)), limit: 1 << 20).expand("{{w11}}", line: 9).utf8.count, 64 * 64)
     }
 
     func testDynamicVariables() throws {
@@ -71,7 +84,8 @@ final class HTTPFileVariablesTests: XCTestCase {
         XCTAssertThrowsError(try vars.expand("{{$processEnv HOME}}", line: 5)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "dynamic variable {{$processEnv HOME}} is not supported (afcli knows $uuid, $timestamp, $isoTimestamp and $randomInt)")
+                "dynamic variable {{$processEnv HOME}} is not supported (afcli knows $uuid, $timestamp, $isoTimestamp and $randomInt)"
+            )
         }
         XCTAssertThrowsError(try vars.expand("{{$randomInt 5 1}}", line: 5)) { error in
             XCTAssertEqual("\(error)", "{{$randomInt 5 1}}: unexpected arguments")

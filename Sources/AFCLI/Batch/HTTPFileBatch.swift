@@ -30,7 +30,8 @@ enum HTTPFileBatch {
 
     /// The entries of the file at `path`, in file order.
     static func load(path: String, options: OptionValues, environment: [String: String]) throws -> [BatchEntry] {
-        let bytes = try read(path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be")
+        let bytes = try read(
+            path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be")
         guard let bytes else { throw BatchError.unreadableFile(path: path, reason: SystemError.message(ENOENT)) }
         let file: HTTPFile
         do {

@@ -25,11 +25,24 @@ extension ManualText {
                         + "Content-Type is multipart. Whatever the file does not say comes from the options of "
                         + "`afcli run` (`--follow`, `--verify`, `--timeout`, `--base-url`, `--compress`…)."),
                 .definitions([
-                    (term: "# @name NAME", text: "Names the request (wins over the text after `###`). Unnamed requests are `request-N`, N counting from 1 in file order."),
+                    (
+                        term: "# @name NAME",
+                        text:
+                            "Names the request (wins over the text after `###`). Unnamed requests are `request-N`, N counting from 1 in file order."
+                    ),
                     (term: "# @no-redirect", text: "Does not follow redirects, even with `--follow`."),
-                    (term: "# @timeout N", text: "The idle timeout (`--timeout`) of this request; N in seconds, or `N ms`, `N s`, `N m`."),
-                    (term: "# @connection-timeout N", text: "The connection timeout (`--connect-timeout`) of this request."),
-                    (term: "# @first", text: "Makes the request a keeper: it completes before any other request starts."),
+                    (
+                        term: "# @timeout N",
+                        text: "The idle timeout (`--timeout`) of this request; N in seconds, or `N ms`, `N s`, `N m`."
+                    ),
+                    (
+                        term: "# @connection-timeout N",
+                        text: "The connection timeout (`--connect-timeout`) of this request."
+                    ),
+                    (
+                        term: "# @first",
+                        text: "Makes the request a keeper: it completes before any other request starts."
+                    ),
                 ]),
                 .paragraph(
                     "`{{NAME}}` in the URL, headers, body and `< PATH` is replaced by the file variable NAME, else "

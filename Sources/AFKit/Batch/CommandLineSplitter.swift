@@ -47,7 +47,8 @@ package enum CommandLineSplitter {
                     guard let next = bytes.popFirst() else { throw .unterminatedQuote("\"", column: start) }
                     column += 1
                     if next == UInt8(ascii: "\"") { break }
-                    if next == UInt8(ascii: "\\"), let escaped = bytes.first, escapableInDoubleQuotes.contains(escaped) {
+                    if next == UInt8(ascii: "\\"), let escaped = bytes.first, escapableInDoubleQuotes.contains(escaped)
+                    {
                         bytes.removeFirst()
                         column += 1
                         word.append(escaped)

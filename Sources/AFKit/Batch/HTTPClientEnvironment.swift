@@ -24,7 +24,9 @@ package enum HTTPClientEnvironment {
     }
 
     /// The variables of environment `name`, private over public.
-    package static func variables(named name: String, in files: Files) throws(HTTPClientEnvironmentError) -> [String: String] {
+    package static func variables(named name: String, in files: Files) throws(HTTPClientEnvironmentError) -> [String:
+        String]
+    {
         let publicEnvironments = try files.publicBytes.map { bytes throws(HTTPClientEnvironmentError) in
             try environments(bytes, file: publicFile)
         }
@@ -36,7 +38,8 @@ package enum HTTPClientEnvironment {
         let privateOne = privateEnvironments?.first { $0.name == name }
         if publicOne == nil, privateOne == nil {
             var known: [String] = []
-            for environment in (publicEnvironments ?? []) + (privateEnvironments ?? []) where !known.contains(environment.name) {
+            for environment in (publicEnvironments ?? []) + (privateEnvironments ?? [])
+            where !known.contains(environment.name) {
                 known.append(environment.name)
             }
             throw .unknownEnvironment(name, known: known)

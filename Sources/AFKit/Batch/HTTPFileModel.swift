@@ -8,7 +8,8 @@ package struct HTTPFile: Equatable, Sendable {
     /// What was skipped (response handlers, unknown directives), with its line.
     package var warnings: [HTTPFileWarning] = []
 
-    package init(variables: [HTTPFileVariable] = [], requests: [HTTPFileRequest] = [], warnings: [HTTPFileWarning] = []) {
+    package init(variables: [HTTPFileVariable] = [], requests: [HTTPFileRequest] = [], warnings: [HTTPFileWarning] = [])
+    {
         self.variables = variables
         self.requests = requests
         self.warnings = warnings

@@ -66,6 +66,7 @@ private struct Parser {
     var bodyLines: [(text: String, line: Int)] = []
     var bodyParts: [HTTPFileBodyPart] = []
 
+    /// Reads one line (without its end) in the current phase.
     mutating func read(_ line: String, number: Int) throws(HTTPFileError) {
         if case .inHandler = phase {
             if line.contains("%}") { phase = .afterHandler }
@@ -146,7 +147,8 @@ private struct Parser {
         guard HTTPFileVariables.isValidName(name) else {
             throw HTTPFileError(line: number, reason: "\"\(name)\" is not a variable name (letters, digits, _ . -)")
         }
-        file.variables.append(HTTPFileVariable(name: name, value: trim(text[text.index(after: equals)...]), line: number))
+        file.variables.append(
+            HTTPFileVariable(name: name, value: trim(text[text.index(after: equals)...]), line: number))
     }
 
     /// `[METHOD] URL [HTTP/VERSION]`.
@@ -155,7 +157,8 @@ private struct Parser {
             throw HTTPFileError(line: number, reason: "the request line is longer than 64 KiB")
         }
         guard file.requests.count < HTTPFileParser.maximumRequests else {
-            throw HTTPFileError(line: number, reason: "more than \(HTTPFileParser.maximumRequests) requests in one file")
+            throw HTTPFileError(
+                line: number, reason: "more than \(HTTPFileParser.maximumRequests) requests in one file")
         }
         var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if words.count > 1, let last = words.last, last.hasPrefix("HTTP/") { words.removeLast() }
@@ -202,7 +205,8 @@ private struct Parser {
             throw HTTPFileError(line: number, reason: "expected a header (Name: value) or a blank line before the body")
         }
         let name = trim(trimmed[..<colon])
-        request.headers.append(HTTPFileHeader(name: name, value: trim(trimmed[trimmed.index(after: colon)...]), line: number))
+        request.headers.append(
+            HTTPFileHeader(name: name, value: trim(trimmed[trimmed.index(after: colon)...]), line: number))
         self.request = request
     }
 
@@ -235,7 +239,9 @@ private struct Parser {
         let trimmed = trim(line[...])
         if trimmed.isEmpty || commentText(trimmed) != nil { return }
         guard trimmed.hasPrefix(">") else {
-            throw HTTPFileError(line: number, reason: "only response handlers may follow a response handler (start a new request with ###)")
+            throw HTTPFileError(
+                line: number,
+                reason: "only response handlers may follow a response handler (start a new request with ###)")
         }
         try readHandler(trimmed, number: number)
     }
@@ -306,7 +312,9 @@ private struct Parser {
     }
 
     private func trim(_ text: Substring) -> String {
-        String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        String(
+            text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        )
     }
 
     /// `N`, `N s`, `N ms` or `N m` in seconds; nil for anything else.

@@ -63,7 +63,10 @@ package struct HTTPFileRequestBuilder {
             switch part {
             case .text(let text, let line):
                 var expanded = try variables.expand(text, line: line)
-                if lineBreak != "\n" { expanded = expanded.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: lineBreak) }
+                if lineBreak != "\n" {
+                    expanded = expanded.split(separator: "\n", omittingEmptySubsequences: false).joined(
+                        separator: lineBreak)
+                }
                 let bytes = Array(expanded.utf8)
                 sources.append(BytesBodySource(bytes))
                 allText? += bytes

@@ -111,7 +111,8 @@ package struct HTTPFileVariables {
             throw HTTPFileError(line: line, reason: "variable \(reference) refers to itself (\(cycle))")
         }
         guard chain.count < Self.maximumDepth else {
-            throw HTTPFileError(line: line, reason: "variables refer to each other more than \(Self.maximumDepth) levels deep")
+            throw HTTPFileError(
+                line: line, reason: "variables refer to each other more than \(Self.maximumDepth) levels deep")
         }
         guard let raw = fileValues[reference] ?? environment[reference] else {
             var reason = "variable {{\(reference)}} is not defined"
@@ -169,7 +170,8 @@ package struct HTTPFileVariables {
             let text = String(byte, radix: 16)
             return text.count == 1 ? "0" + text : text
         }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
+            separator: "-")
     }
 
     /// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
