@@ -67,7 +67,7 @@ enum CommandLineBatch {
                 BatchEntry(
                     name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
                     prepare: {
-                        try LocatedError.locating(origin) { try prepare(words, context: entryContext) }
+                        try LocatedError.locating(origin) { try prepare(line, context: entryContext) }
                     }))
             pendingName = nil
             pendingFirst = nil
@@ -116,8 +116,11 @@ enum CommandLineBatch {
     }
 
     /// Builds the request of one line: its items read now, its body ready to stream.
-    static func prepare(_ words: [String], context: Context) throws -> BatchRequest {
-        let parsed = try check(words, over: context.options)
+    ///
+    /// The entry keeps the line as one string rather than its words (one allocation instead of
+    /// one per word, for runs of many lines) and splits it again here.
+    static func prepare(_ line: String, context: Context) throws -> BatchRequest {
+        let parsed = try check(try CommandLineSplitter.split(line), over: context.options)
         var options = parsed.options
         // Standard input is the list of requests: never peek at it for a body.
         options.ignoreStdin = true
