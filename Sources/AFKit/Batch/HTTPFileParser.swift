@@ -271,7 +271,8 @@ private struct Parser {
         if var request {
             // Blank lines before the next `###` are not part of the body.
             while case .text(let text, let line)? = bodyParts.last {
-                let kept = String(text.reversed().drop(while: { $0 == "\n" }).reversed())
+                let end = text.utf8.lastIndex(where: { $0 != UInt8(ascii: "\n") }).map { text.utf8.index(after: $0) }
+                let kept = String(text[..<(end ?? text.startIndex)])
                 if kept.isEmpty {
                     bodyParts.removeLast()
                 } else {
@@ -312,9 +313,7 @@ private struct Parser {
     }
 
     private func trim(_ text: Substring) -> String {
-        String(
-            text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
-        )
+        text.trimmingBlanks()
     }
 
     /// `N`, `N s`, `N ms` or `N m` in seconds; nil for anything else.
@@ -328,5 +327,16 @@ private struct Parser {
         case "m": return value * 60
         default: return nil
         }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingBlanks() -> String {
+        let utf8 = self.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+            let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return "" }
+        return String(self[first...last])
     }
 }

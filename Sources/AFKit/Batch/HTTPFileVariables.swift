@@ -87,7 +87,7 @@ package struct HTTPFileVariables {
             while close + 1 < text.endIndex, !(text[close] == closing && text[close + 1] == closing) { close += 1 }
             guard close + 1 < text.endIndex else { break }
             result += text[copied..<index]
-            let reference = String(decoding: text[(index + 2)..<close], as: UTF8.self).trimmingBlanks()
+            let reference = String(decoding: text[(index + 2)..<close], as: UTF8.self)[...].trimmingBlanks()
             try appendValue(of: reference, into: &result, line: line, chain: chain)
             guard result.count <= maximumLength else {
                 throw HTTPFileError(line: line, reason: "variables expand to more than \(maximumLength >> 20) MiB")
@@ -182,13 +182,5 @@ package struct HTTPFileVariables {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate func trimmingBlanks() -> String {
-        let start = drop(while: { $0 == " " || $0 == "\t" })
-        return String(start.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }
