@@ -253,13 +253,14 @@ package final class EasyHandle {
     }
 
     /// Sets a string option (libcurl copies it), turning a rejection into a `CurlError`.
-    func setString(_ option: CURLoption, _ value: String, _ what: String) throws(CurlError) {
-        try check(afcurl_setopt_string(handle, option, value), what)
+    func setString(_ option: CURLoption, _ value: String, _ what: @autoclosure () -> String) throws(CurlError) {
+        try check(afcurl_setopt_string(handle, option, value), what())
     }
 
-    /// Turns a non-OK setup result into a `CurlError` naming what was being set.
-    func check(_ code: CURLcode, _ what: String) throws(CurlError) {
-        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what)", code: code) }
+    /// Turns a non-OK setup result into a `CurlError` naming what was being set; the name is made
+    /// only on failure (a batch sets a dozen options per transfer).
+    func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(CurlError) {
+        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what())", code: code) }
     }
 
     /// The raw `CURL *`, for the callback installer.

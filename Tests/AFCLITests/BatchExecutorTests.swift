@@ -112,10 +112,43 @@ final class BatchExecutorTests: BatchTestCase {
     }
 
     func testSecondsAreWrittenWithMicrosecondPrecision() {
-        XCTAssertEqual(BatchReport.seconds(0), .number("0.000000"))
-        XCTAssertEqual(BatchReport.seconds(1.5), .number("1.500000"))
-        XCTAssertEqual(BatchReport.seconds(0.0000125), .number("0.000013"))
-        XCTAssertEqual(BatchReport.seconds(12.345678), .number("12.345678"))
+        XCTAssertEqual(BatchReport.seconds(0), "0.000000")
+        XCTAssertEqual(BatchReport.seconds(1.5), "1.500000")
+        XCTAssertEqual(BatchReport.seconds(0.0000125), "0.000013")
+        XCTAssertEqual(BatchReport.seconds(12.345678), "12.345678")
+    }
+
+    func testAReportLineIsOneJSONObjectWithNullsForWhatDidNotHappen() {
+        // Given: a response over a reused connection, and a request that got none.
+        var metrics = TransferMetrics()
+        metrics.queue = 0.25
+        metrics.nameLookup = 0.000014
+        metrics.startTransfer = 0.001
+        metrics.total = 0.002
+        metrics.remoteAddress = "::1"
+        metrics.remotePort = 8080
+        var answered = BatchReport(name: "a\"b", method: "GET", url: "http://x/")
+        answered.statusCode = 200
+        answered.bytes = 12
+        answered.metrics = metrics
+        answered.httpVersion = "HTTP/2"
+        var failed = BatchReport(name: "c", method: "POST", url: "http://y/")
+        failed.error = "could not connect"
+        failed.status = .connectionFailed
+        failed.file = "out/c.body"
+
+        // Then
+        XCTAssertEqual(
+            String(decoding: answered.jsonLine(), as: UTF8.self),
+            #"{"name":"a\"b","method":"GET","url":"http://x/","status":200,"bytes":12,"redirects":0,"#
+                + #""http_version":"HTTP/2","time":{"queue":0.250000,"namelookup":null,"connect":null,"tls":null,"#
+                + #""first_byte":0.001000,"total":0.002000},"reused":true,"remote":"[::1]:8080","error":null,"#
+                + #""exit":0}"# + "\n")
+        XCTAssertEqual(
+            String(decoding: failed.jsonLine(), as: UTF8.self),
+            #"{"name":"c","method":"POST","url":"http://y/","status":null,"bytes":0,"redirects":0,"#
+                + #""http_version":null,"time":null,"reused":null,"remote":null,"file":"out/c.body","#
+                + #""error":"could not connect","exit":8}"# + "\n")
     }
 
     func testOutputFileNamesAreSafeAndUniqueInTheOrderWritten() {

@@ -68,7 +68,8 @@ final class DocsTests: XCTestCase {
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
-                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
+                "\"MANY REQUESTS: AFCLI RUN\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }

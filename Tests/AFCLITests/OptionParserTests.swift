@@ -102,6 +102,7 @@ final class OptionParserTests: XCTestCase {
             case "retry-delay": return ["--retry-delay", "0.5"]
             case "connect-to": return ["--connect-to", "a:1:b:2"]
             case "limit-rate": return ["--limit-rate", "1k"]
+            case "parallel": return ["--parallel", "8"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }

@@ -22,6 +22,8 @@ final class BatchExecutor {
     private var scheduler: BatchScheduler
     private var status: BatchStatus
     private var inFlight: [Int: InFlight] = [:]
+    /// The transfer settings, made once per distinct set of options.
+    private var settingsCache = BatchClientSettings()
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
     /// When the entries were ready and the multi handle created: the start of every request's
@@ -44,7 +46,8 @@ final class BatchExecutor {
     /// Runs every entry the schedule allows and returns the run's exit status: 0 when all
     /// succeeded, 130 when interrupted, else the status of the first failure.
     func run() throws -> ExitStatus {
-        let client = try MultiClient()
+        // libcurl's own bound matches the run's: never more connections open than requests in flight.
+        let client = try MultiClient(maxConnections: scheduler.parallel)
         readyAt = FileIO.monotonicSeconds()
         status = BatchStatus(total: entries.count, isLive: status.isLive, startedAt: readyAt)
         var interrupted = false
@@ -87,9 +90,7 @@ final class BatchExecutor {
             let request = try entry.prepare()
             method = request.prepared.method
             url = request.prepared.url
-            var settings = request.options.clientOptions
-            settings.acceptEncoding = HTTPClient.supportedAcceptEncoding
-            try SecurityOptions.configure(&settings, options: request.options, url: url)
+            let settings = try settingsCache.settings(for: request.options, url: url)
             inFlight[index] = InFlight(sink: sink, method: method, url: url, options: request.options)
             try client.start(request.prepared, options: settings, delegate: sink, tag: index, readyAt: readyAt)
         } catch {

@@ -30,57 +30,87 @@ struct BatchReport {
 
     /// The NDJSON line: one compact JSON object and a line feed. Times are seconds from the start
     /// of the final transfer as libcurl measured them (null for a phase that did not happen),
-    /// except `queue`, which afcli measures before the transfer starts.
+    /// except `queue`, which afcli measures before the transfer starts. Written straight into
+    /// bytes (strings through `JSONWriter.writeString`): a run writes one line per request.
     func jsonLine() -> [UInt8] {
-        var members: [JSONMember] = [
-            JSONMember(key: "name", value: .string(name)),
-            JSONMember(key: "method", value: .string(method)),
-            JSONMember(key: "url", value: .string(url)),
-            JSONMember(key: "status", value: statusCode.map { .number(String($0)) } ?? .null),
-            JSONMember(key: "bytes", value: .number(String(bytes))),
-            JSONMember(key: "redirects", value: .number(String(redirects))),
-            JSONMember(key: "http_version", value: httpVersion.map { .string($0) } ?? .null),
-            JSONMember(key: "time", value: metrics.map(Self.times) ?? .null),
-            JSONMember(key: "reused", value: metrics.map { .bool($0.reusedConnection) } ?? .null),
-            JSONMember(key: "remote", value: metrics.flatMap(Self.remote) ?? .null),
-        ]
-        if let file { members.append(JSONMember(key: "file", value: .string(file))) }
-        members.append(JSONMember(key: "error", value: error.map { .string($0) } ?? .null))
-        members.append(JSONMember(key: "exit", value: .number(String(status.rawValue))))
         var line: [UInt8] = []
-        // Every number above is written from an integer or by `seconds`, so the writer cannot refuse one.
-        try? JSONWriter.write(.object(members), into: &line)
-        line.append(0x0A)
+        line.reserveCapacity(384)
+        func key(_ name: StaticString, first: Bool = false) {
+            if !first { line.append(UInt8(ascii: ",")) }
+            line.append(UInt8(ascii: "\""))
+            line.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            line.append(contentsOf: "\":".utf8)
+        }
+        func raw(_ text: String) { line.append(contentsOf: text.utf8) }
+        func string(_ text: String?) {
+            if let text { JSONWriter.writeString(text, into: &line) } else { raw("null") }
+        }
+        line.append(UInt8(ascii: "{"))
+        key("name", first: true)
+        string(name)
+        key("method")
+        string(method)
+        key("url")
+        string(url)
+        key("status")
+        raw(statusCode.map(String.init) ?? "null")
+        key("bytes")
+        raw(String(bytes))
+        key("redirects")
+        raw(String(redirects))
+        key("http_version")
+        string(httpVersion)
+        key("time")
+        if let metrics {
+            // A phase that did not happen on this transfer is null: name lookup and connect on a
+            // reused connection (libcurl reports a leftover lookup time and a connect time of 0
+            // there), TLS without TLS.
+            let fresh = !metrics.reusedConnection
+            line.append(UInt8(ascii: "{"))
+            key("queue", first: true)
+            raw(Self.seconds(metrics.queue))
+            key("namelookup")
+            raw(fresh ? Self.seconds(metrics.nameLookup) : "null")
+            key("connect")
+            raw(fresh ? Self.seconds(metrics.connect) : "null")
+            key("tls")
+            raw(fresh && metrics.appConnect > 0 ? Self.seconds(metrics.appConnect) : "null")
+            key("first_byte")
+            raw(Self.seconds(metrics.startTransfer))
+            key("total")
+            raw(Self.seconds(metrics.total))
+            line.append(UInt8(ascii: "}"))
+        } else {
+            raw("null")
+        }
+        key("reused")
+        raw(metrics.map { $0.reusedConnection ? "true" : "false" } ?? "null")
+        key("remote")
+        string(metrics.flatMap(Self.remote))
+        if let file {
+            key("file")
+            string(file)
+        }
+        key("error")
+        string(error)
+        key("exit")
+        raw(String(status.rawValue))
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
-    /// The `time` object: libcurl's cumulative phase times and afcli's queue time. A phase that
-    /// did not happen on this transfer is null: name lookup and connect on a reused connection
-    /// (libcurl reports a leftover lookup time and a connect time of 0 there), TLS without TLS.
-    private static func times(_ metrics: TransferMetrics) -> JSONValue {
-        let fresh = !metrics.reusedConnection
-        return .object([
-            JSONMember(key: "queue", value: seconds(metrics.queue)),
-            JSONMember(key: "namelookup", value: fresh ? seconds(metrics.nameLookup) : .null),
-            JSONMember(key: "connect", value: fresh ? seconds(metrics.connect) : .null),
-            JSONMember(key: "tls", value: fresh && metrics.appConnect > 0 ? seconds(metrics.appConnect) : .null),
-            JSONMember(key: "first_byte", value: seconds(metrics.startTransfer)),
-            JSONMember(key: "total", value: seconds(metrics.total)),
-        ])
-    }
-
     /// `ADDRESS:PORT` of the server, when connected.
-    private static func remote(_ metrics: TransferMetrics) -> JSONValue? {
+    private static func remote(_ metrics: TransferMetrics) -> String? {
         guard let address = metrics.remoteAddress else { return nil }
         let host = address.contains(":") ? "[\(address)]" : address
-        return .string(metrics.remotePort.map { "\(host):\($0)" } ?? host)
+        return metrics.remotePort.map { "\(host):\($0)" } ?? host
     }
 
     /// Seconds as a JSON number with microsecond precision (`0.001234`), written without
     /// Foundation's formatters.
-    static func seconds(_ value: Double) -> JSONValue {
+    static func seconds(_ value: Double) -> String {
         let micros = Int64((max(0, value) * 1_000_000).rounded())
         let fraction = String(micros % 1_000_000)
-        return .number("\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)")
+        return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
     }
 }

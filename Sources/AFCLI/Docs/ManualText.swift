@@ -15,7 +15,8 @@ package enum ManualText {
     }
 
     /// The sections after NAME and SYNOPSIS, in order.
-    package static let sections: [ManualSection] = requestSections + networkSections + referenceSections
+    package static let sections: [ManualSection] =
+        requestSections + networkSections + runSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
     private static let requestSections: [ManualSection] = [

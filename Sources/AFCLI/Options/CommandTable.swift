@@ -55,7 +55,7 @@ package enum CommandTable {
             arguments: .oneOrMore(missing: .missingURL)),
         CommandSpec(
             word: "run", usage: "SOURCE [OPTION...]",
-            summary: "send the requests of a .http file or of stdin lines (-)",
+            summary: "send the requests of a .http file or stdin (-)",
             arguments: .exactlyOne(missing: .missingSource)),
         CommandSpec(
             word: "pin", usage: "URL [OPTION...]", summary: "print the key pins of a server's certificates",
