@@ -3,7 +3,7 @@ extension ManualText {
     /// Kept apart so that the section on running batches can place it.
     static let batchInputSections: [ManualSection] = [
         ManualSection(
-            ".HTTP FILES",
+            "REQUEST FILES (.HTTP)",
             [
                 .paragraph(
                     "`afcli run FILE` reads the requests of a JetBrains HTTP Client or VS Code REST Client file. "
