@@ -149,4 +149,38 @@ final class CommandLineBatchTests: BatchTestCase {
         XCTAssertEqual(try drain(first.body), "streamed body")
         XCTAssertEqual(try drain(try entries[1].prepare().prepared.body), #"{"note":"from a file"}"#)
     }
+
+    func testTheNumberOfRequestsIsBounded() throws {
+        let path = try write("many", "get :9/a\n# skipped\n\nget :9/b\nget :9/c\n")
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        XCTAssertEqual(
+            message {
+                try CommandLineBatch.load(descriptor: descriptor, options: OptionValues(), environment: [:], limit: 2)
+            },
+            "stdin:5: more than 2 requests in one run")
+        XCTAssertEqual(CommandLineBatch.maximumRequests, 100_000)
+    }
+
+    func testAUserWithoutAPasswordIsAskedOnceForTheWholeRun() throws {
+        var asked: [String] = []
+        let ask: (String) throws -> String? = { user in
+            asked.append(user)
+            return "typed"
+        }
+        var options = OptionValues()
+        options.auth = "ann"
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:typed")
+        XCTAssertEqual(asked, ["ann"])
+        options.auth = "ann:given"
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:given")
+        options.auth = "token"
+        options.authType = .bearer
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "token")
+        XCTAssertEqual(asked, ["ann"])
+        // No terminal to ask on: the password is empty, as for a single request.
+        options.auth = "bob"
+        options.authType = .basic
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: { _ in nil }).auth, "bob:")
+    }
 }

@@ -4,10 +4,13 @@ import AFKit
 /// request (and never in the middle of a run).
 enum BatchCredentials {
     /// `options` with a password typed now for `-a USER` (basic or digest); unchanged otherwise.
-    static func resolvingPassword(_ options: OptionValues) throws -> OptionValues {
+    /// `ask` is the terminal prompt (replaced in tests).
+    static func resolvingPassword(
+        _ options: OptionValues, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
+    ) throws -> OptionValues {
         guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return options }
         var resolved = options
-        resolved.auth = auth + ":" + (try PasswordPrompt.ask(user: auth) ?? "")
+        resolved.auth = auth + ":" + (try ask(auth) ?? "")
         return resolved
     }
 }

@@ -39,9 +39,10 @@ enum CommandLineBatch {
         }
     }
 
-    /// The entries of the lines read from `descriptor`, in order.
+    /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
     static func load(
-        descriptor: Int32, options: OptionValues, environment: [String: String]
+        descriptor: Int32, options: OptionValues, environment: [String: String],
+        limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
         let context = Context(options: try BatchCredentials.resolvingPassword(options), environment: environment)
         var reader = LineReader(descriptor: descriptor)
@@ -58,8 +59,8 @@ enum CommandLineBatch {
                 }
                 continue
             }
-            guard entries.count < maximumRequests else {
-                throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: maximumRequests))
+            guard entries.count < limit else {
+                throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
             try LocatedError.locating(origin) { try check(words, over: context.options) }
             let entryContext = context
