@@ -31,7 +31,11 @@ enum ErrorReporter {
         case let error as LocatedError:
             let (status, message, detail) = classify(error.underlying)
             return (status, "\(error.origin): \(message)", detail)
-        case let error as BatchLineError:
+        case let error as BatchError:
+            return (.usage, error.description, nil)
+        case let error as HTTPFileError:
+            return (error.isInterrupt ? .interrupted : .usage, error.description, nil)
+        case let error as HTTPClientEnvironmentError:
             return (.usage, error.description, nil)
         case let error as CommandLineSplitError:
             return (.usage, error.description, nil)

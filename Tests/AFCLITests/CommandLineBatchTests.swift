@@ -80,46 +80,58 @@ final class CommandLineBatchTests: BatchTestCase {
     func testOptionsOfTheRunAreRefusedWithTheLine() {
         XCTAssertEqual(
             message { try self.load("get :8080/a\nget :8080/b --offline\n") },
-            "stdin:2: --offline applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:2: --offline applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a -o out.txt") },
-            "stdin:1: --output applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:1: --output applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a -hv") }?.hasPrefix("stdin:1: --"), true)
         XCTAssertEqual(
             message { try self.load("get :8080/a --session=s") },
-            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a --no-session") },
-            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line")
+            "stdin:1: --session applies to the whole run: give it on the afcli run command line, not on a request's line"
+        )
         XCTAssertEqual(
             message { try self.load("get :8080/a --help") },
             "stdin:1: --help applies to the whole run: give it on the afcli run command line, not on a request's line")
     }
 
     func testBadLinesAreReportedWithTheirNumber() {
-        XCTAssertEqual(message { try self.load("get :8080/a\n\nget :8080/b --folow\n") },
+        XCTAssertEqual(
+            message { try self.load("get :8080/a\n\nget :8080/b --folow\n") },
             "stdin:3: unknown option --folow (did you mean --follow?)")
-        XCTAssertEqual(message { try self.load("post :8080 name='Ann") }, "stdin:1: the quote ' at column 17 is never closed")
-        XCTAssertEqual(message { try self.load("download :8080/big.iso") },
+        XCTAssertEqual(
+            message { try self.load("post :8080 name='Ann") }, "stdin:1: the quote ' at column 17 is never closed")
+        XCTAssertEqual(
+            message { try self.load("download :8080/big.iso") },
             "stdin:1: download is not a request: a line is [METHOD] URL [ITEM…] [OPTION…]")
-        XCTAssertEqual(message { try self.load("get :8080/a\n# @name last\n") }, "stdin:2: # @name is not followed by a request")
+        XCTAssertEqual(
+            message { try self.load("get :8080/a\n# @name last\n") }, "stdin:2: # @name is not followed by a request")
         XCTAssertEqual(message { try self.load("# @first\n\n") }, "stdin:1: # @first is not followed by a request")
         XCTAssertEqual(message { try self.load("# @name\nget :8080\n") }, "stdin:1: # @name needs a name")
         XCTAssertEqual(message { try self.load("--follow\n") }, "stdin:1: missing URL (see afcli --help)")
-        XCTAssertEqual(ErrorReporter.classify(
-            LocatedError(origin: "stdin:1", underlying: BatchLineError.runOption("--offline"))).0, .usage)
+        XCTAssertEqual(
+            ErrorReporter.classify(
+                LocatedError(origin: "stdin:1", underlying: BatchError.runOption("--offline"))
+            ).0, .usage)
     }
 
     func testAnOverlongLineIsRefused() {
         let long = "get :8080/" + String(repeating: "a", count: 70_000)
-        XCTAssertEqual(message { try self.load("get :8080/\n" + long + "\n") },
+        XCTAssertEqual(
+            message { try self.load("get :8080/\n" + long + "\n") },
             "stdin:2: line 2 is longer than 64 KiB, the most a line may be")
     }
 
     func testStandardInputCannotBeABody() throws {
         let entries = try load("post :8080/a @-\npost :8080/b file@-\n")
-        XCTAssertEqual(message { try entries[0].prepare() },
+        XCTAssertEqual(
+            message { try entries[0].prepare() },
             "stdin:1: standard input carries the requests, so it cannot also be a request body (@- or field@-)")
         XCTAssertEqual(message { try entries[1].prepare() }?.hasPrefix("stdin:2: standard input carries"), true)
     }
@@ -136,5 +148,39 @@ final class CommandLineBatchTests: BatchTestCase {
         XCTAssertNil(first.bodyBytes)
         XCTAssertEqual(try drain(first.body), "streamed body")
         XCTAssertEqual(try drain(try entries[1].prepare().prepared.body), #"{"note":"from a file"}"#)
+    }
+
+    func testTheNumberOfRequestsIsBounded() throws {
+        let path = try write("many", "get :9/a\n# skipped\n\nget :9/b\nget :9/c\n")
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        XCTAssertEqual(
+            message {
+                try CommandLineBatch.load(descriptor: descriptor, options: OptionValues(), environment: [:], limit: 2)
+            },
+            "stdin:5: more than 2 requests in one run")
+        XCTAssertEqual(CommandLineBatch.maximumRequests, 100_000)
+    }
+
+    func testAUserWithoutAPasswordIsAskedOnceForTheWholeRun() throws {
+        var asked: [String] = []
+        let ask: (String) throws -> String? = { user in
+            asked.append(user)
+            return "typed"
+        }
+        var options = OptionValues()
+        options.auth = "ann"
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:typed")
+        XCTAssertEqual(asked, ["ann"])
+        options.auth = "ann:given"
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:given")
+        options.auth = "token"
+        options.authType = .bearer
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "token")
+        XCTAssertEqual(asked, ["ann"])
+        // No terminal to ask on: the password is empty, as for a single request.
+        options.auth = "bob"
+        options.authType = .basic
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: { _ in nil }).auth, "bob:")
     }
 }

@@ -15,7 +15,8 @@ final class CommandLineSplitterTests: XCTestCase {
     }
 
     func testSingleQuotesKeepEverything() throws {
-        XCTAssertEqual(try split(#"post :8080 name='Ann Lee' 'a\b' '$HOME'"#), ["post", ":8080", "name=Ann Lee", #"a\b"#, "$HOME"])
+        XCTAssertEqual(
+            try split(#"post :8080 name='Ann Lee' 'a\b' '$HOME'"#), ["post", ":8080", "name=Ann Lee", #"a\b"#, "$HOME"])
         XCTAssertEqual(try split("x '' y"), ["x", "", "y"])
     }
 

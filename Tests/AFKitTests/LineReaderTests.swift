@@ -47,4 +47,13 @@ final class LineReaderTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(error as? LineReaderError, .notUTF8(line: 2))
         }
     }
+
+    func testCtrlCStopsReading() throws {
+        Interruption.install()
+        raise(SIGINT)
+        defer { Interruption.clear() }
+        XCTAssertThrowsError(try lines(Array("a\n".utf8))) { error in
+            XCTAssertEqual(error as? LineReaderError, .interrupted)
+        }
+    }
 }

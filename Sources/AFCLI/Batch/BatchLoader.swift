@@ -13,6 +13,6 @@ enum BatchLoader {
         if source == "-" {
             return try CommandLineBatch.load(descriptor: standardInput, options: options, environment: environment)
         }
-        return []
+        return try HTTPFileBatch.load(path: source, options: options, environment: environment)
     }
 }

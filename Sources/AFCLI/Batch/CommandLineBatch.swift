@@ -39,11 +39,12 @@ enum CommandLineBatch {
         }
     }
 
-    /// The entries of the lines read from `descriptor`, in order.
+    /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
     static func load(
-        descriptor: Int32, options: OptionValues, environment: [String: String]
+        descriptor: Int32, options: OptionValues, environment: [String: String],
+        limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
-        let context = Context(options: options, environment: environment)
+        let context = Context(options: try BatchCredentials.resolvingPassword(options), environment: environment)
         var reader = LineReader(descriptor: descriptor)
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
@@ -58,25 +59,25 @@ enum CommandLineBatch {
                 }
                 continue
             }
-            guard entries.count < maximumRequests else {
-                throw LocatedError(origin: origin, underlying: BatchLineError.tooManyRequests(limit: maximumRequests))
+            guard entries.count < limit else {
+                throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
-            try LocatedError.locating(origin) { try check(words, over: options) }
+            try LocatedError.locating(origin) { try check(words, over: context.options) }
             let entryContext = context
             entries.append(
                 BatchEntry(
                     name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
                     prepare: {
-                        try LocatedError.locating(origin) { try prepare(words, context: entryContext) }
+                        try LocatedError.locating(origin) { try prepare(line, context: entryContext) }
                     }))
             pendingName = nil
             pendingFirst = nil
         }
         if let pendingName {
-            throw LocatedError(origin: "stdin:\(pendingName.line)", underlying: BatchLineError.danglingDirective("# @name"))
+            throw LocatedError(origin: "stdin:\(pendingName.line)", underlying: BatchError.danglingDirective("# @name"))
         }
         if let pendingFirst {
-            throw LocatedError(origin: "stdin:\(pendingFirst)", underlying: BatchLineError.danglingDirective("# @first"))
+            throw LocatedError(origin: "stdin:\(pendingFirst)", underlying: BatchError.danglingDirective("# @first"))
         }
         return entries
     }
@@ -90,7 +91,7 @@ enum CommandLineBatch {
         let words = trimmed.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch words.first {
         case "@name":
-            guard words.count >= 2 else { throw BatchLineError.missingName }
+            guard words.count >= 2 else { throw BatchError.missingName }
             name = (words.dropFirst().joined(separator: " "), number)
         case "@first":
             first = number
@@ -106,25 +107,28 @@ enum CommandLineBatch {
         for long in given.sorted() {
             guard let spec = OptionTable.byLong[long] else { continue }
             if runGroups.contains(spec.group) || runOptions.contains(long) {
-                throw BatchLineError.runOption(spec.longFlag)
+                throw BatchError.runOption(spec.longFlag)
             }
         }
         guard parsed.command == .request else {
-            throw BatchLineError.notARequest(parsed.positionals.first ?? words[0])
+            throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
         return parsed
     }
 
     /// Builds the request of one line: its items read now, its body ready to stream.
-    static func prepare(_ words: [String], context: Context) throws -> BatchRequest {
-        let parsed = try check(words, over: context.options)
+    ///
+    /// The entry keeps the line as one string rather than its words (one allocation instead of
+    /// one per word, for runs of many lines) and splits it again here.
+    static func prepare(_ line: String, context: Context) throws -> BatchRequest {
+        let parsed = try check(try CommandLineSplitter.split(line), over: context.options)
         var options = parsed.options
         // Standard input is the list of requests: never peek at it for a body.
         options.ignoreStdin = true
         let invocation = try InvocationBuilder.build(positionals: parsed.positionals, options: options)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
-            throw BatchLineError.standardInputBody
+            throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: context.environment, standardInput: nil)

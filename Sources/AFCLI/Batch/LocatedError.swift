@@ -21,8 +21,11 @@ struct LocatedError: Error, CustomStringConvertible {
     }
 }
 
-/// A line of `afcli run -` that is not a request afcli can send as part of a run.
-enum BatchLineError: Error, Equatable, CustomStringConvertible {
+/// A batch that cannot be read, or a line of `afcli run -` that is not a request afcli can send
+/// as part of a run.
+enum BatchError: Error, Equatable, CustomStringConvertible {
+    /// The `.http` file (or an environment file beside it) cannot be read.
+    case unreadableFile(path: String, reason: String)
     /// An option that belongs to the run, not to one of its requests.
     case runOption(String)
     /// A subcommand or `--help`/`--version` instead of a request.
@@ -38,6 +41,8 @@ enum BatchLineError: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
+        case .unreadableFile(let path, let reason):
+            return "cannot read \(path): \(reason)"
         case .runOption(let option):
             return "\(option) applies to the whole run: give it on the afcli run command line, not on a request's line"
         case .notARequest(let word):

@@ -9,48 +9,46 @@
 package enum CommandLineSplitter {
     /// The words of `line`; empty for a blank line or a comment.
     package static func split(_ line: String) throws(CommandLineSplitError) -> [String] {
+        let bytes = Array(line.utf8)
         var words: [String] = []
         var word: [UInt8] = []
         var inWord = false
-        var bytes = Array(line.utf8)[...]
-        var column = 0
-        func finishWord() {
-            if inWord { words.append(String(decoding: word, as: UTF8.self)) }
-            word.removeAll(keepingCapacity: true)
-            inWord = false
-        }
-        while let byte = bytes.popFirst() {
-            column += 1
+        // `index` is the next byte to read; a byte's column is its index plus one.
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"):
-                finishWord()
+                if inWord { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+                inWord = false
             case UInt8(ascii: "#") where !inWord:
                 return words
             case UInt8(ascii: "\\"):
-                guard let next = bytes.popFirst() else { throw .trailingBackslash(column: column) }
-                column += 1
-                word.append(next)
+                guard index < bytes.count else { throw .trailingBackslash(column: index) }
+                word.append(bytes[index])
+                index += 1
                 inWord = true
             case UInt8(ascii: "'"):
-                let start = column
-                inWord = true
-                while true {
-                    guard let next = bytes.popFirst() else { throw .unterminatedQuote("'", column: start) }
-                    column += 1
-                    if next == UInt8(ascii: "'") { break }
-                    word.append(next)
+                let start = index
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "'")) else {
+                    throw .unterminatedQuote("'", column: start)
                 }
+                word += bytes[index..<close]
+                index = close + 1
+                inWord = true
             case UInt8(ascii: "\""):
-                let start = column
+                let start = index
                 inWord = true
                 while true {
-                    guard let next = bytes.popFirst() else { throw .unterminatedQuote("\"", column: start) }
-                    column += 1
+                    guard index < bytes.count else { throw .unterminatedQuote("\"", column: start) }
+                    let next = bytes[index]
+                    index += 1
                     if next == UInt8(ascii: "\"") { break }
-                    if next == UInt8(ascii: "\\"), let escaped = bytes.first, escapableInDoubleQuotes.contains(escaped) {
-                        bytes.removeFirst()
-                        column += 1
-                        word.append(escaped)
+                    if next == UInt8(ascii: "\\"), index < bytes.count, escapableInDoubleQuotes.contains(bytes[index]) {
+                        word.append(bytes[index])
+                        index += 1
                     } else {
                         word.append(next)
                     }
@@ -60,7 +58,7 @@ package enum CommandLineSplitter {
                 inWord = true
             }
         }
-        finishWord()
+        if inWord { words.append(String(decoding: word, as: UTF8.self)) }
         return words
     }
 
