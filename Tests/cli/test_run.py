@@ -306,3 +306,29 @@ def test_follow_queues_each_hop_as_a_new_transfer_and_no_follow_reports_the_3xx(
     plain = run(["run", "-"], input=f"get {server.url}/old\n".encode())
     assert plain.code == 3, plain
     assert records(plain)[0]["status"] == 302 and records(plain)[0]["error"] == "HTTP 302 Found"
+
+
+def test_ndjson_lines_on_the_same_terminal_never_share_a_line_with_the_status(counting):
+    import pty
+    from conftest import drain
+    counting.answer(delays={"b": 0.3, "d": 0.3})
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BINARY), "run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=slave, stderr=slave,
+        env=base_env({"TERM": "xterm"}), close_fds=True)
+    os.close(slave)
+    proc.stdin.write(lines(counting.url, ["a", "b", "c", "d", "e"]))
+    proc.stdin.close()
+    output = b""
+    deadline = time.time() + 20
+    while time.time() < deadline and proc.poll() is None:
+        output += drain(master, 0.2)
+    output += drain(master, 0.2)
+    os.close(master)
+    assert proc.wait(timeout=5) == 0, output
+    text = output.decode().replace("\r\n", "\n")
+    found = [line for line in text.split("\n") if '{"name"' in line]
+    assert len(found) == 5, text
+    for line in found:
+        rest = line.split("\x1b[K")[-1]
+        assert rest.startswith("{") and json.loads(rest)["status"] == 200, repr(line)

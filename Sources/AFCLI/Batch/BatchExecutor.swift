@@ -26,14 +26,20 @@ final class BatchExecutor {
     private var settingsCache = BatchClientSettings()
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
+    /// Whether standard output shares the terminal with the live line, which must then be
+    /// cleared before lines are written there.
+    private let stdoutIsTerminal: Bool
+    /// Whether lines were written since the last flush.
+    private var wroteLines = false
     /// When the entries were ready and the multi handle created: the start of every request's
     /// queue time.
     private var readyAt: Double
 
     init(
         entries: [BatchEntry], options: OptionValues, directory: BatchOutputDirectory?, output: OutputStream,
-        stderrIsTerminal: Bool
+        stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false
     ) {
+        self.stdoutIsTerminal = stdoutIsTerminal
         self.entries = entries
         self.directory = directory
         self.output = output
@@ -64,7 +70,9 @@ final class BatchExecutor {
                     try report(finished.tag, result: finished.result)
                 }
             }
+            if wroteLines && stdoutIsTerminal { status.clear() }
             try output.flush()
+            wroteLines = false
             status.running = client.inFlight
             status.draw(now: FileIO.monotonicSeconds())
         }
@@ -168,6 +176,7 @@ final class BatchExecutor {
     /// Writes the request's line, counts it and tells the schedule.
     private func finish(_ index: Int, _ report: BatchReport) throws {
         try output.write(report.jsonLine())
+        wroteLines = true
         status.count(succeeded: report.succeeded)
         scheduler.finished(index, succeeded: report.succeeded)
         guard !report.succeeded else { return }

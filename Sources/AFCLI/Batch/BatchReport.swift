@@ -41,7 +41,13 @@ struct BatchReport {
             line.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
             line.append(contentsOf: "\":".utf8)
         }
-        func raw(_ text: String) { line.append(contentsOf: text.utf8) }
+        func raw(_ text: StaticString) {
+            line.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        func integer(_ value: Int64) { Self.appendDecimal(value, into: &line) }
+        func seconds(_ value: Double?) {
+            if let value { Self.appendSeconds(value, into: &line) } else { raw("null") }
+        }
         func string(_ text: String?) {
             if let text { JSONWriter.writeString(text, into: &line) } else { raw("null") }
         }
@@ -53,11 +59,11 @@ struct BatchReport {
         key("url")
         string(url)
         key("status")
-        raw(statusCode.map(String.init) ?? "null")
+        if let statusCode { integer(Int64(statusCode)) } else { raw("null") }
         key("bytes")
-        raw(String(bytes))
+        integer(bytes)
         key("redirects")
-        raw(String(redirects))
+        integer(Int64(redirects))
         key("http_version")
         string(httpVersion)
         key("time")
@@ -68,17 +74,17 @@ struct BatchReport {
             let fresh = !metrics.reusedConnection
             line.append(UInt8(ascii: "{"))
             key("queue", first: true)
-            raw(Self.seconds(metrics.queue))
+            seconds(metrics.queue)
             key("namelookup")
-            raw(fresh ? Self.seconds(metrics.nameLookup) : "null")
+            seconds(fresh ? metrics.nameLookup : nil)
             key("connect")
-            raw(fresh ? Self.seconds(metrics.connect) : "null")
+            seconds(fresh ? metrics.connect : nil)
             key("tls")
-            raw(fresh && metrics.appConnect > 0 ? Self.seconds(metrics.appConnect) : "null")
+            seconds(fresh && metrics.appConnect > 0 ? metrics.appConnect : nil)
             key("first_byte")
-            raw(Self.seconds(metrics.startTransfer))
+            seconds(metrics.startTransfer)
             key("total")
-            raw(Self.seconds(metrics.total))
+            seconds(metrics.total)
             line.append(UInt8(ascii: "}"))
         } else {
             raw("null")
@@ -94,7 +100,7 @@ struct BatchReport {
         key("error")
         string(error)
         key("exit")
-        raw(String(status.rawValue))
+        integer(Int64(status.rawValue))
         line.append(contentsOf: "}\n".utf8)
         return line
     }
@@ -106,11 +112,36 @@ struct BatchReport {
         return metrics.remotePort.map { "\(host):\($0)" } ?? host
     }
 
-    /// Seconds as a JSON number with microsecond precision (`0.001234`), written without
-    /// Foundation's formatters.
+    /// Seconds as a JSON number with microsecond precision (`0.001234`).
     static func seconds(_ value: Double) -> String {
-        let micros = Int64((max(0, value) * 1_000_000).rounded())
-        let fraction = String(micros % 1_000_000)
-        return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+        var bytes: [UInt8] = []
+        appendSeconds(value, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` seconds with microsecond precision, written without Foundation's formatters.
+    static func appendSeconds(_ value: Double, into line: inout [UInt8]) {
+        let micros = Int64((min(max(0, value), 1e12) * 1_000_000).rounded())
+        appendDecimal(micros / 1_000_000, into: &line)
+        line.append(UInt8(ascii: "."))
+        var fraction = micros % 1_000_000
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 6)
+        for index in stride(from: 5, through: 0, by: -1) {
+            digits[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+        }
+        line.append(contentsOf: digits)
+    }
+
+    /// Appends a decimal integer.
+    static func appendDecimal(_ value: Int64, into line: inout [UInt8]) {
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: [UInt8] = []
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        line.append(contentsOf: digits.reversed())
     }
 }

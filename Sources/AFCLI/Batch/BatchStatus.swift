@@ -33,9 +33,10 @@ struct BatchStatus {
     /// Requests finished, successfully or not.
     var done: Int { succeeded + failed }
 
-    /// Redraws the live line, at most ten times a second unless `force`.
+    /// Redraws the live line: at once when it is not shown (or `force`), else at most ten times a
+    /// second.
     mutating func draw(now: Double, force: Bool = false) {
-        guard isLive, force || now - drawnAt >= 0.1 else { return }
+        guard isLive, force || !lineShown || now - drawnAt >= 0.1 else { return }
         drawnAt = now
         let elapsed = now - startedAt
         StandardError.write(

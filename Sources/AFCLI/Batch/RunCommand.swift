@@ -22,7 +22,7 @@ struct RunCommand {
         let executor = BatchExecutor(
             entries: entries, options: options, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
-            stderrIsTerminal: terminal.stderrIsTerminal)
+            stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal)
         return try executor.run()
     }
 
