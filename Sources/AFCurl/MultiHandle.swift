@@ -61,14 +61,15 @@ package final class MultiHandle {
         running[handle.rawHandle] = handle
     }
 
-    /// Waits up to `timeoutMilliseconds` for activity, runs what can run, and returns the
-    /// transfers that ended, in the order libcurl reported them.
+    /// Runs what can run and, when nothing ended, waits up to `timeoutMilliseconds` for activity
+    /// and runs again (0 only runs once); returns the transfers that ended, in the order libcurl
+    /// reported them.
     package func perform(timeoutMilliseconds: Int) throws(CurlError) -> [Completion] {
         var stillRunning: Int32 = 0
         var code = curl_multi_perform(multi, &stillRunning)
         guard code == CURLM_OK else { throw MultiHandle.error(code, "the transfers failed") }
         var completions = collect()
-        if completions.isEmpty, stillRunning > 0 {
+        if completions.isEmpty, stillRunning > 0, timeoutMilliseconds > 0 {
             code = curl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
             // A signal interrupts the poll; the caller checks the interrupt flag.
             guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {

@@ -44,7 +44,7 @@ final class BatchExecutorTests: BatchTestCase {
         return (status, text.split(separator: "\n").map(String.init))
     }
 
-    func testPreparesEachRequestOnlyWhenItStartsSoBodiesNeverPileUp() throws {
+    func testPreparesEachRequestOnlyWhenItIsAboutToStartSoBodiesNeverPileUp() throws {
         // Given: 300 POSTs to a port where nothing listens, at most 4 at once.
         let census = Census()
         let entries = (0..<300).map { index in
@@ -64,7 +64,8 @@ final class BatchExecutorTests: BatchTestCase {
 
         // Then
         XCTAssertEqual(census.prepared, 300)
-        XCTAssertLessThanOrEqual(census.mostAlive, 4, "more bodies were alive than requests in flight")
+        // The requests in flight, and the next one, prepared while they were.
+        XCTAssertLessThanOrEqual(census.mostAlive, 5, "more bodies were alive than requests in flight and one")
         XCTAssertEqual(census.alive, 0)
         XCTAssertEqual(lines.count, 300)
         XCTAssertEqual(status, .connectionFailed)
@@ -108,7 +109,8 @@ final class BatchExecutorTests: BatchTestCase {
         let (status, lines) = try execute(entries, options: OptionValues())
         XCTAssertEqual(status, .connectionFailed)
         XCTAssertEqual(lines.count, 1)
-        XCTAssertEqual(census.prepared, 1)
+        // The first, and at most the one prepared ahead while it was in flight (never sent).
+        XCTAssertLessThanOrEqual(census.prepared, 2)
     }
 
     func testSecondsAreWrittenWithMicrosecondPrecision() {

@@ -89,6 +89,16 @@ final class BatchSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.notStarted, 3)
     }
 
+    func testUpcomingNamesTheNextStartWithoutStartingIt() {
+        var scheduler = BatchScheduler(isKeeper: [false, true, false], parallel: 1, keepGoing: false)
+        XCTAssertEqual(scheduler.upcoming, 1)
+        XCTAssertEqual(scheduler.next(), 1)
+        XCTAssertEqual(scheduler.upcoming, 0, "the next one, although the keeper is still in flight")
+        XCTAssertNil(scheduler.next())
+        scheduler.finished(1, succeeded: false)
+        XCTAssertNil(scheduler.upcoming, "nothing starts after a failure")
+    }
+
     func testAnEmptyBatchIsDoneAtOnce() {
         var scheduler = BatchScheduler(isKeeper: [], parallel: 3, keepGoing: false)
         XCTAssertNil(scheduler.next())

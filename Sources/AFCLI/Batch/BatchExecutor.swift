@@ -2,8 +2,13 @@ import AFKit
 import Glibc
 
 /// Runs the entries of a batch on one `MultiClient`: starts them as the `BatchScheduler` allows,
-/// preparing each only when it starts (so 10,000 queued entries hold no prepared bodies), writes
-/// one NDJSON line per request in completion order, and keeps the live status on stderr.
+/// preparing each only when it is about to start (so 10,000 queued entries hold no prepared
+/// bodies), writes one NDJSON line per request in completion order, and keeps the live status on
+/// stderr.
+///
+/// While transfers are in flight, the request that starts next is prepared ahead (one at most), so
+/// building it overlaps the network wait instead of following it: at most `--parallel` + 1
+/// requests are prepared at any time.
 ///
 /// Ctrl-C stops new starts and cancels the transfers in flight, each reported as interrupted; the
 /// summary is printed and the run exits 130.
@@ -22,6 +27,8 @@ final class BatchExecutor {
     private var scheduler: BatchScheduler
     private var status: BatchStatus
     private var inFlight: [Int: InFlight] = [:]
+    /// The request that starts next, prepared while others were in flight (or its failure).
+    private var preparedAhead: (index: Int, request: Result<BatchRequest, any Error>)?
     /// The transfer settings, made once per distinct set of options.
     private var settingsCache = BatchClientSettings()
     /// The exit status of the first request that failed, in completion order.
@@ -66,9 +73,14 @@ final class BatchExecutor {
             }
             while let index = scheduler.next() { try start(index, on: client) }
             if client.inFlight > 0 {
-                for finished in try client.wait(timeoutMilliseconds: 100) {
-                    try report(finished.tag, result: finished.result)
+                // Drives the transfers first (the new requests go out), then builds the next
+                // request while the servers answer, then waits.
+                var finished = try client.wait(timeoutMilliseconds: 0)
+                if finished.isEmpty {
+                    prepareAhead()
+                    finished = try client.wait(timeoutMilliseconds: 100)
                 }
+                for each in finished { try report(each.tag, result: each.result) }
             }
             if wroteLines && stdoutIsTerminal { status.clear() }
             try output.flush()
@@ -87,6 +99,12 @@ final class BatchExecutor {
         return firstFailure ?? .success
     }
 
+    /// Prepares the request that starts next, unless one is prepared already.
+    private func prepareAhead() {
+        guard preparedAhead == nil, let index = scheduler.upcoming else { return }
+        preparedAhead = (index, Result { try entries[index].prepare() })
+    }
+
     /// Prepares entry `index` and hands it to `client`; a failure to build or start it is
     /// reported as that request's failure.
     private func start(_ index: Int, on client: MultiClient) throws {
@@ -95,7 +113,13 @@ final class BatchExecutor {
         var url = ""
         let sink = BatchBodySink(name: entry.name, index: index, directory: directory)
         do {
-            let request = try entry.prepare()
+            let request: BatchRequest
+            if let ahead = preparedAhead, ahead.index == index {
+                preparedAhead = nil
+                request = try ahead.request.get()
+            } else {
+                request = try entry.prepare()
+            }
             method = request.prepared.method
             url = request.prepared.url
             let settings = try settingsCache.settings(for: request.options, url: url)

@@ -53,6 +53,14 @@ struct BatchScheduler {
         return index
     }
 
+    /// The request `next()` will give once a slot is free and the keepers in flight are done;
+    /// nil when the run stopped or nothing is left. Nothing is marked.
+    var upcoming: Int? {
+        guard !isStopped else { return nil }
+        if nextKeeper < keepers.count { return keepers[nextKeeper] }
+        return nextOther < others.count ? others[nextOther] : nil
+    }
+
     /// Records that request `index` ended; a failure stops new starts unless `keepGoing`.
     mutating func finished(_ index: Int, succeeded: Bool) {
         guard running.remove(index) != nil else { return }
