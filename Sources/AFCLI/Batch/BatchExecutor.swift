@@ -18,7 +18,9 @@ final class BatchExecutor {
         let sink: BatchBodySink
         let method: String
         let url: String
-        let options: OptionValues
+        /// How its final response is judged: `--accept-status`/`--accept-type`, else `--check-status`.
+        let validator: ResponseValidator?
+        let checkStatus: Bool
     }
 
     private let entries: [BatchEntry]
@@ -123,7 +125,9 @@ final class BatchExecutor {
             method = request.prepared.method
             url = request.prepared.url
             let settings = try settingsCache.settings(for: request.options, url: url)
-            inFlight[index] = InFlight(sink: sink, method: method, url: url, options: request.options)
+            inFlight[index] = InFlight(
+                sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.options),
+                checkStatus: request.options.checkStatus)
             try client.start(request.prepared, options: settings, delegate: sink, tag: index, readyAt: readyAt)
         } catch {
             inFlight[index] = nil
@@ -148,7 +152,7 @@ final class BatchExecutor {
             do {
                 try running.sink.finish()
                 report.file = running.sink.path
-                judge(&report, exchange, options: running.options)
+                judge(&report, exchange, validator: running.validator, checkStatus: running.checkStatus)
             } catch {
                 fail(&report, error)
             }
@@ -174,9 +178,11 @@ final class BatchExecutor {
 
     /// Decides whether a response counts as a success: AF validation when `--accept-status` or
     /// `--accept-type` was given, else `--check-status` (on by default: 3xx, 4xx, 5xx fail).
-    private func judge(_ report: inout BatchReport, _ exchange: HTTPClientResult, options: OptionValues) {
+    private func judge(
+        _ report: inout BatchReport, _ exchange: HTTPClientResult, validator: ResponseValidator?, checkStatus: Bool
+    ) {
         let code = exchange.statusCode
-        if let validator = ResponseChecks.validator(options) {
+        if let validator {
             let contentType = exchange.head.value(for: "Content-Type")
             if let failure = validator.validate(
                 statusCode: code, contentType: contentType, bodyLength: Int(clamping: report.bytes))
@@ -186,7 +192,7 @@ final class BatchExecutor {
             }
             return
         }
-        report.status = ExitStatus.forFinalResponse(code: code, checkStatus: options.checkStatus)
+        report.status = ExitStatus.forFinalResponse(code: code, checkStatus: checkStatus)
         if report.status != .success { report.error = "HTTP \(code) \(exchange.reasonPhrase)" }
     }
 

@@ -38,11 +38,11 @@ struct BatchReport {
         func key(_ name: StaticString, first: Bool = false) {
             if !first { line.append(UInt8(ascii: ",")) }
             line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
             line.append(contentsOf: "\":".utf8)
         }
         func raw(_ text: StaticString) {
-            line.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
         func integer(_ value: Int64) { Self.appendDecimal(value, into: &line) }
         func seconds(_ value: Double?) {
