@@ -125,7 +125,7 @@ final class CommandLineBatchTests: BatchTestCase {
         let long = "get :8080/" + String(repeating: "a", count: 70_000)
         XCTAssertEqual(
             message { try self.load("get :8080/\n" + long + "\n") },
-            "stdin:2: line 2 is longer than 64 KiB, the most a line may be")
+            "stdin:2: the line is longer than 64 KiB, the most a line may be")
     }
 
     func testStandardInputCannotBeABody() throws {

@@ -52,4 +52,19 @@ final class HTTPClientEnvironmentTests: XCTestCase {
             XCTAssertEqual("\(error)", #"http-client.private.env.json:1: environment "dev" is not an object"#)
         }
     }
+
+    func testSharedVariablesAreUnderEveryEnvironment() throws {
+        let both = files(
+            #"{"$shared": {"host": "shared", "a": "public-shared"}, "dev": {"host": "dev"}, "prod": {}}"#,
+            #"{"$shared": {"a": "private-shared", "b": "x"}}"#)
+        XCTAssertEqual(
+            try HTTPClientEnvironment.variables(named: "dev", in: both),
+            ["host": "dev", "a": "private-shared", "b": "x"])
+        XCTAssertEqual(
+            try HTTPClientEnvironment.variables(named: "prod", in: both),
+            ["host": "shared", "a": "private-shared", "b": "x"])
+        XCTAssertThrowsError(try HTTPClientEnvironment.variables(named: "$shared", in: both)) { error in
+            XCTAssertEqual("\(error)", "--env $shared: no such environment in the environment files (known: dev, prod)")
+        }
+    }
 }

@@ -148,6 +148,7 @@ final class HTTPFileParserTests: XCTestCase {
                 "GET :1\nnot a header\n",
                 HTTPFileError(line: 2, reason: "expected a header (Name: value) or a blank line before the body")
             ),
+            ("###\nPOST\n", HTTPFileError(line: 2, reason: "POST needs a URL: [METHOD] URL [HTTP/VERSION]")),
             (
                 "GET :1 extra words",
                 HTTPFileError(line: 1, reason: "expected a request line: [METHOD] URL [HTTP/VERSION]")

@@ -2,13 +2,16 @@
 /// `http-client.private.env.json` (the JetBrains HTTP Client's environment files), as plain data.
 ///
 /// Each file is a JSON object of environments, each an object of variables. The private file's
-/// value of a variable wins over the public file's. Strings, numbers and booleans become text;
+/// value of a variable wins over the public file's, and an environment's own values win over
+/// those of `$shared`, which every environment starts from. Strings, numbers and booleans become text;
 /// objects and arrays (such as JetBrains' `SSLConfiguration`) are not variables and are ignored.
 package enum HTTPClientEnvironment {
     /// The public file's name.
     package static let publicFile = "http-client.env.json"
     /// The private file's name (secrets, kept out of version control).
     package static let privateFile = "http-client.private.env.json"
+    /// The environment whose variables every environment has (JetBrains' `$shared`), under its own.
+    package static let sharedName = "$shared"
     /// The largest environment file read (1 MiB).
     package static let maximumFileSize = 1 << 20
 
@@ -36,17 +39,23 @@ package enum HTTPClientEnvironment {
         if publicEnvironments == nil, privateEnvironments == nil { throw .noFiles(environment: name) }
         let publicOne = publicEnvironments?.first { $0.name == name }
         let privateOne = privateEnvironments?.first { $0.name == name }
-        if publicOne == nil, privateOne == nil {
+        if (publicOne == nil && privateOne == nil) || name == sharedName {
             var known: [String] = []
             for environment in (publicEnvironments ?? []) + (privateEnvironments ?? [])
-            where !known.contains(environment.name) {
+            where !known.contains(environment.name) && environment.name != sharedName {
                 known.append(environment.name)
             }
             throw .unknownEnvironment(name, known: known)
         }
+        // Lowest priority first: shared public, shared private, the environment's public, its private.
+        let layers = [
+            publicEnvironments?.first { $0.name == sharedName }, privateEnvironments?.first { $0.name == sharedName },
+            publicOne, privateOne,
+        ]
         var values: [String: String] = [:]
-        for (key, value) in publicOne?.values ?? [] { values[key] = value }
-        for (key, value) in privateOne?.values ?? [] { values[key] = value }
+        for layer in layers {
+            for (key, value) in layer?.values ?? [] { values[key] = value }
+        }
         return values
     }
 

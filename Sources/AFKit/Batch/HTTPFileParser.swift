@@ -170,6 +170,9 @@ private struct Parser {
         guard words.count == 1 else {
             throw HTTPFileError(line: number, reason: "expected a request line: [METHOD] URL [HTTP/VERSION]")
         }
+        if Self.methodWords.contains(words[0]) {
+            throw HTTPFileError(line: number, reason: "\(words[0]) needs a URL: [METHOD] URL [HTTP/VERSION]")
+        }
         var request = directives
         request.name = directives.name ?? separatorName
         request.line = number
@@ -315,6 +318,11 @@ private struct Parser {
     private func trim(_ text: Substring) -> String {
         text.trimmingBlanks()
     }
+
+    /// Method names that are never a URL on their own (`GET` alone is a request line missing its URL).
+    static let methodWords: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+    ]
 
     /// `N`, `N s`, `N ms` or `N m` in seconds; nil for anything else.
     static func seconds(_ text: String) -> Double? {

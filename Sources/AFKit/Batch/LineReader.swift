@@ -77,7 +77,8 @@ package struct LineReader {
     }
 }
 
-/// Why lines could not be read.
+/// Why lines could not be read; the line's number is in the case, for the caller to place it
+/// (`stdin:3: the line is not UTF-8`).
 package enum LineReaderError: Error, Equatable, Sendable, CustomStringConvertible {
     case lineTooLong(line: Int, limit: Int)
     case notUTF8(line: Int)
@@ -86,10 +87,10 @@ package enum LineReaderError: Error, Equatable, Sendable, CustomStringConvertibl
 
     package var description: String {
         switch self {
-        case .lineTooLong(let line, let limit):
-            return "line \(line) is longer than \(limit / 1024) KiB, the most a line may be"
-        case .notUTF8(let line):
-            return "line \(line) is not UTF-8"
+        case .lineTooLong(_, let limit):
+            return "the line is longer than \(limit / 1024) KiB, the most a line may be"
+        case .notUTF8:
+            return "the line is not UTF-8"
         case .unreadable(let reason):
             return "cannot read the requests: \(reason)"
         case .interrupted:
