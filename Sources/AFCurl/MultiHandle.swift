@@ -61,25 +61,33 @@ package final class MultiHandle {
         running[handle.rawHandle] = handle
     }
 
-    /// Runs what can run and, when nothing ended, waits up to `timeoutMilliseconds` for activity
-    /// and runs again (0 only runs once); returns the transfers that ended, in the order libcurl
-    /// reported them.
-    package func perform(timeoutMilliseconds: Int) throws(CurlError) -> [Completion] {
+    /// Runs what can run now, without waiting, and returns the transfers that ended, in the
+    /// order libcurl reported them. (libcurl 7.88 visits every transfer on each call, so callers
+    /// run once per wake-up, not in a loop.)
+    package func run() throws(CurlError) -> [Completion] {
         var stillRunning: Int32 = 0
-        var code = curl_multi_perform(multi, &stillRunning)
+        let code = curl_multi_perform(multi, &stillRunning)
         guard code == CURLM_OK else { throw MultiHandle.error(code, "the transfers failed") }
-        var completions = collect()
-        if completions.isEmpty, stillRunning > 0, timeoutMilliseconds > 0 {
-            code = curl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
-            // A signal interrupts the poll; the caller checks the interrupt flag.
-            guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
-                throw MultiHandle.error(code, "waiting for the transfers failed")
-            }
-            code = curl_multi_perform(multi, &stillRunning)
-            guard code == CURLM_OK else { throw MultiHandle.error(code, "the transfers failed") }
-            completions = collect()
+        return collect()
+    }
+
+    /// Waits up to `timeoutMilliseconds` for activity on any transfer (or one of libcurl's
+    /// timers); a signal ends the wait early, and the caller checks the interrupt flag.
+    package func poll(timeoutMilliseconds: Int) throws(CurlError) {
+        guard !running.isEmpty else { return }
+        let code = curl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
+        guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
+            throw MultiHandle.error(code, "waiting for the transfers failed")
         }
-        return completions
+    }
+
+    /// Runs what can run and, when nothing ended, waits up to `timeoutMilliseconds` and runs
+    /// again; returns the transfers that ended.
+    package func perform(timeoutMilliseconds: Int) throws(CurlError) -> [Completion] {
+        let completions = try run()
+        guard completions.isEmpty, timeoutMilliseconds > 0 else { return completions }
+        try poll(timeoutMilliseconds: timeoutMilliseconds)
+        return try run()
     }
 
     /// Removes every running transfer without completing it (they end as interrupted).

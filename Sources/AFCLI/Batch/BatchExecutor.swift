@@ -77,10 +77,11 @@ final class BatchExecutor {
             if client.inFlight > 0 {
                 // Drives the transfers first (the new requests go out), then builds the next
                 // request while the servers answer, then waits.
-                var finished = try client.wait(timeoutMilliseconds: 0)
+                var finished = try client.run()
                 if finished.isEmpty {
                     prepareAhead()
-                    finished = try client.wait(timeoutMilliseconds: 100)
+                    try client.poll(timeoutMilliseconds: 100)
+                    finished = try client.run()
                 }
                 for each in finished { try report(each.tag, result: each.result) }
             }

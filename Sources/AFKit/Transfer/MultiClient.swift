@@ -66,8 +66,24 @@ package final class MultiClient {
     /// Runs the transfers for up to `timeoutMilliseconds` (less when one ends) and returns the
     /// exchanges that ended, in the order their last transfers ended.
     package func wait(timeoutMilliseconds: Int) throws -> [Finished] {
+        finish(try multi.perform(timeoutMilliseconds: timeoutMilliseconds))
+    }
+
+    /// Runs what can run now, without waiting (new requests go out), and returns the exchanges
+    /// that ended.
+    package func run() throws -> [Finished] {
+        finish(try multi.run())
+    }
+
+    /// Waits up to `timeoutMilliseconds` for activity on any transfer; `run` then handles it.
+    package func poll(timeoutMilliseconds: Int) throws {
+        try multi.poll(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Concludes the hops that ended; the exchanges that are over, in order.
+    private func finish(_ completions: [MultiHandle.Completion]) -> [Finished] {
         var finished: [Finished] = []
-        for completion in try multi.perform(timeoutMilliseconds: timeoutMilliseconds) {
+        for completion in completions {
             let key = ObjectIdentifier(completion.handle)
             guard let entry = running.removeValue(forKey: key) else { continue }
             if let result = conclude(entry, handle: completion.handle, result: completion.result) {
