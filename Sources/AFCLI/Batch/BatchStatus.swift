@@ -56,7 +56,8 @@ struct BatchStatus {
     func summary(notStarted: Int, now: Double, interrupted: Bool) -> String {
         let elapsed = now - startedAt
         var text = "run: \(total) requests, \(succeeded) succeeded, \(failed) failed, \(notStarted) not started"
-        text += " in \(BatchStatus.decimal(elapsed, digits: 2)) s (\(BatchStatus.decimal(rate(elapsed: elapsed), digits: 1))/s)"
+        let seconds = BatchStatus.decimal(elapsed, digits: 2)
+        text += " in \(seconds) s (\(BatchStatus.decimal(rate(elapsed: elapsed), digits: 1))/s)"
         if interrupted { text += ", interrupted" }
         return text
     }

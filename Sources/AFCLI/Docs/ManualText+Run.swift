@@ -62,6 +62,6 @@ extension ManualText {
                     "Fetch users, 16 at a time:",
                     "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),
                 .example("Show only the failures:", "afcli run - --keep-going < requests.txt | jq 'select(.error)'"),
-            ]),
+            ])
     ]
 }

@@ -71,7 +71,8 @@ package final class HTTPClient {
         var transferOptions = TransferOptions(
             connectTimeout: options.connectTimeout, timeout: timeout,
             // Parsing the URL is only worth it when a proxy was given (a batch sends thousands).
-            proxy: options.proxies.isEmpty ? nil : CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
+            proxy: options.proxies.isEmpty
+                ? nil : CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
             noProxy: options.noProxy, httpVersion: options.httpVersion, acceptEncoding: options.acceptEncoding,
             digestCredentials: request.digestCredentials.map {
                 DigestCredentials(user: $0.user, password: $0.password)
