@@ -22,6 +22,7 @@ package enum AFCLIMain {
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 try CacheStage.checkLifetime(parsed.options.cache.mode, options: parsed.options)
+                try RunCommand.rejectRunOptions(parsed.options, command: "request")
                 Interruption.install()
                 var command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
@@ -35,6 +36,14 @@ package enum AFCLIMain {
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
                 command.profile = try config.profile(for: parsed.options, environment: environment)
+                return try command.run()
+            case .run:
+                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try DownloadCommand.rejectDownloadOptions(parsed.options)
+                Interruption.install()
+                let command = RunCommand(
+                    positionals: parsed.positionals, options: parsed.options, environment: environment,
+                    terminal: terminal)
                 return try command.run()
             case .pin:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)

@@ -28,6 +28,19 @@ enum ErrorReporter {
         switch error {
         case let error as UsageError:
             return (.usage, error.description, nil)
+        case let error as LocatedError:
+            let (status, message, detail) = classify(error.underlying)
+            return (status, "\(error.origin): \(message)", detail)
+        case let error as BatchError:
+            return (.usage, error.description, nil)
+        case let error as HTTPFileError:
+            return (error.isInterrupt ? .interrupted : .usage, error.description, nil)
+        case let error as HTTPClientEnvironmentError:
+            return (.usage, error.description, nil)
+        case let error as CommandLineSplitError:
+            return (.usage, error.description, nil)
+        case let error as LineReaderError:
+            return (error == .interrupted ? .interrupted : .usage, error.description, nil)
         case let error as ItemError:
             return (error == .interrupted ? .interrupted : .usage, error.description, error.pointer)
         case let error as SerializationError:

@@ -223,13 +223,17 @@ final class TransferContext {
 }
 
 extension EasyHandle {
+    /// The options whose userdata is the transfer's context.
+    private static let userdataOptions = [
+        CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_XFERINFODATA,
+    ]
+
     /// Installs the C callbacks and points their userdata at `context`, which the caller keeps
     /// alive for the whole transfer.
     func installCallbacks(context: TransferContext, reportsRequestHeads: Bool) throws(CurlError) {
         let handle = rawHandle
         let userdata = Unmanaged.passUnretained(context).toOpaque()
-        for option in [CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_XFERINFODATA]
-        {
+        for option in EasyHandle.userdataOptions {
             try check(afcurl_setopt_pointer(handle, option, userdata), "callback data")
         }
         try check(

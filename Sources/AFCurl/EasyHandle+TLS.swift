@@ -144,7 +144,7 @@ enum TLSConfigurator {
     }
 
     /// Turns a rejected option into a `CurlError` naming it.
-    private static func check(_ code: CURLcode, _ what: String) throws(CurlError) {
-        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what)", code: code) }
+    private static func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(CurlError) {
+        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what())", code: code) }
     }
 }

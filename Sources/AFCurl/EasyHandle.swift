@@ -12,6 +12,9 @@ package final class EasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The resolve list and trust hooks libcurl points at (EasyHandle+TLS.swift).
     let transferResources = TransferResources()
+    /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata and
+    /// the header list alive while libcurl may use them.
+    private var active: ActiveTransfer?
 
     /// Creates a handle, initialising libcurl for the process on first use.
     package init() throws(CurlError) {
@@ -26,12 +29,21 @@ package final class EasyHandle {
     }
 
     deinit {
+        if active != nil { endTransfer() }
         curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
     /// Performs one HTTP exchange, streaming the response into `events`, and reports the outcome.
     package func perform(_ request: TransferRequest, events: TransferEvents) throws(CurlError) -> TransferOutcome {
+        try begin(request, events: events)
+        let code = curl_easy_perform(handle)
+        return try conclude(code: code)
+    }
+
+    /// Configures the handle for `request` and installs the callbacks, leaving the transfer for
+    /// `curl_easy_perform` or a multi handle to run; `conclude` must follow once it has ended.
+    func begin(_ request: TransferRequest, events: TransferEvents) throws(CurlError) {
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
         }
@@ -42,20 +54,29 @@ package final class EasyHandle {
             defersChallengeHeads: request.options.digestCredentials != nil, handle: handle,
             idleTimeout: request.options.idleTimeout, limits: request.options.limits)
         let headerList = try makeHeaderList(request.headerLines, uploading: body != nil)
-        defer {
-            // Runs after the outcome is read: the reset drops the header list, the callbacks and
-            // their userdata, which would dangle once `context` is gone (libcurl may call the debug
-            // callback while closing connections in curl_easy_cleanup).
-            curl_easy_reset(handle)
-            curl_slist_free_all(headerList)
-            transferResources.endTransfer()
+        active = ActiveTransfer(request: request, context: context, headerList: headerList)
+        do {
+            try configure(request, body: body, headerList: headerList)
+            try installCallbacks(context: context, reportsRequestHeads: request.options.reportsRequestHeads)
+        } catch {
+            endTransfer()
+            throw error
         }
-        try configure(request, body: body, headerList: headerList)
-        try installCallbacks(context: context, reportsRequestHeads: request.options.reportsRequestHeads)
-
         errorBuffer[0] = 0
-        let code = withExtendedLifetime(context) { curl_easy_perform(handle) }
+    }
 
+    /// Interprets the result code of the transfer `begin` set up, reads its outcome and releases
+    /// what it held; throws the transfer's failure (a callback's stored error first).
+    func conclude(code: CURLcode) throws(CurlError) -> TransferOutcome {
+        guard let active else {
+            throw CurlError(kind: .other, description: "no transfer was started on this handle")
+        }
+        // Runs after the outcome is read: the reset drops the header list, the callbacks and
+        // their userdata, which would dangle once the context is gone (libcurl may call the debug
+        // callback while closing connections in curl_easy_cleanup).
+        defer { endTransfer() }
+        let request = active.request
+        let context = active.context
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
         }
@@ -84,6 +105,14 @@ package final class EasyHandle {
         try context.finish()
         prepareHSTSDirectory(request.options.network, url: request.url, head: context.reportedHead)
         return outcome(head: context.reportedHead)
+    }
+
+    /// Resets the handle and frees what the transfer held (header list, callbacks' userdata).
+    private func endTransfer() {
+        curl_easy_reset(handle)
+        if let active { curl_slist_free_all(active.headerList) }
+        active = nil
+        transferResources.endTransfer()
     }
 
     // MARK: - Setup
@@ -224,13 +253,14 @@ package final class EasyHandle {
     }
 
     /// Sets a string option (libcurl copies it), turning a rejection into a `CurlError`.
-    func setString(_ option: CURLoption, _ value: String, _ what: String) throws(CurlError) {
-        try check(afcurl_setopt_string(handle, option, value), what)
+    func setString(_ option: CURLoption, _ value: String, _ what: @autoclosure () -> String) throws(CurlError) {
+        try check(afcurl_setopt_string(handle, option, value), what())
     }
 
-    /// Turns a non-OK setup result into a `CurlError` naming what was being set.
-    func check(_ code: CURLcode, _ what: String) throws(CurlError) {
-        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what)", code: code) }
+    /// Turns a non-OK setup result into a `CurlError` naming what was being set; the name is made
+    /// only on failure (a batch sets a dozen options per transfer).
+    func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(CurlError) {
+        guard code == CURLE_OK else { throw CurlError.setup("could not set \(what())", code: code) }
     }
 
     /// The raw `CURL *`, for the callback installer.
@@ -287,4 +317,14 @@ final class EmptyBodySource: BodySource {
     var length: UInt64? { 0 }
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
     func rewind() throws {}
+}
+
+/// What one transfer on an `EasyHandle` holds between `begin` and `conclude`.
+struct ActiveTransfer {
+    /// The request being sent.
+    let request: TransferRequest
+    /// The callbacks' userdata.
+    let context: TransferContext
+    /// The header list libcurl points at.
+    let headerList: UnsafeMutablePointer<curl_slist>?
 }

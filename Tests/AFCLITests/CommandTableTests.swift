@@ -12,12 +12,13 @@ final class CommandTableTests: XCTestCase {
     func testEveryCommandWordIsDispatched() throws {
         XCTAssertEqual(
             CommandTable.words,
-            ["help", "completions", "man", "download", "pin", "reachability", "env", "config", "cache"])
+            ["help", "completions", "man", "download", "run", "pin", "reachability", "env", "config", "cache"])
         XCTAssertEqual(try parse(["cache", "ls"]).command, .cache)
         XCTAssertEqual(try parse(["help"]).command, .help(.long))
         XCTAssertEqual(try parse(["completions", "zsh"]).command, .completions(.zsh))
         XCTAssertEqual(try parse(["man"]).command, .manPage)
         XCTAssertEqual(try parse(["download", "a", "b"]).command, .download)
+        XCTAssertEqual(try parse(["run", "-"]).command, .run)
         XCTAssertEqual(try parse(["pin", "example.org"]).command, .pin)
         XCTAssertEqual(try parse(["reachability"]).command, .reachability)
         XCTAssertEqual(try parse(["--", "help"]).command, .request)

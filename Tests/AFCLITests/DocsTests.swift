@@ -70,7 +70,7 @@ final class DocsTests: XCTestCase {
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
                 "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",
-                "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"MANY REQUESTS: AFCLI RUN\"", "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }

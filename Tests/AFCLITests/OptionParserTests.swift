@@ -105,6 +105,7 @@ final class OptionParserTests: XCTestCase {
             case "meta": return ["--meta", "json"]
             case "cache-ttl": return ["--cache-ttl", "10m"]
             case "cache-max-size": return ["--cache-max-size", "1k"]
+            case "parallel": return ["--parallel", "8"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }

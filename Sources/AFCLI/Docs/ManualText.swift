@@ -16,8 +16,8 @@ package enum ManualText {
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
-        requestSections + networkSections + environmentSections + cryptoSections + cacheSections + metricsSections
-            + referenceSections
+        requestSections + networkSections + environmentSections + cryptoSections + cacheSections + runSections
+            + metricsSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
     private static let requestSections: [ManualSection] = [

@@ -31,7 +31,7 @@ package enum OptionDocs {
     /// `.request`, which the caller runs.
     package static func output(for command: Command) -> String? {
         switch command {
-        case .request, .download, .pin, .reachability, .environments, .configPath, .cache: return nil
+        case .request, .download, .run, .pin, .reachability, .environments, .configPath, .cache: return nil
         case .help(.short): return shortHelp()
         case .help(.long): return longHelp()
         case .completions(let shell): return completions(shell)

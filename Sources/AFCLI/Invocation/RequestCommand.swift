@@ -15,18 +15,10 @@ struct RequestCommand {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
-        // A boundary only means something in a multipart body: --boundary implies --multipart
-        // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
-        if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
-            spec.encoding = .multipart
-        }
-        if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
-        var prepared = try RequestSerializer.prepare(
-            spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
-            standardInput: invocation.standardInput, boundary: options.boundary)
+        var prepared = try RequestPreparation.serialize(
+            &spec, options: options, environment: environment, standardInput: invocation.standardInput,
+            profile: profile)
         let crypto = CryptoStages(options: options, profile: profile)
-        try crypto.encrypt(&prepared)
-        if options.compress { try RequestCompression.apply(to: &prepared) }
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)

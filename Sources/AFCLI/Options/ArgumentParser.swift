@@ -28,6 +28,8 @@ package enum Command: Equatable, Sendable {
     case manPage
     /// Download the URLs after the word (`afcli download URL…`).
     case download
+    /// Send the requests of a `.http` file or of standard input lines (`afcli run SOURCE`).
+    case run
     /// Print the public-key pins of a server's chain (`afcli pin URL`).
     case pin
     /// Report whether and how a host could be reached (`afcli reachability [HOST[:PORT]]`).
@@ -76,26 +78,34 @@ package enum ArgumentParser {
     /// Every error thrown is a `UsageError` (exit status 2); the signature stays untyped so that
     /// callers can mix it with other throwing calls in one `do` block.
     package static func parse(_ argv: [String]) throws -> ParsedCommandLine {
+        try parse(argv, over: OptionValues()).parsed
+    }
+
+    /// Parses `argv` applying its options over `base` rather than the defaults (a line of
+    /// `afcli run -` over the run's options); also returns the long names of the options given.
+    package static func parse(
+        _ argv: [String], over base: OptionValues
+    ) throws -> (parsed: ParsedCommandLine, given: Set<String>) {
         let scan: Scan
         do {
-            scan = try Scan(argv)
+            scan = try Scan(argv, base: base)
         } catch {
             let beforeDoubleDash = argv.prefix(while: { $0 != "--" })
             if beforeDoubleDash.contains("--help") {
                 var options = OptionValues()
                 options.showHelp = true
-                return ParsedCommandLine(command: .help(.short), positionals: [], options: options)
+                return (ParsedCommandLine(command: .help(.short), positionals: [], options: options), ["help"])
             }
             throw error
         }
         let command = try command(for: scan)
-        return ParsedCommandLine(command: command, positionals: scan.positionals, options: scan.options)
+        return (ParsedCommandLine(command: command, positionals: scan.positionals, options: scan.options), scan.given)
     }
 
     /// Reads `argv` as options alone (the config file's `default_options`): throws the usage
     /// error for the first option the parser refuses, and returns the words that are no options.
     package static func positionalsAmongOptions(_ argv: [String]) throws(UsageError) -> [String] {
-        try Scan(argv).positionals
+        try Scan(argv, base: OptionValues()).positionals
     }
 
     /// Chooses the action once every argument has been read.
@@ -108,6 +118,7 @@ package enum ArgumentParser {
         try CommandTable.checkArguments(arguments, of: spec)
         switch spec.word {
         case "download": return .download
+        case "run": return .run
         case "pin": return .pin
         case "reachability": return .reachability
         case "cache": return .cache
@@ -125,14 +136,17 @@ package enum ArgumentParser {
 
 /// One left-to-right pass over argv that applies options and collects positionals.
 private struct Scan {
-    var options = OptionValues()
+    var options: OptionValues
     var positionals: [String] = []
+    /// The long names of the options applied or reset, in any spelling.
+    var given: Set<String> = []
     var firstPositionalIsBeforeDoubleDash = false
     private var arguments: [String]
     private var index = 0
 
     /// Reads every argument, throwing at the first mistake.
-    init(_ argv: [String]) throws(UsageError) {
+    init(_ argv: [String], base: OptionValues) throws(UsageError) {
+        options = base
         arguments = argv
         var optionsEnded = false
         while index < arguments.count {
@@ -168,6 +182,7 @@ private struct Scan {
             try apply(spec, spelling: spelling, inlineValue: inlineValue)
         } else if name.hasPrefix("no-"), let spec = OptionTable.byLong[String(name.dropFirst(3))] {
             guard inlineValue == nil else { throw UsageError.unexpectedValue(option: spelling) }
+            given.insert(spec.long)
             spec.reset(&options)
         } else {
             throw UsageError.unknownOption(spelling, suggestion: OptionSuggester.suggestion(for: spelling))
@@ -218,6 +233,7 @@ private struct Scan {
 
     /// Runs the option's `apply`, naming the option and value in any error.
     private mutating func run(_ spec: OptionSpec, spelling: String, value: String?) throws(UsageError) {
+        given.insert(spec.long)
         do {
             try spec.apply(&options, value)
         } catch let error as OptionValueError {

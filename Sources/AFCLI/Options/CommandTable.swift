@@ -56,6 +56,10 @@ package enum CommandTable {
             word: "download", usage: "URL... [OPTION...]", summary: "download files, with resume",
             arguments: .oneOrMore(missing: .missingURL)),
         CommandSpec(
+            word: "run", usage: "SOURCE [OPTION...]",
+            summary: "send the requests of a .http file or stdin (-)",
+            arguments: .exactlyOne(missing: .missingSource)),
+        CommandSpec(
             word: "pin", usage: "URL [OPTION...]", summary: "print the key pins of a server's certificates",
             arguments: .exactlyOne(missing: .missingURL)),
         CommandSpec(

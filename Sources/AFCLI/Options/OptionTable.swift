@@ -10,6 +10,7 @@ package enum OptionTable {
     package static let all: [OptionSpec] =
         request + authentication + output + responseDisplay + network + networkRouting + responseChecks + general
         + uploads + downloads + security + reachability + sessions + environments + crypto + cache + metrics
+        + batch
 
     /// Options looked up by long name (`follow`).
     package static let byLong: [String: OptionSpec] = Dictionary(

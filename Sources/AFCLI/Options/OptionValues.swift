@@ -33,6 +33,14 @@ package struct OptionValues: Equatable, Sendable {
     package var crypto = CryptoOptions()
     /// `--cache`, `--cache-ttl`, `--cache-namespace` and the other response-cache options.
     package var cache = CacheOptions()
+    /// `--parallel`: how many requests of `afcli run` are in flight at once; nil for 1.
+    package var parallel: Int? = nil
+    /// `--first`: names of `afcli run` requests that complete before any other starts.
+    package var firstNames: [String] = []
+    /// `--keep-going`: `afcli run` starts the remaining requests after a failure.
+    package var keepGoing: Bool = false
+    /// `--output-dir`: where `afcli run` saves each body as `NAME.body`; nil discards bodies.
+    package var outputDirectory: String? = nil
     /// `-I/--ignore-stdin`: never read standard input.
     package var ignoreStdin: Bool = false
     /// `--offline`: build and print the request, send nothing.

@@ -19,6 +19,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedArgument(command: String, argument: String)
     /// No URL (no positional argument at all) for a request.
     case missingURL
+    /// `afcli run` without a SOURCE (a `.http` file, or `-` for standard input).
+    case missingSource
     /// A first positional that reads as a method afcli does not know, followed by a URL.
     case unknownMethod(String)
     /// An option that has no meaning for the subcommand it was given to (`pin --offline`).
@@ -48,6 +50,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(option) does not apply to afcli \(command) (\(reason))"
         case .missingURL:
             return "missing URL (see afcli --help)"
+        case .missingSource:
+            return "run: missing SOURCE (a .http file, or - for command lines on standard input)"
         case .unknownMethod(let word):
             return
                 "\"\(word)\" is not a URL, and METHOD is one of get, head, post, put, patch, delete or options "

@@ -29,9 +29,12 @@ package enum RequestSerializer {
     /// boundary is `boundary` when given (see `MultipartRequestEncoder`).
     ///
     /// `standardInput` is the source the CLI already peeked at; a new one is made when nil.
+    /// `presetBody` is a body the caller built (a `.http` file's): it replaces the spec's body and
+    /// brings no Content-Type of its own.
     package static func prepare(
         _ spec: RequestSpec, environment: [String: String], acceptEncoding: String? = nil,
-        standardInput: StandardInputBodySource? = nil, boundary: String? = nil
+        standardInput: StandardInputBodySource? = nil, boundary: String? = nil,
+        presetBody: (source: BodySource, bytes: [UInt8]?)? = nil
     ) throws(SerializationError) -> PreparedRequest {
         let multipart = try MultipartRequestEncoder.sendsMultipartBody(spec)
         let parametersInURL = !multipart && methodsEncodingParametersInURI.contains(spec.method.uppercased())
@@ -46,7 +49,9 @@ package enum RequestSerializer {
 
         var headerItems = spec.headers
         var body: PreparedBody
-        if multipart {
+        if let presetBody {
+            body = PreparedBody(source: presetBody.source, bytes: presetBody.bytes, contentType: nil)
+        } else if multipart {
             let form = try MultipartRequestEncoder.form(for: spec, boundary: boundary, standardInput: standardInput)
             headerItems = MultipartRequestEncoder.headers(headerItems, for: form)
             // A form without parts is the closing delimiter alone, as HTTPie sends it.

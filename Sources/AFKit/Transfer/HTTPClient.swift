@@ -40,61 +40,21 @@ package final class HTTPClient {
             if cookies.file != nil { cookiesBefore = handle.cookieLines() }
             try handle.addCookies(cookies.lines)
         }
-        var current = request
-        var hop = 0
-        var elapsed = 0.0
-        var hopMetrics: [TransferMetrics] = []
+        let exchange = HTTPExchange(request, options: options, delegate: delegate)
         while true {
-            let hopEvents = HopEvents(hop: hop, request: current, options: options, delegate: delegate)
-            let transfer = try HTTPClient.transferRequest(for: current, options: options, elapsed: elapsed)
-            let outcome = try perform(transfer, on: handle, events: hopEvents)
-            elapsed += outcome.totalTime
-            hopMetrics.append(outcome.metrics)
-            try delegate.didFinishResponse(hop: hop, isFinal: hopEvents.redirectTarget == nil)
-            if let refused = hopEvents.refusedTarget { throw HTTPClientError.refusedRedirect(target: refused) }
-            guard let target = hopEvents.redirectTarget else {
-                let head = outcome.head ?? HTTPClient.syntheticHead(outcome)
-                var result = HTTPClientResult(
-                    head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
-                    totalTime: elapsed)
-                result.hopMetrics = hopMetrics
-                if options.cookies != nil {
-                    result.cookieLines = handle.cookieLines()
-                    result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)
-                }
-                return result
+            let (transfer, events) = try exchange.nextTransfer()
+            let outcome: Result<TransferOutcome, CurlError>
+            do {
+                outcome = .success(try handle.perform(transfer, events: events))
+            } catch {
+                outcome = .failure(error)
             }
-            guard hop < options.maxRedirects else {
-                throw HTTPClientError.tooManyRedirects(options.maxRedirects)
+            guard var result = try exchange.hopEnded(outcome) else { continue }
+            if options.cookies != nil {
+                result.cookieLines = handle.cookieLines()
+                result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)
             }
-            // With pins the plain-http hop is refused anyway (pinning needs https): no warning then.
-            if RedirectPolicy.isDowngrade(from: current.url, to: target), !options.tls.isPinning {
-                delegate.willFollowInsecureRedirect(hop: hop, to: target)
-            }
-            current = try RedirectPolicy.follow(
-                current, status: outcome.statusCode, to: target, trusted: options.locationTrusted)
-            hop += 1
-        }
-    }
-
-    /// Runs one hop, announcing it to the delegate and unwrapping the delegate's errors.
-    private func perform(_ transfer: TransferRequest, on handle: EasyHandle, events: HopEvents) throws
-        -> TransferOutcome
-    {
-        if !transfer.options.reportsRequestHeads {
-            try events.announce()
-        }
-        do {
-            let outcome = try handle.perform(transfer, events: events)
-            try events.announce()
-            return outcome
-        } catch let error as CurlError {
-            if error.kind == .responseHandlerFailed, let underlying = error.underlyingError {
-                throw underlying
-            }
-            // The request never got out (or its head was not reported): still tell the delegate.
-            try? events.announce()
-            throw error
+            return result
         }
     }
 
@@ -110,7 +70,9 @@ package final class HTTPClient {
         }
         var transferOptions = TransferOptions(
             connectTimeout: options.connectTimeout, timeout: timeout,
-            proxy: CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
+            // Parsing the URL is only worth it when a proxy was given (a batch sends thousands).
+            proxy: options.proxies.isEmpty
+                ? nil : CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
             noProxy: options.noProxy, httpVersion: options.httpVersion, acceptEncoding: options.acceptEncoding,
             digestCredentials: request.digestCredentials.map {
                 DigestCredentials(user: $0.user, password: $0.password)
@@ -143,11 +105,6 @@ package final class HTTPClient {
             lines.append("\(name):")
         }
         return lines
-    }
-
-    /// A head for the rare transfer that ends without one having been reported.
-    private static func syntheticHead(_ outcome: TransferOutcome) -> ResponseHead {
-        ResponseHead(statusCode: outcome.statusCode, reasonPhrase: "", httpVersion: outcome.httpVersion, headers: [])
     }
 }
 

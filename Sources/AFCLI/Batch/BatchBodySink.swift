@@ -1,0 +1,82 @@
+import AFKit
+import Glibc
+
+/// Receives one batch request's hops: counts the final body's bytes and, with `--output-dir`,
+/// streams them into the request's file; otherwise each chunk is dropped as it arrives, so a
+/// request in flight holds no more than libcurl's receive buffer.
+final class BatchBodySink: HTTPClientDelegate {
+    /// The final response's head, once it arrived.
+    private(set) var finalHead: ResponseHead?
+    /// Body bytes of the final response so far.
+    private(set) var bytes: Int64 = 0
+    /// Where the final body goes; nil to discard it.
+    private let directory: BatchOutputDirectory?
+    /// The request's name, for messages.
+    private let name: String
+    /// The request's index, which names its file.
+    private let index: Int
+    /// The open body file, created with the final head (a failed request before it leaves none).
+    private var descriptor: Int32 = -1
+    /// The file's path, once created.
+    private(set) var path: String?
+
+    init(name: String, index: Int, directory: BatchOutputDirectory?) {
+        self.name = name
+        self.index = index
+        self.directory = directory
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    func willSend(hop: Int, request: SentRequest) throws {}
+
+    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        guard isFinal else { return }
+        finalHead = head
+        bytes = 0
+        guard let directory, descriptor < 0 else { return }
+        let (path, descriptor) = try directory.create(index: index)
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
+        guard isFinal else { return }
+        bytes += Int64(chunk.count)
+        guard descriptor >= 0 else { return }
+        guard FileIO.writeAll(descriptor, chunk) else {
+            throw BatchFileError.cannotWrite(path: path ?? name, code: errno)
+        }
+    }
+
+    /// Closes the body file; throws when its data could not be written out.
+    func finish() throws {
+        guard descriptor >= 0 else { return }
+        let result = close(descriptor)
+        descriptor = -1
+        if result != 0 { throw BatchFileError.cannotWrite(path: path ?? name, code: errno) }
+    }
+
+    func willFollowInsecureRedirect(hop: Int, to: String) {
+        ErrorReporter.warn("\(name): following a redirect from https to http: \(to) is not encrypted")
+    }
+}
+
+/// A body file of `--output-dir` that could not be written.
+enum BatchFileError: Error, CustomStringConvertible {
+    /// Writing or closing the file failed with `errno` `code`.
+    case cannotWrite(path: String, code: Int32)
+    /// The directory could not be created or used.
+    case badDirectory(path: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .cannotWrite(let path, let code):
+            return "cannot write \"\(path)\": \(SystemError.message(code))"
+        case .badDirectory(let path, let reason):
+            return "--output-dir \"\(path)\": \(reason)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import AFKit
+
+/// The transfer settings of a batch's requests, made once per distinct set of options rather
+/// than once per request: most entries of a run share the run's options, and building the
+/// settings looks up the HSTS file and reads pinned certificate files.
+///
+/// What depends on the URL (AF's policy checks, such as pinning over plain http) is still checked
+/// for every request, exactly as `SecurityOptions.configure` does for a single one.
+struct BatchClientSettings {
+    /// The options the cached values were made from.
+    private var options: OptionValues?
+    /// The client settings and security policy made from `options`.
+    private var client = ClientOptions()
+    private var policy = SecurityPolicy()
+
+    /// The settings for a request to `url` sent with `options`.
+    mutating func settings(for options: OptionValues, url: String) throws -> ClientOptions {
+        if options != self.options {
+            var client = options.clientOptions
+            client.acceptEncoding = HTTPClient.supportedAcceptEncoding
+            client.resolve = options.resolve
+            policy = try SecurityOptions.policy(from: options)
+            self.client = client
+            self.options = options
+        }
+        try policy.validate(forURL: url)
+        var settings = client
+        settings.tls = policy.tlsOptions
+        return settings
+    }
+}

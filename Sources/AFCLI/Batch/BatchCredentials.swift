@@ -1,0 +1,16 @@
+import AFKit
+
+/// `-a USER` on a run asks for the password once, when the batch is read, rather than once per
+/// request (and never in the middle of a run).
+enum BatchCredentials {
+    /// `options` with a password typed now for `-a USER` (basic or digest); unchanged otherwise.
+    /// `ask` is the terminal prompt (replaced in tests).
+    static func resolvingPassword(
+        _ options: OptionValues, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
+    ) throws -> OptionValues {
+        guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return options }
+        var resolved = options
+        resolved.auth = auth + ":" + (try ask(auth) ?? "")
+        return resolved
+    }
+}

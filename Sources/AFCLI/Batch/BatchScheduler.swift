@@ -1,0 +1,85 @@
+/// Decides which request of a batch starts next: at most `parallel` in flight, keepers first
+/// (CJNetwork's keeper requests: every keeper completes before any other request starts), the
+/// rest in the order written, and no new start after a failure unless `keepGoing`.
+///
+/// It only orders indexes; preparing, sending and reporting are the run's. Keepers run among
+/// themselves with the same parallelism.
+struct BatchScheduler {
+    /// The most requests in flight at once.
+    let parallel: Int
+    /// Whether requests still start after one has failed.
+    let keepGoing: Bool
+
+    /// Keepers not yet started, in the order written.
+    private var keepers: [Int]
+    /// The other requests not yet started, in the order written.
+    private var others: [Int]
+    /// Where the next start is read from in `keepers` and `others`.
+    private var nextKeeper = 0
+    private var nextOther = 0
+    /// Requests started and not yet finished, and how many of them are keepers.
+    private(set) var running: Set<Int> = []
+    private var runningKeepers = 0
+    /// Which requests are keepers.
+    private let isKeeper: [Bool]
+    /// Whether no request starts any more (a failure without `keepGoing`, or an interrupt).
+    private(set) var isStopped = false
+
+    /// A schedule for requests `0..<isKeeper.count`.
+    init(isKeeper: [Bool], parallel: Int, keepGoing: Bool) {
+        self.isKeeper = isKeeper
+        self.parallel = max(1, parallel)
+        self.keepGoing = keepGoing
+        keepers = isKeeper.indices.filter { isKeeper[$0] }
+        others = isKeeper.indices.filter { !isKeeper[$0] }
+    }
+
+    /// The next request to start now, marked as running; nil when none may start yet (the limit
+    /// is reached, keepers are still in flight, or the run stopped) or none is left.
+    mutating func next() -> Int? {
+        guard !isStopped, running.count < parallel else { return nil }
+        let index: Int
+        if nextKeeper < keepers.count {
+            index = keepers[nextKeeper]
+            nextKeeper += 1
+            runningKeepers += 1
+        } else if runningKeepers == 0, nextOther < others.count {
+            index = others[nextOther]
+            nextOther += 1
+        } else {
+            return nil
+        }
+        running.insert(index)
+        return index
+    }
+
+    /// The request `next()` will give once a slot is free and the keepers in flight are done;
+    /// nil when the run stopped or nothing is left. Nothing is marked.
+    var upcoming: Int? {
+        guard !isStopped else { return nil }
+        if nextKeeper < keepers.count { return keepers[nextKeeper] }
+        return nextOther < others.count ? others[nextOther] : nil
+    }
+
+    /// Records that request `index` ended; a failure stops new starts unless `keepGoing`.
+    mutating func finished(_ index: Int, succeeded: Bool) {
+        guard running.remove(index) != nil else { return }
+        if isKeeper[index] { runningKeepers -= 1 }
+        if !succeeded && !keepGoing { isStopped = true }
+    }
+
+    /// Stops new starts (Ctrl-C); requests in flight are left to the caller.
+    mutating func stop() {
+        isStopped = true
+    }
+
+    /// The requests that never started because the run stopped.
+    var notStarted: Int {
+        (keepers.count - nextKeeper) + (others.count - nextOther)
+    }
+
+    /// Whether nothing is in flight and nothing more will start.
+    var isDone: Bool {
+        running.isEmpty && (isStopped || notStarted == 0)
+    }
+}

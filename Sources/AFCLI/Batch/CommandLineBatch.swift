@@ -1,0 +1,137 @@
+import AFKit
+import Glibc
+
+/// Reads `afcli run -`: one afcli request per line of standard input, in afcli's own grammar
+/// (`get :8080/users/1 X-A:b`, `post :8080/users name=Ann --form`).
+///
+/// Each line is split like a shell line (`CommandLineSplitter`: quotes and backslashes, no
+/// expansion) and parsed by afcli's own `ArgumentParser` over the run's options, so a line's
+/// options override the run's for that request. Blank lines and `#` comments are skipped; the
+/// comment lines `# @name NAME` and `# @first` name the next request or make it a keeper. A
+/// request is named `line-N` after its line unless named. Options that belong to the run (output,
+/// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
+/// input, which carries the requests.
+///
+/// Every line is checked as it is read (its words and options), so a mistake stops the run before
+/// anything is sent; items (and the files they name) are read only by `prepare`.
+enum CommandLineBatch {
+    /// The most requests one run reads.
+    static let maximumRequests = 100_000
+
+    /// Option groups that shape output or the program rather than one request.
+    static let runGroups: Set<OptionGroup> = [.output, .general]
+
+    /// Options outside those groups that belong to the run, or make no sense for one request of it.
+    static let runOptions: Set<String> = [
+        "offline", "curl", "show-secrets", "env", "session", "session-read-only",
+        "session-store-auth", "cookie-jar", "probe", "watch", "retry", "retry-delay",
+        "parallel", "first", "keep-going", "output-dir", "write-out", "meta",
+    ]
+
+    /// What every entry of one run shares, held once rather than copied into each entry.
+    final class Context {
+        let options: OptionValues
+        let environment: [String: String]
+
+        init(options: OptionValues, environment: [String: String]) {
+            self.options = options
+            self.environment = environment
+        }
+    }
+
+    /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
+    static func load(
+        descriptor: Int32, options: OptionValues, environment: [String: String],
+        limit: Int = Self.maximumRequests
+    ) throws -> [BatchEntry] {
+        let context = Context(options: try BatchCredentials.resolvingPassword(options), environment: environment)
+        var reader = LineReader(descriptor: descriptor)
+        var entries: [BatchEntry] = []
+        var pendingName: (name: String, line: Int)?
+        var pendingFirst: Int?
+        while let line = try LocatedError.locating("stdin:\(reader.lineNumber + 1)", { try reader.next() }) {
+            let number = reader.lineNumber
+            let origin = "stdin:\(number)"
+            let words = try LocatedError.locating(origin) { try CommandLineSplitter.split(line) }
+            if words.isEmpty {
+                try LocatedError.locating(origin) {
+                    try readDirective(line, name: &pendingName, first: &pendingFirst, number: number)
+                }
+                continue
+            }
+            guard entries.count < limit else {
+                throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
+            }
+            try LocatedError.locating(origin) { try check(words, over: context.options) }
+            let entryContext = context
+            entries.append(
+                BatchEntry(
+                    name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
+                    prepare: {
+                        try LocatedError.locating(origin) { try prepare(line, context: entryContext) }
+                    }))
+            pendingName = nil
+            pendingFirst = nil
+        }
+        if let pendingName {
+            throw LocatedError(origin: "stdin:\(pendingName.line)", underlying: BatchError.danglingDirective("# @name"))
+        }
+        if let pendingFirst {
+            throw LocatedError(origin: "stdin:\(pendingFirst)", underlying: BatchError.danglingDirective("# @first"))
+        }
+        return entries
+    }
+
+    /// Reads `# @name NAME` and `# @first` from a comment line; other comments are skipped.
+    private static func readDirective(
+        _ line: String, name: inout (name: String, line: Int)?, first: inout Int?, number: Int
+    ) throws {
+        let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+        guard trimmed.hasPrefix("#") else { return }
+        let words = trimmed.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        switch words.first {
+        case "@name":
+            guard words.count >= 2 else { throw BatchError.missingName }
+            name = (words.dropFirst().joined(separator: " "), number)
+        case "@first":
+            first = number
+        default:
+            break
+        }
+    }
+
+    /// Parses a line's words over the run's options and refuses what a line cannot say.
+    @discardableResult
+    static func check(_ words: [String], over options: OptionValues) throws -> ParsedCommandLine {
+        let (parsed, given) = try ArgumentParser.parse(words, over: options)
+        for long in given.sorted() {
+            guard let spec = OptionTable.byLong[long] else { continue }
+            if runGroups.contains(spec.group) || runOptions.contains(long) {
+                throw BatchError.runOption(spec.longFlag)
+            }
+        }
+        guard parsed.command == .request else {
+            throw BatchError.notARequest(parsed.positionals.first ?? words[0])
+        }
+        return parsed
+    }
+
+    /// Builds the request of one line: its items read now, its body ready to stream.
+    ///
+    /// The entry keeps the line as one string rather than its words (one allocation instead of
+    /// one per word, for runs of many lines) and splits it again here.
+    static func prepare(_ line: String, context: Context) throws -> BatchRequest {
+        let parsed = try check(try CommandLineSplitter.split(line), over: context.options)
+        var options = parsed.options
+        // Standard input is the list of requests: never peek at it for a body.
+        options.ignoreStdin = true
+        let invocation = try InvocationBuilder.build(positionals: parsed.positionals, options: options)
+        var spec = invocation.spec
+        if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
+            throw BatchError.standardInputBody
+        }
+        let prepared = try RequestPreparation.serialize(
+            &spec, options: options, environment: context.environment, standardInput: nil)
+        return BatchRequest(prepared: prepared, options: options)
+    }
+}

@@ -1,0 +1,67 @@
+import AFKit
+import Glibc
+
+/// `afcli run SOURCE`: sends the requests of a `.http` file, or of afcli command lines on
+/// standard input (`-`), up to `--parallel` at once, keepers first, and reports each in NDJSON.
+struct RunCommand {
+    /// `run` and SOURCE.
+    var positionals: [String]
+    var options: OptionValues
+    var environment: [String: String]
+    var terminal: Terminal
+
+    /// Loads the batch, checks the run's options and runs it; returns the run's exit status.
+    func run() throws -> ExitStatus {
+        try RunCommand.rejectUnsupportedOptions(options)
+        let source = positionals.dropFirst().first ?? ""
+        var entries = try BatchLoader.load(source: source, options: options, environment: environment)
+        try RunCommand.markKeepers(&entries, names: options.firstNames)
+        let directory = try options.outputDirectory.map {
+            try BatchOutputDirectory(path: $0, names: entries.map(\.name))
+        }
+        let executor = BatchExecutor(
+            entries: entries, options: options, directory: directory,
+            output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
+            stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal)
+        return try executor.run()
+    }
+
+    /// Makes every entry named in `names` (`--first`) a keeper; a name that matches no entry is a
+    /// usage error, before anything is sent.
+    static func markKeepers(_ entries: inout [BatchEntry], names: [String]) throws(UsageError) {
+        for name in names {
+            var found = false
+            for index in entries.indices where entries[index].name == name {
+                entries[index].isKeeper = true
+                found = true
+            }
+            guard found else {
+                throw UsageError.invalidValue(option: "--first", value: name, reason: "names no request of the batch")
+            }
+        }
+    }
+
+    /// Refuses options that have no meaning for a batch: it prints NDJSON, not exchanges.
+    static func rejectUnsupportedOptions(_ options: OptionValues) throws(UsageError) {
+        let given: [(Bool, String, String)] = [
+            (options.offline, "--offline", "a batch always sends its requests"),
+            (options.curl, "--curl", "a batch always sends its requests"),
+            (options.outputFile != nil, "--output", "use --output-dir to save each body"),
+            (options.session != nil, "--session", "the requests of a batch do not share a session"),
+        ]
+        if let (_, name, reason) = given.first(where: { $0.0 }) {
+            throw UsageError.notForCommand(option: name, command: "run", reason: reason)
+        }
+    }
+
+    /// Refuses the options of `afcli run` on any other command.
+    static func rejectRunOptions(_ options: OptionValues, command: String) throws(UsageError) {
+        let given: [(Bool, String)] = [
+            (options.parallel != nil, "--parallel"), (!options.firstNames.isEmpty, "--first"),
+            (options.keepGoing, "--keep-going"), (options.outputDirectory != nil, "--output-dir"),
+        ]
+        if let (_, name) = given.first(where: { $0.0 }) {
+            throw UsageError.notForCommand(option: name, command: command, reason: "it is an option of afcli run")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+extension ManualText {
+    /// What `afcli run` reads: the `.http` file grammar and the command lines of `afcli run -`.
+    /// Kept apart so that the section on running batches can place it.
+    static let batchInputSections: [ManualSection] = [
+        ManualSection(
+            "REQUEST FILES (.HTTP)",
+            [
+                .paragraph(
+                    "`afcli run FILE` reads the requests of a JetBrains HTTP Client or VS Code REST Client file. "
+                        + "The whole file (at most 16 MiB and 100000 requests) is read and checked first, so a "
+                        + "mistake stops the run before anything is sent, with `afcli: error: FILE:LINE: …` and exit "
+                        + "status 2. Requests are separated by a line starting with `###`; the text after it names the "
+                        + "request. Before the request line, lines starting with `#` or `//` are comments, and "
+                        + "`@NAME = VALUE` defines a file variable. The request line is `[METHOD] URL [HTTP/VERSION]` "
+                        + "(GET when the method is left out; the version is ignored); lines after it that start with "
+                        + "white space continue the URL (`    ?page=2`, `    &size=10`). `Name: value` headers follow, "
+                        + "then a blank line and the body, which runs to the next `###` (blank lines at its end are "
+                        + "dropped). A body line `< PATH` inserts the file PATH, relative to the .http file, streamed "
+                        + "from disk when the request is sent; it is not opened before. A URL starting with `/` takes "
+                        + "its host from a `Host:` header."),
+                .paragraph(
+                    "Headers and the body are sent as written: afcli adds no Content-Type (write one), its "
+                        + "User-Agent, Accept (`*/*`), Accept-Encoding and Accept-Language unless the file writes "
+                        + "them, and Authorization from `--auth`. Body lines are joined with LF, or CRLF when the "
+                        + "Content-Type is multipart. Whatever the file does not say comes from the options of "
+                        + "`afcli run` (`--follow`, `--verify`, `--timeout`, `--base-url`, `--compress`…)."),
+                .definitions([
+                    (
+                        term: "# @name NAME",
+                        text:
+                            "Names the request (wins over the text after `###`). Unnamed requests are `request-N`, N counting from 1 in file order."
+                    ),
+                    (term: "# @no-redirect", text: "Does not follow redirects, even with `--follow`."),
+                    (
+                        term: "# @timeout N",
+                        text: "The idle timeout (`--timeout`) of this request; N in seconds, or `N ms`, `N s`, `N m`."
+                    ),
+                    (
+                        term: "# @connection-timeout N",
+                        text: "The connection timeout (`--connect-timeout`) of this request."
+                    ),
+                    (
+                        term: "# @first",
+                        text: "Makes the request a keeper: it completes before any other request starts."
+                    ),
+                ]),
+                .paragraph(
+                    "`{{NAME}}` in the URL, headers, body and `< PATH` is replaced by the file variable NAME, else "
+                        + "by NAME of the environment `--env ENV` picks from `http-client.env.json` and "
+                        + "`http-client.private.env.json` beside the file (the private file's values win over the "
+                        + "public file's, and the environment `$shared` gives every environment its values, under the "
+                        + "environment's own). Values may refer to other variables, up to 16 levels deep and 16 MiB of "
+                        + "text. A variable defined nowhere is an error at the line that uses it; an unknown `--env` "
+                        + "is an error listing the known environments. The dynamic variables `{{$uuid}}` (also "
+                        + "`$random.uuid`, `$guid`), `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}` "
+                        + "(`{{$randomInt MIN MAX}}`) take a new value for every request; other `$` variables are "
+                        + "refused."),
+                .paragraph(
+                    "afcli runs no JavaScript. A response handler (`> {% … %}`, `> script.js`) and a response "
+                        + "redirect (`>> FILE`, use `--output-dir`) only act on the response, so they are skipped, "
+                        + "each with a warning naming its line, and the request is still sent. A pre-request script "
+                        + "(`< {% … %}`) and `<@ PATH` would change the request, so they are refused. Other "
+                        + "directives (`# @no-log`, `# @no-cookie-jar`) are ignored with a warning. Values from "
+                        + "another request's response (`{{login.response.body.token}}`) are not supported."),
+            ]),
+        ManualSection(
+            "REQUESTS ON STANDARD INPUT",
+            [
+                .paragraph(
+                    "`afcli run -` reads one request per line of standard input, written as afcli's own command "
+                        + "line after the program name: `[METHOD] URL [ITEM…] [OPTION…]`. A line is split into words as "
+                        + "a shell would split it, with single quotes, double quotes and backslashes, but nothing is "
+                        + "expanded (`$HOME`, `~` and `*` stay as written). Blank lines are skipped, and so is "
+                        + "everything from a `#` that starts a word. A line's options apply over the options given "
+                        + "to `afcli run` for that request only. The comment lines `# @name NAME` and `# @first` name "
+                        + "the next request or make it a keeper; an unnamed request is `line-N`, N being its line."),
+                .paragraph(
+                    "Options that belong to the whole run are refused on a line, naming it (`afcli: error: "
+                        + "stdin:3: --offline applies to the whole run…`, exit status 2): the output options "
+                        + "(`--print`, `--verbose`, `--output`, `--pretty`…), `--offline`, `--curl`, `--env`, "
+                        + "`--session`, `--cookie-jar`, `--help` and the options of `afcli run` itself. Standard "
+                        + "input carries the requests, so a line cannot use it as a body (`@-`). Every line is read "
+                        + "and its words and options checked before the first request is sent; a line may be at "
+                        + "most 64 KiB and must be UTF-8, and a run takes at most 100000 lines with requests. "
+                        + "Items are read, and files named by items opened, only when the line's request is sent."),
+                .example(
+                    "One GET per id from a JSON list, 16 at a time:",
+                    "jq -r '.[] | \"get :8080/users/\\(.id)\"' ids.json | afcli run - --parallel 16"),
+            ]),
+    ]
+}

@@ -1,0 +1,67 @@
+extension ManualText {
+    /// `afcli run`: many requests in one process, how they are scheduled, what is printed, the
+    /// exit status and Ctrl-C.
+    static let runSections: [ManualSection] = [
+        ManualSection(
+            "MANY REQUESTS: AFCLI RUN",
+            [
+                .paragraph(
+                    "`afcli run SOURCE` sends many requests from one process, on libcurl's multi interface: "
+                        + "connections are reused from one request to the next, and over TLS, requests to one "
+                        + "HTTP/2 server share one connection as streams. SOURCE is a .http file, or `-` for afcli "
+                        + "command lines on standard input, one request per line in afcli's own grammar. Every "
+                        + "option of the run (`--follow`, `--verify`, `--timeout`, `-a`, `--check-status`…) "
+                        + "applies to every request; a line's or an entry's own settings override it for that "
+                        + "request. `--session`, `--offline`, `--curl` and `--output` do not apply to a run."),
+                .paragraph(
+                    "Requests are sent one after the other, in the order written, unless `--parallel N` keeps up "
+                        + "to N in flight. Keepers, marked `# @first` in the source or named with `--first NAME`, "
+                        + "all complete before any other request starts (they run among themselves up to N at "
+                        + "once). Each request is built (its items read, its files opened) only when it is about "
+                        + "to start (the next one while the others are in flight), and a body that is not saved is "
+                        + "counted and dropped as it arrives, so memory stays bounded by the requests in flight "
+                        + "however long the batch is. Redirects are followed "
+                        + "with `--follow` (not for an entry marked `# @no-redirect`); each hop is a new transfer "
+                        + "on the same connections."),
+                .paragraph(
+                    "A request fails when it gets no response (exit statuses 6 to 12), when its final response "
+                        + "is 3xx, 4xx or 5xx (as `--check-status`, on by default; `--no-check-status` accepts any "
+                        + "status), or when it fails `--accept-status` or `--accept-type`. After the first failure "
+                        + "no new request starts, and those in flight finish; with `--keep-going` every request "
+                        + "runs. Each failure is also told on standard error as `afcli: error: NAME (FILE:LINE): "
+                        + "…`."),
+                .paragraph(
+                    "Standard output gets one JSON object per request, on one line, in the order they complete, "
+                        + "whether it is a terminal or not: `name`, `method`, `url`, `status` (null without a "
+                        + "response), `bytes` (the final body, decoded), `redirects`, `http_version`, `time`, "
+                        + "`reused` (the connection was opened by an earlier request), `remote` (address:port), "
+                        + "`file` (with `--output-dir`), `error` (null, or the message) and `exit` (the exit status "
+                        + "the request counts as). `time` holds seconds: `queue`, measured by afcli, from the "
+                        + "moment the run was ready to send until the request's first transfer was handed to "
+                        + "libcurl (the wait for a free slot and for keepers, and building the request), then "
+                        + "libcurl's cumulative `namelookup`, `connect`, `tls`, `first_byte` and `total` of the "
+                        + "final transfer, so that namelookup <= connect <= tls <= first_byte <= total. A phase that "
+                        + "did not happen is null: name lookup and connect on a reused connection, TLS over plain "
+                        + "http; `time` is null when no response arrived."),
+                .paragraph(
+                    "`--output-dir DIR` saves each final body as DIR/NAME.body, NAME made safe (bytes other than "
+                        + "letters, digits, `.`, `-` and `_` become `_`, no leading dot) and unique in the order "
+                        + "written (NAME-2.body…). DIR is created 0700 when missing; files are created 0600, "
+                        + "replaced when they exist, and never written through a symbolic link."),
+                .paragraph(
+                    "When standard error is a terminal, a status line there shows the requests done, failed and "
+                        + "running and the rate, and a summary line ends the run. The exit status is 0 when every "
+                        + "request succeeded, else the status of the first request that failed (in completion "
+                        + "order): 4 when the first failure was a 404, 8 for a refused connection. A mistake in "
+                        + "SOURCE or in the options (exit status 2) stops the run before anything is sent."),
+                .paragraph(
+                    "Ctrl-C (SIGINT) or SIGTERM stops new requests from starting and cancels the ones in flight, "
+                        + "each reported with the error `interrupted`; the summary is printed on standard error "
+                        + "and afcli exits with status 130."),
+                .example(
+                    "Fetch users, 16 at a time:",
+                    "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),
+                .example("Show only the failures:", "afcli run - --keep-going < requests.txt | jq 'select(.error)'"),
+            ])
+    ]
+}

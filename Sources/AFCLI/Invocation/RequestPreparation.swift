@@ -1,0 +1,27 @@
+import AFKit
+
+/// Turns a request spec into the request sent, with the options that shape the body: the one
+/// path a command line and every line or entry of `afcli run` share.
+enum RequestPreparation {
+    /// Serializes `spec` through the request stages: the config environment (`profile`), the
+    /// serializer (the boundary applied), the encryption hook, then compression, so that
+    /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
+    /// for `--curl` and the request log.
+    static func serialize(
+        _ spec: inout RequestSpec, options: OptionValues, environment: [String: String],
+        standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil
+    ) throws -> PreparedRequest {
+        // A boundary only means something in a multipart body: --boundary implies --multipart
+        // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
+        if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
+            spec.encoding = .multipart
+        }
+        if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
+        var prepared = try RequestSerializer.prepare(
+            spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
+            standardInput: standardInput, boundary: options.boundary)
+        try CryptoStages(options: options, profile: profile).encrypt(&prepared)
+        if options.compress { try RequestCompression.apply(to: &prepared) }
+        return prepared
+    }
+}

@@ -1,0 +1,133 @@
+import CCurlShim
+
+/// The Swift owner of one libcurl multi handle: runs many `EasyHandle` transfers at once on one
+/// thread, sharing one connection cache (connections are reused between transfers, and HTTP/2
+/// streams are multiplexed over one TLS connection).
+///
+/// Each transfer is configured by the same `EasyHandle.begin` that `perform` uses, so an easy
+/// transfer and a multi transfer set exactly the same options and callbacks; errors raised in
+/// callbacks are stored in the transfer's context and come back from `conclude`, never unwound
+/// through libcurl's C frames.
+package final class MultiHandle {
+    /// One transfer that ended: the handle it ran on (free for another transfer) and its result.
+    package struct Completion {
+        /// The easy handle, no longer part of the multi handle.
+        package let handle: EasyHandle
+        /// The outcome, or the transfer's failure.
+        package let result: Result<TransferOutcome, CurlError>
+    }
+
+    /// The `CURLM *` this object owns.
+    private let multi: UnsafeMutableRawPointer
+    /// The transfers running, by their `CURL *`, kept alive while libcurl uses them.
+    private var running: [UnsafeMutableRawPointer: EasyHandle] = [:]
+
+    /// Creates a multi handle that opens at most `maxConnections` connections at once (0 for no
+    /// limit) and multiplexes HTTP/2 streams over one connection per host.
+    package init(maxConnections: Int = 0) throws(CurlError) {
+        let initCode = afcurl_global_init()
+        guard initCode == CURLE_OK else { throw CurlError.setup("could not initialise libcurl", code: initCode) }
+        guard let multi = curl_multi_init() else {
+            throw CurlError(kind: .other, description: "could not create a libcurl multi handle")
+        }
+        self.multi = multi
+        try set(CURLMOPT_PIPELINING, AFCURL_PIPE_MULTIPLEX, "multiplexing")
+        if maxConnections > 0 {
+            try set(CURLMOPT_MAX_TOTAL_CONNECTIONS, maxConnections, "the connection limit")
+        }
+    }
+
+    deinit {
+        cancelAll()
+        curl_multi_cleanup(multi)
+    }
+
+    /// The number of transfers added and not yet completed.
+    package var count: Int { running.count }
+
+    /// Configures `handle` for `request` and starts it; its events arrive during `perform`.
+    package func add(_ handle: EasyHandle, request: TransferRequest, events: TransferEvents) throws(CurlError) {
+        try handle.begin(request, events: events)
+        do throws(CurlError) {
+            // Waits for a connection that can multiplex instead of opening one per stream, as
+            // curl -Z does: N parallel requests to one h2 server share one connection.
+            try handle.setLong(CURLOPT_PIPEWAIT, 1)
+            let code = curl_multi_add_handle(multi, handle.rawHandle)
+            guard code == CURLM_OK else { throw MultiHandle.error(code, "could not start a transfer") }
+        } catch {
+            _ = try? handle.conclude(code: CURLE_FAILED_INIT)
+            throw error
+        }
+        running[handle.rawHandle] = handle
+    }
+
+    /// Runs what can run now, without waiting, and returns the transfers that ended, in the
+    /// order libcurl reported them. (libcurl 7.88 visits every transfer on each call, so callers
+    /// run once per wake-up, not in a loop.)
+    package func run() throws(CurlError) -> [Completion] {
+        var stillRunning: Int32 = 0
+        let code = curl_multi_perform(multi, &stillRunning)
+        guard code == CURLM_OK else { throw MultiHandle.error(code, "the transfers failed") }
+        return collect()
+    }
+
+    /// Waits up to `timeoutMilliseconds` for activity on any transfer (or one of libcurl's
+    /// timers); a signal ends the wait early, and the caller checks the interrupt flag.
+    package func poll(timeoutMilliseconds: Int) throws(CurlError) {
+        guard !running.isEmpty else { return }
+        let code = curl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
+        guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
+            throw MultiHandle.error(code, "waiting for the transfers failed")
+        }
+    }
+
+    /// Runs what can run and, when nothing ended, waits up to `timeoutMilliseconds` and runs
+    /// again; returns the transfers that ended.
+    package func perform(timeoutMilliseconds: Int) throws(CurlError) -> [Completion] {
+        let completions = try run()
+        guard completions.isEmpty, timeoutMilliseconds > 0 else { return completions }
+        try poll(timeoutMilliseconds: timeoutMilliseconds)
+        return try run()
+    }
+
+    /// Removes every running transfer without completing it (they end as interrupted).
+    package func cancelAll() {
+        for (raw, handle) in running {
+            curl_multi_remove_handle(multi, raw)
+            _ = try? handle.conclude(code: CURLE_ABORTED_BY_CALLBACK)
+        }
+        running.removeAll()
+    }
+
+    /// Reads every "done" message, removing each finished handle and concluding its transfer.
+    private func collect() -> [Completion] {
+        var completions: [Completion] = []
+        var easy: UnsafeMutableRawPointer?
+        var result = CURLE_OK
+        while afcurl_multi_next_done(multi, &easy, &result) != 0 {
+            guard let raw = easy, let handle = running.removeValue(forKey: raw) else { continue }
+            curl_multi_remove_handle(multi, raw)
+            let outcome: Result<TransferOutcome, CurlError>
+            do {
+                outcome = .success(try handle.conclude(code: result))
+            } catch {
+                outcome = .failure(error)
+            }
+            completions.append(Completion(handle: handle, result: outcome))
+        }
+        return completions
+    }
+
+    /// Sets a `long` multi option, turning a rejection into a `CurlError`.
+    private func set(_ option: CURLMoption, _ value: Int, _ what: String) throws(CurlError) {
+        let code = afcurl_multi_setopt_long(multi, option, value)
+        guard code == CURLM_OK else { throw MultiHandle.error(code, "could not set \(what)") }
+    }
+
+    /// A `CurlError` for a failed multi call.
+    private static func error(_ code: CURLMcode, _ what: String) -> CurlError {
+        CurlError(
+            kind: .other, code: Int(code.rawValue),
+            description: "\(what) (\(String(cString: curl_multi_strerror(code))))")
+    }
+}

@@ -1,0 +1,118 @@
+/// A `.http` file (JetBrains HTTP Client, VS Code REST Client) as written: its variables, its
+/// requests with `{{variables}}` still in place, and what afcli skipped.
+package struct HTTPFile: Equatable, Sendable {
+    /// `@name = value` lines, in file order; a later line of one name wins.
+    package var variables: [HTTPFileVariable] = []
+    /// The requests, in file order.
+    package var requests: [HTTPFileRequest] = []
+    /// What was skipped (response handlers, unknown directives), with its line.
+    package var warnings: [HTTPFileWarning] = []
+
+    package init(variables: [HTTPFileVariable] = [], requests: [HTTPFileRequest] = [], warnings: [HTTPFileWarning] = [])
+    {
+        self.variables = variables
+        self.requests = requests
+        self.warnings = warnings
+    }
+}
+
+/// One `@name = value` file variable.
+package struct HTTPFileVariable: Equatable, Sendable {
+    package var name: String
+    package var value: String
+    package var line: Int
+
+    package init(name: String, value: String, line: Int) {
+        self.name = name
+        self.value = value
+        self.line = line
+    }
+}
+
+/// One request of a `.http` file, unresolved: text may hold `{{variables}}`.
+package struct HTTPFileRequest: Equatable, Sendable {
+    /// `# @name NAME`, else the text after `###`; nil for neither.
+    package var name: String?
+    /// The request line's number, from 1.
+    package var line: Int
+    /// The method in upper case; `GET` when the line is a URL alone.
+    package var method: String
+    /// The URL with its continuation lines joined.
+    package var url: String
+    /// The headers in file order.
+    package var headers: [HTTPFileHeader] = []
+    /// The body's parts in order (text lines and `< ./file` lines); empty for no body.
+    package var body: [HTTPFileBodyPart] = []
+    /// `# @no-redirect`: do not follow redirects even with `--follow`.
+    package var noRedirect = false
+    /// `# @timeout N`: the idle timeout in seconds.
+    package var timeout: Double?
+    /// `# @connection-timeout N`: the connection timeout in seconds.
+    package var connectionTimeout: Double?
+    /// `# @first`: a keeper, completed before any other request starts.
+    package var isFirst = false
+
+    package init(name: String? = nil, line: Int, method: String, url: String) {
+        self.name = name
+        self.line = line
+        self.method = method
+        self.url = url
+    }
+}
+
+/// One header line of a request.
+package struct HTTPFileHeader: Equatable, Sendable {
+    package var name: String
+    package var value: String
+    package var line: Int
+
+    package init(name: String, value: String, line: Int) {
+        self.name = name
+        self.value = value
+        self.line = line
+    }
+}
+
+/// A piece of a request body: text lines as written, or a file named by `< PATH`.
+package enum HTTPFileBodyPart: Equatable, Sendable {
+    /// Consecutive body lines joined with LF, starting at `line`.
+    case text(String, line: Int)
+    /// `< PATH`: the file's bytes, streamed; the path is relative to the `.http` file.
+    case file(String, line: Int)
+}
+
+/// Something in the file afcli does not run, reported and skipped.
+package struct HTTPFileWarning: Equatable, Sendable, CustomStringConvertible {
+    package var line: Int
+    package var message: String
+
+    package init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    package var description: String { message }
+}
+
+/// A mistake in a `.http` file, environment file or variable, at a line (0 when the mistake is
+/// not at one line of the `.http` file); `reason` is lower case.
+package struct HTTPFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var line: Int
+    package var reason: String
+    /// Whether reading stopped for Ctrl-C rather than for a mistake.
+    package var isInterrupt = false
+
+    package init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    /// Reading stopped at `line` for Ctrl-C.
+    package static func interrupted(line: Int) -> HTTPFileError {
+        var error = HTTPFileError(line: line, reason: "interrupted")
+        error.isInterrupt = true
+        return error
+    }
+
+    package var description: String { reason }
+}

@@ -1,0 +1,350 @@
+import AFCurl
+
+/// Parses the `.http` format of the JetBrains HTTP Client and the VS Code REST Client into an
+/// `HTTPFile`, without resolving variables or touching any file.
+///
+/// The grammar read: `###` separates requests (text after it names the next one); `#` and `//`
+/// lines are comments, and before the request line may carry the directives `@name NAME`,
+/// `@no-redirect`, `@timeout N`, `@connection-timeout N` and `@first`; `@name = value` defines a
+/// file variable; the request line is `[METHOD] URL [HTTP/VERSION]`, and lines after it that start
+/// with white space continue the URL (`    ?page=2`, `    &size=10`); then `Name: value` headers
+/// up to a blank line; then the body up to the next `###`, where a line `< PATH` inserts a file.
+/// A response handler (`> {% … %}`, `> script.js`) or response redirect (`>> file`) ends the body
+/// and is skipped with a warning; a pre-request script (`< {% … %}`) or `<@ PATH` is refused,
+/// since skipping either would send a different request than the file describes.
+package enum HTTPFileParser {
+    /// The longest request line or header accepted, in bytes.
+    package static let maximumLineLength = 64 << 10
+    /// The most requests one file may hold.
+    package static let maximumRequests = 100_000
+
+    /// Parses `bytes`, the whole file (UTF-8, a byte order mark allowed).
+    package static func parse(_ bytes: [UInt8]) throws(HTTPFileError) -> HTTPFile {
+        var parser = Parser()
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var number = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            number += 1
+            if number % 4096 == 0, Interruption.isInterrupted { throw .interrupted(line: number) }
+            var lineBytes = bytes[start..<end]
+            if lineBytes.last == 0x0D { lineBytes.removeLast() }
+            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                throw HTTPFileError(line: number, reason: "the line is not UTF-8")
+            }
+            try parser.read(line, number: number)
+            start = end + 1
+            if end == bytes.count { break }
+        }
+        try parser.finishBlock()
+        return parser.file
+    }
+}
+
+/// The parser's state between lines.
+private struct Parser {
+    /// Where in a request block the next line falls.
+    enum Phase {
+        /// Before the request line: comments, directives, variables.
+        case head
+        /// After the request line: URL continuations, headers, up to a blank line.
+        case headers
+        /// Body lines.
+        case body
+        /// After a response handler: only more handlers, comments and blank lines.
+        case afterHandler
+        /// Inside a `> {% … %}` handler that started on `line`.
+        case inHandler(line: Int)
+    }
+
+    var file = HTTPFile()
+    var phase = Phase.head
+    var request: HTTPFileRequest?
+    var separatorName: String?
+    var directives = HTTPFileRequest(line: 0, method: "", url: "")
+    var directiveLine: Int?
+    var bodyLines: [(text: String, line: Int)] = []
+    var bodyParts: [HTTPFileBodyPart] = []
+
+    /// Reads one line (without its end) in the current phase.
+    mutating func read(_ line: String, number: Int) throws(HTTPFileError) {
+        if case .inHandler = phase {
+            if line.contains("%}") { phase = .afterHandler }
+            return
+        }
+        if line.hasPrefix("###") {
+            try finishBlock()
+            // `#### Title` is a decorated separator: its extra `#` are not part of the name.
+            let name = trim(line.drop(while: { $0 == "#" }))
+            separatorName = name.isEmpty ? nil : name
+            return
+        }
+        switch phase {
+        case .head: try readHead(line, number: number)
+        case .headers: try readHeader(line, number: number)
+        case .body: try readBody(line, number: number)
+        case .afterHandler: try readAfterHandler(line, number: number)
+        case .inHandler: break
+        }
+    }
+
+    /// A line before the request line.
+    private mutating func readHead(_ line: String, number: Int) throws(HTTPFileError) {
+        let trimmed = trim(line[...])
+        if trimmed.isEmpty { return }
+        if let comment = commentText(trimmed) {
+            readDirective(comment, number: number)
+            return
+        }
+        if trimmed.hasPrefix("@") {
+            try readVariable(trimmed, number: number)
+            return
+        }
+        if trimmed.hasPrefix("<") {
+            throw HTTPFileError(
+                line: number, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")
+        }
+        try readRequestLine(trimmed, number: number)
+    }
+
+    /// `# @directive value` before a request line; other comments are skipped.
+    private mutating func readDirective(_ comment: Substring, number: Int) {
+        let text = trim(comment)
+        guard text.hasPrefix("@") else { return }
+        let word = text.dropFirst().prefix(while: { !$0.isWhitespace && $0 != "=" })
+        var value = trim(text.dropFirst(1 + word.count))
+        if value.hasPrefix("=") { value = trim(value.dropFirst()) }
+        switch word {
+        case "name":
+            if value.isEmpty {
+                warn(number, "# @name without a name is ignored")
+            } else {
+                directives.name = value
+            }
+        case "no-redirect":
+            directives.noRedirect = true
+        case "first":
+            directives.isFirst = true
+        case "timeout", "connection-timeout":
+            guard let seconds = Self.seconds(value) else {
+                warn(number, "# @\(word) \(value) is not a duration (N, N ms, N s or N m); ignored")
+                return
+            }
+            if word == "timeout" { directives.timeout = seconds } else { directives.connectionTimeout = seconds }
+        default:
+            warn(number, "# @\(word) is not supported by afcli; ignored")
+            return
+        }
+        directiveLine = directiveLine ?? number
+    }
+
+    /// `@name = value`.
+    private mutating func readVariable(_ text: String, number: Int) throws(HTTPFileError) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw HTTPFileError(line: number, reason: "expected a variable (@name = value) or a request line")
+        }
+        let name = trim(text[text.index(after: text.startIndex)..<equals])
+        guard HTTPFileVariables.isValidName(name) else {
+            throw HTTPFileError(line: number, reason: "\"\(name)\" is not a variable name (letters, digits, _ . -)")
+        }
+        file.variables.append(
+            HTTPFileVariable(name: name, value: trim(text[text.index(after: equals)...]), line: number))
+    }
+
+    /// `[METHOD] URL [HTTP/VERSION]`.
+    private mutating func readRequestLine(_ text: String, number: Int) throws(HTTPFileError) {
+        guard text.utf8.count <= HTTPFileParser.maximumLineLength else {
+            throw HTTPFileError(line: number, reason: "the request line is longer than 64 KiB")
+        }
+        guard file.requests.count < HTTPFileParser.maximumRequests else {
+            throw HTTPFileError(
+                line: number, reason: "more than \(HTTPFileParser.maximumRequests) requests in one file")
+        }
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if words.count > 1, let last = words.last, last.hasPrefix("HTTP/") { words.removeLast() }
+        var method = "GET"
+        if words.count == 2, words[0].allSatisfy({ $0.isASCII && $0.isLetter }) {
+            method = words[0].uppercased()
+            words.removeFirst()
+        }
+        guard words.count == 1 else {
+            throw HTTPFileError(line: number, reason: "expected a request line: [METHOD] URL [HTTP/VERSION]")
+        }
+        if Self.methodWords.contains(words[0]) {
+            throw HTTPFileError(line: number, reason: "\(words[0]) needs a URL: [METHOD] URL [HTTP/VERSION]")
+        }
+        var request = directives
+        request.name = directives.name ?? separatorName
+        request.line = number
+        request.method = method
+        request.url = words[0]
+        self.request = request
+        directiveLine = nil
+        phase = .headers
+    }
+
+    /// A line after the request line, before the body.
+    private mutating func readHeader(_ line: String, number: Int) throws(HTTPFileError) {
+        guard var request else { return }
+        let trimmed = trim(line[...])
+        if trimmed.isEmpty {
+            phase = .body
+            return
+        }
+        if line.first?.isWhitespace == true, request.headers.isEmpty, commentText(trimmed) == nil {
+            request.url += trimmed
+            self.request = request
+            return
+        }
+        if commentText(trimmed) != nil { return }
+        if trimmed.hasPrefix(">") {
+            try readHandler(trimmed, number: number)
+            return
+        }
+        guard line.utf8.count <= HTTPFileParser.maximumLineLength else {
+            throw HTTPFileError(line: number, reason: "the header is longer than 64 KiB")
+        }
+        guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+            throw HTTPFileError(line: number, reason: "expected a header (Name: value) or a blank line before the body")
+        }
+        let name = trim(trimmed[..<colon])
+        request.headers.append(
+            HTTPFileHeader(name: name, value: trim(trimmed[trimmed.index(after: colon)...]), line: number))
+        self.request = request
+    }
+
+    /// A body line: text, `< PATH`, or the start of a response handler.
+    private mutating func readBody(_ line: String, number: Int) throws(HTTPFileError) {
+        if line.hasPrefix(">") {
+            try readHandler(line, number: number)
+            return
+        }
+        if line.hasPrefix("<@") {
+            throw HTTPFileError(
+                line: number, reason: "<@ (a file with variables substituted) is not supported; use < PATH")
+        }
+        if line.hasPrefix("< ") || line.hasPrefix("<\t") {
+            let path = trim(line.dropFirst(2))
+            if path.hasPrefix("{%") {
+                throw HTTPFileError(
+                    line: number, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")
+            }
+            guard !path.isEmpty else { throw HTTPFileError(line: number, reason: "< needs a file path") }
+            flushText()
+            bodyParts.append(.file(path, line: number))
+            return
+        }
+        bodyLines.append((line, number))
+    }
+
+    /// After a handler: blank lines, comments and further handlers only.
+    private mutating func readAfterHandler(_ line: String, number: Int) throws(HTTPFileError) {
+        let trimmed = trim(line[...])
+        if trimmed.isEmpty || commentText(trimmed) != nil { return }
+        guard trimmed.hasPrefix(">") else {
+            throw HTTPFileError(
+                line: number,
+                reason: "only response handlers may follow a response handler (start a new request with ###)")
+        }
+        try readHandler(trimmed, number: number)
+    }
+
+    /// `> {% … %}`, `> script.js`, `>> file`, `>>! file`: skipped with a warning.
+    private mutating func readHandler(_ text: String, number: Int) throws(HTTPFileError) {
+        if text.hasPrefix(">>") {
+            warn(number, "response redirect (>> FILE) skipped: use afcli run --output-dir to save bodies")
+            phase = .afterHandler
+            return
+        }
+        let rest = trim(text.dropFirst())
+        warn(number, "response handler skipped: afcli runs no JavaScript")
+        if rest.hasPrefix("{%"), !rest.dropFirst(2).contains("%}") {
+            phase = .inHandler(line: number)
+        } else {
+            phase = .afterHandler
+        }
+    }
+
+    /// Ends the current block: the request, if one was written, is added.
+    mutating func finishBlock() throws(HTTPFileError) {
+        if case .inHandler(let line) = phase {
+            throw HTTPFileError(line: line, reason: "the response handler {% is never closed with %}")
+        }
+        flushText()
+        if var request {
+            // Blank lines before the next `###` are not part of the body.
+            while case .text(let text, let line)? = bodyParts.last {
+                let end = text.utf8.lastIndex(where: { $0 != UInt8(ascii: "\n") }).map { text.utf8.index(after: $0) }
+                let kept = String(text[..<(end ?? text.startIndex)])
+                if kept.isEmpty {
+                    bodyParts.removeLast()
+                } else {
+                    bodyParts[bodyParts.count - 1] = .text(kept, line: line)
+                    break
+                }
+            }
+            request.body = bodyParts
+            file.requests.append(request)
+        } else if let directiveLine {
+            warn(directiveLine, "directives with no request after them are ignored")
+        }
+        request = nil
+        separatorName = nil
+        directives = HTTPFileRequest(line: 0, method: "", url: "")
+        directiveLine = nil
+        bodyLines = []
+        bodyParts = []
+        phase = .head
+    }
+
+    /// Joins the pending body lines into one text part.
+    private mutating func flushText() {
+        guard let first = bodyLines.first else { return }
+        bodyParts.append(.text(bodyLines.map(\.text).joined(separator: "\n"), line: first.line))
+        bodyLines = []
+    }
+
+    private mutating func warn(_ line: Int, _ message: String) {
+        file.warnings.append(HTTPFileWarning(line: line, message: message))
+    }
+
+    /// The text of a `#` or `//` comment line, nil for other lines.
+    private func commentText(_ trimmed: String) -> Substring? {
+        if trimmed.hasPrefix("#") { return trimmed.dropFirst() }
+        if trimmed.hasPrefix("//") { return trimmed.dropFirst(2) }
+        return nil
+    }
+
+    private func trim(_ text: Substring) -> String {
+        text.trimmingBlanks()
+    }
+
+    /// Method names that are never a URL on their own (`GET` alone is a request line missing its URL).
+    static let methodWords: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+    ]
+
+    /// `N`, `N s`, `N ms` or `N m` in seconds; nil for anything else.
+    static func seconds(_ text: String) -> Double? {
+        let number = text.prefix(while: { ("0"..."9").contains($0) || $0 == "." })
+        let unit = text.dropFirst(number.count).drop(while: { $0 == " " })
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        switch unit {
+        case "", "s": return value
+        case "ms": return value / 1000
+        case "m": return value * 60
+        default: return nil
+        }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingBlanks() -> String {
+        let utf8 = self.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+            let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,94 @@
+import AFCurl
+
+/// Builds the request a `.http` file's entry describes: variables substituted, the URL made
+/// absolute, headers exactly as written, the body as written (no Content-Type is added: the
+/// file's own header is the one sent), a `< ./file` part streamed from disk.
+///
+/// Body lines are joined with LF, or CRLF when the written Content-Type is `multipart/…` (whose
+/// delimiters need CRLF); a `< ./file` part among text lines is set off by one line break on each
+/// side, as the file shows it. Files are opened here, when the request is about to be sent, never
+/// while the file is read.
+package struct HTTPFileRequestBuilder {
+    /// The variables in effect.
+    package let variables: HTTPFileVariables
+    /// The directory of the `.http` file, which `< PATH` is relative to.
+    package let directory: String
+
+    package init(variables: HTTPFileVariables, directory: String) {
+        self.variables = variables
+        self.directory = directory
+    }
+
+    /// The prepared request; errors are `HTTPFileError`s at the line concerned. `credentials`
+    /// (the run's `--auth`) give an Authorization header unless the file writes one.
+    package func prepare(
+        _ request: HTTPFileRequest, baseURL: String?, credentials: Credentials? = nil, environment: [String: String]
+    ) throws(HTTPFileError) -> PreparedRequest {
+        var url = try variables.expand(request.url, line: request.line)
+        var headers: [HeaderItem] = []
+        for header in request.headers {
+            headers.append(
+                HeaderItem(
+                    name: try variables.expand(header.name, line: header.line),
+                    value: try variables.expand(header.value, line: header.line)))
+        }
+        if url.hasPrefix("/"), baseURL == nil,
+            let host = headers.last(where: { ASCIICase.lowercased($0.name) == "host" })?.value, !host.isEmpty
+        {
+            // JetBrains' form: `GET /path` with a `Host:` header.
+            url = "http://" + host + url
+        }
+        let contentType = headers.last { ASCIICase.lowercased($0.name) == "content-type" }?.value
+        let isMultipart = contentType.map { ASCIICase.lowercased($0).hasPrefix("multipart/") } ?? false
+        let body = try makeBody(request.body, lineBreak: isMultipart ? "\r\n" : "\n")
+        return try located(request.line) { () throws(SerializationError) in
+            let spec = RequestSpec(
+                method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers,
+                credentials: credentials)
+            return try RequestSerializer.prepare(
+                spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
+                presetBody: body)
+        }
+    }
+
+    /// The body's source (and bytes when it is all text), or nil for no body.
+    private func makeBody(
+        _ parts: [HTTPFileBodyPart], lineBreak: String
+    ) throws(HTTPFileError) -> (source: BodySource, bytes: [UInt8]?)? {
+        if parts.isEmpty { return nil }
+        var sources: [BodySource] = []
+        var allText: [UInt8]? = []
+        for (index, part) in parts.enumerated() {
+            if index > 0 { sources.append(BytesBodySource(Array(lineBreak.utf8))) }
+            switch part {
+            case .text(let text, let line):
+                var expanded = try variables.expand(text, line: line)
+                if lineBreak != "\n" {
+                    expanded = expanded.split(separator: "\n", omittingEmptySubsequences: false).joined(
+                        separator: lineBreak)
+                }
+                let bytes = Array(expanded.utf8)
+                sources.append(BytesBodySource(bytes))
+                allText? += bytes
+            case .file(let path, let line):
+                let expanded = try variables.expand(path, line: line)
+                let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
+                let resolved = expanded.hasPrefix("/") ? expanded : directory + "/" + relative
+                let source = try located(line) { () throws(SerializationError) in try FileBodySource(path: resolved) }
+                sources.append(source)
+                allText = nil
+            }
+        }
+        if sources.count == 1 { return (sources[0], allText) }
+        return (ConcatenatedBodySource(sources), allText)
+    }
+
+    /// Runs `body`, turning a serialization error into an error at `line`.
+    private func located<T>(_ line: Int, _ body: () throws(SerializationError) -> T) throws(HTTPFileError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw HTTPFileError(line: line, reason: error.description)
+        }
+    }
+}

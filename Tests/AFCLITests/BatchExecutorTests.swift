@@ -1,0 +1,161 @@
+import AFKit
+import Foundation
+import Glibc
+import XCTest
+
+@testable import AFCLI
+
+/// The run loop of `afcli run` with entries made in the test: requests are prepared only when
+/// they start (so a long batch never holds every prepared body), each gets one NDJSON line, and
+/// the exit status is the first failure's.
+final class BatchExecutorTests: BatchTestCase {
+    /// Counts the request bodies alive at once.
+    final class Census {
+        var alive = 0
+        var mostAlive = 0
+        var prepared = 0
+    }
+
+    /// A body that tells the census when it is made and freed.
+    final class CountedBody: BodySource {
+        let census: Census
+        init(_ census: Census) {
+            self.census = census
+            census.alive += 1
+            census.mostAlive = max(census.mostAlive, census.alive)
+        }
+        deinit { census.alive -= 1 }
+        var length: UInt64? { 2 }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+        func rewind() throws {}
+    }
+
+    /// Runs `entries` with `options`, NDJSON into a file; returns the status and the lines.
+    private func execute(_ entries: [BatchEntry], options: OptionValues) throws -> (ExitStatus, [String]) {
+        let path = directory + "/out.ndjson"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        let output = OutputStream(descriptor: descriptor, target: path, closesOnDeinit: true)
+        let executor = BatchExecutor(
+            entries: entries, options: options, directory: nil, output: output, stderrIsTerminal: false)
+        let status = try executor.run()
+        try output.flush()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return (status, text.split(separator: "\n").map(String.init))
+    }
+
+    func testPreparesEachRequestOnlyWhenItIsAboutToStartSoBodiesNeverPileUp() throws {
+        // Given: 300 POSTs to a port where nothing listens, at most 4 at once.
+        let census = Census()
+        let entries = (0..<300).map { index in
+            BatchEntry(name: "r\(index)", origin: "test:\(index)", isKeeper: false) {
+                census.prepared += 1
+                let request = PreparedRequest(
+                    method: "POST", url: "http://127.0.0.1:1/\(index)", headers: [], body: CountedBody(census))
+                return BatchRequest(prepared: request, options: OptionValues())
+            }
+        }
+        var options = OptionValues()
+        options.parallel = 4
+        options.keepGoing = true
+
+        // When
+        let (status, lines) = try execute(entries, options: options)
+
+        // Then
+        XCTAssertEqual(census.prepared, 300)
+        // The requests in flight, and the next one, prepared while they were.
+        XCTAssertLessThanOrEqual(census.mostAlive, 5, "more bodies were alive than requests in flight and one")
+        XCTAssertEqual(census.alive, 0)
+        XCTAssertEqual(lines.count, 300)
+        XCTAssertEqual(status, .connectionFailed)
+    }
+
+    func testAnEntryThatCannotBePreparedFailsAloneWithItsOwnStatus() throws {
+        // Given: the first entry's preparation fails; the second goes nowhere.
+        struct Broken: Error, CustomStringConvertible { var description: String { "no such file" } }
+        let entries = [
+            BatchEntry(name: "broken", origin: "test:1", isKeeper: false) { throw Broken() },
+            BatchEntry(name: "refused", origin: "test:2", isKeeper: false) {
+                BatchRequest(
+                    prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
+                    options: OptionValues())
+            },
+        ]
+        var options = OptionValues()
+        options.keepGoing = true
+
+        // When
+        let (status, lines) = try execute(entries, options: options)
+
+        // Then: the first failure decides the status; both are reported.
+        XCTAssertEqual(status, .failure)
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].hasPrefix(#"{"name":"broken","method":"","url":"","status":null,"#), lines[0])
+        XCTAssertTrue(lines[0].hasSuffix(#""error":"no such file","exit":1}"#), lines[0])
+        XCTAssertTrue(lines[1].contains(#""exit":8}"#), lines[1])
+    }
+
+    func testWithoutKeepGoingTheFirstFailureStopsTheRest() throws {
+        let census = Census()
+        let entries = (0..<5).map { index in
+            BatchEntry(name: "r\(index)", origin: "", isKeeper: false) {
+                census.prepared += 1
+                return BatchRequest(
+                    prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
+                    options: OptionValues())
+            }
+        }
+        let (status, lines) = try execute(entries, options: OptionValues())
+        XCTAssertEqual(status, .connectionFailed)
+        XCTAssertEqual(lines.count, 1)
+        // The first, and at most the one prepared ahead while it was in flight (never sent).
+        XCTAssertLessThanOrEqual(census.prepared, 2)
+    }
+
+    func testSecondsAreWrittenWithMicrosecondPrecision() {
+        XCTAssertEqual(BatchReport.seconds(0), "0.000000")
+        XCTAssertEqual(BatchReport.seconds(1.5), "1.500000")
+        XCTAssertEqual(BatchReport.seconds(0.0000125), "0.000013")
+        XCTAssertEqual(BatchReport.seconds(12.345678), "12.345678")
+    }
+
+    func testAReportLineIsOneJSONObjectWithNullsForWhatDidNotHappen() {
+        // Given: a response over a reused connection, and a request that got none.
+        var metrics = TransferMetrics()
+        metrics.queue = 0.25
+        metrics.nameLookup = 0.000014
+        metrics.startTransfer = 0.001
+        metrics.total = 0.002
+        metrics.remoteAddress = "::1"
+        metrics.remotePort = 8080
+        var answered = BatchReport(name: "a\"b", method: "GET", url: "http://x/")
+        answered.statusCode = 200
+        answered.bytes = 12
+        answered.metrics = metrics
+        answered.httpVersion = "HTTP/2"
+        var failed = BatchReport(name: "c", method: "POST", url: "http://y/")
+        failed.error = "could not connect"
+        failed.status = .connectionFailed
+        failed.file = "out/c.body"
+
+        // Then
+        XCTAssertEqual(
+            String(decoding: answered.jsonLine(), as: UTF8.self),
+            #"{"name":"a\"b","method":"GET","url":"http://x/","status":200,"bytes":12,"redirects":0,"#
+                + #""http_version":"HTTP/2","time":{"queue":0.250000,"namelookup":null,"connect":null,"tls":null,"#
+                + #""first_byte":0.001000,"total":0.002000},"reused":true,"remote":"[::1]:8080","error":null,"#
+                + #""exit":0}"# + "\n")
+        XCTAssertEqual(
+            String(decoding: failed.jsonLine(), as: UTF8.self),
+            #"{"name":"c","method":"POST","url":"http://y/","status":null,"bytes":0,"redirects":0,"#
+                + #""http_version":null,"time":null,"reused":null,"remote":null,"file":"out/c.body","#
+                + #""error":"could not connect","exit":8}"# + "\n")
+    }
+
+    func testOutputFileNamesAreSafeAndUniqueInTheOrderWritten() {
+        XCTAssertEqual(
+            BatchOutputDirectory.fileNames(for: ["a", "a", "../etc/passwd", "", "..", "a-2", "é x"]),
+            ["a.body", "a-2.body", "_etc_passwd.body", "request.body", "request-2.body", "a-2-2.body", "___x.body"])
+    }
+}

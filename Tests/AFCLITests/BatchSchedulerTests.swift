@@ -1,0 +1,107 @@
+import XCTest
+
+@testable import AFCLI
+
+/// The order `afcli run` starts its requests in: the parallel limit, keepers first, and stopping
+/// at the first failure unless `--keep-going`.
+final class BatchSchedulerTests: XCTestCase {
+    /// Every request `next()` gives now.
+    private func startAll(_ scheduler: inout BatchScheduler) -> [Int] {
+        var started: [Int] = []
+        while let index = scheduler.next() { started.append(index) }
+        return started
+    }
+
+    func testOneAtATimeInTheOrderWritten() {
+        var scheduler = BatchScheduler(isKeeper: [false, false, false], parallel: 1, keepGoing: false)
+        var order: [Int] = []
+        while let index = scheduler.next() {
+            XCTAssertNil(scheduler.next(), "a second request started while one was in flight")
+            order.append(index)
+            scheduler.finished(index, succeeded: true)
+        }
+        XCTAssertEqual(order, [0, 1, 2])
+        XCTAssertTrue(scheduler.isDone)
+    }
+
+    func testNeverMoreThanParallelInFlight() {
+        var scheduler = BatchScheduler(isKeeper: Array(repeating: false, count: 10), parallel: 4, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0, 1, 2, 3])
+        scheduler.finished(2, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [4])
+        XCTAssertEqual(scheduler.running, [0, 1, 3, 4])
+    }
+
+    func testKeepersCompleteBeforeAnyOtherStarts() {
+        // Given: requests 1 and 3 are keepers.
+        var scheduler = BatchScheduler(isKeeper: [false, true, false, true, false], parallel: 8, keepGoing: false)
+
+        // When / Then: only the keepers start, together.
+        XCTAssertEqual(startAll(&scheduler), [1, 3])
+        scheduler.finished(3, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [], "a request started while a keeper was in flight")
+        scheduler.finished(1, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [0, 2, 4])
+    }
+
+    func testKeepersShareTheParallelLimit() {
+        var scheduler = BatchScheduler(isKeeper: [true, true, true, false], parallel: 2, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        scheduler.finished(0, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [2])
+        scheduler.finished(1, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [])
+        scheduler.finished(2, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [3])
+    }
+
+    func testAFailureStopsNewStartsButLetsRunningOnesFinish() {
+        var scheduler = BatchScheduler(isKeeper: Array(repeating: false, count: 6), parallel: 2, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        scheduler.finished(0, succeeded: false)
+        XCTAssertEqual(startAll(&scheduler), [])
+        XCTAssertFalse(scheduler.isDone, "request 1 is still in flight")
+        scheduler.finished(1, succeeded: true)
+        XCTAssertTrue(scheduler.isDone)
+        XCTAssertEqual(scheduler.notStarted, 4)
+    }
+
+    func testKeepGoingStartsTheRestAfterAFailure() {
+        var scheduler = BatchScheduler(isKeeper: [true, false, false], parallel: 1, keepGoing: true)
+        XCTAssertEqual(startAll(&scheduler), [0])
+        scheduler.finished(0, succeeded: false)
+        XCTAssertEqual(startAll(&scheduler), [1])
+        scheduler.finished(1, succeeded: false)
+        XCTAssertEqual(startAll(&scheduler), [2])
+        scheduler.finished(2, succeeded: true)
+        XCTAssertTrue(scheduler.isDone)
+        XCTAssertEqual(scheduler.notStarted, 0)
+    }
+
+    func testStopLeavesTheRestUnstarted() {
+        var scheduler = BatchScheduler(isKeeper: Array(repeating: false, count: 5), parallel: 2, keepGoing: true)
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        scheduler.stop()
+        scheduler.finished(0, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [])
+        scheduler.finished(1, succeeded: true)
+        XCTAssertTrue(scheduler.isDone)
+        XCTAssertEqual(scheduler.notStarted, 3)
+    }
+
+    func testUpcomingNamesTheNextStartWithoutStartingIt() {
+        var scheduler = BatchScheduler(isKeeper: [false, true, false], parallel: 1, keepGoing: false)
+        XCTAssertEqual(scheduler.upcoming, 1)
+        XCTAssertEqual(scheduler.next(), 1)
+        XCTAssertEqual(scheduler.upcoming, 0, "the next one, although the keeper is still in flight")
+        XCTAssertNil(scheduler.next())
+        scheduler.finished(1, succeeded: false)
+        XCTAssertNil(scheduler.upcoming, "nothing starts after a failure")
+    }
+
+    func testAnEmptyBatchIsDoneAtOnce() {
+        var scheduler = BatchScheduler(isKeeper: [], parallel: 3, keepGoing: false)
+        XCTAssertNil(scheduler.next())
+        XCTAssertTrue(scheduler.isDone)
+    }
+}
