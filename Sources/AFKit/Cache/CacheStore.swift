@@ -67,7 +67,24 @@ package final class CacheStore {
     }
 
     /// Creates the tables in a new (or emptied) database, once, even with several processes racing.
+    ///
+    /// Two processes creating the same new database can each hold a read lock the other's switch
+    /// to WAL needs; SQLite then answers SQLITE_BUSY at once instead of waiting (waiting could not
+    /// end), so the creation is retried for up to a second.
     private func createSchema() throws {
+        var attempt = 0
+        while true {
+            do {
+                return try createSchemaOnce()
+            } catch let error as SQLiteError where error.code == 5 || error.code == 6 {
+                attempt += 1
+                guard attempt < 100 else { throw error }
+                usleep(10_000)
+            }
+        }
+    }
+
+    private func createSchemaOnce() throws {
         try database.execute("PRAGMA journal_mode=WAL")
         try database.transaction {
             guard try userVersion() == 0 else { return }
