@@ -41,9 +41,14 @@ package enum AFCLIMain {
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 Interruption.install()
-                let command = RunCommand(
+                var command = RunCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
+                // Command lines get the config environment, as when typed; a .http file's --env
+                // names an environment of its http-client.env.json instead.
+                if command.source == "-" {
+                    command.profile = try config.profile(for: parsed.options, environment: environment)
+                }
                 return try command.run()
             case .pin:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)

@@ -101,3 +101,24 @@ def test_offline_prints_the_request_after_every_stage(server, config):
     assert b"X-Client: afcli" in head and b"Content-Type: text/plain" in head
     assert body.strip() == b'{"APPVERSION":"1200","USER":"ANN"}'
     assert server.requests == []
+
+
+def test_command_lines_of_a_run_get_the_config_environment(server, config, tmp_path):
+    env = config(server, headers={"X-Client": "afcli"})
+    lines = "get /users page==2\npost /login user=ann\n"
+    result = run(["--env", "dev", "run", "-"], input=lines.encode(), env=env)
+    assert result.code == 0, result
+    targets = sorted(request.target for request in server.requests)
+    assert targets == ["/api/login", "/api/users?appversion=1200&page=2"]
+    assert all(request.header("X-Client") == "afcli" for request in server.requests)
+    login = next(request for request in server.requests if request.method == "POST")
+    assert json.loads(login.body) == {"appversion": "1200", "user": "ann"}
+
+
+def test_a_http_file_s_env_names_its_own_environment_not_the_config_s(server, config, tmp_path):
+    env = config(server)
+    (tmp_path / "api.http").write_text("GET {{host}}/x\n")
+    (tmp_path / "http-client.env.json").write_text(json.dumps({"local": {"host": server.url}}))
+    result = run(["run", str(tmp_path / "api.http"), "--env", "local"], env=env)
+    assert result.code == 0, result
+    assert [request.target for request in server.requests] == ["/x"]

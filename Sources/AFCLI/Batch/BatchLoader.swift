@@ -5,13 +5,16 @@ import Glibc
 /// `-`, afcli command lines from standard input.
 enum BatchLoader {
     /// The entries of `source`, in the order written; throws a `LocatedError` naming file (or
-    /// `stdin`) and line for a malformed entry. `standardInput` is the descriptor `-` reads.
+    /// `stdin`) and line for a malformed entry. `standardInput` is the descriptor `-` reads;
+    /// `profile` is the config environment command lines are built in (a `.http` file has its
+    /// own environments).
     static func load(
         source: String, options: OptionValues, environment: [String: String],
-        standardInput: Int32 = STDIN_FILENO
+        standardInput: Int32 = STDIN_FILENO, profile: EnvironmentProfile? = nil
     ) throws -> [BatchEntry] {
         if source == "-" {
-            return try CommandLineBatch.load(descriptor: standardInput, options: options, environment: environment)
+            return try CommandLineBatch.load(
+                descriptor: standardInput, options: options, environment: environment, profile: profile)
         }
         return try HTTPFileBatch.load(path: source, options: options, environment: environment)
     }

@@ -32,19 +32,23 @@ enum CommandLineBatch {
     final class Context {
         let options: OptionValues
         let environment: [String: String]
+        /// The config environment of the run (`afcli --env NAME run -`); nil for none.
+        let profile: EnvironmentProfile?
 
-        init(options: OptionValues, environment: [String: String]) {
+        init(options: OptionValues, environment: [String: String], profile: EnvironmentProfile? = nil) {
             self.options = options
             self.environment = environment
+            self.profile = profile
         }
     }
 
     /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
     static func load(
         descriptor: Int32, options: OptionValues, environment: [String: String],
-        limit: Int = Self.maximumRequests
+        profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
-        let context = Context(options: try BatchCredentials.resolvingPassword(options), environment: environment)
+        let context = Context(
+            options: try BatchCredentials.resolvingPassword(options), environment: environment, profile: profile)
         var reader = LineReader(descriptor: descriptor)
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
@@ -125,13 +129,14 @@ enum CommandLineBatch {
         var options = parsed.options
         // Standard input is the list of requests: never peek at it for a body.
         options.ignoreStdin = true
-        let invocation = try InvocationBuilder.build(positionals: parsed.positionals, options: options)
+        let invocation = try InvocationBuilder.build(
+            positionals: parsed.positionals, options: options, profile: context.profile)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
             throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
-            &spec, options: options, environment: context.environment, standardInput: nil)
+            &spec, options: options, environment: context.environment, standardInput: nil, profile: context.profile)
         return BatchRequest(prepared: prepared, options: options)
     }
 }

@@ -9,12 +9,18 @@ struct RunCommand {
     var options: OptionValues
     var environment: [String: String]
     var terminal: Terminal
+    /// The config environment for command lines on standard input (`afcli --env NAME run -`);
+    /// nil for none and for a `.http` file, whose `--env` names its own environment.
+    var profile: EnvironmentProfile? = nil
+
+    /// The SOURCE word: a `.http` file, or `-` for command lines on standard input.
+    var source: String { positionals.dropFirst().first ?? "" }
 
     /// Loads the batch, checks the run's options and runs it; returns the run's exit status.
     func run() throws -> ExitStatus {
         try RunCommand.rejectUnsupportedOptions(options)
-        let source = positionals.dropFirst().first ?? ""
-        var entries = try BatchLoader.load(source: source, options: options, environment: environment)
+        var entries = try BatchLoader.load(
+            source: source, options: options, environment: environment, profile: profile)
         try RunCommand.markKeepers(&entries, names: options.firstNames)
         let directory = try options.outputDirectory.map {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))

@@ -58,6 +58,12 @@ extension ManualText {
                     "Ctrl-C (SIGINT) or SIGTERM stops new requests from starting and cancels the ones in flight, "
                         + "each reported with the error `interrupted`; the summary is printed on standard error "
                         + "and afcli exits with status 130."),
+                .paragraph(
+                    "Command lines on standard input are built in the config environment, as when typed "
+                        + "(`afcli --env dev run -` joins each URL to the base URL and merges the common parameters "
+                        + "and headers), and an encrypt command encrypts each body. For a .http file, --env names an "
+                        + "environment of its http-client.env.json instead. The response cache, --decrypt-cmd and "
+                        + "--envelope apply to single requests, not to a run."),
                 .example(
                     "Fetch users, 16 at a time:",
                     "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),
