@@ -136,6 +136,25 @@ bench-format: release
 bench-cache: release
 	@sh bench/cache $(RELEASE_BIN)
 
+# A small GET with --env from a config of 20 common parameters beside the same GET written out
+# in full, and curl (the config must not slow start-up).
+.PHONY: bench-config
+bench-config: release
+	@sh bench/config $(RELEASE_BIN)
+
+# An encrypted 100 MiB POST (--encrypt-cmd openssl): time and peak RSS beside curl posting the
+# encrypted file.
+.PHONY: bench-crypto
+bench-crypto: release
+	@sh bench/crypto $(RELEASE_BIN)
+
+# 2,000 small GETs from one afcli run, --parallel 50 and one after the other, beside curl -Z and
+# curl with 2,000 URLs; xh and HTTPie loops for scale.
+.PHONY: bench-batch
+bench-batch: release
+	@sh scripts/ensure-deps --bench
+	@sh bench/batch $(RELEASE_BIN)
+
 install: release
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/afcli
 	install -D -m 644 man/afcli.1 $(DESTDIR)$(PREFIX)/share/man/man1/afcli.1
