@@ -12,8 +12,8 @@ import Glibc
 /// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
 /// input, which carries the requests.
 ///
-/// Every line is checked as it is read (its words and options), so a mistake stops the run before
-/// anything is sent; items (and the files they name) are read only by `prepare`.
+/// Every line is parsed and checked as it is read (its words and options), so a mistake stops the
+/// run before anything is sent; items (and the files they name) are read only by `prepare`.
 enum CommandLineBatch {
     /// The most requests one run reads.
     static let maximumRequests = 100_000
@@ -62,13 +62,20 @@ enum CommandLineBatch {
             guard entries.count < limit else {
                 throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
-            try LocatedError.locating(origin) { try check(words, over: context.options) }
+            let (parsed, given) = try LocatedError.locating(origin) { try check(words, over: context.options) }
+            // The line is parsed once, here: the entry keeps its positionals, and its options only
+            // when it gave some (the others share the run's).
+            let positionals = parsed.positionals
+            let lineOptions = given.isEmpty ? nil : LineOptions(parsed.options)
             let entryContext = context
             entries.append(
                 BatchEntry(
                     name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
                     prepare: {
-                        try LocatedError.locating(origin) { try prepare(line, context: entryContext) }
+                        try LocatedError.locating(origin) {
+                            try prepare(positionals, options: lineOptions?.options ?? entryContext.options,
+                                context: entryContext)
+                        }
                     }))
             pendingName = nil
             pendingFirst = nil
@@ -100,9 +107,21 @@ enum CommandLineBatch {
         }
     }
 
-    /// Parses a line's words over the run's options and refuses what a line cannot say.
+    /// The options of a line that gave some, held by reference: an entry stays small.
+    final class LineOptions {
+        let options: OptionValues
+
+        init(_ options: OptionValues) {
+            self.options = options
+        }
+    }
+
+    /// Parses a line's words over the run's options and refuses what a line cannot say; returns
+    /// the parsed line and the long names of the options it gave.
     @discardableResult
-    static func check(_ words: [String], over options: OptionValues) throws -> ParsedCommandLine {
+    static func check(
+        _ words: [String], over options: OptionValues
+    ) throws -> (parsed: ParsedCommandLine, given: Set<String>) {
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
         for long in given.sorted() {
             guard let spec = OptionTable.byLong[long] else { continue }
@@ -113,19 +132,16 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
-        return parsed
+        return (parsed, given)
     }
 
-    /// Builds the request of one line: its items read now, its body ready to stream.
-    ///
-    /// The entry keeps the line as one string rather than its words (one allocation instead of
-    /// one per word, for runs of many lines) and splits it again here.
-    static func prepare(_ line: String, context: Context) throws -> BatchRequest {
-        let parsed = try check(try CommandLineSplitter.split(line), over: context.options)
-        var options = parsed.options
+    /// Builds the request of one line from its positionals and options (the line's applied over
+    /// the run's, as `check` parsed them): its items read now, its body ready to stream.
+    static func prepare(_ positionals: [String], options: OptionValues, context: Context) throws -> BatchRequest {
+        var options = options
         // Standard input is the list of requests: never peek at it for a body.
         options.ignoreStdin = true
-        let invocation = try InvocationBuilder.build(positionals: parsed.positionals, options: options)
+        let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
             throw BatchError.standardInputBody
