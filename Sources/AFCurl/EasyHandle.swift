@@ -15,6 +15,10 @@ package final class EasyHandle {
     /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata and
     /// the header list alive while libcurl may use them.
     private var active: ActiveTransfer?
+    /// Whether an option may have been set since the handle's last `curl_easy_reset` (a fresh
+    /// handle has none, and `endTransfer` resets): only then does `begin` reset it first, so a
+    /// transfer after a finished one does not reset twice.
+    private var isDirty = false
 
     /// Creates a handle, initialising libcurl for the process on first use.
     package init() throws(CurlError) {
@@ -47,7 +51,8 @@ package final class EasyHandle {
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
         }
-        curl_easy_reset(handle)
+        if isDirty { curl_easy_reset(handle) }
+        isDirty = true
         let body = EasyHandle.effectiveBody(method: request.method, body: request.body)
         let context = TransferContext(
             events: events, body: body,
@@ -110,6 +115,7 @@ package final class EasyHandle {
     /// Resets the handle and frees what the transfer held (header list, callbacks' userdata).
     private func endTransfer() {
         curl_easy_reset(handle)
+        isDirty = false
         if let active { curl_slist_free_all(active.headerList) }
         active = nil
         transferResources.endTransfer()
@@ -260,6 +266,7 @@ package final class EasyHandle {
     /// Turns a non-OK setup result into a `CurlError` naming what was being set; the name is made
     /// only on failure (a batch sets a dozen options per transfer).
     func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(CurlError) {
+        isDirty = true
         guard code == CURLE_OK else { throw CurlError.setup("could not set \(what())", code: code) }
     }
 

@@ -104,6 +104,9 @@ package enum RequestSerializer {
     package static func mergeHeaders(
         defaults: [HTTPField], items: [HeaderItem]
     ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
+        // Without items and with distinct default names (the usual request), the defaults stand as
+        // they are: no grouping needed.
+        if items.isEmpty, hasDistinctNames(defaults) { return (defaults, []) }
         // The headers of one name, where they go, and whether they are still the defaults.
         struct Group {
             var order: Int
@@ -147,6 +150,16 @@ package enum RequestSerializer {
         }
         let headers = groups.values.sorted { $0.order < $1.order }.flatMap(\.fields)
         return (headers, removed.values.sorted { $0.order < $1.order }.map(\.name))
+    }
+
+    /// Whether no two of `fields` share a name (ignoring case); for the few defaults of a request.
+    private static func hasDistinctNames(_ fields: [HTTPField]) -> Bool {
+        for (index, field) in fields.enumerated() {
+            for other in fields[(index + 1)...] where ASCIICase.equal(field.name, other.name) {
+                return false
+            }
+        }
+        return true
     }
 
     /// A body ready to send: the source, its bytes when built in memory, and its type.

@@ -92,17 +92,19 @@ package final class HTTPClient {
     /// redirect that dropped them lets netrc answer for the new host.
     static func carriesCredentials(_ request: PreparedRequest) -> Bool {
         request.digestCredentials != nil
-            || request.headers.contains { ASCIICase.lowercased($0.name) == "authorization" }
+            || request.headers.contains { ASCIICase.equal($0.name, "authorization") }
     }
 
     /// The request's headers in libcurl's syntax: `Name: value`, `Name;` for an empty value and
     /// `Name:` to suppress a header libcurl would add.
     package static func headerLines(for request: PreparedRequest) -> [String] {
-        var lines = request.headers.map { field in
-            field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+        var lines: [String] = []
+        lines.reserveCapacity(request.headers.count + request.removedHeaders.count)
+        for field in request.headers {
+            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
         for name in request.removedHeaders {
-            lines.append("\(name):")
+            lines.append(name + ":")
         }
         return lines
     }

@@ -49,11 +49,35 @@ package struct URLReference: Equatable, Sendable {
     /// The reference recomposed as text (RFC 3986 §5.3).
     package var string: String {
         var text = ""
-        if let scheme { text += scheme + ":" }
-        if let authority { text += "//" + authority }
+        text.reserveCapacity(
+            (scheme?.utf8.count ?? 0) + (userInfo?.utf8.count ?? 0) + (host?.utf8.count ?? 0)
+                + (port?.utf8.count ?? 0) + path.utf8.count + (query?.utf8.count ?? 0)
+                + (fragment?.utf8.count ?? 0) + 8)
+        if let scheme {
+            text += scheme
+            text += ":"
+        }
+        if let host {
+            text += "//"
+            if let userInfo {
+                text += userInfo
+                text += "@"
+            }
+            text += host
+            if let port {
+                text += ":"
+                text += port
+            }
+        }
         text += path
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
+        if let query {
+            text += "?"
+            text += query
+        }
+        if let fragment {
+            text += "#"
+            text += fragment
+        }
         return text
     }
 
@@ -163,7 +187,8 @@ extension URLReference {
     package func validatedForRequest(original: String) throws(SerializationError) -> URLReference {
         func invalid(_ reason: String) -> SerializationError { .invalidURL(original, reason: reason) }
         guard let scheme else { throw invalid("it has no scheme") }
-        let lowerScheme = scheme.lowercased()
+        // A scheme is ASCII (`isScheme`): ASCII case folding is all it needs.
+        let lowerScheme = ASCIICase.lowercased(scheme)
         guard lowerScheme == "http" || lowerScheme == "https" else {
             throw invalid("the scheme must be http or https, not \(scheme)")
         }
