@@ -105,6 +105,8 @@ package struct ResponseHeadParser {
         reasonPhrase =
             codeEnd < end ? HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: codeEnd + 1, to: end)) : ""
         headers = []
+        // Room for a typical head, so the first fields do not regrow the array.
+        headers.reserveCapacity(12)
         isOpen = true
     }
 

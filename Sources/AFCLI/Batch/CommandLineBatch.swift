@@ -44,7 +44,10 @@ enum CommandLineBatch {
         descriptor: Int32, options: OptionValues, environment: [String: String],
         limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
-        let context = Context(options: try BatchCredentials.resolvingPassword(options), environment: environment)
+        var runOptions = try BatchCredentials.resolvingPassword(options)
+        // Standard input is the list of requests: never peek at it for a body.
+        runOptions.ignoreStdin = true
+        let context = Context(options: runOptions, environment: environment)
         var reader = LineReader(descriptor: descriptor)
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
@@ -67,14 +70,16 @@ enum CommandLineBatch {
             // when it gave some (the others share the run's).
             let positionals = parsed.positionals
             let lineOptions = given.isEmpty ? nil : LineOptions(parsed.options)
+            let shared: AnyObject = lineOptions ?? context
             let entryContext = context
             entries.append(
                 BatchEntry(
                     name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
                     prepare: {
                         try LocatedError.locating(origin) {
-                            try prepare(positionals, options: lineOptions?.options ?? entryContext.options,
-                                context: entryContext)
+                            try prepare(
+                                positionals, options: lineOptions?.options ?? entryContext.options,
+                                identity: ObjectIdentifier(shared), context: entryContext)
                         }
                     }))
             pendingName = nil
@@ -112,6 +117,9 @@ enum CommandLineBatch {
         let options: OptionValues
 
         init(_ options: OptionValues) {
+            var options = options
+            // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
+            options.ignoreStdin = true
             self.options = options
         }
     }
@@ -136,11 +144,11 @@ enum CommandLineBatch {
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over
-    /// the run's, as `check` parsed them): its items read now, its body ready to stream.
-    static func prepare(_ positionals: [String], options: OptionValues, context: Context) throws -> BatchRequest {
-        var options = options
-        // Standard input is the list of requests: never peek at it for a body.
-        options.ignoreStdin = true
+    /// the run's, as `check` parsed them, with `ignoreStdin` set): its items read now, its body
+    /// ready to stream. `identity` stands for the options (`BatchRequest.optionsIdentity`).
+    static func prepare(
+        _ positionals: [String], options: OptionValues, identity: ObjectIdentifier, context: Context
+    ) throws -> BatchRequest {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
@@ -148,6 +156,6 @@ enum CommandLineBatch {
         }
         let prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: context.environment, standardInput: nil)
-        return BatchRequest(prepared: prepared, options: options)
+        return BatchRequest(prepared: prepared, options: options, optionsIdentity: identity)
     }
 }

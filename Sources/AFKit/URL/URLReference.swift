@@ -251,9 +251,13 @@ extension URLReference {
         guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return false
         }
-        let significant = port.drop { $0 == "0" }
-        guard significant.count <= 5, let value = Int(significant) else { return false }
-        return value >= 1 && value <= 65535
+        // Leading zeros are allowed; more than five significant digits are out of range anyway.
+        var value = 0
+        for digit in port.utf8.drop(while: { $0 == UInt8(ascii: "0") }) {
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+            if value > 65535 { return false }
+        }
+        return value >= 1
     }
 
     /// Whether `host` is a bracketed IPv6 literal (hex, `:`, `.`, an optional `%25` zone) or a
