@@ -153,7 +153,8 @@ package final class EasyHandle {
     >? {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in EasyHandle.sentHeaderLines(lines, uploading: uploading) {
-            guard let extended = curl_slist_append(list, line) else {
+            // withCString passes a native string's own bytes, without an intermediate C array.
+            guard let extended = line.withCString({ curl_slist_append(list, $0) }) else {
                 curl_slist_free_all(list)
                 throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
             }
@@ -260,7 +261,7 @@ package final class EasyHandle {
 
     /// Sets a string option (libcurl copies it), turning a rejection into a `CurlError`.
     func setString(_ option: CURLoption, _ value: String, _ what: @autoclosure () -> String) throws(CurlError) {
-        try check(afcurl_setopt_string(handle, option, value), what())
+        try check(value.withCString { afcurl_setopt_string(handle, option, $0) }, what())
     }
 
     /// Turns a non-OK setup result into a `CurlError` naming what was being set; the name is made
@@ -326,12 +327,19 @@ final class EmptyBodySource: BodySource {
     func rewind() throws {}
 }
 
-/// What one transfer on an `EasyHandle` holds between `begin` and `conclude`.
-struct ActiveTransfer {
+/// What one transfer on an `EasyHandle` holds between `begin` and `conclude`; a class, so that
+/// reading it does not copy the request.
+final class ActiveTransfer {
     /// The request being sent.
     let request: TransferRequest
     /// The callbacks' userdata.
     let context: TransferContext
     /// The header list libcurl points at.
     let headerList: UnsafeMutablePointer<curl_slist>?
+
+    init(request: TransferRequest, context: TransferContext, headerList: UnsafeMutablePointer<curl_slist>?) {
+        self.request = request
+        self.context = context
+        self.headerList = headerList
+    }
 }

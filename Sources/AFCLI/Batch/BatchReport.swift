@@ -129,24 +129,23 @@ struct BatchReport {
         let micros = Int64((min(max(0, value), 1e12) * 1_000_000).rounded())
         appendDecimal(micros / 1_000_000, into: &line)
         line.append(UInt8(ascii: "."))
-        var fraction = micros % 1_000_000
-        let start = line.count
-        line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 6))
-        for index in stride(from: start + 5, through: start, by: -1) {
-            line[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
+        let fraction = micros % 1_000_000
+        var divisor: Int64 = 100_000
+        while divisor > 0 {
+            line.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
         }
     }
 
-    /// Appends a decimal integer: its digits are written lowest first, then put in order.
+    /// Appends a decimal integer, highest digit first.
     static func appendDecimal(_ value: Int64, into line: inout [UInt8]) {
         if value < 0 { line.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = line.count
-        repeat {
-            line.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        line[start...].reverse()
+        let magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            line.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 }

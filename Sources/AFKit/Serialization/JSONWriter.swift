@@ -57,11 +57,16 @@ package enum JSONWriter {
 
     /// Appends `text` escaped as inside a JSON string, without the quotes.
     package static func writeEscaped(_ text: String, into output: inout [UInt8]) {
-        // Most text needs no escape: appended in one piece.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            output.append(contentsOf: text.utf8)
-            return
+        // Most text needs no escape: appended in one piece, from the string's own bytes.
+        var text = text
+        let appended = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
         }
+        if appended { return }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

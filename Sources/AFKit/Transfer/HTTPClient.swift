@@ -101,7 +101,15 @@ package final class HTTPClient {
         var lines: [String] = []
         lines.reserveCapacity(request.headers.count + request.removedHeaders.count)
         for field in request.headers {
-            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
+            var line = field.name
+            if field.value.isEmpty {
+                line += ";"
+            } else {
+                line.reserveCapacity(field.name.utf8.count + 2 + field.value.utf8.count)
+                line += ": "
+                line += field.value
+            }
+            lines.append(line)
         }
         for name in request.removedHeaders {
             lines.append(name + ":")
