@@ -46,39 +46,41 @@ package struct URLReference: Equatable, Sendable {
         return text
     }
 
-    /// The reference recomposed as text (RFC 3986 §5.3).
+    /// The reference recomposed as text (RFC 3986 §5.3). Assembled as bytes: every request
+    /// composes its URL more than once.
     package var string: String {
-        var text = ""
-        text.reserveCapacity(
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(
             (scheme?.utf8.count ?? 0) + (userInfo?.utf8.count ?? 0) + (host?.utf8.count ?? 0)
                 + (port?.utf8.count ?? 0) + path.utf8.count + (query?.utf8.count ?? 0)
                 + (fragment?.utf8.count ?? 0) + 8)
         if let scheme {
-            text += scheme
-            text += ":"
+            bytes.append(contentsOf: scheme.utf8)
+            bytes.append(UInt8(ascii: ":"))
         }
         if let host {
-            text += "//"
+            bytes.append(UInt8(ascii: "/"))
+            bytes.append(UInt8(ascii: "/"))
             if let userInfo {
-                text += userInfo
-                text += "@"
+                bytes.append(contentsOf: userInfo.utf8)
+                bytes.append(UInt8(ascii: "@"))
             }
-            text += host
+            bytes.append(contentsOf: host.utf8)
             if let port {
-                text += ":"
-                text += port
+                bytes.append(UInt8(ascii: ":"))
+                bytes.append(contentsOf: port.utf8)
             }
         }
-        text += path
+        bytes.append(contentsOf: path.utf8)
         if let query {
-            text += "?"
-            text += query
+            bytes.append(UInt8(ascii: "?"))
+            bytes.append(contentsOf: query.utf8)
         }
         if let fragment {
-            text += "#"
-            text += fragment
+            bytes.append(UInt8(ascii: "#"))
+            bytes.append(contentsOf: fragment.utf8)
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Splits `text` with the RFC 3986 Appendix B grammar, then the authority into its parts.
