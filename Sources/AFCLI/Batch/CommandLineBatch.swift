@@ -32,10 +32,13 @@ enum CommandLineBatch {
     final class Context {
         let options: OptionValues
         let environment: [String: String]
+        /// The default Accept-Language, made from `environment` once for every request.
+        let acceptLanguage: String
 
         init(options: OptionValues, environment: [String: String]) {
             self.options = options
             self.environment = environment
+            acceptLanguage = DefaultHeaders.acceptLanguage(environment: environment)
         }
     }
 
@@ -155,7 +158,8 @@ enum CommandLineBatch {
             throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
-            &spec, options: options, environment: context.environment, standardInput: nil)
+            &spec, options: options, environment: context.environment, standardInput: nil,
+            acceptLanguage: context.acceptLanguage)
         return BatchRequest(prepared: prepared, options: options, optionsIdentity: identity)
     }
 }
