@@ -73,6 +73,8 @@ package enum EnvironmentURL {
 
     /// `path` without its leading `/` characters.
     private static func trimmingSlashes(_ path: String) -> String {
-        String(path.drop { $0 == "/" })
+        // A path that does not start with a slash byte does not start with a `/` Character either.
+        guard path.utf8.first == UInt8(ascii: "/") else { return path }
+        return String(path.drop { $0 == "/" })
     }
 }

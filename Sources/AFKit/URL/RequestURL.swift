@@ -45,8 +45,11 @@ package enum RequestURL {
     /// `http://` (so `localhost:8080` is a host and port, not a scheme).
     package static func expandShorthand(_ input: String) -> String {
         var text = Substring(input)
-        if text.hasPrefix("://") { text = text.dropFirst(3) }
-        if text.hasPrefix(":"), let expanded = expandLocalhost(text.dropFirst()) { return expanded }
+        // Both shorthands start with a colon byte; most URLs do not, and skip the Character checks.
+        if text.utf8.first == UInt8(ascii: ":") {
+            if text.hasPrefix("://") { text = text.dropFirst(3) }
+            if text.hasPrefix(":"), let expanded = expandLocalhost(text.dropFirst()) { return expanded }
+        }
         if hasSchemeSeparator(text) { return String(text) }
         return defaultScheme + "://" + text
     }
