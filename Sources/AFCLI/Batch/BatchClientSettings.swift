@@ -11,7 +11,8 @@ struct BatchClientSettings {
     private var options: OptionValues?
     /// The identity those options came with (`BatchRequest.optionsIdentity`), if any.
     private var identity: ObjectIdentifier?
-    /// The client settings and security policy made from `options`.
+    /// The client settings (their TLS options from the policy) and the security policy made
+    /// from `options`.
     private var client = ClientOptions()
     private var policy = SecurityPolicy()
 
@@ -26,13 +27,12 @@ struct BatchClientSettings {
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             client.resolve = options.resolve
             policy = try SecurityOptions.policy(from: options)
+            client.tls = policy.tlsOptions
             self.client = client
             self.options = options
         }
         self.identity = identity
         try policy.validate(forURL: url)
-        var settings = client
-        settings.tls = policy.tlsOptions
-        return settings
+        return client
     }
 }
