@@ -42,7 +42,7 @@ extension EasyHandle {
             // make a round at most one second's worth.
             try setLong(CURLOPT_BUFFERSIZE, EasyHandle.rateLimitedBufferSize(rate))
         }
-        if let file = network.hstsFile, EasyHandle.needsHSTS(file: file, url: url) {
+        if let file = network.hstsFile, needsHSTS(file: file, url: url) {
             try setLong(CURLOPT_HSTS_CTRL, AFCURL_HSTS_ENABLE)
             try setString(CURLOPT_HSTS, file, "the HSTS file")
         }
@@ -61,9 +61,23 @@ extension EasyHandle {
         access(file, F_OK) == 0 || EasyHandle.isHTTPS(url)
     }
 
+    /// `needsHSTS(file:url:)`, remembering a missing file for the next transfers on this handle.
+    private func needsHSTS(file: String, url: String) -> Bool {
+        if EasyHandle.isHTTPS(url) { return true }
+        if transferResources.absentHSTSFile == file { return false }
+        guard access(file, F_OK) == 0 else {
+            transferResources.absentHSTSFile = file
+            return false
+        }
+        return true
+    }
+
     /// Whether `url` starts with `https:` (in any case).
     static func isHTTPS(_ url: String) -> Bool {
-        ASCIICase.lowercased(String(url.prefix(6))) == "https:"
+        let prefix = url.utf8.prefix(6)
+        // `| 0x20` lower-cases the letters; the colon is compared as it is.
+        return prefix.count == 6 && prefix.last == UInt8(ascii: ":")
+            && zip(prefix.dropLast(), "https".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// After an https response that set a policy, makes sure the HSTS file's directory exists
@@ -77,6 +91,7 @@ extension EasyHandle {
         EasyHandle.makeDirectories(String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)]))
         // libcurl saves through a temporary file whose mode is 0600 plus the old file's: an empty
         // 0600 file now keeps the list of visited hosts private (a link is never followed).
+        transferResources.absentHSTSFile = nil
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
     }

@@ -12,6 +12,10 @@ final class TransferResources {
     /// Hooks of earlier transfers: a kept-alive connection's SSL context still points at its hook
     /// (a TLS 1.2 renegotiation would run it again).
     var retiredTrustHooks: [TrustHook] = []
+    /// An HSTS file found missing by an earlier transfer on this handle: a plain-http transfer
+    /// then skips the `access` call (a batch would make one per request). Forgotten once this
+    /// handle creates the file.
+    var absentHSTSFile: String?
 
     /// Moves the current hook aside and drops the resolve list, after a transfer.
     func endTransfer() {

@@ -15,6 +15,10 @@ package final class EasyHandle {
     /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata and
     /// the header list alive while libcurl may use them.
     private var active: ActiveTransfer?
+    /// Whether an option may have been set since the handle's last `curl_easy_reset` (a fresh
+    /// handle has none, and `endTransfer` resets): only then does `begin` reset it first, so a
+    /// transfer after a finished one does not reset twice.
+    private var isDirty = false
 
     /// Creates a handle, initialising libcurl for the process on first use.
     package init() throws(CurlError) {
@@ -47,7 +51,8 @@ package final class EasyHandle {
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
         }
-        curl_easy_reset(handle)
+        if isDirty { curl_easy_reset(handle) }
+        isDirty = true
         let body = EasyHandle.effectiveBody(method: request.method, body: request.body)
         let context = TransferContext(
             events: events, body: body,
@@ -110,6 +115,7 @@ package final class EasyHandle {
     /// Resets the handle and frees what the transfer held (header list, callbacks' userdata).
     private func endTransfer() {
         curl_easy_reset(handle)
+        isDirty = false
         if let active { curl_slist_free_all(active.headerList) }
         active = nil
         transferResources.endTransfer()
@@ -147,7 +153,8 @@ package final class EasyHandle {
     >? {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in EasyHandle.sentHeaderLines(lines, uploading: uploading) {
-            guard let extended = curl_slist_append(list, line) else {
+            // withCString passes a native string's own bytes, without an intermediate C array.
+            guard let extended = line.withCString({ curl_slist_append(list, $0) }) else {
                 curl_slist_free_all(list)
                 throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
             }
@@ -254,12 +261,13 @@ package final class EasyHandle {
 
     /// Sets a string option (libcurl copies it), turning a rejection into a `CurlError`.
     func setString(_ option: CURLoption, _ value: String, _ what: @autoclosure () -> String) throws(CurlError) {
-        try check(afcurl_setopt_string(handle, option, value), what())
+        try check(value.withCString { afcurl_setopt_string(handle, option, $0) }, what())
     }
 
     /// Turns a non-OK setup result into a `CurlError` naming what was being set; the name is made
     /// only on failure (a batch sets a dozen options per transfer).
     func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(CurlError) {
+        isDirty = true
         guard code == CURLE_OK else { throw CurlError.setup("could not set \(what())", code: code) }
     }
 
@@ -319,12 +327,19 @@ final class EmptyBodySource: BodySource {
     func rewind() throws {}
 }
 
-/// What one transfer on an `EasyHandle` holds between `begin` and `conclude`.
-struct ActiveTransfer {
+/// What one transfer on an `EasyHandle` holds between `begin` and `conclude`; a class, so that
+/// reading it does not copy the request.
+final class ActiveTransfer {
     /// The request being sent.
     let request: TransferRequest
     /// The callbacks' userdata.
     let context: TransferContext
     /// The header list libcurl points at.
     let headerList: UnsafeMutablePointer<curl_slist>?
+
+    init(request: TransferRequest, context: TransferContext, headerList: UnsafeMutablePointer<curl_slist>?) {
+        self.request = request
+        self.context = context
+        self.headerList = headerList
+    }
 }

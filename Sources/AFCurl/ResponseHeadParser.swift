@@ -105,6 +105,8 @@ package struct ResponseHeadParser {
         reasonPhrase =
             codeEnd < end ? HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: codeEnd + 1, to: end)) : ""
         headers = []
+        // Room for a typical head, so the first fields do not regrow the array.
+        headers.reserveCapacity(12)
         isOpen = true
     }
 
@@ -125,6 +127,8 @@ package enum HeaderText {
     /// Decodes bytes as UTF-8 if they are valid UTF-8, otherwise byte-for-byte as Latin-1
     /// (RFC 9110 §5.5 allows obs-text; Latin-1 keeps every byte visible and reversible).
     package static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        // ASCII, nearly every header, is valid UTF-8: no need for the generic validating decoder.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         if let text = String(validating: bytes, as: UTF8.self) {
             return text
         }

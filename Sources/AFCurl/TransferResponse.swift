@@ -21,14 +21,12 @@ package struct ResponseHead: Sendable {
 
     /// The first value of the named header, compared case-insensitively.
     package func value(for name: String) -> String? {
-        let wanted = ASCIICase.lowercased(name)
-        return headers.first { ASCIICase.lowercased($0.name) == wanted }?.value
+        headers.first { ASCIICase.equal($0.name, name) }?.value
     }
 
     /// Every value of the named header in order, compared case-insensitively.
     package func values(for name: String) -> [String] {
-        let wanted = ASCIICase.lowercased(name)
-        return headers.filter { ASCIICase.lowercased($0.name) == wanted }.map(\.value)
+        headers.filter { ASCIICase.equal($0.name, name) }.map(\.value)
     }
 }
 
@@ -115,17 +113,24 @@ extension TransferEvents {
 package enum ASCIICase {
     /// Lower-cases A–Z and leaves every other byte alone.
     package static func lowercased(_ text: String) -> String {
-        var bytes = Array(text.utf8)
-        var changed = false
-        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A {
-            bytes[index] += 0x20
-            changed = true
-        }
-        return changed ? String(decoding: bytes, as: UTF8.self) : text
+        // Text without an upper-case letter (most names compared) is returned without a copy.
+        guard text.utf8.contains(where: isUpper) else { return text }
+        return String(decoding: text.utf8.map(lower), as: UTF8.self)
     }
 
-    /// Whether two header names are equal ignoring ASCII case.
+    /// Whether two header names are equal ignoring ASCII case; compared byte by byte, without
+    /// lower-cased copies.
     package static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        lowercased(lhs) == lowercased(rhs)
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    /// Whether `byte` is A–Z.
+    private static func isUpper(_ byte: UInt8) -> Bool {
+        byte >= 0x41 && byte <= 0x5A
+    }
+
+    /// `byte` with A–Z lower-cased.
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        isUpper(byte) ? byte + 0x20 : byte
     }
 }

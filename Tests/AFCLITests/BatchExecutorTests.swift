@@ -158,4 +158,19 @@ final class BatchExecutorTests: BatchTestCase {
             BatchOutputDirectory.fileNames(for: ["a", "a", "../etc/passwd", "", "..", "a-2", "é x"]),
             ["a.body", "a-2.body", "_etc_passwd.body", "request.body", "request-2.body", "a-2-2.body", "___x.body"])
     }
+
+    func testSettingsFollowTheOptionsWhetherOrNotTheyComeWithAnIdentity() throws {
+        var cache = BatchClientSettings()
+        let plain = OptionValues()
+        var timed = OptionValues()
+        timed.timeout = 7
+        let first = NSObject()
+        let second = NSObject()
+        XCTAssertNil(try cache.settings(for: plain, identity: ObjectIdentifier(first), url: "http://h/").idleTimeout)
+        XCTAssertNil(try cache.settings(for: plain, identity: ObjectIdentifier(first), url: "http://h/").idleTimeout)
+        XCTAssertEqual(
+            try cache.settings(for: timed, identity: ObjectIdentifier(second), url: "http://h/").idleTimeout, 7)
+        XCTAssertEqual(try cache.settings(for: timed, url: "http://h/").idleTimeout, 7)
+        XCTAssertNil(try cache.settings(for: plain, url: "http://h/").idleTimeout)
+    }
 }

@@ -63,6 +63,28 @@ final class CommandLineBatchTests: BatchTestCase {
         XCTAssertEqual(try entries[0].prepare().options.timeout, 5)
     }
 
+    func testRequestsShareTheRunsOptionsAndLanguageUntilALineGivesItsOwnOptions() throws {
+        let path = try write("stdin-shared", "get :8080/a\nget :8080/b\nget :8080/c --timeout 3\n")
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let entries = try BatchLoader.load(
+            source: "-", options: OptionValues(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
+            standardInput: descriptor)
+        let requests = try entries.map { try $0.prepare() }
+        for request in requests {
+            XCTAssertEqual(
+                request.prepared.headers.first { $0.name == "Accept-Language" }?.value,
+                DefaultHeaders.acceptLanguage(languages: ["fr-FR", "de"]))
+            // Standard input carries the requests: no request reads it for a body.
+            XCTAssertTrue(request.options.ignoreStdin)
+        }
+        XCTAssertNotNil(requests[0].optionsIdentity)
+        XCTAssertEqual(requests[0].optionsIdentity, requests[1].optionsIdentity)
+        XCTAssertNotEqual(requests[0].optionsIdentity, requests[2].optionsIdentity)
+        XCTAssertEqual(requests[0].options.timeout, nil)
+        XCTAssertEqual(requests[2].options.timeout, 3)
+    }
+
     func testNameAndFirstDirectivesApplyToTheNextRequest() throws {
         let entries = try load(
             """

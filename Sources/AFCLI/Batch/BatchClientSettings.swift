@@ -9,23 +9,30 @@ import AFKit
 struct BatchClientSettings {
     /// The options the cached values were made from.
     private var options: OptionValues?
-    /// The client settings and security policy made from `options`.
+    /// The identity those options came with (`BatchRequest.optionsIdentity`), if any.
+    private var identity: ObjectIdentifier?
+    /// The client settings (their TLS options from the policy) and the security policy made
+    /// from `options`.
     private var client = ClientOptions()
     private var policy = SecurityPolicy()
 
     /// The settings for a request to `url` sent with `options`.
-    mutating func settings(for options: OptionValues, url: String) throws -> ClientOptions {
-        if options != self.options {
+    /// `identity` (see `BatchRequest.optionsIdentity`) spares comparing options known to be the
+    /// same as the previous request's.
+    mutating func settings(
+        for options: OptionValues, identity: ObjectIdentifier? = nil, url: String
+    ) throws -> ClientOptions {
+        if identity == nil || identity != self.identity, options != self.options {
             var client = options.clientOptions
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             client.resolve = options.resolve
             policy = try SecurityOptions.policy(from: options)
+            client.tls = policy.tlsOptions
             self.client = client
             self.options = options
         }
+        self.identity = identity
         try policy.validate(forURL: url)
-        var settings = client
-        settings.tls = policy.tlsOptions
-        return settings
+        return client
     }
 }

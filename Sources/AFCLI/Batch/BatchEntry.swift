@@ -23,4 +23,14 @@ struct BatchRequest {
     var prepared: PreparedRequest
     /// The options it is sent with.
     var options: OptionValues
+    /// An object standing for `options` when several requests share them (a run's options, or
+    /// one line's): requests with the same identity have equal options, so the run need not
+    /// compare them. Nil when unknown.
+    var optionsIdentity: ObjectIdentifier?
+
+    init(prepared: PreparedRequest, options: OptionValues, optionsIdentity: ObjectIdentifier? = nil) {
+        self.prepared = prepared
+        self.options = options
+        self.optionsIdentity = optionsIdentity
+    }
 }

@@ -125,7 +125,8 @@ final class BatchExecutor {
             }
             method = request.prepared.method
             url = request.prepared.url
-            let settings = try settingsCache.settings(for: request.options, url: url)
+            let settings = try settingsCache.settings(
+                for: request.options, identity: request.optionsIdentity, url: url)
             inFlight[index] = InFlight(
                 sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.options),
                 checkStatus: request.options.checkStatus)

@@ -31,85 +31,90 @@ struct BatchReport {
     /// The NDJSON line: one compact JSON object and a line feed. Times are seconds from the start
     /// of the final transfer as libcurl measured them (null for a phase that did not happen),
     /// except `queue`, which afcli measures before the transfer starts. Written straight into
-    /// bytes (strings through `JSONWriter.writeString`): a run writes one line per request.
+    /// bytes (strings through `JSONWriter.writeString`, each key with its punctuation as one
+    /// literal): a run writes one line per request.
     func jsonLine() -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(384)
-        func key(_ name: StaticString, first: Bool = false) {
-            if !first { line.append(UInt8(ascii: ",")) }
-            line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            line.append(contentsOf: "\":".utf8)
-        }
-        func raw(_ text: StaticString) {
-            line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-        func integer(_ value: Int64) { Self.appendDecimal(value, into: &line) }
-        func seconds(_ value: Double?) {
-            if let value { Self.appendSeconds(value, into: &line) } else { raw("null") }
-        }
-        func string(_ text: String?) {
-            if let text { JSONWriter.writeString(text, into: &line) } else { raw("null") }
-        }
-        line.append(UInt8(ascii: "{"))
-        key("name", first: true)
-        string(name)
-        key("method")
-        string(method)
-        key("url")
-        string(url)
-        key("status")
-        if let statusCode { integer(Int64(statusCode)) } else { raw("null") }
-        key("bytes")
-        integer(bytes)
-        key("redirects")
-        integer(Int64(redirects))
-        key("http_version")
-        string(httpVersion)
-        key("time")
+        Self.raw("{\"name\":", into: &line)
+        Self.string(name, into: &line)
+        Self.raw(",\"method\":", into: &line)
+        Self.string(method, into: &line)
+        Self.raw(",\"url\":", into: &line)
+        Self.string(url, into: &line)
+        Self.raw(",\"status\":", into: &line)
+        if let statusCode { Self.appendDecimal(Int64(statusCode), into: &line) } else { Self.raw("null", into: &line) }
+        Self.raw(",\"bytes\":", into: &line)
+        Self.appendDecimal(bytes, into: &line)
+        Self.raw(",\"redirects\":", into: &line)
+        Self.appendDecimal(Int64(redirects), into: &line)
+        Self.raw(",\"http_version\":", into: &line)
+        Self.string(httpVersion, into: &line)
+        Self.raw(",\"time\":", into: &line)
         if let metrics {
             // A phase that did not happen on this transfer is null: name lookup and connect on a
             // reused connection (libcurl reports a leftover lookup time and a connect time of 0
             // there), TLS without TLS.
             let fresh = !metrics.reusedConnection
-            line.append(UInt8(ascii: "{"))
-            key("queue", first: true)
-            seconds(metrics.queue)
-            key("namelookup")
-            seconds(fresh ? metrics.nameLookup : nil)
-            key("connect")
-            seconds(fresh ? metrics.connect : nil)
-            key("tls")
-            seconds(fresh && metrics.appConnect > 0 ? metrics.appConnect : nil)
-            key("first_byte")
-            seconds(metrics.startTransfer)
-            key("total")
-            seconds(metrics.total)
-            line.append(UInt8(ascii: "}"))
+            Self.raw("{\"queue\":", into: &line)
+            Self.seconds(metrics.queue, into: &line)
+            Self.raw(",\"namelookup\":", into: &line)
+            Self.seconds(fresh ? metrics.nameLookup : nil, into: &line)
+            Self.raw(",\"connect\":", into: &line)
+            Self.seconds(fresh ? metrics.connect : nil, into: &line)
+            Self.raw(",\"tls\":", into: &line)
+            Self.seconds(fresh && metrics.appConnect > 0 ? metrics.appConnect : nil, into: &line)
+            Self.raw(",\"first_byte\":", into: &line)
+            Self.seconds(metrics.startTransfer, into: &line)
+            Self.raw(",\"total\":", into: &line)
+            Self.seconds(metrics.total, into: &line)
+            Self.raw("},\"reused\":", into: &line)
+            Self.raw(metrics.reusedConnection ? "true" : "false", into: &line)
+            Self.raw(",\"remote\":", into: &line)
+            Self.appendRemote(metrics, into: &line)
         } else {
-            raw("null")
+            Self.raw("null,\"reused\":null,\"remote\":null", into: &line)
         }
-        key("reused")
-        raw(metrics.map { $0.reusedConnection ? "true" : "false" } ?? "null")
-        key("remote")
-        string(metrics.flatMap(Self.remote))
         if let file {
-            key("file")
-            string(file)
+            Self.raw(",\"file\":", into: &line)
+            Self.string(file, into: &line)
         }
-        key("error")
-        string(error)
-        key("exit")
-        integer(Int64(status.rawValue))
-        line.append(contentsOf: "}\n".utf8)
+        Self.raw(",\"error\":", into: &line)
+        Self.string(error, into: &line)
+        Self.raw(",\"exit\":", into: &line)
+        Self.appendDecimal(Int64(status.rawValue), into: &line)
+        Self.raw("}\n", into: &line)
         return line
     }
 
-    /// `ADDRESS:PORT` of the server, when connected.
-    private static func remote(_ metrics: TransferMetrics) -> String? {
-        guard let address = metrics.remoteAddress else { return nil }
-        let host = address.contains(":") ? "[\(address)]" : address
-        return metrics.remotePort.map { "\(host):\($0)" } ?? host
+    /// Appends literal text.
+    private static func raw(_ text: StaticString, into line: inout [UInt8]) {
+        line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a JSON string, or null.
+    private static func string(_ text: String?, into line: inout [UInt8]) {
+        if let text { JSONWriter.writeString(text, into: &line) } else { raw("null", into: &line) }
+    }
+
+    /// Appends seconds, or null.
+    private static func seconds(_ value: Double?, into line: inout [UInt8]) {
+        if let value { appendSeconds(value, into: &line) } else { raw("null", into: &line) }
+    }
+
+    /// Appends `"ADDRESS:PORT"` of the server (an IPv6 address in brackets), or null when not connected.
+    private static func appendRemote(_ metrics: TransferMetrics, into line: inout [UInt8]) {
+        guard let address = metrics.remoteAddress else { return raw("null", into: &line) }
+        let bracketed = address.utf8.contains(UInt8(ascii: ":"))
+        line.append(UInt8(ascii: "\""))
+        if bracketed { line.append(UInt8(ascii: "[")) }
+        JSONWriter.writeEscaped(address, into: &line)
+        if bracketed { line.append(UInt8(ascii: "]")) }
+        if let port = metrics.remotePort {
+            line.append(UInt8(ascii: ":"))
+            appendDecimal(Int64(port), into: &line)
+        }
+        line.append(UInt8(ascii: "\""))
     }
 
     /// Seconds as a JSON number with microsecond precision (`0.001234`).
@@ -124,24 +129,23 @@ struct BatchReport {
         let micros = Int64((min(max(0, value), 1e12) * 1_000_000).rounded())
         appendDecimal(micros / 1_000_000, into: &line)
         line.append(UInt8(ascii: "."))
-        var fraction = micros % 1_000_000
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 6)
-        for index in stride(from: 5, through: 0, by: -1) {
-            digits[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
+        let fraction = micros % 1_000_000
+        var divisor: Int64 = 100_000
+        while divisor > 0 {
+            line.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
         }
-        line.append(contentsOf: digits)
     }
 
-    /// Appends a decimal integer.
+    /// Appends a decimal integer, highest digit first.
     static func appendDecimal(_ value: Int64, into line: inout [UInt8]) {
         if value < 0 { line.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: [UInt8] = []
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        line.append(contentsOf: digits.reversed())
+        let magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            line.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 }

@@ -12,8 +12,8 @@ import Glibc
 /// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
 /// input, which carries the requests.
 ///
-/// Every line is checked as it is read (its words and options), so a mistake stops the run before
-/// anything is sent; items (and the files they name) are read only by `prepare`.
+/// Every line is parsed and checked as it is read (its words and options), so a mistake stops the
+/// run before anything is sent; items (and the files they name) are read only by `prepare`.
 enum CommandLineBatch {
     /// The most requests one run reads.
     static let maximumRequests = 100_000
@@ -34,11 +34,14 @@ enum CommandLineBatch {
         let environment: [String: String]
         /// The config environment of the run (`afcli --env NAME run -`); nil for none.
         let profile: EnvironmentProfile?
+        /// The default Accept-Language, made from `environment` once for every request.
+        let acceptLanguage: String
 
         init(options: OptionValues, environment: [String: String], profile: EnvironmentProfile? = nil) {
             self.options = options
             self.environment = environment
             self.profile = profile
+            acceptLanguage = DefaultHeaders.acceptLanguage(environment: environment)
         }
     }
 
@@ -47,8 +50,10 @@ enum CommandLineBatch {
         descriptor: Int32, options: OptionValues, environment: [String: String],
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
-        let context = Context(
-            options: try BatchCredentials.resolvingPassword(options), environment: environment, profile: profile)
+        var runOptions = try BatchCredentials.resolvingPassword(options)
+        // Standard input is the list of requests: never peek at it for a body.
+        runOptions.ignoreStdin = true
+        let context = Context(options: runOptions, environment: environment, profile: profile)
         var reader = LineReader(descriptor: descriptor)
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
@@ -66,13 +71,22 @@ enum CommandLineBatch {
             guard entries.count < limit else {
                 throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
-            try LocatedError.locating(origin) { try check(words, over: context.options) }
+            let (parsed, given) = try LocatedError.locating(origin) { try check(words, over: context.options) }
+            // The line is parsed once, here: the entry keeps its positionals, and its options only
+            // when it gave some (the others share the run's).
+            let positionals = parsed.positionals
+            let lineOptions = given.isEmpty ? nil : LineOptions(parsed.options)
+            let shared: AnyObject = lineOptions ?? context
             let entryContext = context
             entries.append(
                 BatchEntry(
                     name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
                     prepare: {
-                        try LocatedError.locating(origin) { try prepare(line, context: entryContext) }
+                        try LocatedError.locating(origin) {
+                            try prepare(
+                                positionals, options: lineOptions?.options ?? entryContext.options,
+                                identity: ObjectIdentifier(shared), context: entryContext)
+                        }
                     }))
             pendingName = nil
             pendingFirst = nil
@@ -104,9 +118,24 @@ enum CommandLineBatch {
         }
     }
 
-    /// Parses a line's words over the run's options and refuses what a line cannot say.
+    /// The options of a line that gave some, held by reference: an entry stays small.
+    final class LineOptions {
+        let options: OptionValues
+
+        init(_ options: OptionValues) {
+            var options = options
+            // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
+            options.ignoreStdin = true
+            self.options = options
+        }
+    }
+
+    /// Parses a line's words over the run's options and refuses what a line cannot say; returns
+    /// the parsed line and the long names of the options it gave.
     @discardableResult
-    static func check(_ words: [String], over options: OptionValues) throws -> ParsedCommandLine {
+    static func check(
+        _ words: [String], over options: OptionValues
+    ) throws -> (parsed: ParsedCommandLine, given: Set<String>) {
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
         for long in given.sorted() {
             guard let spec = OptionTable.byLong[long] else { continue }
@@ -117,26 +146,24 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
-        return parsed
+        return (parsed, given)
     }
 
-    /// Builds the request of one line: its items read now, its body ready to stream.
-    ///
-    /// The entry keeps the line as one string rather than its words (one allocation instead of
-    /// one per word, for runs of many lines) and splits it again here.
-    static func prepare(_ line: String, context: Context) throws -> BatchRequest {
-        let parsed = try check(try CommandLineSplitter.split(line), over: context.options)
-        var options = parsed.options
-        // Standard input is the list of requests: never peek at it for a body.
-        options.ignoreStdin = true
+    /// Builds the request of one line from its positionals and options (the line's applied over
+    /// the run's, as `check` parsed them, with `ignoreStdin` set): its items read now, its body
+    /// ready to stream. `identity` stands for the options (`BatchRequest.optionsIdentity`).
+    static func prepare(
+        _ positionals: [String], options: OptionValues, identity: ObjectIdentifier, context: Context
+    ) throws -> BatchRequest {
         let invocation = try InvocationBuilder.build(
-            positionals: parsed.positionals, options: options, profile: context.profile)
+            positionals: positionals, options: options, profile: context.profile)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
             throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
-            &spec, options: options, environment: context.environment, standardInput: nil, profile: context.profile)
-        return BatchRequest(prepared: prepared, options: options)
+            &spec, options: options, environment: context.environment, standardInput: nil,
+            profile: context.profile, acceptLanguage: context.acceptLanguage)
+        return BatchRequest(prepared: prepared, options: options, optionsIdentity: identity)
     }
 }

@@ -6,10 +6,11 @@ enum RequestPreparation {
     /// Serializes `spec` through the request stages: the config environment (`profile`), the
     /// serializer (the boundary applied), the encryption hook, then compression, so that
     /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
-    /// for `--curl` and the request log.
+    /// for `--curl` and the request log. `acceptLanguage`: see `RequestSerializer.prepare`.
     static func serialize(
         _ spec: inout RequestSpec, options: OptionValues, environment: [String: String],
-        standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil
+        standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil,
+        acceptLanguage: String? = nil
     ) throws -> PreparedRequest {
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
@@ -19,7 +20,7 @@ enum RequestPreparation {
         if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
-            standardInput: standardInput, boundary: options.boundary)
+            standardInput: standardInput, boundary: options.boundary, acceptLanguage: acceptLanguage)
         try CryptoStages(options: options, profile: profile).encrypt(&prepared)
         if options.compress { try RequestCompression.apply(to: &prepared) }
         return prepared

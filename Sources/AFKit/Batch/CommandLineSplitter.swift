@@ -12,6 +12,8 @@ package enum CommandLineSplitter {
         let bytes = Array(line.utf8)
         var words: [String] = []
         var word: [UInt8] = []
+        // No word is longer than the line: the buffer never grows.
+        word.reserveCapacity(bytes.count)
         var inWord = false
         // `index` is the next byte to read; a byte's column is its index plus one.
         var index = 0

@@ -25,8 +25,8 @@ package enum EnvironmentURL {
     /// `input` joined to `base`, or resolved alone when it is absolute or there is no base.
     package static func join(_ input: String, base: String?) throws(SerializationError) -> Joined {
         guard let base, !isAbsolute(input) else {
-            let url = try RequestURL.make(from: input)
-            return Joined(url: url, apiPath: trimmingSlashes(URLReference(parsing: url).path))
+            let reference = try RequestURL.makeReference(from: input)
+            return Joined(url: reference.string, apiPath: trimmingSlashes(reference.path))
         }
         var reference = try URLReference(parsing: RequestURL.expandShorthand(base)).validatedForRequest(original: base)
         var rest = Substring(input)
@@ -73,6 +73,8 @@ package enum EnvironmentURL {
 
     /// `path` without its leading `/` characters.
     private static func trimmingSlashes(_ path: String) -> String {
-        String(path.drop { $0 == "/" })
+        // A path that does not start with a slash byte does not start with a `/` Character either.
+        guard path.utf8.first == UInt8(ascii: "/") else { return path }
+        return String(path.drop { $0 == "/" })
     }
 }

@@ -51,6 +51,22 @@ package enum JSONWriter {
     /// escapes or `\u00XX`, everything else (including `/` and non-ASCII) written raw.
     package static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        writeEscaped(text, into: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `text` escaped as inside a JSON string, without the quotes.
+    package static func writeEscaped(_ text: String, into output: inout [UInt8]) {
+        // Most text needs no escape: appended in one piece, from the string's own bytes.
+        var text = text
+        let appended = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if appended { return }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -68,7 +84,6 @@ package enum JSONWriter {
                 output.append(byte)
             }
         }
-        output.append(UInt8(ascii: "\""))
     }
 
     /// Lower-case hex digits, as JavaScript's `JSON.stringify` and Foundation write `\u001f`.

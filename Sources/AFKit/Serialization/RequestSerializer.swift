@@ -30,11 +30,13 @@ package enum RequestSerializer {
     ///
     /// `standardInput` is the source the CLI already peeked at; a new one is made when nil.
     /// `presetBody` is a body the caller built (a `.http` file's): it replaces the spec's body and
-    /// brings no Content-Type of its own.
+    /// brings no Content-Type of its own. `acceptLanguage` is
+    /// `DefaultHeaders.acceptLanguage(environment:)` when the caller already made it (a batch
+    /// makes it once for all its requests); nil makes it from `environment`.
     package static func prepare(
         _ spec: RequestSpec, environment: [String: String], acceptEncoding: String? = nil,
         standardInput: StandardInputBodySource? = nil, boundary: String? = nil,
-        presetBody: (source: BodySource, bytes: [UInt8]?)? = nil
+        presetBody: (source: BodySource, bytes: [UInt8]?)? = nil, acceptLanguage: String? = nil
     ) throws(SerializationError) -> PreparedRequest {
         let multipart = try MultipartRequestEncoder.sendsMultipartBody(spec)
         let parametersInURL = !multipart && methodsEncodingParametersInURI.contains(spec.method.uppercased())
@@ -72,7 +74,9 @@ package enum RequestSerializer {
         let accept = body.contentType == MediaType.json ? MediaType.acceptJSON : MediaType.acceptAny
         defaults.append(HTTPField(name: "Accept", value: accept))
         defaults.append(
-            HTTPField(name: "Accept-Language", value: DefaultHeaders.acceptLanguage(environment: environment)))
+            HTTPField(
+                name: "Accept-Language",
+                value: acceptLanguage ?? DefaultHeaders.acceptLanguage(environment: environment)))
         var digestCredentials: (user: String, password: String)?
         switch credentials {
         case .basic(let user, let password)?:
@@ -104,6 +108,9 @@ package enum RequestSerializer {
     package static func mergeHeaders(
         defaults: [HTTPField], items: [HeaderItem]
     ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
+        // Without items and with distinct default names (the usual request), the defaults stand as
+        // they are: no grouping needed.
+        if items.isEmpty, hasDistinctNames(defaults) { return (defaults, []) }
         // The headers of one name, where they go, and whether they are still the defaults.
         struct Group {
             var order: Int
@@ -147,6 +154,16 @@ package enum RequestSerializer {
         }
         let headers = groups.values.sorted { $0.order < $1.order }.flatMap(\.fields)
         return (headers, removed.values.sorted { $0.order < $1.order }.map(\.name))
+    }
+
+    /// Whether no two of `fields` share a name (ignoring case); for the few defaults of a request.
+    private static func hasDistinctNames(_ fields: [HTTPField]) -> Bool {
+        for (index, field) in fields.enumerated() {
+            for other in fields[(index + 1)...] where ASCIICase.equal(field.name, other.name) {
+                return false
+            }
+        }
+        return true
     }
 
     /// A body ready to send: the source, its bytes when built in memory, and its type.

@@ -92,19 +92,41 @@ package final class HTTPClient {
     /// redirect that dropped them lets netrc answer for the new host.
     static func carriesCredentials(_ request: PreparedRequest) -> Bool {
         request.digestCredentials != nil
-            || request.headers.contains { ASCIICase.lowercased($0.name) == "authorization" }
+            || request.headers.contains { ASCIICase.equal($0.name, "authorization") }
     }
 
     /// The request's headers in libcurl's syntax: `Name: value`, `Name;` for an empty value and
     /// `Name:` to suppress a header libcurl would add.
     package static func headerLines(for request: PreparedRequest) -> [String] {
-        var lines = request.headers.map { field in
-            field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+        var lines: [String] = []
+        lines.reserveCapacity(request.headers.count + request.removedHeaders.count)
+        for field in request.headers {
+            lines.append(field.value.isEmpty ? joined(field.name, ";", "") : joined(field.name, ": ", field.value))
         }
         for name in request.removedHeaders {
-            lines.append("\(name):")
+            lines.append(joined(name, ":", ""))
         }
         return lines
+    }
+
+    /// `name`, `separator` and `value` as one string, written in place: one allocation where
+    /// concatenation makes several (every request has a few header lines).
+    private static func joined(_ name: String, _ separator: StaticString, _ value: String) -> String {
+        var name = name
+        var value = value
+        let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var offset = 0
+            func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                (target + offset).initialize(from: source, count: bytes.count)
+                offset += bytes.count
+            }
+            name.withUTF8(copy)
+            copy(UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
+            value.withUTF8(copy)
+            return offset
+        }
     }
 }
 

@@ -83,6 +83,7 @@ package final class MultiClient {
     /// Concludes the hops that ended; the exchanges that are over, in order.
     private func finish(_ completions: [MultiHandle.Completion]) -> [Finished] {
         var finished: [Finished] = []
+        finished.reserveCapacity(completions.count)
         for completion in completions {
             let key = ObjectIdentifier(completion.handle)
             guard let entry = running.removeValue(forKey: key) else { continue }

@@ -13,16 +13,23 @@ package enum RequestURL {
     /// With a base URL the input is a reference resolved RFC 3986 style (`foo`, `/foo`,
     /// `?q=1` or a whole `https://…`), and only the base gets the shorthands.
     package static func make(from input: String, baseURL: String? = nil) throws(SerializationError) -> String {
+        try makeReference(from: input, baseURL: baseURL).string
+    }
+
+    /// `make(from:baseURL:)` as its components, for a caller that also needs one of them.
+    package static func makeReference(
+        from input: String, baseURL: String? = nil
+    ) throws(SerializationError) -> URLReference {
         // Errors quote what the user typed, not the expanded text.
         guard let baseURL else {
             return try URLReference(parsing: expandShorthand(input)).validatedForRequest(original: input)
-                .removingDotSegments().string
+                .removingDotSegments()
         }
         let base = try URLReference(parsing: expandShorthand(baseURL)).validatedForRequest(original: baseURL).asBaseURL
         // Encoding first leaves only ASCII for the path arithmetic; it does not change what
         // the dot segments are.
         let resolved = base.resolving(URLReference(parsing: input).percentEncoded())
-        return try resolved.validatedForRequest(original: input).removingDotSegments().string
+        return try resolved.validatedForRequest(original: input).removingDotSegments()
     }
 
     /// `host` as it goes on the wire: Unicode labels become IDNA A-labels (`bücher.example` →
@@ -38,8 +45,11 @@ package enum RequestURL {
     /// `http://` (so `localhost:8080` is a host and port, not a scheme).
     package static func expandShorthand(_ input: String) -> String {
         var text = Substring(input)
-        if text.hasPrefix("://") { text = text.dropFirst(3) }
-        if text.hasPrefix(":"), let expanded = expandLocalhost(text.dropFirst()) { return expanded }
+        // Both shorthands start with a colon byte; most URLs do not, and skip the Character checks.
+        if text.utf8.first == UInt8(ascii: ":") {
+            if text.hasPrefix("://") { text = text.dropFirst(3) }
+            if text.hasPrefix(":"), let expanded = expandLocalhost(text.dropFirst()) { return expanded }
+        }
         if hasSchemeSeparator(text) { return String(text) }
         return defaultScheme + "://" + text
     }
@@ -56,8 +66,13 @@ package enum RequestURL {
 
     /// Whether `text` starts with `scheme://`, the test HTTPie uses to decide a URL has a scheme.
     private static func hasSchemeSeparator(_ text: Substring) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), URLReference.isScheme(text[..<colon]) else { return false }
-        // Unicode scalars, as URLReference splits: a combining mark after `//` must not hide it.
-        return text[colon...].unicodeScalars.starts(with: "://".unicodeScalars)
+        // Bytes, as URLReference splits: an ASCII byte is a whole scalar, so a combining mark after
+        // `//` cannot hide it. (A colon inside a larger Character is followed or preceded by a
+        // scalar that is neither `/` nor a scheme character, so it is no separator either way.)
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), URLReference.isScheme(text[..<colon]) else {
+            return false
+        }
+        return utf8[colon...].starts(with: "://".utf8)
     }
 }

@@ -8,6 +8,8 @@ package enum URLPercentEncoding {
     /// `text` with every byte that cannot appear in a path, query, fragment or user information
     /// written as `%XX` (upper-case hex).
     package static func encodeInvalidCharacters(_ text: some StringProtocol) -> String {
+        // Most URLs need nothing encoded: they are returned as they are, without a copy of their bytes.
+        if text.utf8.allSatisfy(isAllowed) { return String(text) }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -74,13 +76,17 @@ package enum URLPercentEncoding {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        // The punctuation a URL may hold as typed: -._~!$&'()*+,;=:@/?[]
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "["),
+            UInt8(ascii: "]"):
+            return true
         default:
-            return allowedPunctuation.contains(byte)
+            return false
         }
     }
-
-    /// The punctuation `isAllowed` accepts.
-    private static let allowedPunctuation: Set<UInt8> = Set("-._~!$&'()*+,;=:@/?[]".utf8)
 
     /// Appends `%XX` for `byte`.
     private static func appendEscaped(_ byte: UInt8, into output: inout [UInt8]) {

@@ -62,6 +62,8 @@ extension URLReference {
 
     /// RFC 3986 §5.2.4: removes `.` and `..` segments from a path.
     package static func removeDotSegments(_ path: String) -> String {
+        // A path without a `.` or `..` segment comes out as it went in (the usual case).
+        guard hasDotSegment(path) else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
@@ -90,5 +92,22 @@ extension URLReference {
             }
         }
         return output.joined()
+    }
+
+    /// Whether one of the `/`-separated segments of `path` is `.` or `..`.
+    static func hasDotSegment(_ path: String) -> Bool {
+        // Dots since the start of the segment, or -1 once it holds anything else.
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if dots == 1 || dots == 2 { return true }
+                dots = 0
+            } else if byte == UInt8(ascii: "."), dots >= 0 {
+                dots += 1
+            } else {
+                dots = -1
+            }
+        }
+        return dots == 1 || dots == 2
     }
 }

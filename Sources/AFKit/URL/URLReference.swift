@@ -46,80 +46,127 @@ package struct URLReference: Equatable, Sendable {
         return text
     }
 
-    /// The reference recomposed as text (RFC 3986 §5.3).
+    /// The reference recomposed as text (RFC 3986 §5.3). Assembled as bytes: every request
+    /// composes its URL more than once.
     package var string: String {
-        var text = ""
-        if let scheme { text += scheme + ":" }
-        if let authority { text += "//" + authority }
-        text += path
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(
+            (scheme?.utf8.count ?? 0) + (userInfo?.utf8.count ?? 0) + (host?.utf8.count ?? 0)
+                + (port?.utf8.count ?? 0) + path.utf8.count + (query?.utf8.count ?? 0)
+                + (fragment?.utf8.count ?? 0) + 8)
+        if let scheme {
+            bytes.append(contentsOf: scheme.utf8)
+            bytes.append(UInt8(ascii: ":"))
+        }
+        if let host {
+            bytes.append(UInt8(ascii: "/"))
+            bytes.append(UInt8(ascii: "/"))
+            if let userInfo {
+                bytes.append(contentsOf: userInfo.utf8)
+                bytes.append(UInt8(ascii: "@"))
+            }
+            bytes.append(contentsOf: host.utf8)
+            if let port {
+                bytes.append(UInt8(ascii: ":"))
+                bytes.append(contentsOf: port.utf8)
+            }
+        }
+        bytes.append(contentsOf: path.utf8)
+        if let query {
+            bytes.append(UInt8(ascii: "?"))
+            bytes.append(contentsOf: query.utf8)
+        }
+        if let fragment {
+            bytes.append(UInt8(ascii: "#"))
+            bytes.append(contentsOf: fragment.utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Splits `text` with the RFC 3986 Appendix B grammar, then the authority into its parts.
+    ///
+    /// Delimiters are found among UTF-8 bytes: every delimiter is ASCII and an ASCII byte is always
+    /// a whole Unicode scalar, so a combining mark typed after `#` or `/` cannot hide it (as it
+    /// would among Characters), and the parts are cut at scalar boundaries. Bytes rather than
+    /// scalars: this runs for every URL of every request, several times.
     package init(parsing text: String) {
-        // Delimiters are found among Unicode scalars, not Characters: a combining mark typed after
-        // `#` or `/` would otherwise hide the delimiter inside one grapheme.
-        var rest = Substring(text).unicodeScalars
         self.init()
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        var text = text
+        text.withUTF8 { parse($0) }
+    }
+
+    /// The body of `init(parsing:)`, on the text's UTF-8 bytes.
+    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
+        func text(_ start: Int, _ end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        if let question = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: question)...])
-            rest = rest[..<question]
+        var start = 0
+        var end = bytes.count
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = text(hash + 1, end)
+            end = hash
         }
-        if let colon = rest.firstIndex(of: ":"), URLReference.isScheme(Substring(rest[..<colon])) {
-            scheme = String(rest[..<colon])
-            rest = rest[rest.index(after: colon)...]
+        if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = text(question + 1, end)
+            end = question
         }
-        if rest.starts(with: "//".unicodeScalars) {
-            rest = rest.dropFirst(2)
-            let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            setAuthority(rest[..<end])
-            rest = rest[end...]
+        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
+            URLReference.isScheme(UnsafeBufferPointer(rebasing: bytes[..<colon]))
+        {
+            scheme = text(0, colon)
+            start = colon + 1
         }
-        path = String(rest)
+        if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+            start += 2
+            let authorityEnd = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            setAuthority(bytes, from: start, to: authorityEnd)
+            start = authorityEnd
+        }
+        path = text(start, end)
     }
 
     /// Whether `text` is an RFC 3986 scheme: a letter, then letters, digits, `+`, `-` or `.`.
     package static func isScheme(_ text: Substring) -> Bool {
-        guard let first = text.utf8.first, isLetter(first) else { return false }
-        return text.utf8.allSatisfy {
+        var text = text
+        return text.withUTF8 { isScheme($0) }
+    }
+
+    /// `isScheme` on UTF-8 bytes.
+    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, isLetter(first) else { return false }
+        return bytes.allSatisfy {
             isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
                 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
         }
     }
 
-    /// Splits an authority at its last `@` (as curl and browsers do) and the host from the port.
-    private mutating func setAuthority(_ authority: Substring.UnicodeScalarView) {
-        var hostPort = authority
-        if let at = authority.lastIndex(of: "@") {
-            userInfo = String(authority[..<at])
-            hostPort = authority[authority.index(after: at)...]
+    /// Splits the authority in `bytes[start..<end]` at its last `@` (as curl and browsers do) and
+    /// the host from the port.
+    private mutating func setAuthority(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+        func text(_ start: Int, _ end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        if hostPort.first == "[" {
+        var hostStart = start
+        if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) {
+            userInfo = text(start, at)
+            hostStart = at + 1
+        }
+        if hostStart < end, bytes[hostStart] == UInt8(ascii: "[") {
             // An unclosed `[` stays whole in the host so the error quotes it as typed.
-            guard let close = hostPort.firstIndex(of: "]") else {
-                host = String(hostPort)
+            guard let close = bytes[hostStart..<end].firstIndex(of: UInt8(ascii: "]")) else {
+                host = text(hostStart, end)
                 return
             }
-            let afterClose = hostPort.index(after: close)
-            host = String(hostPort[..<afterClose])
-            let rest = hostPort[afterClose...]
+            host = text(hostStart, close + 1)
             // Anything after `]` other than `:port` is kept in the port so validation rejects it.
-            if rest.first == ":" {
-                port = String(rest.dropFirst())
-            } else if !rest.isEmpty {
-                port = String(rest)
+            if close + 1 < end {
+                port = bytes[close + 1] == UInt8(ascii: ":") ? text(close + 2, end) : text(close + 1, end)
             }
-        } else if let colon = hostPort.lastIndex(of: ":") {
-            host = String(hostPort[..<colon])
-            port = String(hostPort[hostPort.index(after: colon)...])
+        } else if let colon = bytes[hostStart..<end].lastIndex(of: UInt8(ascii: ":")) {
+            host = text(hostStart, colon)
+            port = text(colon + 1, end)
         } else {
-            host = String(hostPort)
+            host = text(hostStart, end)
         }
     }
 
@@ -142,7 +189,8 @@ extension URLReference {
     package func validatedForRequest(original: String) throws(SerializationError) -> URLReference {
         func invalid(_ reason: String) -> SerializationError { .invalidURL(original, reason: reason) }
         guard let scheme else { throw invalid("it has no scheme") }
-        let lowerScheme = scheme.lowercased()
+        // A scheme is ASCII (`isScheme`): ASCII case folding is all it needs.
+        let lowerScheme = ASCIICase.lowercased(scheme)
         guard lowerScheme == "http" || lowerScheme == "https" else {
             throw invalid("the scheme must be http or https, not \(scheme)")
         }
@@ -205,9 +253,13 @@ extension URLReference {
         guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return false
         }
-        let significant = port.drop { $0 == "0" }
-        guard significant.count <= 5, let value = Int(significant) else { return false }
-        return value >= 1 && value <= 65535
+        // Leading zeros are allowed; more than five significant digits are out of range anyway.
+        var value = 0
+        for digit in port.utf8.drop(while: { $0 == UInt8(ascii: "0") }) {
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+            if value > 65535 { return false }
+        }
+        return value >= 1
     }
 
     /// Whether `host` is a bracketed IPv6 literal (hex, `:`, `.`, an optional `%25` zone) or a
@@ -227,10 +279,20 @@ extension URLReference {
                     || $0 == UInt8(ascii: ".")
             }
         }
-        return host.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !forbiddenHostBytes.contains($0) }
+        return host.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !isForbiddenHostByte($0) }
     }
 
-    /// ASCII bytes that cannot appear in a registered name (RFC 3986 §3.2.2 plus the characters
-    /// that are never valid in a URL).
-    private static let forbiddenHostBytes: Set<UInt8> = Set("\"#/:<>?@[\\]^`{|}".utf8)
+    /// Whether `byte` is an ASCII byte that cannot appear in a registered name (RFC 3986 §3.2.2
+    /// plus the characters that are never valid in a URL): `"#/:<>?@[\]^`{|}`.
+    private static func isForbiddenHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
+            UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"),
+            UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"),
+            UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
+    }
 }
