@@ -101,5 +101,10 @@ final class HTTPFileVariablesTests: XCTestCase {
         XCTAssertThrowsError(try vars.expand("{{$randomInt 5 1}}", line: 5)) { error in
             XCTAssertEqual("\(error)", "{{$randomInt 5 1}}: unexpected arguments")
         }
+        // Bounds whose difference does not fit 64 bits are refused, not a crash.
+        let wide = "{{$randomInt -9223372036854775808 9223372036854775807}}"
+        XCTAssertThrowsError(try vars.expand(wide, line: 6)) { error in
+            XCTAssertEqual("\(error)", wide + ": unexpected arguments")
+        }
     }
 }
