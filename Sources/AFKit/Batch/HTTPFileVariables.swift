@@ -153,7 +153,7 @@ package struct HTTPFileVariables {
             if words.count == 1 { return String(sources.random() % 1000) }
             // The span is computed without trapping: the bounds may be any two 64-bit numbers.
             guard words.count == 3, let low = Int64(words[1]), let high = Int64(words[2]), low < high,
-                case let (span, overflow) = high.subtractingReportingOverflow(low), !overflow,
+                case (let span, let overflow) = high.subtractingReportingOverflow(low), !overflow,
                 span <= Int64(Int32.max)
             else { break }
             return String(low + Int64(sources.random() % UInt64(span)))

@@ -81,7 +81,8 @@ enum BatchHarnesses {
         let lines = 1...lineCount
         FuzzInvariant.check(file.requests.count <= HTTPFileParser.maximumRequests, "\(file.requests.count) requests")
         for variable in file.variables {
-            FuzzInvariant.check(HTTPFileVariables.isValidName(variable.name), "variable \(variable.name.debugDescription)")
+            FuzzInvariant.check(
+                HTTPFileVariables.isValidName(variable.name), "variable \(variable.name.debugDescription)")
             FuzzInvariant.check(lines.contains(variable.line), "variable line \(variable.line)")
         }
         for warning in file.warnings {
@@ -153,7 +154,9 @@ enum BatchHarnesses {
                 column >= 1 && column <= line.utf8.count, "column \(column) in a line of \(line.utf8.count) bytes")
             return
         }
-        let quoted = words.map { "'" + $0.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" }
+        let quoted = words.map {
+            "'" + $0.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        }
         let again = try? CommandLineSplitter.split(quoted.joined(separator: " "))
         FuzzInvariant.check(again == words, "words \(words) survive quoting")
     }
@@ -181,7 +184,8 @@ enum BatchHarnesses {
             let bytes = raw.last == 0x0D ? Array(raw.dropLast()) : raw
             do {
                 let line = try reader.next()
-                FuzzInvariant.check(bytes.count <= limit, "line \(number) of \(bytes.count) bytes over \(limit) returned")
+                FuzzInvariant.check(
+                    bytes.count <= limit, "line \(number) of \(bytes.count) bytes over \(limit) returned")
                 FuzzInvariant.check(line.map { Array($0.utf8) } == bytes, "line \(number) is returned as written")
                 FuzzInvariant.check(reader.lineNumber == number, "line number \(reader.lineNumber), not \(number)")
                 if let line { split(line) }

@@ -26,7 +26,8 @@ enum CacheHarnesses {
         }
         for field in fields {
             guard let time = HTTPDate.parse(field) else { continue }
-            FuzzInvariant.check(time.isFinite && time == time.rounded(), "date \(field.debugDescription) is whole seconds")
+            FuzzInvariant.check(
+                time.isFinite && time == time.rounded(), "date \(field.debugDescription) is whole seconds")
             guard time < endOfYear9999 else { continue }
             let written = imfFixdate(time)
             FuzzInvariant.check(
@@ -56,7 +57,8 @@ enum CacheHarnesses {
         let head = ResponseHead(statusCode: status, reasonPhrase: "", httpVersion: "HTTP/1.1", headers: stored)
         let control = CacheControl(head.values(for: "Cache-Control"))
         for method in ["GET", "POST"] {
-            _ = CacheFreshness.isStorable(method: method, head: head, requestControl: control, responseTime: responseTime)
+            _ = CacheFreshness.isStorable(
+                method: method, head: head, requestControl: control, responseTime: responseTime)
         }
         let lifetime = CacheFreshness.lifetime(head, responseTime: responseTime)
         FuzzInvariant.check(lifetime >= 0 && lifetime < Double(Int.max), "lifetime \(lifetime)")

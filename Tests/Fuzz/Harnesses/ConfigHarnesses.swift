@@ -34,7 +34,8 @@ enum ConfigHarnesses {
             }
             if let directory = profile.localDirectory {
                 let resolved = ConfigLoader.resolve(directory, configFile: path, home: "/home/fuzz")
-                FuzzInvariant.check(resolved.hasPrefix("/"), "local_dir \(directory.debugDescription) resolves absolute")
+                FuzzInvariant.check(
+                    resolved.hasPrefix("/"), "local_dir \(directory.debugDescription) resolves absolute")
             }
             if let base = profile.baseURL {
                 joinChecked("users/list?page=2", base: base)
@@ -53,7 +54,8 @@ enum ConfigHarnesses {
     /// Whether `byte` may stand in an RFC 9110 token (a header name).
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "a")...UInt8(ascii: "z"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)
