@@ -93,9 +93,10 @@ package struct CurlCommandLine: Equatable, Sendable {
         return "'" + text.replacingSingleQuotes() + "'"
     }
 
-    /// Seconds as curl reads them: up to milliseconds, trailing zeros dropped.
+    /// Seconds as curl reads them: up to milliseconds, trailing zeros dropped; at most the 2^31−1
+    /// milliseconds afcli gives libcurl (`--timeout 99999999999999999999` is no crash).
     package static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((value * 1000).rounded())
+        let milliseconds = Int(min(value * 1000, Double(Int32.max)).rounded())
         var fraction = String(milliseconds % 1000)
         while fraction.count < 3 { fraction = "0" + fraction }
         while fraction.hasSuffix("0") { fraction.removeLast() }

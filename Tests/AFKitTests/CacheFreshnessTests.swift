@@ -75,6 +75,23 @@ final class CacheFreshnessTests: XCTestCase {
             5)
     }
 
+    func testAgeIsDeltaSecondsAndFitsAnInteger() {
+        // Age is sent back as whole seconds (Int(age)): a value Double reads as infinite or in
+        // exponent form must not reach it; more than 2^31 counts as 2^31 (RFC 9111 §1.2.2).
+        for (value, expected) in [
+            ("1e400", 0.0), ("inf", 0), ("-5", 0), ("1e3", 0), (" 7 ", 7), ("99999999999999999999", 2_147_483_648),
+        ] {
+            let age = CacheFreshness.age(
+                head(200, [("Cache-Control", "max-age=60"), ("Age", value)]), requestTime: 1_700_000_000,
+                responseTime: 1_700_000_000, now: 1_700_000_000)
+            XCTAssertEqual(age, expected, value)
+        }
+        let expiry = CacheFreshness.expiry(
+            head(200, [("Age", "1e400"), ("Cache-Control", "max-age=60")]), requestTime: 1_700_000_000,
+            responseTime: 1_700_000_000)
+        XCTAssertEqual(expiry, 1_700_000_060)
+    }
+
     func testNoCacheAndMustRevalidate() {
         func entry(_ control: String) -> CacheEntry {
             CacheEntry(

@@ -239,5 +239,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CurlCommandLine.seconds(2), "2")
         XCTAssertEqual(CurlCommandLine.seconds(1.25), "1.25")
         XCTAssertEqual(CurlCommandLine.seconds(0.0005), "0.001")
+        XCTAssertEqual(CurlCommandLine.seconds(1e20), "2147483.647")
+        XCTAssertEqual(CurlCommandLine.seconds(.infinity), "2147483.647")
     }
 }

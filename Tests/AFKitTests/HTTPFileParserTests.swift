@@ -202,6 +202,23 @@ final class HTTPFileParserTests: XCTestCase {
         }
     }
 
+    func testTheNumberOfHeadersIsBounded() throws {
+        let headers = String(repeating: "X-A: b\n", count: HTTPFileParser.maximumHeaders)
+        XCTAssertEqual(try parse("GET :1\n" + headers).requests[0].headers.count, 1000)
+        XCTAssertThrowsError(try parse("GET :1\n" + headers + "X-Last: c\n")) { error in
+            XCTAssertEqual(
+                error as? HTTPFileError, HTTPFileError(line: 1002, reason: "more than 1000 headers in one request"))
+        }
+    }
+
+    func testManyURLContinuationLinesParseInLinearTime() throws {
+        // 4 MiB of continuation lines: copying the URL for each line would move 130 GB.
+        let piece = "&" + String(repeating: "a", count: 61)
+        let text = "GET http://localhost/?x\n" + String(repeating: "  " + piece + "\n", count: 65_536)
+        let url = try parse(text).requests[0].url
+        XCTAssertEqual(url.utf8.count, "http://localhost/?x".utf8.count + 62 * 65_536)
+    }
+
     func testCtrlCStopsReadingALongFile() {
         Interruption.install()
         raise(SIGINT)

@@ -69,6 +69,17 @@ final class HTTPFileVariablesTests: XCTestCase {
             try variables(Array(wide.suffix(4)), limit: 1 << 20).expand("{{w11}}", line: 9).utf8.count, 64 * 64)
     }
 
+    func testReferencesToEmptyValuesAreBoundedInNumber() {
+        // 8^14 references to values that expand to nothing: no size limit is reached, only time.
+        let empty = (0..<14).map { ("e\($0)", String(repeating: "{{e\($0 + 1)}}", count: 8)) } + [("e14", "")]
+        XCTAssertThrowsError(try variables(empty).expand("x{{e0}}", line: 3)) { error in
+            XCTAssertEqual(
+                error as? HTTPFileError,
+                HTTPFileError(line: 3, reason: "variables expand to more than 100000 references"))
+        }
+        XCTAssertEqual(try variables(Array(empty.suffix(5))).expand("x{{e10}}", line: 3), "x")
+    }
+
     func testDynamicVariables() throws {
         let vars = variables([])
         XCTAssertEqual(try vars.expand("{{$timestamp}}", line: 1), "1795482123")
@@ -89,6 +100,11 @@ final class HTTPFileVariablesTests: XCTestCase {
         }
         XCTAssertThrowsError(try vars.expand("{{$randomInt 5 1}}", line: 5)) { error in
             XCTAssertEqual("\(error)", "{{$randomInt 5 1}}: unexpected arguments")
+        }
+        // Bounds whose difference does not fit 64 bits are refused, not a crash.
+        let wide = "{{$randomInt -9223372036854775808 9223372036854775807}}"
+        XCTAssertThrowsError(try vars.expand(wide, line: 6)) { error in
+            XCTAssertEqual("\(error)", wide + ": unexpected arguments")
         }
     }
 }

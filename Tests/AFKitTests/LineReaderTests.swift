@@ -42,6 +42,15 @@ final class LineReaderTests: TemporaryDirectoryTestCase {
         }
     }
 
+    func testALineOfTheLimitIsAcceptedWhenItsCRIsReadBeforeItsLF() throws {
+        // The last line without LF, and a line whose LF comes in a later read: the CR is not counted.
+        XCTAssertEqual(try lines(Array("abcd\r".utf8), limit: 4), ["abcd"])
+        XCTAssertEqual(try lines(Array("abcd\r\nxy".utf8), limit: 4), ["abcd", "xy"])
+        XCTAssertThrowsError(try lines(Array("abcde\r".utf8), limit: 4)) { error in
+            XCTAssertEqual(error as? LineReaderError, .lineTooLong(line: 1, limit: 4))
+        }
+    }
+
     func testInvalidUTF8IsRefused() throws {
         XCTAssertThrowsError(try lines([0x61, 0x0A, 0xFF, 0xFE, 0x0A])) { error in
             XCTAssertEqual(error as? LineReaderError, .notUTF8(line: 2))

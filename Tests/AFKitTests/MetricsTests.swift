@@ -82,7 +82,10 @@ final class MetricsTests: XCTestCase {
     }
 
     func testFormatLengthIsLimited() {
-        XCTAssertNoThrow(try WriteOutFormat(parsing: String(repeating: "x", count: WriteOutFormat.maximumLength)))
+        // The longest format is one literal, appended byte by byte in place (not copied each time).
+        XCTAssertEqual(
+            try WriteOutFormat(parsing: String(repeating: "x", count: WriteOutFormat.maximumLength)).segments,
+            [.literal([UInt8](repeating: 0x78, count: WriteOutFormat.maximumLength))])
         XCTAssertThrowsError(
             try WriteOutFormat(parsing: String(repeating: "x", count: WriteOutFormat.maximumLength + 1)))
     }

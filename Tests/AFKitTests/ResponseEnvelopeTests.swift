@@ -24,6 +24,8 @@ final class ResponseEnvelopeTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"{"status":0,"result":1,"result":2}"#), success("2"))
         // An escaped key is the same key.
         XCTAssertEqual(try evaluate(#"{"st\u0061tus":0,"resul\u0074":[]}"#), success("[]"))
+        // A byte order mark, which JSON allows, comes before the object.
+        XCTAssertEqual(try evaluate("\u{FEFF} {\"status\":0,\"result\":{\"a\":1}}"), success(#"{"a":1}"#))
     }
 
     func testStatusesAreComparedAsText() throws {

@@ -105,6 +105,19 @@ def test_no_cache_and_must_revalidate_and_age(server, cache):
     assert len(server.requests) == 4
 
 
+@pytest.mark.parametrize("age", ["1e400", "inf", "-5"])
+def test_an_age_that_is_not_delta_seconds_is_ignored(server, cache, age):
+    # Read as a number, such an Age made the stored answer infinitely old: replaying it (and
+    # `cache ls`) then crashed turning the age into whole seconds.
+    server.handler = answer(Cache_Control="max-age=60", Age=age)
+    assert cache.run("--cache", server.url + "/g").code == 0
+    hit = cache.run("--cache=only", "--print=hm", server.url + "/g", at=5)
+    assert hit.code == 0, hit
+    assert "cache: hit, age 5 s" in hit.out and "Age: 5" in hit.out
+    listing = cache.run("cache", "ls", at=5)
+    assert listing.code == 0 and "in 55 s" in listing.out, listing
+
+
 def test_heuristic_freshness_from_last_modified(server, cache):
     # Date − Last-Modified = 1000 s, so 100 s of heuristic freshness.
     server.handler = answer(Date="Tue, 14 Nov 2023 22:13:20 GMT", Last_Modified="Tue, 14 Nov 2023 21:56:40 GMT")

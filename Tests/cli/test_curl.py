@@ -188,6 +188,12 @@ def test_network_and_tls_flags_are_printed(server, tmp_path):
     assert "speed" in notes
 
 
+def test_a_huge_time_limit_prints_the_limit_libcurl_gets():
+    line, _ = curl_line(["--max-time", "9" * 400, "--connect-timeout", "9" * 20, "http://127.0.0.1:9/"])
+    pairs = list(zip(shlex.split(line), shlex.split(line)[1:]))
+    assert ("--max-time", "2147483.647") in pairs and ("--connect-timeout", "2147483.647") in pairs
+
+
 def test_typed_digest_password_is_shown_as_typed(server):
     line, _ = curl_line(["--auth-type", "digest", "-a", "ann:pw", f"{server.url}/get"])
     argv = shlex.split(line)

@@ -7,7 +7,7 @@ extension ManualText {
             [
                 .paragraph(
                     "`afcli run FILE` reads the requests of a JetBrains HTTP Client or VS Code REST Client file. "
-                        + "The whole file (at most 16 MiB and 100000 requests) is read and checked first, so a "
+                        + "The whole file (at most 16 MiB, 100000 requests and 1000 headers a request) is read and checked first, so a "
                         + "mistake stops the run before anything is sent, with `afcli: error: FILE:LINE: …` and exit "
                         + "status 2. Requests are separated by a line starting with `###`; the text after it names the "
                         + "request. Before the request line, lines starting with `#` or `//` are comments, and "
@@ -49,8 +49,8 @@ extension ManualText {
                         + "by NAME of the environment `--env ENV` picks from `http-client.env.json` and "
                         + "`http-client.private.env.json` beside the file (the private file's values win over the "
                         + "public file's, and the environment `$shared` gives every environment its values, under the "
-                        + "environment's own). Values may refer to other variables, up to 16 levels deep and 16 MiB of "
-                        + "text. A variable defined nowhere is an error at the line that uses it; an unknown `--env` "
+                        + "environment's own). Values may refer to other variables, up to 16 levels deep, 16 MiB of "
+                        + "text and 100000 references in one text. A variable defined nowhere is an error at the line that uses it; an unknown `--env` "
                         + "is an error listing the known environments. The dynamic variables `{{$uuid}}` (also "
                         + "`$random.uuid`, `$guid`), `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}` "
                         + "(`{{$randomInt MIN MAX}}`) take a new value for every request; other `$` variables are "

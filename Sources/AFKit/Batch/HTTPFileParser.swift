@@ -17,6 +17,9 @@ package enum HTTPFileParser {
     package static let maximumLineLength = 64 << 10
     /// The most requests one file may hold.
     package static let maximumRequests = 100_000
+    /// The most header lines one request may have (servers refuse far fewer; libcurl's header
+    /// list costs time quadratic in their number).
+    package static let maximumHeaders = 1000
 
     /// Parses `bytes`, the whole file (UTF-8, a byte order mark allowed).
     package static func parse(_ bytes: [UInt8]) throws(HTTPFileError) -> HTTPFile {
@@ -185,15 +188,16 @@ private struct Parser {
 
     /// A line after the request line, before the body.
     private mutating func readHeader(_ line: String, number: Int) throws(HTTPFileError) {
-        guard var request else { return }
+        // The request is changed in place (`request?.…`): a copy taken for each line would copy
+        // the URL or the header list every time, which is quadratic in a long file.
+        guard let hasHeaders = request.map({ !$0.headers.isEmpty }) else { return }
         let trimmed = trim(line[...])
         if trimmed.isEmpty {
             phase = .body
             return
         }
-        if line.first?.isWhitespace == true, request.headers.isEmpty, commentText(trimmed) == nil {
-            request.url += trimmed
-            self.request = request
+        if line.first?.isWhitespace == true, !hasHeaders, commentText(trimmed) == nil {
+            request?.url += trimmed
             return
         }
         if commentText(trimmed) != nil { return }
@@ -204,13 +208,16 @@ private struct Parser {
         guard line.utf8.count <= HTTPFileParser.maximumLineLength else {
             throw HTTPFileError(line: number, reason: "the header is longer than 64 KiB")
         }
+        guard (request?.headers.count ?? 0) < HTTPFileParser.maximumHeaders else {
+            throw HTTPFileError(
+                line: number, reason: "more than \(HTTPFileParser.maximumHeaders) headers in one request")
+        }
         guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
             throw HTTPFileError(line: number, reason: "expected a header (Name: value) or a blank line before the body")
         }
-        let name = trim(trimmed[..<colon])
-        request.headers.append(
-            HTTPFileHeader(name: name, value: trim(trimmed[trimmed.index(after: colon)...]), line: number))
-        self.request = request
+        let header = HTTPFileHeader(
+            name: trim(trimmed[..<colon]), value: trim(trimmed[trimmed.index(after: colon)...]), line: number)
+        request?.headers.append(header)
     }
 
     /// A body line: text, `< PATH`, or the start of a response handler.

@@ -9,11 +9,15 @@
 /// `$guid`), `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}` (`$randomInt MIN MAX`).
 ///
 /// A value may itself hold `{{…}}`; expansion stops at a variable that refers to itself, at
-/// `maximumDepth` levels and at `maximumLength` bytes of result (16 MiB unless told), so no file can make it explode.
+/// `maximumDepth` levels, at `maximumReferences` references replaced in one text (values that
+/// expand to nothing many times over grow no result, only time) and at `maximumLength` bytes of
+/// result (16 MiB unless told), so no file can make it explode.
 /// An undefined variable is an error at the line it is used on. Text without `{{` is untouched.
 package struct HTTPFileVariables {
     /// The deepest a value may refer to other values.
     package static let maximumDepth = 16
+    /// The most references one text may expand to, counting those inside values.
+    package static let maximumReferences = 100_000
     /// The longest text an expansion may produce by default (16 MiB).
     package static let defaultMaximumLength = 16 << 20
 
@@ -66,13 +70,14 @@ package struct HTTPFileVariables {
     package func expand(_ text: String, line: Int) throws(HTTPFileError) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result: [UInt8] = []
-        try expand(Array(text.utf8)[...], into: &result, line: line, chain: [])
+        var references = 0
+        try expand(Array(text.utf8)[...], into: &result, references: &references, line: line, chain: [])
         return String(decoding: result, as: UTF8.self)
     }
 
     /// Appends `text` to `result` with its references replaced (bytes, so long bodies stay fast).
     private func expand(
-        _ text: ArraySlice<UInt8>, into result: inout [UInt8], line: Int, chain: [String]
+        _ text: ArraySlice<UInt8>, into result: inout [UInt8], references: inout Int, line: Int, chain: [String]
     ) throws(HTTPFileError) {
         let brace = UInt8(ascii: "{")
         let closing = UInt8(ascii: "}")
@@ -88,7 +93,12 @@ package struct HTTPFileVariables {
             guard close + 1 < text.endIndex else { break }
             result += text[copied..<index]
             let reference = String(decoding: text[(index + 2)..<close], as: UTF8.self)[...].trimmingBlanks()
-            try appendValue(of: reference, into: &result, line: line, chain: chain)
+            references += 1
+            guard references <= Self.maximumReferences else {
+                throw HTTPFileError(
+                    line: line, reason: "variables expand to more than \(Self.maximumReferences) references")
+            }
+            try appendValue(of: reference, into: &result, references: &references, line: line, chain: chain)
             guard result.count <= maximumLength else {
                 throw HTTPFileError(line: line, reason: "variables expand to more than \(maximumLength >> 20) MiB")
             }
@@ -100,7 +110,7 @@ package struct HTTPFileVariables {
 
     /// Appends the value of one `{{reference}}`, itself expanded.
     private func appendValue(
-        of reference: String, into result: inout [UInt8], line: Int, chain: [String]
+        of reference: String, into result: inout [UInt8], references: inout Int, line: Int, chain: [String]
     ) throws(HTTPFileError) {
         if reference.hasPrefix("$") {
             result += try dynamicValue(reference, line: line).utf8
@@ -123,7 +133,7 @@ package struct HTTPFileVariables {
             }
             throw HTTPFileError(line: line, reason: reason)
         }
-        try expand(raw[...], into: &result, line: line, chain: chain + [reference])
+        try expand(raw[...], into: &result, references: &references, line: line, chain: chain + [reference])
     }
 
     /// `$uuid`, `$timestamp`, `$isoTimestamp`, `$randomInt [MIN MAX]`.
@@ -141,10 +151,12 @@ package struct HTTPFileVariables {
             return Self.isoTimestamp(sources.now())
         case "$randomInt", "$random.integer":
             if words.count == 1 { return String(sources.random() % 1000) }
+            // The span is computed without trapping: the bounds may be any two 64-bit numbers.
             guard words.count == 3, let low = Int64(words[1]), let high = Int64(words[2]), low < high,
-                high - low <= Int64(Int32.max)
+                case (let span, let overflow) = high.subtractingReportingOverflow(low), !overflow,
+                span <= Int64(Int32.max)
             else { break }
-            return String(low + Int64(sources.random() % UInt64(high - low)))
+            return String(low + Int64(sources.random() % UInt64(span)))
         default:
             throw HTTPFileError(
                 line: line,

@@ -34,7 +34,8 @@ package struct LineReader {
                 start = newline + 1
                 return line
             }
-            if buffer.count - start > maximumLineLength {
+            // One byte more may be the CR dropped before the LF that has not been read yet.
+            if buffer.count - start > maximumLineLength + 1 {
                 throw .lineTooLong(line: lineNumber + 1, limit: maximumLineLength)
             }
             if atEnd {

@@ -39,9 +39,8 @@ package struct CacheControl: Equatable, Sendable {
                 case "public": isPublic = true
                 case "only-if-cached": onlyIfCached = true
                 case "max-age":
-                    // Delta-seconds: digits only; larger than 2^31 counts as 2^31 (RFC 9111 §1.2.2).
-                    if let digits = argument, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                        maxAge = digits.count > 10 ? 2_147_483_648 : min(Int64(digits) ?? 0, 2_147_483_648)
+                    if let seconds = argument.flatMap(Self.deltaSeconds) {
+                        maxAge = seconds
                     } else {
                         invalidMaxAge = true
                     }
@@ -49,6 +48,15 @@ package struct CacheControl: Equatable, Sendable {
                 }
             }
         }
+    }
+}
+
+extension CacheControl {
+    /// A delta-seconds value (RFC 9111 §1.2.2): digits only, larger than 2^31 counting as 2^31;
+    /// nil for anything else (signs, exponents, `inf`, blanks inside).
+    package static func deltaSeconds(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return text.utf8.count > 10 ? 2_147_483_648 : min(Int64(text) ?? 0, 2_147_483_648)
     }
 }
 

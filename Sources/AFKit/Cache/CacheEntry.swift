@@ -34,7 +34,7 @@ package struct CacheEntry: Sendable {
     }
 
     /// The header fields as stored: one `name: value` line each.
-    static func encode(_ headers: [(name: String, value: String)]) -> [UInt8] {
+    package static func encode(_ headers: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         for field in headers {
             bytes += Array(field.name.utf8) + [0x3A, 0x20] + Array(field.value.utf8) + [0x0A]
@@ -43,7 +43,7 @@ package struct CacheEntry: Sendable {
     }
 
     /// Header fields from `encode`'s form.
-    static func decode(_ bytes: [UInt8]) -> [(name: String, value: String)] {
+    package static func decode(_ bytes: [UInt8]) -> [(name: String, value: String)] {
         bytes.split(separator: 0x0A).compactMap { line in
             guard let colon = line.firstIndex(of: 0x3A) else { return nil }
             let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
@@ -54,7 +54,7 @@ package struct CacheEntry: Sendable {
     }
 
     /// The header fields a cache must never store or replay: cookies set for one response.
-    static func storable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+    package static func storable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
         headers.filter {
             let name = ASCIICase.lowercased($0.name)
             return name != "set-cookie" && name != "set-cookie2"

@@ -51,7 +51,9 @@ package enum CacheFreshness {
     package static func age(_ head: ResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
         let date = head.value(for: "Date").flatMap(HTTPDate.parse) ?? responseTime
         let apparentAge = max(0, responseTime - date)
-        let ageValue = head.value(for: "Age").flatMap { Double($0.cacheTrimmed) }.map { max(0, $0) } ?? 0
+        // Age is delta-seconds; anything else (`1e400`, `inf`, `-5`) is ignored, as an absent Age.
+        let ageValue =
+            head.value(for: "Age").flatMap { CacheControl.deltaSeconds($0.cacheTrimmed) }.map(Double.init) ?? 0
         let correctedAge = ageValue + max(0, responseTime - requestTime)
         return max(apparentAge, correctedAge) + max(0, now - responseTime)
     }

@@ -67,6 +67,8 @@ package enum ResponseEnvelope {
     static func memberText(_ body: [UInt8], key: String) -> [UInt8]? {
         var scanner = JSONSpanScanner(bytes: body)
         var found: Range<Int>?
+        // The parser accepts a leading byte order mark; the scanner must step over it too.
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
         scanner.skipSpace()
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         while true {

@@ -99,8 +99,12 @@ package struct WriteOutFormat: Equatable, Sendable {
 
     /// Appends bytes to the last literal segment, or starts one.
     private mutating func appendLiteral(_ bytes: [UInt8]) {
-        if case .literal(let existing) = segments.last {
-            segments[segments.count - 1] = .literal(existing + bytes)
+        if case .literal(var existing) = segments.last {
+            // Taken out and put back, so the bytes are appended in place: building a new array
+            // each time copied a 64 KiB literal once per byte (quadratic).
+            segments.removeLast()
+            existing += bytes
+            segments.append(.literal(existing))
         } else {
             segments.append(.literal(bytes))
         }

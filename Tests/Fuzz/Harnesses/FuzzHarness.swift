@@ -16,6 +16,15 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case contentRange = "content-range"
     case downloadState = "download-state"
     case responseHead = "response-head"
+    case httpFile = "http-file"
+    case commandLine = "command-line"
+    case lineReader = "line-reader"
+    case configFile = "config-file"
+    case environmentURL = "environment-url"
+    case writeOut = "write-out"
+    case cacheControl = "cache-control"
+    case cacheHead = "cache-head"
+    case envelope
 
     /// Runs the harness on one input.
     package func run(_ input: UnsafeRawBufferPointer) {
@@ -31,6 +40,15 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .contentRange: DownloadHarnesses.contentRange(input)
         case .downloadState: DownloadHarnesses.downloadState(input)
         case .responseHead: ResponseHeadHarness.run(input)
+        case .httpFile: BatchHarnesses.httpFile(input)
+        case .commandLine: BatchHarnesses.commandLine(input)
+        case .lineReader: BatchHarnesses.lineReader(input)
+        case .configFile: ConfigHarnesses.configFile(input)
+        case .environmentURL: ConfigHarnesses.environmentURL(input)
+        case .writeOut: MetricsHarness.writeOut(input)
+        case .cacheControl: CacheHarnesses.cacheControl(input)
+        case .cacheHead: CacheHarnesses.cacheHead(input)
+        case .envelope: EnvelopeHarness.run(input)
         }
     }
 
