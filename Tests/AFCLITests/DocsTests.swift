@@ -70,7 +70,8 @@ final class DocsTests: XCTestCase {
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
                 "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",
-                "\"MANY REQUESTS: AFCLI RUN\"", "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"MANY REQUESTS: AFCLI RUN\"", "\"REQUEST FILES (.HTTP)\"",
+                "\"REQUESTS ON STANDARD INPUT\"", "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }

@@ -84,8 +84,8 @@ extension ManualText {
                         + "most 64 KiB and must be UTF-8, and a run takes at most 100000 lines with requests. "
                         + "Items are read, and files named by items opened, only when the line's request is sent."),
                 .example(
-                    "One GET per id from a JSON list, 16 at a time:",
-                    "jq -r '.[] | \"get :8080/users/\\(.id)\"' ids.json | afcli run - --parallel 16"),
+                    "Lines with their own items and options:",
+                    "printf 'get :8080/u/1\\npost :8080/u name=ann --form\\n' | afcli run -"),
             ]),
     ]
 }

@@ -17,6 +17,7 @@ package enum ManualText {
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
         requestSections + networkSections + environmentSections + cryptoSections + cacheSections + runSections
+            + batchInputSections
             + metricsSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
