@@ -142,6 +142,13 @@ extension CachingTransport {
         while offset < size, delegate.needsMoreFinalBody() {
             if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
             let length = Int(min(window, size - offset))
+            // Bodies are only ever renamed into place, never rewritten, so the file cannot shrink
+            // under afcli's feet; checked anyway, because touching a mapped page past the end of
+            // a truncated file would kill the process (SIGBUS) instead of failing the request.
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, Int64(info.st_size) >= offset + Int64(length) else {
+                throw CacheError.cannotOpen(path: "a cached body", code: EIO)
+            }
             guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, off_t(offset)),
                 base != MAP_FAILED
             else { throw CacheError.cannotOpen(path: "a cached body", code: errno) }
