@@ -49,6 +49,9 @@ final class OptionParserErrorTests: XCTestCase {
         XCTAssertEqual(message("x", "--timeout", "0"), "--timeout: \"0\" is not a positive number of seconds")
         XCTAssertEqual(message("x", "--timeout=inf"), "--timeout: \"inf\" is not a positive number of seconds")
         XCTAssertEqual(message("x", "--timeout=1e3"), "--timeout: \"1e3\" is not a positive number of seconds")
+        // Digits enough to overflow a Double are no number of seconds either.
+        let huge = String(repeating: "9", count: 400)
+        XCTAssertEqual(message("x", "--timeout=" + huge), "--timeout: \"\(huge)\" is not a positive number of seconds")
         XCTAssertEqual(
             message("x", "--connect-timeout="), "--connect-timeout: \"\" is not a positive number of seconds")
         XCTAssertEqual(

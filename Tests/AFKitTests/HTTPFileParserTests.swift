@@ -131,15 +131,20 @@ final class HTTPFileParserTests: XCTestCase {
     }
 
     func testUnknownDirectivesAndLoneDirectivesAreWarnings() throws {
-        let file = try parse("# @no-log\n# @timeout soon\nGET :1\n###\n# @first\n")
+        let file = try parse("# @no-log\n# @timeout soon\n# @connection-timeout 0\nGET :1\n###\n# @first\n")
         XCTAssertEqual(
             file.warnings,
             [
                 HTTPFileWarning(line: 1, message: "# @no-log is not supported by afcli; ignored"),
-                HTTPFileWarning(line: 2, message: "# @timeout soon is not a duration (N, N ms, N s or N m); ignored"),
-                HTTPFileWarning(line: 5, message: "directives with no request after them are ignored"),
+                HTTPFileWarning(
+                    line: 2, message: "# @timeout soon is not a duration (N, N ms, N s or N m, more than 0); ignored"),
+                HTTPFileWarning(
+                    line: 3,
+                    message: "# @connection-timeout 0 is not a duration (N, N ms, N s or N m, more than 0); ignored"),
+                HTTPFileWarning(line: 6, message: "directives with no request after them are ignored"),
             ])
         XCTAssertEqual(file.requests.count, 1)
+        XCTAssertNil(file.requests[0].connectionTimeout)
     }
 
     func testErrorsNameTheirLine() {

@@ -137,7 +137,9 @@ package enum OptionValueParser {
     package static func positiveSeconds(_ text: String) throws(OptionValueError) -> Double {
         let dots = text.filter { $0 == "." }.count
         let digits = text.filter(\.isASCIIDigit).count
-        guard digits > 0, dots <= 1, digits + dots == text.count, let seconds = Double(text), seconds > 0 else {
+        guard digits > 0, dots <= 1, digits + dots == text.count, let seconds = Double(text), seconds.isFinite,
+            seconds > 0
+        else {
             throw OptionValueError("is not a positive number of seconds")
         }
         return seconds

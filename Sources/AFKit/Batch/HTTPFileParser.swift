@@ -130,7 +130,7 @@ private struct Parser {
             directives.isFirst = true
         case "timeout", "connection-timeout":
             guard let seconds = Self.seconds(value) else {
-                warn(number, "# @\(word) \(value) is not a duration (N, N ms, N s or N m); ignored")
+                warn(number, "# @\(word) \(value) is not a duration (N, N ms, N s or N m, more than 0); ignored")
                 return
             }
             if word == "timeout" { directives.timeout = seconds } else { directives.connectionTimeout = seconds }
@@ -335,13 +335,17 @@ private struct Parser {
     static func seconds(_ text: String) -> Double? {
         let number = text.prefix(while: { ("0"..."9").contains($0) || $0 == "." })
         let unit = text.dropFirst(number.count).drop(while: { $0 == " " })
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        // 0 is no duration: libcurl would read it as "no timeout at all", the opposite of what
+        // was written (the command line's --timeout refuses it too).
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        let seconds: Double
         switch unit {
-        case "", "s": return value
-        case "ms": return value / 1000
-        case "m": return value * 60
+        case "", "s": seconds = value
+        case "ms": seconds = value / 1000
+        case "m": seconds = value * 60
         default: return nil
         }
+        return seconds.isFinite && seconds > 0 ? seconds : nil
     }
 }
 
