@@ -189,9 +189,15 @@ def test_network_and_tls_flags_are_printed(server, tmp_path):
 
 
 def test_a_huge_time_limit_prints_the_limit_libcurl_gets():
-    line, _ = curl_line(["--max-time", "9" * 400, "--connect-timeout", "9" * 20, "http://127.0.0.1:9/"])
+    # 300 digits is still a finite number of seconds (400 overflow and are refused as no number).
+    line, _ = curl_line(["--max-time", "9" * 300, "--connect-timeout", "9" * 20, "http://127.0.0.1:9/"])
     pairs = list(zip(shlex.split(line), shlex.split(line)[1:]))
     assert ("--max-time", "2147483.647") in pairs and ("--connect-timeout", "2147483.647") in pairs
+
+
+def test_a_time_limit_too_large_for_a_number_is_refused():
+    result = run(["--curl", "--max-time", "9" * 400, "http://127.0.0.1:9/"])
+    assert result.code == 2 and b"is not a positive number of seconds" in result.stderr, result
 
 
 def test_typed_digest_password_is_shown_as_typed(server):
