@@ -212,9 +212,7 @@ private struct Scan {
     /// Applies one option, taking its value from `inlineValue` or the next argument.
     private mutating func apply(_ spec: OptionSpec, spelling: String, inlineValue: String?) throws(UsageError) {
         guard let valueName = spec.valueName else {
-            guard inlineValue == nil || (spec.optionalValueName != nil && spelling == spec.longFlag)
-                || OptionTable.takesInlineValue.contains(spec.long)
-            else {
+            guard inlineValue == nil || (spec.optionalValueName != nil && spelling == spec.longFlag) else {
                 throw UsageError.unexpectedValue(option: spelling)
             }
             try run(spec, spelling: spelling, value: inlineValue)

@@ -19,12 +19,9 @@ package struct CacheOptions: Equatable, Sendable {
 /// The response cache: `--cache[=MODE]`, the CJ strategies' lifetime, the namespace, and the
 /// options of `afcli cache`.
 extension OptionTable {
-    /// Flags that also take a value written `--flag=VALUE` (`--cache=only`).
-    static let takesInlineValue: Set<String> = ["cache"]
-
     static let cache: [OptionSpec] = [
         OptionSpec(
-            long: "cache", group: .network, help: "use the response cache (--cache=MODE)",
+            long: "cache", group: .network, help: "use the response cache, in MODE (http)",
             description: "Use the response cache (see RESPONSE CACHE). --cache alone, or --cache=http, follows HTTP's "
                 + "caching rules for a private cache; --cache=refresh revalidates even a fresh response; --cache=only "
                 + "answers from the cache or fails with exit status 15, sending nothing; --cache=cj-first and "
@@ -37,7 +34,8 @@ extension OptionTable {
                 }
                 values.cache.mode = mode
             },
-            reset: { $0.cache.mode = .off }),
+            reset: { $0.cache.mode = .off }
+        ).withOptionalValue("MODE"),
         OptionSpec(
             long: "cache-ttl", valueName: "DURATION", group: .network, help: "lifetime of cj-first/cj-then-network",
             description: "How long a stored answer serves --cache=cj-first and --cache=cj-then-network: seconds, or a "
