@@ -16,8 +16,9 @@ package struct HTTPFile: Equatable, Sendable {
     }
 }
 
-/// One `@name = value` file variable.
-package struct HTTPFileVariable: Equatable, Sendable {
+/// A name and its value as written on one line of a `.http` file: an `@name = value` file
+/// variable, or a `Name: value` header.
+package struct HTTPFileField: Equatable, Sendable {
     package var name: String
     package var value: String
     package var line: Int
@@ -28,6 +29,12 @@ package struct HTTPFileVariable: Equatable, Sendable {
         self.line = line
     }
 }
+
+/// One `@name = value` file variable.
+package typealias HTTPFileVariable = HTTPFileField
+
+/// One header line of a request.
+package typealias HTTPFileHeader = HTTPFileField
 
 /// One request of a `.http` file, unresolved: text may hold `{{variables}}`.
 package struct HTTPFileRequest: Equatable, Sendable {
@@ -57,19 +64,6 @@ package struct HTTPFileRequest: Equatable, Sendable {
         self.line = line
         self.method = method
         self.url = url
-    }
-}
-
-/// One header line of a request.
-package struct HTTPFileHeader: Equatable, Sendable {
-    package var name: String
-    package var value: String
-    package var line: Int
-
-    package init(name: String, value: String, line: Int) {
-        self.name = name
-        self.value = value
-        self.line = line
     }
 }
 
