@@ -15,10 +15,10 @@ struct RequestCommand {
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
+        let crypto = CryptoStages(options: options, profile: profile)
         var prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: environment, standardInput: invocation.standardInput,
-            profile: profile)
-        let crypto = CryptoStages(options: options, profile: profile)
+            profile: profile, crypto: crypto)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)

@@ -6,11 +6,12 @@ enum RequestPreparation {
     /// Serializes `spec` through the request stages: the config environment (`profile`), the
     /// serializer (the boundary applied), the encryption hook, then compression, so that
     /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
-    /// for `--curl` and the request log. `acceptLanguage`: see `RequestSerializer.prepare`.
+    /// for `--curl` and the request log. `acceptLanguage`: see `RequestSerializer.prepare`;
+    /// `crypto`: the caller's stages when it uses them after sending too, else made here.
     static func serialize(
         _ spec: inout RequestSpec, options: OptionValues, environment: [String: String],
         standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil,
-        acceptLanguage: String? = nil
+        acceptLanguage: String? = nil, crypto: CryptoStages? = nil
     ) throws -> PreparedRequest {
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
@@ -21,7 +22,7 @@ enum RequestPreparation {
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
             standardInput: standardInput, boundary: options.boundary, acceptLanguage: acceptLanguage)
-        try CryptoStages(options: options, profile: profile).encrypt(&prepared)
+        try (crypto ?? CryptoStages(options: options, profile: profile)).encrypt(&prepared)
         if options.compress { try RequestCompression.apply(to: &prepared) }
         return prepared
     }
