@@ -9,7 +9,7 @@ import AFCurl
 /// and digits). In an encryption command the password arguments of openssl and similar tools are
 /// hidden: `pass:SECRET`, and the word after `-k`, `-K`, `-pass`, `--password` or `--key`.
 package enum SecretRedaction {
-    /// What a hidden value is printed as.
+    /// What a hidden value is printed as, here and in `--curl` output.
     package static let placeholder = "<redacted>"
 
     /// Whether a header with this name and value is a secret.

@@ -52,18 +52,18 @@ package struct CurlSecrets: Equatable, Sendable {
             let value = result[index]
             switch result[index - 1] {
             case "--header" where headerLines.contains(value):
-                result[index] = String(value.prefix { $0 != ":" }) + ": <redacted>"
+                result[index] = String(value.prefix { $0 != ":" }) + ": " + SecretRedaction.placeholder
             case "--user":
                 if let colon = value.firstIndex(of: ":"),
                     passwords.contains(String(value[value.index(after: colon)...]))
                 {
-                    result[index] = value[...colon] + "<redacted>"
+                    result[index] = value[...colon] + SecretRedaction.placeholder
                 }
             case "--cookie" where value.contains("="):
                 result[index] = value.split(separator: ";", omittingEmptySubsequences: false).map { pair in
                     let trimmed = String(pair.drop { $0 == " " })
                     guard cookies.contains(trimmed), let equals = pair.firstIndex(of: "=") else { return String(pair) }
-                    return pair[...equals] + "<redacted>"
+                    return pair[...equals] + SecretRedaction.placeholder
                 }.joined(separator: ";")
             default:
                 break
