@@ -25,9 +25,8 @@ struct BatchClientSettings {
         if identity == nil || identity != self.identity, options != self.options {
             var client = options.clientOptions
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
-            client.resolve = options.resolve
             policy = try SecurityOptions.policy(from: options)
-            client.tls = policy.tlsOptions
+            SecurityOptions.configure(&client, options: options, policy: policy)
             self.client = client
             self.options = options
         }

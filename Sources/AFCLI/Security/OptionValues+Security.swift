@@ -115,7 +115,15 @@ enum SecurityOptions {
     static func configure(
         _ client: inout ClientOptions, options: OptionValues, url: String
     ) throws(SecurityPolicyError) {
-        client.tls = try tlsOptions(options, forURL: url)
+        let policy = try policy(from: options)
+        try policy.validate(forURL: url)
+        configure(&client, options: options, policy: policy)
+    }
+
+    /// Sets the TLS settings of a policy already made (and checked for the URL by the caller) and
+    /// the `--resolve` entries; a batch makes the policy once for many requests.
+    static func configure(_ client: inout ClientOptions, options: OptionValues, policy: SecurityPolicy) {
+        client.tls = policy.tlsOptions
         client.resolve = options.resolve
     }
 
