@@ -6,19 +6,32 @@ import AFKit
 /// Names follow HTTPie where HTTPie has the option. Entries are listed in display order within
 /// their group. Help lines stay within 46 characters so `--help` fits 80 columns.
 package enum OptionTable {
-    /// Every option, in display order.
-    package static let all: [OptionSpec] =
-        request + authentication + output + responseDisplay + network + networkRouting + responseChecks + general
-        + uploads + downloads + security + reachability + sessions + environments + crypto + cache + metrics
-        + batch
+    /// Every option, in display order. Made in one array: a chain of `+` would copy every spec
+    /// once per group, at every start.
+    package static let all: [OptionSpec] = {
+        let groups = [
+            request, authentication, output, responseDisplay, network, networkRouting, responseChecks, general,
+            uploads, downloads, security, reachability, sessions, environments, crypto, cache, metrics, batch,
+        ]
+        var specs: [OptionSpec] = []
+        specs.reserveCapacity(groups.reduce(0) { $0 + $1.count })
+        for group in groups { specs.append(contentsOf: group) }
+        return specs
+    }()
 
-    /// Options looked up by long name (`follow`).
-    package static let byLong: [String: OptionSpec] = Dictionary(
-        all.map { ($0.long, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Options looked up by long name (`follow`); the first spec of a name wins.
+    package static let byLong: [String: OptionSpec] = {
+        var specs = [String: OptionSpec](minimumCapacity: all.count)
+        for spec in all where specs[spec.long] == nil { specs[spec.long] = spec }
+        return specs
+    }()
 
-    /// Options looked up by short letter (`F`).
-    package static let byShort: [Character: OptionSpec] = Dictionary(
-        all.compactMap { spec in spec.short.map { ($0, spec) } }, uniquingKeysWith: { first, _ in first })
+    /// Options looked up by short letter (`F`); the first spec of a letter wins.
+    package static let byShort: [Character: OptionSpec] = {
+        var specs: [Character: OptionSpec] = [:]
+        for spec in all { if let short = spec.short, specs[short] == nil { specs[short] = spec } }
+        return specs
+    }()
 
     /// The HTTP methods the METHOD word accepts (in any case); others need `--method`.
     package static let methodWords = ["get", "head", "post", "put", "patch", "delete", "options"]
