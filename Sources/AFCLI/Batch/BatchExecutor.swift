@@ -6,9 +6,11 @@ import Glibc
 /// bodies), writes one NDJSON line per request in completion order, and keeps the live status on
 /// stderr.
 ///
-/// While transfers are in flight, the request that starts next is prepared ahead (one at most), so
-/// building it overlaps the network wait instead of following it: at most `--parallel` + 1
-/// requests are prepared at any time.
+/// Building a request overlaps the network wait instead of following it. One after the other
+/// (`--parallel 1`), the request that starts next is prepared while the current one is in
+/// flight: at most 2 are prepared at any time. In parallel, a worker thread prepares requests in
+/// the order they start, at most `--parallel` ahead, while this thread drives the transfers: at
+/// most twice `--parallel` are prepared at any time.
 ///
 /// Ctrl-C stops new starts and cancels the transfers in flight, each reported as interrupted; the
 /// summary is printed and the run exits 130.
@@ -31,6 +33,8 @@ final class BatchExecutor {
     private var inFlight: [Int: InFlight] = [:]
     /// The request that starts next, prepared while others were in flight (or its failure).
     private var preparedAhead: (index: Int, request: Result<BatchRequest, any Error>)?
+    /// In parallel, the thread preparing the requests ahead, in the order they start.
+    private var worker: AheadWorker<(index: Int, request: Result<BatchRequest, any Error>)>?
     /// The transfer settings, made once per distinct set of options.
     private var settingsCache = BatchClientSettings()
     /// The exit status of the first request that failed, in completion order.
@@ -65,6 +69,14 @@ final class BatchExecutor {
         let client = try MultiClient(maxConnections: scheduler.parallel)
         readyAt = FileIO.monotonicSeconds()
         status = BatchStatus(total: entries.count, isLive: status.isLive, startedAt: readyAt)
+        if scheduler.parallel > 1 && entries.count > 1 {
+            let order = scheduler.order
+            let entries = entries
+            worker = AheadWorker(count: order.count, capacity: scheduler.parallel) { position in
+                (order[position], Result { try entries[order[position]].prepare() })
+            }
+        }
+        defer { worker?.stop() }
         var interrupted = false
         while !scheduler.isDone {
             if Interruption.isInterrupted {
@@ -102,10 +114,26 @@ final class BatchExecutor {
         return firstFailure ?? .success
     }
 
-    /// Prepares the request that starts next, unless one is prepared already.
+    /// Prepares the request that starts next, unless one is prepared already or a worker does.
     private func prepareAhead() {
-        guard preparedAhead == nil, let index = scheduler.upcoming else { return }
+        guard worker == nil, preparedAhead == nil, let index = scheduler.upcoming else { return }
         preparedAhead = (index, Result { try entries[index].prepare() })
+    }
+
+    /// The request of entry `index`: the worker's, the one prepared ahead, or one prepared now.
+    private func request(_ index: Int) throws -> BatchRequest {
+        if let worker {
+            if let made = worker.next(), made.index == index { return try made.request.get() }
+            // The schedule starts requests in the worker's order; should that ever differ, the
+            // rest are prepared here.
+            worker.stop()
+            self.worker = nil
+        }
+        if let ahead = preparedAhead, ahead.index == index {
+            preparedAhead = nil
+            return try ahead.request.get()
+        }
+        return try entries[index].prepare()
     }
 
     /// Prepares entry `index` and hands it to `client`; a failure to build or start it is
@@ -116,13 +144,7 @@ final class BatchExecutor {
         var url = ""
         let sink = BatchBodySink(name: entry.name, index: index, directory: directory)
         do {
-            let request: BatchRequest
-            if let ahead = preparedAhead, ahead.index == index {
-                preparedAhead = nil
-                request = try ahead.request.get()
-            } else {
-                request = try entry.prepare()
-            }
+            let request = try request(index)
             method = request.prepared.method
             url = request.prepared.url
             let settings = try settingsCache.settings(

@@ -53,6 +53,10 @@ struct BatchScheduler {
         return index
     }
 
+    /// Every request in the order `next()` starts them: keepers, then the others, each in the
+    /// order written. A stopped run starts a prefix of it.
+    var order: [Int] { keepers + others }
+
     /// The request `next()` will give once a slot is free and the keepers in flight are done;
     /// nil when the run stopped or nothing is left. Nothing is marked.
     var upcoming: Int? {

@@ -58,9 +58,11 @@ enum CommandLineBatch {
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
         var pendingFirst: Int?
-        while let line = try LocatedError.locating("stdin:\(reader.lineNumber + 1)", { try reader.next() }) {
+        while true {
+            let next = reader.lineNumber + 1
+            guard let line = try LocatedError.locating(origin(next), { try reader.next() }) else { break }
             let number = reader.lineNumber
-            let origin = "stdin:\(number)"
+            let origin = origin(number)
             let words = try LocatedError.locating(origin) { try CommandLineSplitter.split(line) }
             if words.isEmpty {
                 try LocatedError.locating(origin) {
@@ -71,16 +73,16 @@ enum CommandLineBatch {
             guard entries.count < limit else {
                 throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
-            let (parsed, given) = try LocatedError.locating(origin) { try check(words, over: context.options) }
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
-            let positionals = parsed.positionals
-            let lineOptions = given.isEmpty ? nil : LineOptions(parsed.options)
+            let (positionals, options) = try LocatedError.locating(origin) { try check(words, over: context.options) }
+            let lineOptions = options.map(LineOptions.init)
             let shared: AnyObject = lineOptions ?? context
             let entryContext = context
             entries.append(
                 BatchEntry(
-                    name: pendingName?.name ?? "line-\(number)", origin: origin, isKeeper: pendingFirst != nil,
+                    name: pendingName?.name ?? "line-" + String(number), origin: origin,
+                    isKeeper: pendingFirst != nil,
                     prepare: {
                         try LocatedError.locating(origin) {
                             try prepare(
@@ -92,12 +94,17 @@ enum CommandLineBatch {
             pendingFirst = nil
         }
         if let pendingName {
-            throw LocatedError(origin: "stdin:\(pendingName.line)", underlying: BatchError.danglingDirective("# @name"))
+            throw LocatedError(origin: origin(pendingName.line), underlying: BatchError.danglingDirective("# @name"))
         }
         if let pendingFirst {
-            throw LocatedError(origin: "stdin:\(pendingFirst)", underlying: BatchError.danglingDirective("# @first"))
+            throw LocatedError(origin: origin(pendingFirst), underlying: BatchError.danglingDirective("# @first"))
         }
         return entries
+    }
+
+    /// Where line `number` was written, for messages: `stdin:3`.
+    private static func origin(_ number: Int) -> String {
+        "stdin:" + String(number)
     }
 
     /// Reads `# @name NAME` and `# @first` from a comment line; other comments are skipped.
@@ -131,11 +138,16 @@ enum CommandLineBatch {
     }
 
     /// Parses a line's words over the run's options and refuses what a line cannot say; returns
-    /// the parsed line and the long names of the options it gave.
-    @discardableResult
+    /// the line's positionals, and its options applied over the run's when it gave any (nil when
+    /// it gave none: the run's options are its options).
     static func check(
         _ words: [String], over options: OptionValues
-    ) throws -> (parsed: ParsedCommandLine, given: Set<String>) {
+    ) throws -> (positionals: [String], options: OptionValues?) {
+        // Most lines are a method, a URL and items: with no word that looks like an option and no
+        // subcommand word, parsing would give these positionals and the run's options.
+        if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
+            return (words, nil)
+        }
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
         for long in given.sorted() {
             guard let spec = OptionTable.byLong[long] else { continue }
@@ -146,7 +158,7 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
-        return (parsed, given)
+        return (parsed.positionals, given.isEmpty ? nil : parsed.options)
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over

@@ -10,13 +10,13 @@ struct LocatedError: Error, CustomStringConvertible {
 
     /// Runs `body`, giving any error it throws the origin (an error that has one keeps its own).
     @discardableResult
-    static func locating<T>(_ origin: String, _ body: () throws -> T) throws -> T {
+    static func locating<T>(_ origin: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as LocatedError {
             throw error
         } catch {
-            throw LocatedError(origin: origin, underlying: error)
+            throw LocatedError(origin: origin(), underlying: error)
         }
     }
 }

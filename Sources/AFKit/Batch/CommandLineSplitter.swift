@@ -9,6 +9,10 @@
 package enum CommandLineSplitter {
     /// The words of `line`; empty for a blank line or a comment.
     package static func split(_ line: String) throws(CommandLineSplitError) -> [String] {
+        // Most lines quote nothing: their words are the runs between blanks.
+        if !line.utf8.contains(where: isSpecial) {
+            return line.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
+        }
         let bytes = Array(line.utf8)
         var words: [String] = []
         var word: [UInt8] = []
@@ -62,6 +66,17 @@ package enum CommandLineSplitter {
         }
         if inWord { words.append(String(decoding: word, as: UTF8.self)) }
         return words
+    }
+
+    /// Whether `byte` separates words.
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// Whether `byte` quotes, escapes or may begin a comment: a line without any is split on blanks.
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || byte == UInt8(ascii: "#")
     }
 
     /// The characters a backslash escapes inside double quotes (POSIX).
