@@ -17,10 +17,11 @@ extension ManualText {
                     "Requests are sent one after the other, in the order written, unless `--parallel N` keeps up "
                         + "to N in flight. Keepers, marked `# @first` in the source or named with `--first NAME`, "
                         + "all complete before any other request starts (they run among themselves up to N at "
-                        + "once). Each request is built (its items read, its files opened) only when it is about "
-                        + "to start (the next one while the others are in flight), and a body that is not saved is "
-                        + "counted and dropped as it arrives, so memory stays bounded by the requests in flight "
-                        + "however long the batch is. Redirects are followed "
+                        + "once). Each request is built (its items read, its files opened) shortly before it "
+                        + "starts: one after the other, the next one while the current one is in flight; with "
+                        + "`--parallel N`, on a second thread, in the order they start and at most N ahead. A body "
+                        + "that is not saved is counted and dropped as it arrives, so memory stays bounded by the "
+                        + "requests in flight however long the batch is. Redirects are followed "
                         + "with `--follow` (not for an entry marked `# @no-redirect`); each hop is a new transfer "
                         + "on the same connections."),
                 .paragraph(
