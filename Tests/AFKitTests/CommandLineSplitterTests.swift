@@ -14,6 +14,15 @@ final class CommandLineSplitterTests: XCTestCase {
         XCTAssertEqual(try split(""), [])
     }
 
+    func testLinesWithoutQuotesSplitAsWhenTheyHaveSome() throws {
+        // A line with a quote somewhere takes the quote-aware path; the same words without it
+        // take the plain one: both give the same words.
+        for line in ["get :8080/a?x=1 X-A:b", "\t get\t\t:8080  \t", "post :8080 name=José ✓=✓", "a", " a "] {
+            XCTAssertEqual(try split(line), try split(line + " ''").dropLast(), line)
+        }
+        XCTAssertEqual(try split("get :8080 ✓=é"), ["get", ":8080", "✓=é"])
+    }
+
     func testSingleQuotesKeepEverything() throws {
         XCTAssertEqual(
             try split(#"post :8080 name='Ann Lee' 'a\b' '$HOME'"#), ["post", ":8080", "name=Ann Lee", #"a\b"#, "$HOME"])

@@ -10,9 +10,7 @@ package enum CommandLineSplitter {
     /// The words of `line`; empty for a blank line or a comment.
     package static func split(_ line: String) throws(CommandLineSplitError) -> [String] {
         // Most lines quote nothing: their words are the runs between blanks.
-        if !line.utf8.contains(where: isSpecial) {
-            return line.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
-        }
+        if let plain = line.utf8.withContiguousStorageIfAvailable(plainWords), let plain { return plain }
         let bytes = Array(line.utf8)
         var words: [String] = []
         var word: [UInt8] = []
@@ -68,9 +66,29 @@ package enum CommandLineSplitter {
         return words
     }
 
-    /// Whether `byte` separates words.
-    private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    /// The words of a line that neither quotes nor escapes nor may hold a comment: the runs of
+    /// bytes between blanks. Nil for any other line.
+    private static func plainWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var words: [String] = []
+        // The start of the word being read, or nil between words.
+        var start: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                if let first = start {
+                    words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self))
+                    start = nil
+                }
+            } else if isSpecial(byte) {
+                return nil
+            } else if start == nil {
+                start = index
+            }
+        }
+        if let first = start {
+            words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[first...]), as: UTF8.self))
+        }
+        return words
     }
 
     /// Whether `byte` quotes, escapes or may begin a comment: a line without any is split on blanks.
