@@ -76,10 +76,11 @@ enum InvocationBuilder {
         }
         let target = try EnvironmentTarget.resolve(urlText, options: options, profile: profile)
         let encoding = options.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
-        let spec = RequestSpec(
+        var spec = RequestSpec(
             method: method, url: target.url, queryItems: resolver.queryItems, headers: resolver.headers,
             parameters: resolver.parameters.tree, files: resolver.files, rawBody: rawBody,
             encoding: encoding, credentials: try credentials(options))
+        spec.urlIsFinal = target.isFinal
         return Invocation(spec: spec, standardInput: standardInput, apiPath: target.apiPath)
     }
 

@@ -15,18 +15,26 @@ package enum EnvironmentURL {
         /// The path as given, without leading `/` or query (`api/card/list`): what `--local`
         /// names its answer file after. For an absolute URL, its path.
         package var apiPath: String
+        /// Whether `url` holds no user information, and so goes out exactly as it is
+        /// (`RequestSpec.urlIsFinal`); false when unknown.
+        package var isFinal: Bool
 
-        package init(url: String, apiPath: String) {
+        package init(url: String, apiPath: String, isFinal: Bool = false) {
             self.url = url
             self.apiPath = apiPath
+            self.isFinal = isFinal
         }
     }
 
     /// `input` joined to `base`, or resolved alone when it is absolute or there is no base.
     package static func join(_ input: String, base: String?) throws(SerializationError) -> Joined {
         guard let base, !isAbsolute(input) else {
+            if let path = PlainRequestURL.pathRange(input) {
+                return Joined(url: input, apiPath: trimmingSlashes(input, path), isFinal: true)
+            }
             let reference = try RequestURL.makeReference(from: input)
-            return Joined(url: reference.string, apiPath: trimmingSlashes(reference.path))
+            return Joined(
+                url: reference.string, apiPath: trimmingSlashes(reference.path), isFinal: reference.userInfo == nil)
         }
         var reference = try URLReference(parsing: RequestURL.expandShorthand(base)).validatedForRequest(original: base)
         var rest = Substring(input)
@@ -56,7 +64,7 @@ package enum EnvironmentURL {
             }
         }
         reference.fragment = fragment.map(URLPercentEncoding.encodeInvalidCharacters)
-        return Joined(url: reference.string, apiPath: path)
+        return Joined(url: reference.string, apiPath: path, isFinal: reference.userInfo == nil)
     }
 
     /// Whether `input` names its own origin: `scheme://…` or HTTPie's `:PORT` localhost shorthand
@@ -76,5 +84,14 @@ package enum EnvironmentURL {
         // A path that does not start with a slash byte does not start with a `/` Character either.
         guard path.utf8.first == UInt8(ascii: "/") else { return path }
         return String(path.drop { $0 == "/" })
+    }
+
+    /// The ASCII bytes `range` of `text` without their leading `/`, as a string.
+    private static func trimmingSlashes(_ text: String, _ range: Range<Int>) -> String {
+        let utf8 = text.utf8
+        let end = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+        var start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        while start < end, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
+        return String(Substring(utf8[start..<end]))
     }
 }

@@ -41,10 +41,19 @@ package enum RequestSerializer {
         let multipart = try MultipartRequestEncoder.sendsMultipartBody(spec)
         let parametersInURL = !multipart && methodsEncodingParametersInURI.contains(spec.method.uppercased())
 
-        var reference = try URLReference.parseRequestURL(spec.url)
-        let userInfo = reference.removeUserInfo()
-        var url = reference.string
-        url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: spec.queryItems), to: url)
+        var url = spec.url
+        var userInfo: (user: String, password: String?)?
+        if spec.urlIsFinal {
+            assert((try? URLReference.parseRequestURL(url))?.string == url, "a final URL is its own normal form")
+            assert(URLReference(parsing: url).userInfo == nil, "a final URL has no user information")
+        } else {
+            var reference = try URLReference.parseRequestURL(url)
+            userInfo = reference.removeUserInfo()
+            url = reference.string
+        }
+        if !spec.queryItems.isEmpty {
+            url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: spec.queryItems), to: url)
+        }
         if parametersInURL, let parameters = spec.parameters {
             url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: parameters), to: url)
         }

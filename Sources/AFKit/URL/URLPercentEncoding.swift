@@ -71,7 +71,7 @@ package enum URLPercentEncoding {
 
     /// Whether an ASCII byte other than `%` may appear unencoded after the authority: RFC 3986
     /// unreserved, sub-delims, `:`, `@`, `/`, `?`, plus `[` and `]` (see the type's note).
-    private static func isAllowed(_ byte: UInt8) -> Bool {
+    static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
