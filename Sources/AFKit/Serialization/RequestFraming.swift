@@ -14,6 +14,12 @@ package enum RequestFraming {
     /// own rule, so the printed head and the sent one agree.
     package static var methodsWithBody: Set<String> { EasyHandle.methodsWithBody }
 
+    /// Whether `method` is one of `methodsWithBody`; GET and HEAD, the usual methods without a
+    /// body, are answered without hashing.
+    static func alwaysHasBody(_ method: String) -> Bool {
+        method != "GET" && method != "HEAD" && methodsWithBody.contains(method)
+    }
+
     /// The header items without the framing ones afcli writes itself, and the body to send (made
     /// chunked when `Transfer-Encoding: chunked` was typed); throws for a disagreeing item.
     static func apply(

@@ -39,7 +39,7 @@ package enum RequestSerializer {
         presetBody: (source: BodySource, bytes: [UInt8]?)? = nil, acceptLanguage: String? = nil
     ) throws(SerializationError) -> PreparedRequest {
         let multipart = try MultipartRequestEncoder.sendsMultipartBody(spec)
-        let parametersInURL = !multipart && methodsEncodingParametersInURI.contains(spec.method.uppercased())
+        let parametersInURL = !multipart && encodesParametersInURI(spec.method)
 
         var url = spec.url
         var userInfo: (user: String, password: String?)?
@@ -70,7 +70,7 @@ package enum RequestSerializer {
         } else {
             body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
         }
-        if body.source == nil, RequestFraming.methodsWithBody.contains(spec.method) {
+        if body.source == nil, RequestFraming.alwaysHasBody(spec.method) {
             body = PreparedBody(source: BytesBodySource([]), bytes: [], contentType: nil)
         }
         let framed = try RequestFraming.apply(headerItems, body: body.source)
@@ -78,7 +78,9 @@ package enum RequestSerializer {
         body.source = framed.body
         let credentials = spec.credentials ?? userInfo.map { .basic(user: $0.user, password: $0.password ?? "") }
 
-        var defaults = [HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent)]
+        var defaults: [HTTPField] = []
+        defaults.reserveCapacity(6)
+        defaults.append(HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent))
         if let acceptEncoding { defaults.append(HTTPField(name: "Accept-Encoding", value: acceptEncoding)) }
         let accept = body.contentType == MediaType.json ? MediaType.acceptJSON : MediaType.acceptAny
         defaults.append(HTTPField(name: "Accept", value: accept))
@@ -101,10 +103,21 @@ package enum RequestSerializer {
         }
         if let contentType = body.contentType { defaults.append(HTTPField(name: "Content-Type", value: contentType)) }
 
-        let merged = try mergeHeaders(defaults: defaults, items: headerItems)
+        // The defaults have distinct names: without items they stand as they are.
+        let merged =
+            headerItems.isEmpty
+            ? (headers: defaults, removed: []) : try mergeHeaders(defaults: defaults, items: headerItems)
         return PreparedRequest(
             method: spec.method, url: url, headers: merged.headers, removedHeaders: merged.removed,
             body: body.source, bodyBytes: body.bytes, digestCredentials: digestCredentials)
+    }
+
+    /// Whether `method` is one of `methodsEncodingParametersInURI`, in any case.
+    private static func encodesParametersInURI(_ method: String) -> Bool {
+        // The usual spellings are compared as they are, without an upper-cased copy to hash.
+        if method == "GET" || method == "HEAD" || method == "DELETE" { return true }
+        if method == "POST" || method == "PUT" || method == "PATCH" { return false }
+        return methodsEncodingParametersInURI.contains(method.uppercased())
     }
 
     /// The user's header items applied over the defaults, in the order typed.
