@@ -39,3 +39,14 @@ final class PlainRequestURLTests: XCTestCase {
         XCTAssertNil(PlainRequestURL.pathRange("example.com/x"))
     }
 }
+
+/// The bit sets of the bytes a URL may hold unencoded name exactly the documented characters.
+final class URLPercentEncodingAllowedTests: XCTestCase {
+    func testAllowedBytesAreTheDocumentedSet() {
+        let documented = Set(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?[]".utf8)
+        for byte in UInt8.min...UInt8.max {
+            XCTAssertEqual(URLPercentEncoding.isAllowed(byte), documented.contains(byte), "byte \(byte)")
+        }
+    }
+}

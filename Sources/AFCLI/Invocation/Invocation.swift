@@ -24,8 +24,8 @@ enum InvocationBuilder {
     ) throws -> Invocation {
         var rest = positionals[...]
         var methodWord: String?
-        if let first = rest.first, methodWords.contains(first.uppercased()) {
-            methodWord = first.uppercased()
+        if let first = rest.first, let word = recognizedMethod(first) {
+            methodWord = word
             rest = rest.dropFirst()
             guard !rest.isEmpty else { throw UsageError.missingURL }
         }
@@ -46,7 +46,9 @@ enum InvocationBuilder {
         if rawBody != nil, hasItemsBody { throw ItemError.conflictingBodies(Self.mixedBodies) }
 
         var standardInput: StandardInputBodySource?
-        let stdinNamed = rawBody == .standardInput || resolver.files.contains { $0.path == "-" }
+        var stdinNamed = resolver.files.contains { $0.path == "-" }
+        // A pattern, not `==`: comparing optionals of RawBody builds and destroys a value.
+        if case .standardInput? = rawBody { stdinNamed = true }
         if !options.ignoreStdin, StandardInput.kind() == .readable {
             if stdinNamed {
                 standardInput = StandardInputBodySource()
@@ -82,6 +84,15 @@ enum InvocationBuilder {
             encoding: encoding, credentials: try credentials(options))
         spec.urlIsFinal = target.isFinal
         return Invocation(spec: spec, standardInput: standardInput, apiPath: target.apiPath)
+    }
+
+    /// `text` upper-cased when it is one of `methodWords` in any case, else nil.
+    static func recognizedMethod(_ text: String) -> String? {
+        // An ASCII byte other than a letter stays in the upper-cased text, which is then no method
+        // word: a URL (the usual first positional) is refused without an upper-cased copy.
+        guard !text.utf8.contains(where: { $0 < 0x80 && !(0x41...0x5A).contains($0 & 0xDF) }) else { return nil }
+        let word = text.uppercased()
+        return methodWords.contains(word) ? word : nil
     }
 
     /// Whether a first positional reads as a method name rather than a URL: letters only

@@ -29,8 +29,8 @@ package enum EnvironmentURL {
     /// `input` joined to `base`, or resolved alone when it is absolute or there is no base.
     package static func join(_ input: String, base: String?) throws(SerializationError) -> Joined {
         guard let base, !isAbsolute(input) else {
-            if let path = PlainRequestURL.pathRange(input) {
-                return Joined(url: input, apiPath: trimmingSlashes(input, path), isFinal: true)
+            if let apiPath = PlainRequestURL.apiPath(input) {
+                return Joined(url: input, apiPath: apiPath, isFinal: true)
             }
             let reference = try RequestURL.makeReference(from: input)
             return Joined(
@@ -84,14 +84,5 @@ package enum EnvironmentURL {
         // A path that does not start with a slash byte does not start with a `/` Character either.
         guard path.utf8.first == UInt8(ascii: "/") else { return path }
         return String(path.drop { $0 == "/" })
-    }
-
-    /// The ASCII bytes `range` of `text` without their leading `/`, as a string.
-    private static func trimmingSlashes(_ text: String, _ range: Range<Int>) -> String {
-        let utf8 = text.utf8
-        let end = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
-        var start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        while start < end, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
-        return String(Substring(utf8[start..<end]))
     }
 }

@@ -10,6 +10,17 @@ package enum PlainRequestURL {
         text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? nil
     }
 
+    /// The path of `text` without its leading `/` (`EnvironmentURL.Joined.apiPath`) when `text`
+    /// goes out as typed; nil when the general path must handle it.
+    package static func apiPath(_ text: String) -> String? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard let path = scan(bytes) else { return nil }
+            var start = path.lowerBound
+            while start < path.upperBound, bytes[start] == UInt8(ascii: "/") { start += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<path.upperBound]), as: UTF8.self)
+        } ?? nil
+    }
+
     /// `pathRange` on the text's UTF-8 bytes.
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard let hostStart = schemeLength(bytes) else { return nil }
@@ -32,26 +43,40 @@ package enum PlainRequestURL {
         }
         guard (colon ?? index) > hostStart else { return nil }
         if let colon, !isPortInRange(UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<index])) { return nil }
+        // The path, checked for dot segments on the way (as `URLReference.hasDotSegment`): the
+        // dots since the segment's start, or -1 once it holds anything else.
         let pathStart = index
-        var pathEnd: Int?
+        var dots = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") {
+                if dots == 1 || dots == 2 { return nil }
+                dots = 0
+            } else if byte == UInt8(ascii: ".") {
+                if dots >= 0 { dots += 1 }
+            } else if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                break
+            } else {
+                // `%` included: a typed escape is kept, but the general path checks it.
+                guard URLPercentEncoding.isAllowed(byte) else { return nil }
+                dots = -1
+            }
+            index += 1
+        }
+        if dots == 1 || dots == 2 { return nil }
+        let path = pathStart..<index
+        // The query (`?` may repeat in it), then the fragment, where a second `#` would be encoded.
         var inFragment = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "#") {
-                // A second `#` is part of the fragment and would be encoded.
                 guard !inFragment else { return nil }
                 inFragment = true
-                pathEnd = pathEnd ?? index
-            } else if byte == UInt8(ascii: "?") {
-                pathEnd = pathEnd ?? index
             } else if !URLPercentEncoding.isAllowed(byte) {
-                // `%` included: a typed escape is kept, but the general path checks it.
                 return nil
             }
             index += 1
         }
-        let path = pathStart..<(pathEnd ?? bytes.count)
-        guard !URLReference.hasDotSegment(UnsafeBufferPointer(rebasing: bytes[path])) else { return nil }
         return path
     }
 
