@@ -103,10 +103,7 @@ package enum RequestSerializer {
         }
         if let contentType = body.contentType { defaults.append(HTTPField(name: "Content-Type", value: contentType)) }
 
-        // The defaults have distinct names: without items they stand as they are.
-        let merged =
-            headerItems.isEmpty
-            ? (headers: defaults, removed: []) : try mergeHeaders(defaults: defaults, items: headerItems)
+        let merged = try mergeHeaders(distinctDefaults: defaults, items: headerItems)
         return PreparedRequest(
             method: spec.method, url: url, headers: merged.headers, removedHeaders: merged.removed,
             body: body.source, bodyBytes: body.bytes, digestCredentials: digestCredentials)
@@ -118,6 +115,35 @@ package enum RequestSerializer {
         if method == "GET" || method == "HEAD" || method == "DELETE" { return true }
         if method == "POST" || method == "PUT" || method == "PATCH" { return false }
         return methodsEncodingParametersInURI.contains(method.uppercased())
+    }
+
+    /// `mergeHeaders` for defaults known to have distinct names (the ones `prepare` makes). Items
+    /// that each add a header of a new name, the usual case, follow the defaults as they are: the
+    /// grouping by name would change nothing.
+    private static func mergeHeaders(
+        distinctDefaults defaults: [HTTPField], items: [HeaderItem]
+    ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
+        if items.isEmpty { return (defaults, []) }
+        // Beyond a few items the pairwise comparisons would cost more than the grouping.
+        guard items.count <= 8 else { return try mergeHeaders(defaults: defaults, items: items) }
+        for (index, item) in items.enumerated() {
+            guard item.value != nil, !defaults.contains(where: { sameName($0.name, item.name) }),
+                !items[..<index].contains(where: { sameName($0.name, item.name) })
+            else { return try mergeHeaders(defaults: defaults, items: items) }
+        }
+        var headers = defaults
+        headers.reserveCapacity(defaults.count + items.count)
+        for item in items {
+            try validate(item)
+            headers.append(HTTPField(name: item.name, value: item.value ?? ""))
+        }
+        return (headers, [])
+    }
+
+    /// Whether two header names are equal ignoring ASCII case (`ASCIICase.equal`), answered by
+    /// their lengths first: names of different lengths are the usual case.
+    private static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && ASCIICase.equal(lhs, rhs)
     }
 
     /// The user's header items applied over the defaults, in the order typed.
