@@ -50,3 +50,16 @@ final class URLPercentEncodingAllowedTests: XCTestCase {
         }
     }
 }
+
+/// A plain URL is what its shorthand expansion and validation make of it: the environment join
+/// takes a plain base as parsed.
+final class PlainBaseURLTests: XCTestCase {
+    func testAPlainURLIsItsOwnValidatedForm() throws {
+        for text in ["http://h", "http://h/", "https://h:8443/api/v1/?key=k", "http://h/a#f", "http://127.0.0.1:1/x"] {
+            XCTAssertNotNil(PlainRequestURL.pathRange(text), text)
+            XCTAssertEqual(
+                URLReference(parsing: text),
+                try URLReference(parsing: RequestURL.expandShorthand(text)).validatedForRequest(original: text), text)
+        }
+    }
+}

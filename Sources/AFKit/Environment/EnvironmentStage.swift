@@ -83,9 +83,33 @@ package struct EnvironmentStage: Sendable {
     /// The decoded names of the parameters already in `url`'s query.
     private static func queryNames(of url: String) -> [String] {
         guard let query = URLReference(parsing: url).query, !query.isEmpty else { return [] }
+        if let names = query.utf8.withContiguousStorageIfAvailable(asciiQueryNames) ?? nil { return names }
         return query.split(separator: "&").map { pair in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             return URLPercentEncoding.decode(name.replacing("+", with: " "))
         }
+    }
+
+    /// `queryNames` for an ASCII query, on its bytes; nil for any other. Among ASCII bytes `&`,
+    /// `=` and `+` are whole Characters, and a name without `+` or `%` decodes to itself.
+    private static func asciiQueryNames(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        var names: [String] = []
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            // `split` omits empty pairs.
+            if end > start {
+                var nameEnd = start
+                while nameEnd < end, bytes[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])
+                let text = String(decoding: name, as: UTF8.self)
+                let plain = !name.contains(UInt8(ascii: "+")) && !name.contains(UInt8(ascii: "%"))
+                names.append(plain ? text : URLPercentEncoding.decode(text.replacing("+", with: " ")))
+            }
+            start = end + 1
+        }
+        return names
     }
 }
