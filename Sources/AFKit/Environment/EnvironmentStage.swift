@@ -29,6 +29,11 @@ package struct EnvironmentStage: Sendable {
     /// Prepends the common headers the request does not set itself.
     package func applyHeaders(to spec: inout RequestSpec) {
         guard !profile.headers.isEmpty else { return }
+        // Without header items or credentials every common header is added: nothing to compare.
+        if spec.headers.isEmpty, spec.credentials == nil {
+            spec.headers = profile.headers.map { HeaderItem(name: $0.name, value: $0.value) }
+            return
+        }
         let typed = Set(spec.headers.map { ASCIICase.lowercased($0.name) })
         let common = profile.headers.filter { field in
             let name = ASCIICase.lowercased(field.name)
@@ -82,18 +87,22 @@ package struct EnvironmentStage: Sendable {
 
     /// The decoded names of the parameters already in `url`'s query.
     private static func queryNames(of url: String) -> [String] {
+        if let names = url.utf8.withContiguousStorageIfAvailable(asciiQueryNames) ?? nil { return names }
         guard let query = URLReference(parsing: url).query, !query.isEmpty else { return [] }
-        if let names = query.utf8.withContiguousStorageIfAvailable(asciiQueryNames) ?? nil { return names }
         return query.split(separator: "&").map { pair in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             return URLPercentEncoding.decode(name.replacing("+", with: " "))
         }
     }
 
-    /// `queryNames` for an ASCII query, on its bytes; nil for any other. Among ASCII bytes `&`,
-    /// `=` and `+` are whole Characters, and a name without `+` or `%` decodes to itself.
-    private static func asciiQueryNames(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
-        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+    /// `queryNames` for an ASCII URL, on its bytes; nil for any other. The query is cut as
+    /// `URLReference(parsing:)` cuts it (after the first `?` before the first `#`); among ASCII
+    /// bytes `&`, `=` and `+` are whole Characters, and a name without `+` or `%` decodes to itself.
+    private static func asciiQueryNames(_ url: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard !url.contains(where: { $0 >= 0x80 }) else { return nil }
+        let fragmentStart = url.firstIndex(of: UInt8(ascii: "#")) ?? url.count
+        guard let question = url[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        let bytes = UnsafeBufferPointer(rebasing: url[(question + 1)..<fragmentStart])
         var names: [String] = []
         var start = 0
         while start < bytes.count {
