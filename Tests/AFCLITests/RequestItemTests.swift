@@ -268,4 +268,20 @@ final class RequestItemTests: XCTestCase {
             XCTAssertEqual(error.pointer, "  a[b]\n   ^^^")
         }
     }
+
+    func testASCIIArgumentsParseAsCharactersDo() {
+        // The byte path for ASCII arguments against the Character path, on every argument of up to
+        // five characters drawn from what the grammar cares about (plus `\r\n`, one Character).
+        let alphabet: [String] = ["a", "\\", "=", ":", "@", ";", "\r", "\n", "["]
+        var level = [""]
+        var all: [String] = []
+        for _ in 0..<5 {
+            level = level.flatMap { prefix in alphabet.map { prefix + $0 } }
+            all += level
+        }
+        XCTAssertGreaterThan(all.count, 60_000)
+        for text in all {
+            XCTAssertEqual(RequestItem.parse(text), RequestItem.parseCharacters(text), text.debugDescription)
+        }
+    }
 }

@@ -152,6 +152,12 @@ final class QueryStringSerializerTests: XCTestCase {
         XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/p#frag"), "http://x/p?a=1#frag")
         XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/p?b=2#f?g"), "http://x/p?b=2&a=1#f?g")
         XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
+        XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/p?"), "http://x/p?a=1")
+        XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/p?b&#f"), "http://x/p?b&a=1#f")
+        XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "#f"), "?a=1#f")
+        XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/p#f#g?"), "http://x/p?a=1#f#g?")
+        XCTAssertEqual(QueryStringSerializer.appendQuery("a=1", to: "http://x/é?b#f"), "http://x/é?b&a=1#f")
+        XCTAssertEqual(QueryStringSerializer.appendQuery("", to: "http://x/p"), "http://x/p")
     }
 
     func testAppendQueryEdgeCases() {

@@ -15,8 +15,9 @@ struct Invocation {
 /// Every check that can fail happens here, before a byte is sent: items, files, JSON, the URL,
 /// conflicting bodies.
 enum InvocationBuilder {
-    /// The METHOD words, recognised in any case as the first positional.
-    static let methodWords: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    /// The METHOD words, recognised in any case as the first positional. A list, not a set:
+    /// building a set costs a single request more than searching seven words.
+    static let methodWords = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     /// Builds the invocation, reading the files items name and peeking at standard input.
     static func build(
@@ -24,8 +25,8 @@ enum InvocationBuilder {
     ) throws -> Invocation {
         var rest = positionals[...]
         var methodWord: String?
-        if let first = rest.first, methodWords.contains(first.uppercased()) {
-            methodWord = first.uppercased()
+        if let first = rest.first, let word = recognizedMethod(first) {
+            methodWord = word
             rest = rest.dropFirst()
             guard !rest.isEmpty else { throw UsageError.missingURL }
         }
@@ -46,7 +47,9 @@ enum InvocationBuilder {
         if rawBody != nil, hasItemsBody { throw ItemError.conflictingBodies(Self.mixedBodies) }
 
         var standardInput: StandardInputBodySource?
-        let stdinNamed = rawBody == .standardInput || resolver.files.contains { $0.path == "-" }
+        var stdinNamed = resolver.files.contains { $0.path == "-" }
+        // A pattern, not `==`: comparing optionals of RawBody builds and destroys a value.
+        if case .standardInput? = rawBody { stdinNamed = true }
         if !options.ignoreStdin, StandardInput.kind() == .readable {
             if stdinNamed {
                 standardInput = StandardInputBodySource()
@@ -76,11 +79,21 @@ enum InvocationBuilder {
         }
         let target = try EnvironmentTarget.resolve(urlText, options: options, profile: profile)
         let encoding = options.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
-        let spec = RequestSpec(
+        var spec = RequestSpec(
             method: method, url: target.url, queryItems: resolver.queryItems, headers: resolver.headers,
             parameters: resolver.parameters.tree, files: resolver.files, rawBody: rawBody,
             encoding: encoding, credentials: try credentials(options))
+        spec.urlIsFinal = target.isFinal
         return Invocation(spec: spec, standardInput: standardInput, apiPath: target.apiPath)
+    }
+
+    /// `text` upper-cased when it is one of `methodWords` in any case, else nil.
+    static func recognizedMethod(_ text: String) -> String? {
+        // An ASCII byte other than a letter stays in the upper-cased text, which is then no method
+        // word: a URL (the usual first positional) is refused without an upper-cased copy.
+        guard !text.utf8.contains(where: { $0 < 0x80 && !(0x41...0x5A).contains($0 & 0xDF) }) else { return nil }
+        let word = text.uppercased()
+        return methodWords.contains(word) ? word : nil
     }
 
     /// Whether a first positional reads as a method name rather than a URL: letters only

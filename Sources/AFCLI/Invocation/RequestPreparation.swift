@@ -3,6 +3,9 @@ import AFKit
 /// Turns a request spec into the request sent, with the options that shape the body: the one
 /// path a command line and every line or entry of `afcli run` share.
 enum RequestPreparation {
+    /// The encodings this libcurl decodes, asked of it once: they do not change while afcli runs.
+    static let acceptEncoding = HTTPClient.supportedAcceptEncoding
+
     /// Serializes `spec` through the request stages: the config environment (`profile`), the
     /// serializer (the boundary applied), the encryption hook, then compression, so that
     /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
@@ -20,9 +23,14 @@ enum RequestPreparation {
         }
         if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
-            spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
+            spec, environment: environment, acceptEncoding: acceptEncoding,
             standardInput: standardInput, boundary: options.boundary, acceptLanguage: acceptLanguage)
-        try (crypto ?? CryptoStages(options: options, profile: profile)).encrypt(&prepared)
+        if let crypto {
+            try crypto.encrypt(&prepared)
+        } else if options.crypto.encryptCommand(profile: profile) != nil {
+            // Stages are made only when they have something to encrypt (most requests have not).
+            try CryptoStages(options: options, profile: profile).encrypt(&prepared)
+        }
         if options.compress { try RequestCompression.apply(to: &prepared) }
         return prepared
     }

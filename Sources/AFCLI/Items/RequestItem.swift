@@ -50,6 +50,16 @@ package struct RequestItem: Equatable, Sendable {
 
     /// Parses one argument; returns nil when it contains no unescaped separator.
     package static func parse(_ argument: String) -> RequestItem? {
+        // Among ASCII bytes every separator and backslash is a whole Character (only `\r\n` is a
+        // Character of two bytes, and neither is special), so bytes give the same cuts as
+        // Characters without grapheme breaking.
+        let isASCII = argument.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
+        if isASCII { return parseASCII(argument) }
+        return parseCharacters(argument)
+    }
+
+    /// `parse` on Characters, for any argument.
+    static func parseCharacters(_ argument: String) -> RequestItem? {
         let chars = Array(argument)
         var key = ""
         var rawKey = ""
@@ -80,6 +90,60 @@ package struct RequestItem: Equatable, Sendable {
         return nil
     }
 
+    /// `parse` for an ASCII argument, on its bytes. The key as typed is the bytes before the
+    /// separator: an escape pair never straddles it, so the key is that text unescaped.
+    private static func parseASCII(_ argument: String) -> RequestItem? {
+        argument.utf8.withContiguousStorageIfAvailable { bytes -> RequestItem? in
+            var escaped = false
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                    isSeparatorByte(bytes[index + 1]) || bytes[index + 1] == UInt8(ascii: "\\")
+                {
+                    escaped = true
+                    index += 2
+                    continue
+                }
+                if let kind = separator(in: bytes, at: index) {
+                    let rawKey = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self)
+                    let valueStart = index + kind.rawValue.utf8.count
+                    let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart...]), as: UTF8.self)
+                    return RequestItem(
+                        original: argument, key: escaped ? unescape(rawKey) : rawKey, rawKey: rawKey,
+                        value: unescape(value), kind: kind)
+                }
+                index += 1
+            }
+            return nil
+        } ?? parseCharacters(argument)
+    }
+
+    /// The longest separator that starts at `bytes[index]`, as `separatorsLongestFirst` finds it.
+    private static func separator(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Kind? {
+        func byte(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+        switch bytes[index] {
+        case UInt8(ascii: ":"):
+            if byte(1) == UInt8(ascii: "=") { return byte(2) == UInt8(ascii: "@") ? .dataJSONFromFile : .dataJSON }
+            return byte(1) == UInt8(ascii: "@") ? .headerFromFile : .header
+        case UInt8(ascii: "="):
+            if byte(1) == UInt8(ascii: "=") { return byte(2) == UInt8(ascii: "@") ? .queryFromFile : .query }
+            return byte(1) == UInt8(ascii: "@") ? .dataStringFromFile : .dataString
+        case UInt8(ascii: ";"):
+            return .emptyHeader
+        case UInt8(ascii: "@"):
+            return .file
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `byte` is one of `separatorCharacters`.
+    private static func isSeparatorByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "@")
+            || byte == UInt8(ascii: ";")
+    }
+
     private static func matches(_ separator: String, in chars: [Character], at index: Int) -> Bool {
         var offset = index
         for char in separator {
@@ -91,6 +155,8 @@ package struct RequestItem: Equatable, Sendable {
 
     /// Removes backslashes that escape separator characters or backslashes in a value.
     static func unescape(_ text: String) -> String {
+        // Without a backslash byte there is no backslash Character: nothing to remove.
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
         var result = ""
         var escaping = false
         for char in text {

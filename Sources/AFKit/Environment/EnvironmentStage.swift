@@ -29,6 +29,11 @@ package struct EnvironmentStage: Sendable {
     /// Prepends the common headers the request does not set itself.
     package func applyHeaders(to spec: inout RequestSpec) {
         guard !profile.headers.isEmpty else { return }
+        // Without header items or credentials every common header is added: nothing to compare.
+        if spec.headers.isEmpty, spec.credentials == nil {
+            spec.headers = profile.headers.map { HeaderItem(name: $0.name, value: $0.value) }
+            return
+        }
         let typed = Set(spec.headers.map { ASCIICase.lowercased($0.name) })
         let common = profile.headers.filter { field in
             let name = ASCIICase.lowercased(field.name)
@@ -82,10 +87,38 @@ package struct EnvironmentStage: Sendable {
 
     /// The decoded names of the parameters already in `url`'s query.
     private static func queryNames(of url: String) -> [String] {
+        if let names = url.utf8.withContiguousStorageIfAvailable(asciiQueryNames) ?? nil { return names }
         guard let query = URLReference(parsing: url).query, !query.isEmpty else { return [] }
         return query.split(separator: "&").map { pair in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             return URLPercentEncoding.decode(name.replacing("+", with: " "))
         }
+    }
+
+    /// `queryNames` for an ASCII URL, on its bytes; nil for any other. The query is cut as
+    /// `URLReference(parsing:)` cuts it (after the first `?` before the first `#`); among ASCII
+    /// bytes `&`, `=` and `+` are whole Characters, and a name without `+` or `%` decodes to itself.
+    private static func asciiQueryNames(_ url: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard !url.contains(where: { $0 >= 0x80 }) else { return nil }
+        let fragmentStart = url.firstIndex(of: UInt8(ascii: "#")) ?? url.count
+        guard let question = url[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        let bytes = UnsafeBufferPointer(rebasing: url[(question + 1)..<fragmentStart])
+        var names: [String] = []
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            // `split` omits empty pairs.
+            if end > start {
+                var nameEnd = start
+                while nameEnd < end, bytes[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])
+                let text = String(decoding: name, as: UTF8.self)
+                let plain = !name.contains(UInt8(ascii: "+")) && !name.contains(UInt8(ascii: "%"))
+                names.append(plain ? text : URLPercentEncoding.decode(text.replacing("+", with: " ")))
+            }
+            start = end + 1
+        }
+        return names
     }
 }

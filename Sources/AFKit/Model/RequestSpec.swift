@@ -6,7 +6,13 @@ package struct RequestSpec: Sendable {
     package var method: String
     /// The absolute URL after shorthand expansion and base-URL resolution, before `==` items and
     /// GET/HEAD/DELETE parameters are added.
-    package var url: String
+    package var url: String {
+        didSet { urlIsFinal = false }
+    }
+    /// Whether `url` is known to go out exactly as it is: already what
+    /// `URLReference.parseRequestURL` makes of it (validated, encoded, normalized) and without user
+    /// information, so the serializer need not parse and print it again. Changing `url` clears it.
+    package var urlIsFinal = false
     /// `name==value` items in the order typed; appended to the URL's query AF-escaped.
     package var queryItems: [QueryItem]
     /// Header items in the order typed.

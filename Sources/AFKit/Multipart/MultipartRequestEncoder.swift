@@ -17,6 +17,8 @@ package enum MultipartRequestEncoder {
     /// without files makes a multipart body for every method but GET and HEAD, whose fields go to
     /// the query string instead. A raw body is never multipart.
     package static func sendsMultipartBody(_ spec: RequestSpec) throws(SerializationError) -> Bool {
+        // The usual request has neither: no upper-cased copy of its method is needed.
+        guard !spec.files.isEmpty || spec.encoding == .multipart else { return false }
         let method = spec.method.uppercased()
         if !spec.files.isEmpty {
             if spec.rawBody != nil { throw .conflictingBody }

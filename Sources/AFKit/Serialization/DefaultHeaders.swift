@@ -21,8 +21,17 @@ package enum DefaultHeaders {
 
     /// Formats up to six language tags with AF's descending quality values; empty gives `en;q=1`.
     package static func acceptLanguage(languages: [String]) -> String {
-        let chosen = languages.isEmpty ? [fallbackLanguage] : Array(languages.prefix(maximumLanguages))
-        return zip(chosen, qualities).map { "\($0);q=\($1)" }.joined(separator: ", ")
+        guard !languages.isEmpty else { return fallbackLanguage + ";q=" + qualities[0] }
+        // Appended in place: a map of interpolations and a join cost a single request ~100k
+        // instructions (generic code instantiated on first use), more than all of its serialization.
+        var value = ""
+        for index in 0..<min(languages.count, maximumLanguages) {
+            if index > 0 { value += ", " }
+            value += languages[index]
+            value += ";q="
+            value += qualities[index]
+        }
+        return value
     }
 
     /// The user's languages as BCP 47 tags, most preferred first, without duplicates.

@@ -35,12 +35,25 @@ package enum QueryStringSerializer {
 
     /// The AF query string of a parameter tree: escaped pairs joined by `&`; empty for no pairs.
     package static func queryString(from parameters: JSONValue) -> String {
-        pairs(from: parameters).map(\.encoded).joined(separator: "&")
+        var query = ""
+        for pair in pairs(from: parameters) {
+            if !query.isEmpty { query += "&" }
+            query += pair.encoded
+        }
+        return query
     }
 
     /// `name==value` items, AF-escaped and joined by `&` in the order typed.
     package static func queryString(from items: [QueryItem]) -> String {
-        items.map { escapedItem(name: $0.name, value: $0.value) }.joined(separator: "&")
+        // Appended in place: a map and a join cost more than the escaping itself.
+        var query = ""
+        for (index, item) in items.enumerated() {
+            if index > 0 { query += "&" }
+            query += percentEscape(item.name)
+            query += "="
+            query += percentEscape(item.value)
+        }
+        return query
     }
 
     /// One `name==value` item as `name=value`, both sides escaped like a parameter.
@@ -50,6 +63,8 @@ package enum QueryStringSerializer {
 
     /// `AFPercentEscapedStringFromString`: every UTF-8 byte outside the literal set becomes `%XX`.
     package static func percentEscape(_ string: String) -> String {
+        // Most names and values need no escape: they are returned without a copy of their bytes.
+        if string.utf8.allSatisfy(isLiteral) { return string }
         var output: [UInt8] = []
         output.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
@@ -70,6 +85,7 @@ package enum QueryStringSerializer {
     /// already ends in `?` or `&`. AF appends after the fragment; afcli deliberately does not.
     package static func appendQuery(_ query: String, to url: String) -> String {
         guard !query.isEmpty else { return url }
+        if let appended = appendQueryASCII(query, to: url) { return appended }
         let base: Substring
         let fragment: Substring
         if let hash = url.firstIndex(of: "#") {
@@ -86,6 +102,54 @@ package enum QueryStringSerializer {
             separator = base.contains("?") ? "&" : "?"
         }
         return String(base) + separator + query + String(fragment)
+    }
+
+    /// `appendQuery` on the bytes of an ASCII `url`, written into the result in one pass; nil when
+    /// `url` holds a non-ASCII byte (or either text has no contiguous bytes).
+    ///
+    /// Every URL the serializer makes is ASCII (the rest is percent-encoded), and among ASCII
+    /// bytes `#`, `?` and `&` are whole Characters: cutting at bytes gives the same text as the
+    /// Character rules, without grapheme breaking or a substring search.
+    private static func appendQueryASCII(_ query: String, to url: String) -> String? {
+        url.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var hash = bytes.count
+            var hasQuery = false
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                if hash == bytes.count {
+                    if byte == UInt8(ascii: "#") {
+                        hash = index
+                    } else if byte == UInt8(ascii: "?") {
+                        hasQuery = true
+                    }
+                }
+            }
+            let last = hash > 0 ? bytes[hash - 1] : nil
+            let separator: UInt8? =
+                last == UInt8(ascii: "?") || last == UInt8(ascii: "&")
+                ? nil : hasQuery ? UInt8(ascii: "&") : UInt8(ascii: "?")
+            return query.utf8.withContiguousStorageIfAvailable { queryBytes in
+                // Capacity: the URL's bytes, at most one separator and the query's bytes; each
+                // copy below writes into the slice of `output` that its own length fits.
+                String(unsafeUninitializedCapacity: bytes.count + 1 + queryBytes.count) { output in
+                    var written = 0
+                    func write(_ part: UnsafeBufferPointer<UInt8>) {
+                        _ = UnsafeMutableBufferPointer(rebasing: output[written..<(written + part.count)])
+                            .initialize(from: part)
+                        written += part.count
+                    }
+                    write(UnsafeBufferPointer(rebasing: bytes[..<hash]))
+                    if let separator {
+                        output[written] = separator
+                        written += 1
+                    }
+                    write(queryBytes)
+                    write(UnsafeBufferPointer(rebasing: bytes[hash...]))
+                    return written
+                }
+            }
+        } ?? nil
     }
 
     /// Whether `lhs` sorts before `rhs` comparing UTF-16 code units, as `-[NSString compare:]` and

@@ -14,11 +14,19 @@ package enum RequestFraming {
     /// own rule, so the printed head and the sent one agree.
     package static var methodsWithBody: Set<String> { EasyHandle.methodsWithBody }
 
+    /// Whether `method` is one of `methodsWithBody`; GET and HEAD, the usual methods without a
+    /// body, are answered without hashing.
+    static func alwaysHasBody(_ method: String) -> Bool {
+        method != "GET" && method != "HEAD" && methodsWithBody.contains(method)
+    }
+
     /// The header items without the framing ones afcli writes itself, and the body to send (made
     /// chunked when `Transfer-Encoding: chunked` was typed); throws for a disagreeing item.
     static func apply(
         _ items: [HeaderItem], body: BodySource?
     ) throws(SerializationError) -> (items: [HeaderItem], body: BodySource?) {
+        // Without a framing item (the usual request) the items stand as they are.
+        guard items.contains(where: { isFramingName($0.name) }) else { return (items, body) }
         var kept: [HeaderItem] = []
         var host: HeaderItem?
         var body = body
@@ -49,6 +57,17 @@ package enum RequestFraming {
         if let host { kept.append(host) }
         if chunked, let known = body, known.length != nil { body = ChunkedBodySource(known) }
         return (kept, body)
+    }
+
+    /// Whether `name` is `Content-Length`, `Transfer-Encoding` or `Host` in any case; told by its
+    /// length first, without a lower-cased copy.
+    private static func isFramingName(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 4: return ASCIICase.equal(name, "host")
+        case 14: return ASCIICase.equal(name, "content-length")
+        case 17: return ASCIICase.equal(name, "transfer-encoding")
+        default: return false
+        }
     }
 
     /// Accepts a typed `Content-Length` that is the body's exact length (0 without a body).

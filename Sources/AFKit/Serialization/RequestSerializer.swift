@@ -39,12 +39,21 @@ package enum RequestSerializer {
         presetBody: (source: BodySource, bytes: [UInt8]?)? = nil, acceptLanguage: String? = nil
     ) throws(SerializationError) -> PreparedRequest {
         let multipart = try MultipartRequestEncoder.sendsMultipartBody(spec)
-        let parametersInURL = !multipart && methodsEncodingParametersInURI.contains(spec.method.uppercased())
+        let parametersInURL = !multipart && encodesParametersInURI(spec.method)
 
-        var reference = try URLReference.parseRequestURL(spec.url)
-        let userInfo = reference.removeUserInfo()
-        var url = reference.string
-        url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: spec.queryItems), to: url)
+        var url = spec.url
+        var userInfo: (user: String, password: String?)?
+        if spec.urlIsFinal {
+            assert((try? URLReference.parseRequestURL(url))?.string == url, "a final URL is its own normal form")
+            assert(URLReference(parsing: url).userInfo == nil, "a final URL has no user information")
+        } else {
+            var reference = try URLReference.parseRequestURL(url)
+            userInfo = reference.removeUserInfo()
+            url = reference.string
+        }
+        if !spec.queryItems.isEmpty {
+            url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: spec.queryItems), to: url)
+        }
         if parametersInURL, let parameters = spec.parameters {
             url = QueryStringSerializer.appendQuery(QueryStringSerializer.queryString(from: parameters), to: url)
         }
@@ -61,7 +70,7 @@ package enum RequestSerializer {
         } else {
             body = try makeBody(spec, parametersInURL: parametersInURL, standardInput: standardInput)
         }
-        if body.source == nil, RequestFraming.methodsWithBody.contains(spec.method) {
+        if body.source == nil, RequestFraming.alwaysHasBody(spec.method) {
             body = PreparedBody(source: BytesBodySource([]), bytes: [], contentType: nil)
         }
         let framed = try RequestFraming.apply(headerItems, body: body.source)
@@ -69,7 +78,9 @@ package enum RequestSerializer {
         body.source = framed.body
         let credentials = spec.credentials ?? userInfo.map { .basic(user: $0.user, password: $0.password ?? "") }
 
-        var defaults = [HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent)]
+        var defaults: [HTTPField] = []
+        defaults.reserveCapacity(6)
+        defaults.append(HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent))
         if let acceptEncoding { defaults.append(HTTPField(name: "Accept-Encoding", value: acceptEncoding)) }
         let accept = body.contentType == MediaType.json ? MediaType.acceptJSON : MediaType.acceptAny
         defaults.append(HTTPField(name: "Accept", value: accept))
@@ -92,10 +103,47 @@ package enum RequestSerializer {
         }
         if let contentType = body.contentType { defaults.append(HTTPField(name: "Content-Type", value: contentType)) }
 
-        let merged = try mergeHeaders(defaults: defaults, items: headerItems)
+        let merged = try mergeHeaders(distinctDefaults: defaults, items: headerItems)
         return PreparedRequest(
             method: spec.method, url: url, headers: merged.headers, removedHeaders: merged.removed,
             body: body.source, bodyBytes: body.bytes, digestCredentials: digestCredentials)
+    }
+
+    /// Whether `method` is one of `methodsEncodingParametersInURI`, in any case.
+    private static func encodesParametersInURI(_ method: String) -> Bool {
+        // The usual spellings are compared as they are, without an upper-cased copy to hash.
+        if method == "GET" || method == "HEAD" || method == "DELETE" { return true }
+        if method == "POST" || method == "PUT" || method == "PATCH" { return false }
+        return methodsEncodingParametersInURI.contains(method.uppercased())
+    }
+
+    /// `mergeHeaders` for defaults known to have distinct names (the ones `prepare` makes). Items
+    /// that each add a header of a new name, the usual case, follow the defaults as they are: the
+    /// grouping by name would change nothing.
+    private static func mergeHeaders(
+        distinctDefaults defaults: [HTTPField], items: [HeaderItem]
+    ) throws(SerializationError) -> (headers: [HTTPField], removed: [String]) {
+        if items.isEmpty { return (defaults, []) }
+        // Beyond a few items the pairwise comparisons would cost more than the grouping.
+        guard items.count <= 8 else { return try mergeHeaders(defaults: defaults, items: items) }
+        for (index, item) in items.enumerated() {
+            guard item.value != nil, !defaults.contains(where: { sameName($0.name, item.name) }),
+                !items[..<index].contains(where: { sameName($0.name, item.name) })
+            else { return try mergeHeaders(defaults: defaults, items: items) }
+        }
+        var headers = defaults
+        headers.reserveCapacity(defaults.count + items.count)
+        for item in items {
+            try validate(item)
+            headers.append(HTTPField(name: item.name, value: item.value ?? ""))
+        }
+        return (headers, [])
+    }
+
+    /// Whether two header names are equal ignoring ASCII case (`ASCIICase.equal`), answered by
+    /// their lengths first: names of different lengths are the usual case.
+    private static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && ASCIICase.equal(lhs, rhs)
     }
 
     /// The user's header items applied over the defaults, in the order typed.

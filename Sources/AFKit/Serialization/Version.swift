@@ -4,5 +4,5 @@ package enum AFKitVersion {
     package static let current = "0.1.0"
 
     /// The default `User-Agent` value: AF has no Linux form, so afcli names itself.
-    package static var userAgent: String { "afcli/\(current)" }
+    package static let userAgent = "afcli/" + current
 }

@@ -63,7 +63,7 @@ extension URLReference {
     /// RFC 3986 §5.2.4: removes `.` and `..` segments from a path.
     package static func removeDotSegments(_ path: String) -> String {
         // A path without a `.` or `..` segment comes out as it went in (the usual case).
-        guard hasDotSegment(path) else { return path }
+        guard hasDotSegment(path.utf8) else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
@@ -94,11 +94,11 @@ extension URLReference {
         return output.joined()
     }
 
-    /// Whether one of the `/`-separated segments of `path` is `.` or `..`.
-    static func hasDotSegment(_ path: String) -> Bool {
+    /// Whether one of the `/`-separated segments of `path` (UTF-8 bytes) is `.` or `..`.
+    static func hasDotSegment(_ path: some Sequence<UInt8>) -> Bool {
         // Dots since the start of the segment, or -1 once it holds anything else.
         var dots = 0
-        for byte in path.utf8 {
+        for byte in path {
             if byte == UInt8(ascii: "/") {
                 if dots == 1 || dots == 2 { return true }
                 dots = 0

@@ -132,7 +132,7 @@ package struct URLReference: Equatable, Sendable {
     }
 
     /// `isScheme` on UTF-8 bytes.
-    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, isLetter(first) else { return false }
         return bytes.allSatisfy {
             isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
