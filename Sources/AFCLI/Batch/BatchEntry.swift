@@ -17,20 +17,41 @@ struct BatchEntry {
     var prepare: () throws -> BatchRequest
 }
 
+/// Options held by reference: many requests of a run share one set, which a request then
+/// carries without copying it, and whose identity spares comparing it.
+final class SharedOptions {
+    let values: OptionValues
+
+    init(_ values: OptionValues) {
+        self.values = values
+    }
+}
+
 /// An entry's request, built and ready to send.
 struct BatchRequest {
     /// The serialized request.
     var prepared: PreparedRequest
     /// The options it is sent with.
-    var options: OptionValues
-    /// An object standing for `options` when several requests share them (a run's options, or
-    /// one line's): requests with the same identity have equal options, so the run need not
-    /// compare them. Nil when unknown.
-    var optionsIdentity: ObjectIdentifier?
+    var shared: SharedOptions
+    /// Whether other requests carry the same `shared` (a run's options, or one line's): requests
+    /// with the same object then have equal options, so the run need not compare them.
+    var isShared: Bool
 
-    init(prepared: PreparedRequest, options: OptionValues, optionsIdentity: ObjectIdentifier? = nil) {
+    /// The options it is sent with.
+    var options: OptionValues { shared.values }
+
+    /// An object standing for `options` when several requests share them; nil when unknown.
+    var optionsIdentity: ObjectIdentifier? { isShared ? ObjectIdentifier(shared) : nil }
+
+    /// A request sent with options of its own.
+    init(prepared: PreparedRequest, options: OptionValues) {
+        self.init(prepared: prepared, shared: SharedOptions(options), isShared: false)
+    }
+
+    /// A request sent with `shared`, which other requests may carry too when `isShared`.
+    init(prepared: PreparedRequest, shared: SharedOptions, isShared: Bool) {
         self.prepared = prepared
-        self.options = options
-        self.optionsIdentity = optionsIdentity
+        self.shared = shared
+        self.isShared = isShared
     }
 }

@@ -148,10 +148,10 @@ final class BatchExecutor {
             method = request.prepared.method
             url = request.prepared.url
             let settings = try settingsCache.settings(
-                for: request.options, identity: request.optionsIdentity, url: url)
+                for: request.shared.values, identity: request.optionsIdentity, url: url)
             inFlight[index] = InFlight(
-                sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.options),
-                checkStatus: request.options.checkStatus)
+                sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.shared.values),
+                checkStatus: request.shared.values.checkStatus)
             try client.start(request.prepared, options: settings, delegate: sink, tag: index, readyAt: readyAt)
         } catch {
             inFlight[index] = nil

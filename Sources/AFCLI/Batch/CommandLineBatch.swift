@@ -30,7 +30,9 @@ enum CommandLineBatch {
 
     /// What every entry of one run shares, held once rather than copied into each entry.
     final class Context {
-        let options: OptionValues
+        /// The run's options, which a line without options of its own is sent with.
+        let shared: SharedOptions
+        var options: OptionValues { shared.values }
         let environment: [String: String]
         /// The config environment of the run (`afcli --env NAME run -`); nil for none.
         let profile: EnvironmentProfile?
@@ -38,7 +40,7 @@ enum CommandLineBatch {
         let acceptLanguage: String
 
         init(options: OptionValues, environment: [String: String], profile: EnvironmentProfile? = nil) {
-            self.options = options
+            shared = SharedOptions(options)
             self.environment = environment
             self.profile = profile
             acceptLanguage = DefaultHeaders.acceptLanguage(environment: environment)
@@ -76,8 +78,7 @@ enum CommandLineBatch {
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
             let (positionals, options) = try LocatedError.locating(origin) { try check(words, over: context.options) }
-            let lineOptions = options.map(LineOptions.init)
-            let shared: AnyObject = lineOptions ?? context
+            let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context
             entries.append(
                 BatchEntry(
@@ -85,9 +86,7 @@ enum CommandLineBatch {
                     isKeeper: pendingFirst != nil,
                     prepare: {
                         try LocatedError.locating(origin) {
-                            try prepare(
-                                positionals, options: lineOptions?.options ?? entryContext.options,
-                                identity: ObjectIdentifier(shared), context: entryContext)
+                            try prepare(positionals, options: shared, context: entryContext)
                         }
                     }))
             pendingName = nil
@@ -126,15 +125,11 @@ enum CommandLineBatch {
     }
 
     /// The options of a line that gave some, held by reference: an entry stays small.
-    final class LineOptions {
-        let options: OptionValues
-
-        init(_ options: OptionValues) {
-            var options = options
-            // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
-            options.ignoreStdin = true
-            self.options = options
-        }
+    private static func lineOptions(_ options: OptionValues) -> SharedOptions {
+        var options = options
+        // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
+        options.ignoreStdin = true
+        return SharedOptions(options)
     }
 
     /// Parses a line's words over the run's options and refuses what a line cannot say; returns
@@ -163,19 +158,19 @@ enum CommandLineBatch {
 
     /// Builds the request of one line from its positionals and options (the line's applied over
     /// the run's, as `check` parsed them, with `ignoreStdin` set): its items read now, its body
-    /// ready to stream. `identity` stands for the options (`BatchRequest.optionsIdentity`).
+    /// ready to stream. Every request of the line's options carries the same `options`.
     static func prepare(
-        _ positionals: [String], options: OptionValues, identity: ObjectIdentifier, context: Context
+        _ positionals: [String], options: SharedOptions, context: Context
     ) throws -> BatchRequest {
         let invocation = try InvocationBuilder.build(
-            positionals: positionals, options: options, profile: context.profile)
+            positionals: positionals, options: options.values, profile: context.profile)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
             throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
-            &spec, options: options, environment: context.environment, standardInput: nil,
+            &spec, options: options.values, environment: context.environment, standardInput: nil,
             profile: context.profile, acceptLanguage: context.acceptLanguage)
-        return BatchRequest(prepared: prepared, options: options, optionsIdentity: identity)
+        return BatchRequest(prepared: prepared, shared: options, isShared: true)
     }
 }
