@@ -167,6 +167,31 @@ final class BatchExecutorTests: BatchTestCase {
                 + #""error":"could not connect","exit":8}"# + "\n")
     }
 
+    func testAReportLineFitsTextsThatAreEscapedThroughout() throws {
+        // Given: texts of control characters only, each written as \u00XX (6 bytes for 1).
+        let controls = String(repeating: "\u{1}", count: 5000)
+        var report = BatchReport(name: controls, method: controls, url: controls)
+        report.error = controls
+        report.file = controls
+        report.httpVersion = controls
+        var metrics = TransferMetrics()
+        metrics.remoteAddress = controls + ":"
+        metrics.remotePort = 65535
+        report.metrics = metrics
+        report.bytes = .max
+        report.redirects = .max
+        report.statusCode = .min
+
+        // Then: the line is whole JSON with every text as given.
+        let line = report.jsonLine()
+        XCTAssertEqual(line.last, UInt8(ascii: "\n"))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        for key in ["name", "method", "url", "error", "file", "http_version"] {
+            XCTAssertEqual(object[key] as? String, controls, key)
+        }
+        XCTAssertEqual(object["remote"] as? String, "[" + controls + ":]:65535")
+    }
+
     func testOutputFileNamesAreSafeAndUniqueInTheOrderWritten() {
         XCTAssertEqual(
             BatchOutputDirectory.fileNames(for: ["a", "a", "../etc/passwd", "", "..", "a-2", "é x"]),

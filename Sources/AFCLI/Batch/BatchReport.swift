@@ -31,121 +31,183 @@ struct BatchReport {
     /// The NDJSON line: one compact JSON object and a line feed. Times are seconds from the start
     /// of the final transfer as libcurl measured them (null for a phase that did not happen),
     /// except `queue`, which afcli measures before the transfer starts. Written straight into
-    /// bytes (strings through `JSONWriter.writeString`, each key with its punctuation as one
-    /// literal): a run writes one line per request.
+    /// bytes through a cursor over a buffer sized for the worst case (every byte of every text
+    /// escaped): a run writes one line per request.
     func jsonLine() -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(384)
-        Self.raw("{\"name\":", into: &line)
-        Self.string(name, into: &line)
-        Self.raw(",\"method\":", into: &line)
-        Self.string(method, into: &line)
-        Self.raw(",\"url\":", into: &line)
-        Self.string(url, into: &line)
-        Self.raw(",\"status\":", into: &line)
-        if let statusCode { Self.appendDecimal(Int64(statusCode), into: &line) } else { Self.raw("null", into: &line) }
-        Self.raw(",\"bytes\":", into: &line)
-        Self.appendDecimal(bytes, into: &line)
-        Self.raw(",\"redirects\":", into: &line)
-        Self.appendDecimal(Int64(redirects), into: &line)
-        Self.raw(",\"http_version\":", into: &line)
-        Self.string(httpVersion, into: &line)
-        Self.raw(",\"time\":", into: &line)
+        func escapedBound(_ text: String?) -> Int { 6 * (text?.utf8.count ?? 0) }
+        let bound =
+            Self.fixedBound + escapedBound(name) + escapedBound(method) + escapedBound(url)
+            + escapedBound(httpVersion) + escapedBound(file) + escapedBound(error)
+            + escapedBound(metrics?.remoteAddress)
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            var line = LineWriter(buffer)
+            write(into: &line)
+            count = line.count
+        }
+    }
+
+    /// The most bytes of a line other than its texts: keys, punctuation, numbers and literals.
+    private static let fixedBound = 512
+
+    /// Writes the line's fields.
+    private func write(into line: inout LineWriter) {
+        line.raw("{\"name\":")
+        line.string(name)
+        line.raw(",\"method\":")
+        line.string(method)
+        line.raw(",\"url\":")
+        line.string(url)
+        line.raw(",\"status\":")
+        if let statusCode { line.decimal(Int64(statusCode)) } else { line.raw("null") }
+        line.raw(",\"bytes\":")
+        line.decimal(bytes)
+        line.raw(",\"redirects\":")
+        line.decimal(Int64(redirects))
+        line.raw(",\"http_version\":")
+        line.string(httpVersion)
+        line.raw(",\"time\":")
         if let metrics {
             // A phase that did not happen on this transfer is null: name lookup and connect on a
             // reused connection (libcurl reports a leftover lookup time and a connect time of 0
             // there), TLS without TLS.
             let fresh = !metrics.reusedConnection
-            Self.raw("{\"queue\":", into: &line)
-            Self.seconds(metrics.queue, into: &line)
-            Self.raw(",\"namelookup\":", into: &line)
-            Self.seconds(fresh ? metrics.nameLookup : nil, into: &line)
-            Self.raw(",\"connect\":", into: &line)
-            Self.seconds(fresh ? metrics.connect : nil, into: &line)
-            Self.raw(",\"tls\":", into: &line)
-            Self.seconds(fresh && metrics.appConnect > 0 ? metrics.appConnect : nil, into: &line)
-            Self.raw(",\"first_byte\":", into: &line)
-            Self.seconds(metrics.startTransfer, into: &line)
-            Self.raw(",\"total\":", into: &line)
-            Self.seconds(metrics.total, into: &line)
-            Self.raw("},\"reused\":", into: &line)
-            Self.raw(metrics.reusedConnection ? "true" : "false", into: &line)
-            Self.raw(",\"remote\":", into: &line)
-            Self.appendRemote(metrics, into: &line)
+            line.raw("{\"queue\":")
+            line.seconds(metrics.queue)
+            line.raw(",\"namelookup\":")
+            line.seconds(fresh ? metrics.nameLookup : nil)
+            line.raw(",\"connect\":")
+            line.seconds(fresh ? metrics.connect : nil)
+            line.raw(",\"tls\":")
+            line.seconds(fresh && metrics.appConnect > 0 ? metrics.appConnect : nil)
+            line.raw(",\"first_byte\":")
+            line.seconds(metrics.startTransfer)
+            line.raw(",\"total\":")
+            line.seconds(metrics.total)
+            line.raw("},\"reused\":")
+            line.raw(metrics.reusedConnection ? "true" : "false")
+            line.raw(",\"remote\":")
+            line.remote(metrics)
         } else {
-            Self.raw("null,\"reused\":null,\"remote\":null", into: &line)
+            line.raw("null,\"reused\":null,\"remote\":null")
         }
         if let file {
-            Self.raw(",\"file\":", into: &line)
-            Self.string(file, into: &line)
+            line.raw(",\"file\":")
+            line.string(file)
         }
-        Self.raw(",\"error\":", into: &line)
-        Self.string(error, into: &line)
-        Self.raw(",\"exit\":", into: &line)
-        Self.appendDecimal(Int64(status.rawValue), into: &line)
-        Self.raw("}\n", into: &line)
-        return line
-    }
-
-    /// Appends literal text.
-    private static func raw(_ text: StaticString, into line: inout [UInt8]) {
-        line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// Appends a JSON string, or null.
-    private static func string(_ text: String?, into line: inout [UInt8]) {
-        if let text { JSONWriter.writeString(text, into: &line) } else { raw("null", into: &line) }
-    }
-
-    /// Appends seconds, or null.
-    private static func seconds(_ value: Double?, into line: inout [UInt8]) {
-        if let value { appendSeconds(value, into: &line) } else { raw("null", into: &line) }
-    }
-
-    /// Appends `"ADDRESS:PORT"` of the server (an IPv6 address in brackets), or null when not connected.
-    private static func appendRemote(_ metrics: TransferMetrics, into line: inout [UInt8]) {
-        guard let address = metrics.remoteAddress else { return raw("null", into: &line) }
-        let bracketed = address.utf8.contains(UInt8(ascii: ":"))
-        line.append(UInt8(ascii: "\""))
-        if bracketed { line.append(UInt8(ascii: "[")) }
-        JSONWriter.writeEscaped(address, into: &line)
-        if bracketed { line.append(UInt8(ascii: "]")) }
-        if let port = metrics.remotePort {
-            line.append(UInt8(ascii: ":"))
-            appendDecimal(Int64(port), into: &line)
-        }
-        line.append(UInt8(ascii: "\""))
+        line.raw(",\"error\":")
+        line.string(error)
+        line.raw(",\"exit\":")
+        line.decimal(Int64(status.rawValue))
+        line.raw("}\n")
     }
 
     /// Seconds as a JSON number with microsecond precision (`0.001234`).
     static func seconds(_ value: Double) -> String {
-        var bytes: [UInt8] = []
-        appendSeconds(value, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            var line = LineWriter(buffer)
+            line.seconds(value)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<line.count]), as: UTF8.self)
+        }
+    }
+}
+
+/// A cursor writing a report line into a buffer the caller sized for it (`BatchReport.jsonLine`
+/// bounds the line by its texts, each byte escaped to at most 6).
+private struct LineWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Bytes written so far.
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
     }
 
-    /// Appends `value` seconds with microsecond precision, written without Foundation's formatters.
-    static func appendSeconds(_ value: Double, into line: inout [UInt8]) {
+    /// Writes one byte.
+    mutating func byte(_ value: UInt8) {
+        precondition(count < buffer.count, "report line longer than its bound")
+        buffer[count] = value
+        count += 1
+    }
+
+    /// Writes literal text.
+    mutating func raw(_ text: StaticString) {
+        bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Writes bytes as they are.
+    mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+        precondition(source.count <= buffer.count - count, "report line longer than its bound")
+        guard let from = source.baseAddress, let to = buffer.baseAddress else { return }
+        (to + count).update(from: from, count: source.count)
+        count += source.count
+    }
+
+    /// Writes a JSON string, or null.
+    mutating func string(_ text: String?) {
+        guard var text else { return raw("null") }
+        byte(UInt8(ascii: "\""))
+        escaped(&text)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Writes `text` escaped as inside a JSON string: as it is when nothing needs escaping (the
+    /// usual case), else through `JSONWriter`'s escaping.
+    private mutating func escaped(_ text: inout String) {
+        let plain = text.withUTF8 { source in
+            guard source.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes(source)
+            return true
+        }
+        if plain { return }
+        var escaped: [UInt8] = []
+        JSONWriter.writeEscaped(text, into: &escaped)
+        escaped.withUnsafeBufferPointer { bytes($0) }
+    }
+
+    /// Writes seconds, or null.
+    mutating func seconds(_ value: Double?) {
+        if let value { seconds(value) } else { raw("null") }
+    }
+
+    /// Writes `value` seconds with microsecond precision, without Foundation's formatters.
+    mutating func seconds(_ value: Double) {
         let micros = Int64((min(max(0, value), 1e12) * 1_000_000).rounded())
-        appendDecimal(micros / 1_000_000, into: &line)
-        line.append(UInt8(ascii: "."))
+        decimal(micros / 1_000_000)
+        byte(UInt8(ascii: "."))
         let fraction = micros % 1_000_000
         var divisor: Int64 = 100_000
         while divisor > 0 {
-            line.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            byte(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
             divisor /= 10
         }
     }
 
-    /// Appends a decimal integer, highest digit first.
-    static func appendDecimal(_ value: Int64, into line: inout [UInt8]) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
+    /// Writes a decimal integer, highest digit first.
+    mutating func decimal(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var divisor: UInt64 = 1
         while magnitude / divisor >= 10 { divisor *= 10 }
         while divisor > 0 {
-            line.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            byte(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
             divisor /= 10
         }
+    }
+
+    /// Writes `"ADDRESS:PORT"` of the server (an IPv6 address in brackets), or null when not connected.
+    mutating func remote(_ metrics: TransferMetrics) {
+        guard var address = metrics.remoteAddress else { return raw("null") }
+        let bracketed = address.utf8.contains(UInt8(ascii: ":"))
+        byte(UInt8(ascii: "\""))
+        if bracketed { byte(UInt8(ascii: "[")) }
+        escaped(&address)
+        if bracketed { byte(UInt8(ascii: "]")) }
+        if let port = metrics.remotePort {
+            byte(UInt8(ascii: ":"))
+            decimal(Int64(port))
+        }
+        byte(UInt8(ascii: "\""))
     }
 }
