@@ -6,27 +6,40 @@ package struct ResponseHead: Sendable {
     package var reasonPhrase: String
     /// The protocol token of the status line: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
     package var httpVersion: String
-    /// Header fields in the order received; repeated names stay separate.
-    package var headers: [(name: String, value: String)]
+    /// The header fields, decoded when read.
+    package var fields: HeaderFields
 
     package init(
         statusCode: Int, reasonPhrase: String, httpVersion: String,
         headers: [(name: String, value: String)]
     ) {
+        self.init(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+            fields: HeaderFields(headers))
+    }
+
+    package init(statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields) {
         self.statusCode = statusCode
         self.reasonPhrase = reasonPhrase
         self.httpVersion = httpVersion
-        self.headers = headers
+        self.fields = fields
+    }
+
+    /// Header fields in the order received; repeated names stay separate. Each read decodes them
+    /// all: look one up with `value(for:)`.
+    package var headers: [(name: String, value: String)] {
+        get { fields.decoded }
+        set { fields = HeaderFields(newValue) }
     }
 
     /// The first value of the named header, compared case-insensitively.
     package func value(for name: String) -> String? {
-        headers.first { ASCIICase.equal($0.name, name) }?.value
+        fields.firstValue(named: name)
     }
 
     /// Every value of the named header in order, compared case-insensitively.
     package func values(for name: String) -> [String] {
-        headers.filter { ASCIICase.equal($0.name, name) }.map(\.value)
+        fields.values(named: name)
     }
 }
 
@@ -121,7 +134,24 @@ package enum ASCIICase {
     /// Whether two header names are equal ignoring ASCII case; compared byte by byte, without
     /// lower-cased copies.
     package static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native strings (nearly all) are compared in their own UTF-8 buffers, without iterators.
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                equal(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+            }
+        }
+        if let fast, let result = fast { return result }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    /// Whether two byte strings are equal ignoring ASCII case.
+    static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lower(lhs[index]) != lower(rhs[index]) {
+            return false
+        }
+        return true
     }
 
     /// Whether `byte` is A–Z.
