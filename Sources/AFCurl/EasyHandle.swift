@@ -80,7 +80,7 @@ package final class EasyHandle {
         // their userdata, which would dangle once the context is gone (libcurl may call the debug
         // callback while closing connections in curl_easy_cleanup).
         defer { endTransfer() }
-        let request = active.request
+        // Read in place: a copy of the request would retain and release each of its fields.
         let context = active.context
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
@@ -95,7 +95,7 @@ package final class EasyHandle {
             }
             let message = String(cString: errorBuffer)
             if let violation = EasyHandle.limitViolation(
-                code: code, limits: request.options.limits, duringHead: context.reportedHead == nil)
+                code: code, limits: active.request.options.limits, duringHead: context.reportedHead == nil)
             {
                 throw CurlError.limitExceeded(violation)
             }
@@ -103,12 +103,14 @@ package final class EasyHandle {
                 let reason = message.isEmpty ? CurlError.strerror(code) : message
                 throw CurlError(
                     kind: .badURL, code: Int(code.rawValue),
-                    description: "invalid URL \"\(request.url)\": libcurl refuses it (\(reason))")
+                    description: "invalid URL \"\(active.request.url)\": libcurl refuses it (\(reason))")
             }
-            throw transferError(code: code, message: message, request: request)
+            throw transferError(code: code, message: message, request: active.request)
         }
         try context.finish()
-        prepareHSTSDirectory(request.options.network, url: request.url, head: context.reportedHead)
+        if active.request.options.network.hstsFile != nil {
+            prepareHSTSDirectory(active.request.options.network, url: active.request.url, head: context.reportedHead)
+        }
         return outcome(head: context.reportedHead)
     }
 
@@ -276,36 +278,22 @@ package final class EasyHandle {
 
     // MARK: - Results
 
-    /// Reads what libcurl knows about the finished transfer.
+    /// Reads what libcurl knows about the finished transfer. The metrics read every value the
+    /// outcome repeats (status, URL, version, address, sizes, time), so each is asked once.
     private func outcome(head: ResponseHead?) -> TransferOutcome {
-        var status = 0
-        _ = afcurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var version = 0
-        _ = afcurl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
-        var port = 0
-        _ = afcurl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
-        var downloaded: curl_off_t = 0
-        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
-        var uploaded: curl_off_t = 0
-        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
-        var microseconds: curl_off_t = 0
-        _ = afcurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
-        let ip = string(CURLINFO_PRIMARY_IP)
+        let metrics = TransferMetrics.read(from: handle)
+        var redirect: UnsafePointer<CChar>?
+        let redirectURL =
+            afcurl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK
+            ? redirect.map { String(cString: $0) } : nil
+        // libcurl's empty effective URL and address read as absent in the metrics; here the URL
+        // is "" then, and the address nil, as they always were.
         return TransferOutcome(
-            statusCode: status, effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? "",
-            redirectURL: string(CURLINFO_REDIRECT_URL),
-            httpVersion: head?.httpVersion ?? EasyHandle.versionName(version),
-            primaryIP: ip?.isEmpty == false ? ip : nil, primaryPort: port > 0 ? port : nil,
-            bytesDownloaded: Int64(downloaded), bytesUploaded: Int64(uploaded),
-            totalTime: Double(microseconds) / 1_000_000, head: head,
-            metrics: TransferMetrics.read(from: handle))
-    }
-
-    /// A string getinfo value, or nil when libcurl has none.
-    private func string(_ info: CURLINFO) -> String? {
-        var pointer: UnsafePointer<CChar>?
-        guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
-        return String(cString: pointer)
+            statusCode: metrics.responseCode, effectiveURL: metrics.effectiveURL ?? "", redirectURL: redirectURL,
+            httpVersion: head?.httpVersion ?? EasyHandle.versionName(metrics.httpVersionCode),
+            primaryIP: metrics.remoteAddress, primaryPort: metrics.remotePort,
+            bytesDownloaded: metrics.bodyBytesReceived, bytesUploaded: metrics.bodyBytesSent,
+            totalTime: metrics.total, head: head, metrics: metrics)
     }
 
     /// The status-line spelling of a CURLINFO_HTTP_VERSION value.

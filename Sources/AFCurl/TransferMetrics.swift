@@ -107,9 +107,10 @@ package struct TransferMetrics: Equatable, Sendable {
         }
         func text(_ info: CURLINFO) -> String? {
             var pointer: UnsafePointer<CChar>?
-            guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
-            let value = String(cString: pointer)
-            return value.isEmpty ? nil : value
+            guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer, pointer.pointee != 0 else {
+                return nil
+            }
+            return String(cString: pointer)
         }
         metrics.nameLookup = seconds(CURLINFO_NAMELOOKUP_TIME_T)
         metrics.connect = seconds(CURLINFO_CONNECT_TIME_T)
