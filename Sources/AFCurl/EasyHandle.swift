@@ -12,9 +12,13 @@ package final class EasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The resolve list and trust hooks libcurl points at (EasyHandle+TLS.swift).
     let transferResources = TransferResources()
-    /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata and
-    /// the header list alive while libcurl may use them.
+    /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata
+    /// alive while libcurl may use it.
     private var active: ActiveTransfer?
+    /// The header list of the last transfer and the lines it was made from: the next transfer
+    /// with the same lines (every request of a batch, as a rule) hands libcurl the same list
+    /// instead of building one anew. It stays alive until replaced or the handle goes away.
+    private var headerList = HeaderListCache()
     /// Whether an option may have been set since the handle's last `curl_easy_reset` (a fresh
     /// handle has none, and `endTransfer` resets): only then does `begin` reset it first, so a
     /// transfer after a finished one does not reset twice.
@@ -35,6 +39,8 @@ package final class EasyHandle {
     deinit {
         if active != nil { endTransfer() }
         curl_easy_cleanup(handle)
+        // After the cleanup: libcurl no longer points at the list.
+        headerList.free()
         errorBuffer.deallocate()
     }
 
@@ -58,11 +64,12 @@ package final class EasyHandle {
             events: events, body: body,
             defersChallengeHeads: request.options.digestCredentials != nil, handle: handle,
             idleTimeout: request.options.idleTimeout, limits: request.options.limits)
-        let headerList = try makeHeaderList(request.headerLines, uploading: body != nil)
-        active = ActiveTransfer(request: request, context: context, headerList: headerList)
+        let headers = try headerList.list(for: request.headerLines, uploading: body != nil)
+        let transfer = ActiveTransfer(request: request, context: context)
+        active = transfer
         do {
-            try configure(request, body: body, headerList: headerList)
-            try installCallbacks(context: context, reportsRequestHeads: request.options.reportsRequestHeads)
+            try configure(transfer.request, body: body, headerList: headers)
+            try installCallbacks(context: context, reportsRequestHeads: transfer.request.options.reportsRequestHeads)
         } catch {
             endTransfer()
             throw error
@@ -114,11 +121,11 @@ package final class EasyHandle {
         return outcome(head: context.reportedHead)
     }
 
-    /// Resets the handle and frees what the transfer held (header list, callbacks' userdata).
+    /// Resets the handle and frees what the transfer held (the callbacks' userdata); the header
+    /// list is kept for the next transfer.
     private func endTransfer() {
         curl_easy_reset(handle)
         isDirty = false
-        if let active { curl_slist_free_all(active.headerList) }
         active = nil
         transferResources.endTransfer()
     }
@@ -147,22 +154,6 @@ package final class EasyHandle {
             all.append("Expect:")
         }
         return all
-    }
-
-    /// Builds the curl_slist of `sentHeaderLines`.
-    private func makeHeaderList(_ lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<
-        curl_slist
-    >? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in EasyHandle.sentHeaderLines(lines, uploading: uploading) {
-            // withCString passes a native string's own bytes, without an intermediate C array.
-            guard let extended = line.withCString({ curl_slist_append(list, $0) }) else {
-                curl_slist_free_all(list)
-                throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
-            }
-            list = extended
-        }
-        return list
     }
 
     /// The lower-cased name of a `Name: value` / `Name;` header line.
@@ -322,12 +313,9 @@ final class ActiveTransfer {
     let request: TransferRequest
     /// The callbacks' userdata.
     let context: TransferContext
-    /// The header list libcurl points at.
-    let headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(request: TransferRequest, context: TransferContext, headerList: UnsafeMutablePointer<curl_slist>?) {
+    init(request: TransferRequest, context: TransferContext) {
         self.request = request
         self.context = context
-        self.headerList = headerList
     }
 }

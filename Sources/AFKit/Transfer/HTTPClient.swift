@@ -141,8 +141,9 @@ final class HopEvents: TransferEvents {
     /// Whether the request head waits for the response: with digest, the first head sent is the
     /// unauthenticated probe, and only the one that got the final response is worth showing.
     let defersAnnouncement: Bool
-    /// Where events go.
-    unowned let delegate: HTTPClientDelegate
+    /// Where events go; held strongly (the exchange holds it too, and it holds no hop), so the
+    /// progress callback, called many times a transfer, reaches it without an unowned check.
+    let delegate: HTTPClientDelegate
 
     /// The last request head libcurl sent on this hop.
     private var rawHead: String?
