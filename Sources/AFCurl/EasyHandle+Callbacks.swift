@@ -14,8 +14,9 @@ final class TransferContext {
     /// body byte or the end of the transfer proves it final.
     let defersChallengeHeads: Bool
 
-    /// Rebuilds heads from header lines.
-    var parser = ResponseHeadParser()
+    /// Rebuilds heads from header lines. Unchecked: only the header callback reaches it, one
+    /// line at a time, and its dynamic exclusivity check cost more than parsing a line.
+    @exclusivity(unchecked) var parser = ResponseHeadParser()
     /// A completed final head not yet given to `events`.
     var pendingHead: ResponseHead?
     /// The head given to `events`.

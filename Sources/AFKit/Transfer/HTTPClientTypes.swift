@@ -182,44 +182,139 @@ extension HTTPClientDelegate {
     package func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {}
 }
 
-/// The end of an exchange: the final response and what it took to get there.
+/// The end of an exchange: the final response and what it took to get there. A value type whose
+/// fields share one object until changed, so handing a result on costs one reference count.
 package struct HTTPClientResult: Sendable {
     /// The final response's head.
-    package var head: ResponseHead
+    package var head: ResponseHead {
+        get { storage.head }
+        _modify {
+            makeUnique()
+            yield &storage.head
+        }
+    }
     /// libcurl's report on the final hop.
-    package var outcome: TransferOutcome
+    package var outcome: TransferOutcome {
+        get { storage.outcome }
+        _modify {
+            makeUnique()
+            yield &storage.outcome
+        }
+    }
     /// The URL of the final request.
-    package var url: String
+    package var url: String {
+        get { storage.url }
+        _modify {
+            makeUnique()
+            yield &storage.url
+        }
+    }
     /// The method of the final request (GET after a 303, for example).
-    package var method: String
+    package var method: String {
+        get { storage.method }
+        _modify {
+            makeUnique()
+            yield &storage.method
+        }
+    }
     /// How many redirects were followed.
-    package var redirectCount: Int
+    package var redirectCount: Int {
+        get { storage.redirectCount }
+        _modify {
+            makeUnique()
+            yield &storage.redirectCount
+        }
+    }
     /// Seconds spent on all hops together.
-    package var totalTime: Double
+    package var totalTime: Double {
+        get { storage.totalTime }
+        _modify {
+            makeUnique()
+            yield &storage.totalTime
+        }
+    }
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
-    package var cookieLines: [String] = []
+    package var cookieLines: [String] {
+        get { storage.cookieLines }
+        _modify {
+            makeUnique()
+            yield &storage.cookieLines
+        }
+    }
     /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
-    package var cookiesChanged = false
+    package var cookiesChanged: Bool {
+        get { storage.cookiesChanged }
+        _modify {
+            makeUnique()
+            yield &storage.cookiesChanged
+        }
+    }
     /// Each hop's metrics in order, the final hop last (AFNetworking's `transactionMetrics`);
     /// empty from a transport that measured nothing.
-    package var hopMetrics: [TransferMetrics] = []
+    package var hopMetrics: [TransferMetrics] {
+        get { storage.hopMetrics }
+        _modify {
+            makeUnique()
+            yield &storage.hopMetrics
+        }
+    }
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
         totalTime: Double
     ) {
-        self.head = head
-        self.outcome = outcome
-        self.url = url
-        self.method = method
-        self.redirectCount = redirectCount
-        self.totalTime = totalTime
+        storage = Storage(
+            head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount,
+            totalTime: totalTime, cookieLines: [], cookiesChanged: false, hopMetrics: [])
     }
 
     /// The final response's status code.
     package var statusCode: Int { head.statusCode }
     /// The final response's reason phrase; for HTTP/2 and HTTP/3 the standard one for the code.
     package var reasonPhrase: String { head.shownReasonPhrase }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a copy of the value costs one reference count, and a change
+    /// to a shared copy copies the fields first.
+    private var storage: Storage
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
+    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
+    // checks statically; the dynamic check cost more than the copy it saves.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var head: ResponseHead
+        @exclusivity(unchecked) var outcome: TransferOutcome
+        @exclusivity(unchecked) var url: String
+        @exclusivity(unchecked) var method: String
+        @exclusivity(unchecked) var redirectCount: Int
+        @exclusivity(unchecked) var totalTime: Double
+        @exclusivity(unchecked) var cookieLines: [String]
+        @exclusivity(unchecked) var cookiesChanged: Bool
+        @exclusivity(unchecked) var hopMetrics: [TransferMetrics]
+
+        init(head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int, totalTime: Double, cookieLines: [String], cookiesChanged: Bool, hopMetrics: [TransferMetrics]) {
+            self.head = head
+            self.outcome = outcome
+            self.url = url
+            self.method = method
+            self.redirectCount = redirectCount
+            self.totalTime = totalTime
+            self.cookieLines = cookieLines
+            self.cookiesChanged = cookiesChanged
+            self.hopMetrics = hopMetrics
+        }
+
+        /// A new object with the same fields.
+        func copy() -> Storage {
+            Storage(head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount, totalTime: totalTime, cookieLines: cookieLines, cookiesChanged: cookiesChanged, hopMetrics: hopMetrics)
+        }
+    }
 }
 
 /// Failures of the exchange that are not libcurl's (those arrive as `CurlError`).
