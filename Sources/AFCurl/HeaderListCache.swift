@@ -20,7 +20,8 @@ struct HeaderListCache {
     /// The list for `lines` (see `EasyHandle.sentHeaderLines`), made anew only when they differ
     /// from the last call's.
     mutating func list(for lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<curl_slist>? {
-        if isMade && uploading == self.uploading && lines == self.lines { return list }
+        // Byte for byte: lines that are merely canonically equivalent send other bytes.
+        if isMade && uploading == self.uploading && UTF8Bytes.equal(lines, self.lines) { return list }
         free()
         list = try HeaderListCache.make(EasyHandle.sentHeaderLines(lines, uploading: uploading))
         self.lines = lines
