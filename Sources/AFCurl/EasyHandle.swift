@@ -137,12 +137,13 @@ package final class EasyHandle {
     static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
         if method == "HEAD" { return nil }
         if let body { return body }
-        return methodsWithBody.contains(method) ? EmptyBodySource() : nil
+        // Compared directly: hashing the method for a set lookup cost more, on every transfer.
+        return method == "POST" || method == "PUT" || method == "PATCH" ? EmptyBodySource() : nil
     }
 
     /// The methods that always carry a body, an empty one when none was given, so that libcurl
     /// sends `Content-Length: 0` (RFC 9110 §8.6). The serializer reads the same set, so what
-    /// `--offline` prints is what is sent.
+    /// `--offline` prints is what is sent; `effectiveBody` spells the same three out.
     package static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
 
     /// The header lines libcurl is given: `lines`, plus `Expect:` for uploads unless one was

@@ -60,7 +60,7 @@ package final class HTTPClient {
 
     /// The libcurl transfer for one hop; `elapsed` seconds of the total timeout are spent.
     static func transferRequest(
-        for request: PreparedRequest, options: ClientOptions, elapsed: Double
+        for request: PreparedRequest, options: ClientOptions, elapsed: Double, headerLines memo: HeaderLinesMemo? = nil
     ) throws -> TransferRequest {
         var timeout = options.timeout
         if let total = options.timeout {
@@ -83,7 +83,8 @@ package final class HTTPClient {
         transferOptions.cookieEngine = options.cookies != nil
         transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
         return TransferRequest(
-            method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
+            method: request.method, url: request.url, headerLines: memo?.lines(for: request) ?? headerLines(for: request),
+            body: request.body,
             options: transferOptions)
     }
 
