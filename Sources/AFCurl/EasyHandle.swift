@@ -118,7 +118,7 @@ package final class EasyHandle {
         if active.request.options.network.hstsFile != nil {
             prepareHSTSDirectory(active.request.options.network, url: active.request.url, head: context.reportedHead)
         }
-        return outcome(head: context.reportedHead)
+        return outcome(head: context.reportedHead, requestURL: active.request.url)
     }
 
     /// Resets the handle and frees what the transfer held (the callbacks' userdata); the header
@@ -272,8 +272,8 @@ package final class EasyHandle {
 
     /// Reads what libcurl knows about the finished transfer. The metrics read every value the
     /// outcome repeats (status, URL, version, address, sizes, time), so each is asked once.
-    private func outcome(head: ResponseHead?) -> TransferOutcome {
-        let metrics = TransferMetrics.read(from: handle)
+    private func outcome(head: ResponseHead?, requestURL: String) -> TransferOutcome {
+        let metrics = TransferMetrics.read(from: handle, requestURL: requestURL)
         var redirect: UnsafePointer<CChar>?
         let redirectURL =
             afcurl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK
