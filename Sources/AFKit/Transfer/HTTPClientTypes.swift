@@ -1,46 +1,149 @@
 import AFCurl
 
-/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity.
+/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity. A value
+/// type whose fields share one object until changed: every request of a batch carries a copy.
 package struct ClientOptions: Sendable {
     /// Whether 301/302/303/307/308 responses with a `Location` are followed.
-    package var follow: Bool
+    package var follow: Bool {
+        get { storage.follow }
+        _modify {
+            makeUnique()
+            yield &storage.follow
+        }
+    }
     /// The most redirects followed before failing with `HTTPClientError.tooManyRedirects`.
-    package var maxRedirects: Int
+    package var maxRedirects: Int {
+        get { storage.maxRedirects }
+        _modify {
+            makeUnique()
+            yield &storage.maxRedirects
+        }
+    }
     /// Seconds allowed for each connection to be set up; nil for libcurl's default.
-    package var connectTimeout: Double?
+    package var connectTimeout: Double? {
+        get { storage.connectTimeout }
+        _modify {
+            makeUnique()
+            yield &storage.connectTimeout
+        }
+    }
     /// Seconds allowed for the whole exchange, redirects included (`--max-time`); nil for no limit.
-    package var timeout: Double?
+    package var timeout: Double? {
+        get { storage.timeout }
+        _modify {
+            makeUnique()
+            yield &storage.timeout
+        }
+    }
     /// Seconds each transfer may go without a byte received or sent (`--timeout`); nil for none.
-    package var idleTimeout: Double?
+    package var idleTimeout: Double? {
+        get { storage.idleTimeout }
+        _modify {
+            makeUnique()
+            yield &storage.idleTimeout
+        }
+    }
     /// Bounds on each response body (`--max-filesize`, the expansion ratio).
-    package var limits = ResponseLimits()
+    package var limits: ResponseLimits {
+        get { storage.limits }
+        _modify {
+            makeUnique()
+            yield &storage.limits
+        }
+    }
     /// Explicit proxies by URL scheme; for a URL none applies to, libcurl uses `http_proxy`,
     /// `https_proxy`, `all_proxy` and `no_proxy` from the environment (upper-case forms too,
     /// except `HTTP_PROXY`, which libcurl ignores on purpose: CGI puts a request header there).
-    package var proxies: [ProxySetting]
+    package var proxies: [ProxySetting] {
+        get { storage.proxies }
+        _modify {
+            makeUnique()
+            yield &storage.proxies
+        }
+    }
     /// Hosts that bypass the proxy; nil for `no_proxy` from the environment.
-    package var noProxy: String?
+    package var noProxy: String? {
+        get { storage.noProxy }
+        _modify {
+            makeUnique()
+            yield &storage.noProxy
+        }
+    }
     /// The HTTP version to ask for.
-    package var httpVersion: HTTPVersionPreference
+    package var httpVersion: HTTPVersionPreference {
+        get { storage.httpVersion }
+        _modify {
+            makeUnique()
+            yield &storage.httpVersion
+        }
+    }
     /// Accept-Encoding to send and decode transparently ("" for all libcurl supports); nil for
     /// none, leaving the body exactly as received.
-    package var acceptEncoding: String?
+    package var acceptEncoding: String? {
+        get { storage.acceptEncoding }
+        _modify {
+            makeUnique()
+            yield &storage.acceptEncoding
+        }
+    }
     /// TLS verification settings.
-    package var tls: TLSOptions
+    package var tls: TLSOptions {
+        get { storage.tls }
+        _modify {
+            makeUnique()
+            yield &storage.tls
+        }
+    }
     /// Whether `SentRequest.rawHead` carries each request head exactly as sent.
-    package var verbose: Bool
+    package var verbose: Bool {
+        get { storage.verbose }
+        _modify {
+            makeUnique()
+            yield &storage.verbose
+        }
+    }
     /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
-    package var resolve: [String] = []
+    package var resolve: [String] {
+        get { storage.resolve }
+        _modify {
+            makeUnique()
+            yield &storage.resolve
+        }
+    }
     /// Routing (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`), `--limit-rate`,
     /// `--chunked` and the HSTS cache, as plain data applied to libcurl in one place.
-    package var network = NetworkOptions()
+    package var network: NetworkOptions {
+        get { storage.network }
+        _modify {
+            makeUnique()
+            yield &storage.network
+        }
+    }
     /// Cookies for libcurl's engine (a session's, a cookie jar's); nil leaves the engine off.
-    package var cookies: CookieSettings?
+    package var cookies: CookieSettings? {
+        get { storage.cookies }
+        _modify {
+            makeUnique()
+            yield &storage.cookies
+        }
+    }
     /// The netrc file used for a request that carries no credentials of its own; nil for none.
-    package var netrcFile: String?
+    package var netrcFile: String? {
+        get { storage.netrcFile }
+        _modify {
+            makeUnique()
+            yield &storage.netrcFile
+        }
+    }
     /// Whether `Authorization`, `Cookie` and digest credentials follow a redirect to another
     /// origin (curl's `--location-trusted`); off by default.
-    package var locationTrusted = false
+    package var locationTrusted: Bool {
+        get { storage.locationTrusted }
+        _modify {
+            makeUnique()
+            yield &storage.locationTrusted
+        }
+    }
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -48,16 +151,78 @@ package struct ClientOptions: Sendable {
         httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
         tls: TLSOptions = TLSOptions(), verbose: Bool = false
     ) {
-        self.follow = follow
-        self.maxRedirects = maxRedirects
-        self.connectTimeout = connectTimeout
-        self.timeout = timeout
-        self.proxies = proxies
-        self.noProxy = noProxy
-        self.httpVersion = httpVersion
-        self.acceptEncoding = acceptEncoding
-        self.tls = tls
-        self.verbose = verbose
+        storage = Storage(
+            follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout,
+            idleTimeout: nil, limits: ResponseLimits(), proxies: proxies, noProxy: noProxy, httpVersion: httpVersion,
+            acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: [], network: NetworkOptions(),
+            cookies: nil, netrcFile: nil, locationTrusted: false)
+    }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a copy of the value costs one reference count, and a change
+    /// to a shared copy copies the fields first.
+    fileprivate var storage: Storage
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
+    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
+    // checks statically.
+    fileprivate final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var follow: Bool
+        @exclusivity(unchecked) var maxRedirects: Int
+        @exclusivity(unchecked) var connectTimeout: Double?
+        @exclusivity(unchecked) var timeout: Double?
+        @exclusivity(unchecked) var idleTimeout: Double?
+        @exclusivity(unchecked) var limits: ResponseLimits
+        @exclusivity(unchecked) var proxies: [ProxySetting]
+        @exclusivity(unchecked) var noProxy: String?
+        @exclusivity(unchecked) var httpVersion: HTTPVersionPreference
+        @exclusivity(unchecked) var acceptEncoding: String?
+        @exclusivity(unchecked) var tls: TLSOptions
+        @exclusivity(unchecked) var verbose: Bool
+        @exclusivity(unchecked) var resolve: [String]
+        @exclusivity(unchecked) var network: NetworkOptions
+        @exclusivity(unchecked) var cookies: CookieSettings?
+        @exclusivity(unchecked) var netrcFile: String?
+        @exclusivity(unchecked) var locationTrusted: Bool
+
+        init(follow: Bool, maxRedirects: Int, connectTimeout: Double?, timeout: Double?, idleTimeout: Double?, limits: ResponseLimits, proxies: [ProxySetting], noProxy: String?, httpVersion: HTTPVersionPreference, acceptEncoding: String?, tls: TLSOptions, verbose: Bool, resolve: [String], network: NetworkOptions, cookies: CookieSettings?, netrcFile: String?, locationTrusted: Bool) {
+            self.follow = follow
+            self.maxRedirects = maxRedirects
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+            self.idleTimeout = idleTimeout
+            self.limits = limits
+            self.proxies = proxies
+            self.noProxy = noProxy
+            self.httpVersion = httpVersion
+            self.acceptEncoding = acceptEncoding
+            self.tls = tls
+            self.verbose = verbose
+            self.resolve = resolve
+            self.network = network
+            self.cookies = cookies
+            self.netrcFile = netrcFile
+            self.locationTrusted = locationTrusted
+        }
+
+        /// A new object with the same fields.
+        func copy() -> Storage {
+            Storage(follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxies: proxies, noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: resolve, network: network, cookies: cookies, netrcFile: netrcFile, locationTrusted: locationTrusted)
+        }
+    }
+}
+
+extension ClientOptions: CustomReflectable {
+    /// The fields themselves, as if they were stored in the value (what the curl mapping's
+    /// completeness check enumerates, and what a debugger shows).
+    package var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage).children)
     }
 }
 
