@@ -14,8 +14,9 @@ final class TransferContext {
     /// body byte or the end of the transfer proves it final.
     let defersChallengeHeads: Bool
 
-    /// Rebuilds heads from header lines.
-    var parser = ResponseHeadParser()
+    /// Rebuilds heads from header lines. Unchecked: only the header callback reaches it, one
+    /// line at a time, and its dynamic exclusivity check cost more than parsing a line.
+    @exclusivity(unchecked) var parser = ResponseHeadParser()
     /// A completed final head not yet given to `events`.
     var pendingHead: ResponseHead?
     /// The head given to `events`.
@@ -222,6 +223,15 @@ final class TransferContext {
     }
 }
 
+extension TransferContext {
+    /// Runs `body` with the context behind a callback's userdata, without retaining it: the
+    /// transfer (EasyHandle's active transfer) holds it for as long as libcurl may call back.
+    @inline(__always)
+    static func with<Result>(_ userdata: UnsafeMutableRawPointer, _ body: (TransferContext) -> Result) -> Result {
+        Unmanaged<TransferContext>.fromOpaque(userdata)._withUnsafeGuaranteedRef(body)
+    }
+}
+
 extension EasyHandle {
     /// The options whose userdata is the transfer's context.
     private static let userdataOptions = [
@@ -240,16 +250,17 @@ extension EasyHandle {
             afcurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
                 let length = size * count
                 guard let buffer, let userdata else { return 0 }
-                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
-                return context.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+                return TransferContext.with(userdata) {
+                    $0.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+                }
             }, "header callback")
         try check(
             afcurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
                 let length = size * count
                 guard let buffer, let userdata else { return 0 }
-                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
-                return context.receiveBody(UnsafeRawBufferPointer(start: buffer, count: length))
-                    ? length : Int(AFCURL_WRITEFUNC_ERROR)
+                return TransferContext.with(userdata) {
+                    $0.receiveBody(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : Int(AFCURL_WRITEFUNC_ERROR)
+                }
             }, "write callback")
         try check(
             afcurl_setopt_read_function(handle) { buffer, size, count, userdata in
@@ -267,10 +278,11 @@ extension EasyHandle {
         try check(
             afcurl_setopt_xferinfo_function(handle) { userdata, downloadTotal, downloadNow, uploadTotal, uploadNow in
                 guard let userdata else { return 0 }
-                let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
-                return context.progress(
-                    downloaded: Int64(downloadNow), expectedDownload: Int64(downloadTotal),
-                    uploaded: Int64(uploadNow), expectedUpload: Int64(uploadTotal))
+                return TransferContext.with(userdata) {
+                    $0.progress(
+                        downloaded: Int64(downloadNow), expectedDownload: Int64(downloadTotal),
+                        uploaded: Int64(uploadNow), expectedUpload: Int64(uploadTotal))
+                }
             }, "progress callback")
         try setLong(CURLOPT_NOPROGRESS, 0)
         guard reportsRequestHeads else { return }

@@ -12,9 +12,13 @@ package final class EasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The resolve list and trust hooks libcurl points at (EasyHandle+TLS.swift).
     let transferResources = TransferResources()
-    /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata and
-    /// the header list alive while libcurl may use them.
+    /// The transfer set up by `begin` and not yet concluded; it keeps the callbacks' userdata
+    /// alive while libcurl may use it.
     private var active: ActiveTransfer?
+    /// The header list of the last transfer and the lines it was made from: the next transfer
+    /// with the same lines (every request of a batch, as a rule) hands libcurl the same list
+    /// instead of building one anew. It stays alive until replaced or the handle goes away.
+    private var headerList = HeaderListCache()
     /// Whether an option may have been set since the handle's last `curl_easy_reset` (a fresh
     /// handle has none, and `endTransfer` resets): only then does `begin` reset it first, so a
     /// transfer after a finished one does not reset twice.
@@ -35,6 +39,8 @@ package final class EasyHandle {
     deinit {
         if active != nil { endTransfer() }
         curl_easy_cleanup(handle)
+        // After the cleanup: libcurl no longer points at the list.
+        headerList.free()
         errorBuffer.deallocate()
     }
 
@@ -58,11 +64,12 @@ package final class EasyHandle {
             events: events, body: body,
             defersChallengeHeads: request.options.digestCredentials != nil, handle: handle,
             idleTimeout: request.options.idleTimeout, limits: request.options.limits)
-        let headerList = try makeHeaderList(request.headerLines, uploading: body != nil)
-        active = ActiveTransfer(request: request, context: context, headerList: headerList)
+        let headers = try headerList.list(for: request.headerLines, uploading: body != nil)
+        let transfer = ActiveTransfer(request: request, context: context)
+        active = transfer
         do {
-            try configure(request, body: body, headerList: headerList)
-            try installCallbacks(context: context, reportsRequestHeads: request.options.reportsRequestHeads)
+            try configure(transfer.request, body: body, headerList: headers)
+            try installCallbacks(context: context, reportsRequestHeads: transfer.request.options.reportsRequestHeads)
         } catch {
             endTransfer()
             throw error
@@ -80,7 +87,7 @@ package final class EasyHandle {
         // their userdata, which would dangle once the context is gone (libcurl may call the debug
         // callback while closing connections in curl_easy_cleanup).
         defer { endTransfer() }
-        let request = active.request
+        // Read in place: a copy of the request would retain and release each of its fields.
         let context = active.context
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
@@ -95,7 +102,7 @@ package final class EasyHandle {
             }
             let message = String(cString: errorBuffer)
             if let violation = EasyHandle.limitViolation(
-                code: code, limits: request.options.limits, duringHead: context.reportedHead == nil)
+                code: code, limits: active.request.options.limits, duringHead: context.reportedHead == nil)
             {
                 throw CurlError.limitExceeded(violation)
             }
@@ -103,20 +110,22 @@ package final class EasyHandle {
                 let reason = message.isEmpty ? CurlError.strerror(code) : message
                 throw CurlError(
                     kind: .badURL, code: Int(code.rawValue),
-                    description: "invalid URL \"\(request.url)\": libcurl refuses it (\(reason))")
+                    description: "invalid URL \"\(active.request.url)\": libcurl refuses it (\(reason))")
             }
-            throw transferError(code: code, message: message, request: request)
+            throw transferError(code: code, message: message, request: active.request)
         }
         try context.finish()
-        prepareHSTSDirectory(request.options.network, url: request.url, head: context.reportedHead)
-        return outcome(head: context.reportedHead)
+        if active.request.options.network.hstsFile != nil {
+            prepareHSTSDirectory(active.request.options.network, url: active.request.url, head: context.reportedHead)
+        }
+        return outcome(head: context.reportedHead, requestURL: active.request.url)
     }
 
-    /// Resets the handle and frees what the transfer held (header list, callbacks' userdata).
+    /// Resets the handle and frees what the transfer held (the callbacks' userdata); the header
+    /// list is kept for the next transfer.
     private func endTransfer() {
         curl_easy_reset(handle)
         isDirty = false
-        if let active { curl_slist_free_all(active.headerList) }
         active = nil
         transferResources.endTransfer()
     }
@@ -128,12 +137,13 @@ package final class EasyHandle {
     static func effectiveBody(method: String, body: BodySource?) -> BodySource? {
         if method == "HEAD" { return nil }
         if let body { return body }
-        return methodsWithBody.contains(method) ? EmptyBodySource() : nil
+        // Compared directly: hashing the method for a set lookup cost more, on every transfer.
+        return method == "POST" || method == "PUT" || method == "PATCH" ? EmptyBodySource() : nil
     }
 
     /// The methods that always carry a body, an empty one when none was given, so that libcurl
     /// sends `Content-Length: 0` (RFC 9110 §8.6). The serializer reads the same set, so what
-    /// `--offline` prints is what is sent.
+    /// `--offline` prints is what is sent; `effectiveBody` spells the same three out.
     package static let methodsWithBody: Set<String> = ["POST", "PUT", "PATCH"]
 
     /// The header lines libcurl is given: `lines`, plus `Expect:` for uploads unless one was
@@ -145,22 +155,6 @@ package final class EasyHandle {
             all.append("Expect:")
         }
         return all
-    }
-
-    /// Builds the curl_slist of `sentHeaderLines`.
-    private func makeHeaderList(_ lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<
-        curl_slist
-    >? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in EasyHandle.sentHeaderLines(lines, uploading: uploading) {
-            // withCString passes a native string's own bytes, without an intermediate C array.
-            guard let extended = line.withCString({ curl_slist_append(list, $0) }) else {
-                curl_slist_free_all(list)
-                throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
-            }
-            list = extended
-        }
-        return list
     }
 
     /// The lower-cased name of a `Name: value` / `Name;` header line.
@@ -276,36 +270,22 @@ package final class EasyHandle {
 
     // MARK: - Results
 
-    /// Reads what libcurl knows about the finished transfer.
-    private func outcome(head: ResponseHead?) -> TransferOutcome {
-        var status = 0
-        _ = afcurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var version = 0
-        _ = afcurl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
-        var port = 0
-        _ = afcurl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
-        var downloaded: curl_off_t = 0
-        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
-        var uploaded: curl_off_t = 0
-        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
-        var microseconds: curl_off_t = 0
-        _ = afcurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
-        let ip = string(CURLINFO_PRIMARY_IP)
+    /// Reads what libcurl knows about the finished transfer. The metrics read every value the
+    /// outcome repeats (status, URL, version, address, sizes, time), so each is asked once.
+    private func outcome(head: ResponseHead?, requestURL: String) -> TransferOutcome {
+        let metrics = TransferMetrics.read(from: handle, requestURL: requestURL)
+        var redirect: UnsafePointer<CChar>?
+        let redirectURL =
+            afcurl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK
+            ? redirect.map { String(cString: $0) } : nil
+        // libcurl's empty effective URL and address read as absent in the metrics; here the URL
+        // is "" then, and the address nil, as they always were.
         return TransferOutcome(
-            statusCode: status, effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? "",
-            redirectURL: string(CURLINFO_REDIRECT_URL),
-            httpVersion: head?.httpVersion ?? EasyHandle.versionName(version),
-            primaryIP: ip?.isEmpty == false ? ip : nil, primaryPort: port > 0 ? port : nil,
-            bytesDownloaded: Int64(downloaded), bytesUploaded: Int64(uploaded),
-            totalTime: Double(microseconds) / 1_000_000, head: head,
-            metrics: TransferMetrics.read(from: handle))
-    }
-
-    /// A string getinfo value, or nil when libcurl has none.
-    private func string(_ info: CURLINFO) -> String? {
-        var pointer: UnsafePointer<CChar>?
-        guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
-        return String(cString: pointer)
+            statusCode: metrics.responseCode, effectiveURL: metrics.effectiveURL ?? "", redirectURL: redirectURL,
+            httpVersion: head?.httpVersion ?? EasyHandle.versionName(metrics.httpVersionCode),
+            primaryIP: metrics.remoteAddress, primaryPort: metrics.remotePort,
+            bytesDownloaded: metrics.bodyBytesReceived, bytesUploaded: metrics.bodyBytesSent,
+            totalTime: metrics.total, head: head, metrics: metrics)
     }
 
     /// The status-line spelling of a CURLINFO_HTTP_VERSION value.
@@ -334,12 +314,9 @@ final class ActiveTransfer {
     let request: TransferRequest
     /// The callbacks' userdata.
     let context: TransferContext
-    /// The header list libcurl points at.
-    let headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(request: TransferRequest, context: TransferContext, headerList: UnsafeMutablePointer<curl_slist>?) {
+    init(request: TransferRequest, context: TransferContext) {
         self.request = request
         self.context = context
-        self.headerList = headerList
     }
 }

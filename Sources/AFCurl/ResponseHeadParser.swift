@@ -1,3 +1,5 @@
+import Glibc
+
 /// Rebuilds response heads from the lines libcurl hands to its header callback.
 ///
 /// libcurl calls the header callback once per complete line, for every response on the
@@ -19,7 +21,7 @@ package struct ResponseHeadParser {
     private var statusCode = 0
     private var reasonPhrase = ""
     private var httpVersion = ""
-    private var headers: [(name: String, value: String)] = []
+    private var fields = HeaderFieldsBuilder()
     private var isOpen = false
     /// Bytes of the open head so far, status line included.
     private var headBytes = 0
@@ -43,7 +45,7 @@ package struct ResponseHeadParser {
             return .completed(
                 ResponseHead(
                     statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
-                    headers: headers))
+                    fields: fields.finish()))
         }
         if ResponseHeadParser.isStatusLine(bytes) {
             parseStatusLine(bytes)
@@ -57,21 +59,16 @@ package struct ResponseHeadParser {
         }
         if bytes[0] == 0x20 || bytes[0] == 0x09 {
             // Obsolete line folding (RFC 9112 §5.2): the continuation joins the previous value.
-            if !headers.isEmpty {
-                let continuation = HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: 0, to: bytes.count))
-                headers[headers.count - 1].value += " " + continuation
-            }
+            fields.appendContinuation(ResponseHeadParser.trimmed(bytes, from: 0, to: bytes.count))
             return .none
         }
-        // Work on bytes: this runs for every header of every response, and character-level
-        // String processing costs several times more here.
-        if let colon = bytes.firstIndex(of: 0x3A) {
-            guard headers.count < ResponseLimits.maxHeaderCount else {
+        // Work on bytes, and keep them: this runs for every header of every response, and most
+        // fields are never read as text.
+        if let colon = ResponseHeadParser.firstColon(in: bytes) {
+            guard fields.count < ResponseLimits.maxHeaderCount else {
                 return .limitExceeded(.headerCount(limit: ResponseLimits.maxHeaderCount))
             }
-            let name = HeaderText.decode(UnsafeRawBufferPointer(rebasing: bytes[0..<colon]))
-            let value = HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: colon + 1, to: bytes.count))
-            headers.append((name: name, value: value))
+            fields.append(line: bytes, colon: colon, value: ResponseHeadParser.trimmedRange(bytes, from: colon + 1, to: bytes.count))
         }
         return .none
     }
@@ -84,11 +81,23 @@ package struct ResponseHeadParser {
 
     /// The bytes in `start..<end` without leading and trailing spaces and tabs.
     private static func trimmed(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[trimmedRange(bytes, from: start, to: end)])
+    }
+
+    /// The range `start..<end` without leading and trailing spaces and tabs.
+    private static func trimmedRange(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Range<Int> {
         var start = start
         var end = end
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        return start..<end
+    }
+
+    /// The index of the first `:` in `bytes`, found by memchr.
+    private static func firstColon(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, let found = memchr(base, 0x3A, bytes.count) else { return nil }
+        // memchr found it within the `bytes.count` bytes from `base`.
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Starts a new head from `HTTP/1.1 200 OK` or `HTTP/2 200`. Works on bytes, like the fields:
@@ -97,17 +106,30 @@ package struct ResponseHeadParser {
     private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer) {
         let end = bytes.count
         let firstSpace = bytes.firstIndex(of: 0x20) ?? end
-        httpVersion = HeaderText.decode(UnsafeRawBufferPointer(rebasing: bytes[0..<firstSpace]))
+        httpVersion = ResponseHeadParser.versionText(UnsafeRawBufferPointer(rebasing: bytes[0..<firstSpace]))
         let codeStart = min(firstSpace + 1, end)
         var codeEnd = codeStart
         while codeEnd < end, bytes[codeEnd] != 0x20 { codeEnd += 1 }
         statusCode = ResponseHeadParser.decimal(UnsafeRawBufferPointer(rebasing: bytes[codeStart..<codeEnd])) ?? 0
         reasonPhrase =
             codeEnd < end ? HeaderText.decode(ResponseHeadParser.trimmed(bytes, from: codeEnd + 1, to: end)) : ""
-        headers = []
-        // Room for a typical head, so the first fields do not regrow the array.
-        headers.reserveCapacity(12)
+        fields.start()
         isOpen = true
+    }
+
+    /// The protocol token as text: the usual ones are literals, made without decoding.
+    private static func versionText(_ token: UnsafeRawBufferPointer) -> String {
+        if matches(token, "HTTP/1.1") { return "HTTP/1.1" }
+        if matches(token, "HTTP/2") { return "HTTP/2" }
+        if matches(token, "HTTP/1.0") { return "HTTP/1.0" }
+        if matches(token, "HTTP/3") { return "HTTP/3" }
+        return HeaderText.decode(token)
+    }
+
+    /// Whether `token` holds exactly the bytes of `literal`.
+    private static func matches(_ token: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard token.count == literal.utf8CodeUnitCount, let base = token.baseAddress else { return false }
+        return memcmp(base, literal.utf8Start, token.count) == 0
     }
 
     /// The value of a run of ASCII digits, or nil when it is empty, holds anything else or overflows.
@@ -127,8 +149,14 @@ package enum HeaderText {
     /// Decodes bytes as UTF-8 if they are valid UTF-8, otherwise byte-for-byte as Latin-1
     /// (RFC 9110 §5.5 allows obs-text; Latin-1 keeps every byte visible and reversible).
     package static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
-        // ASCII, nearly every header, is valid UTF-8: no need for the generic validating decoder.
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        // ASCII, nearly every header, is valid UTF-8 as it is: copied in place, a short one
+        // (most reason phrases and values) is made without another validating pass.
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(unsafeUninitializedCapacity: bytes.count) { target in
+                UnsafeMutableRawBufferPointer(target).copyMemory(from: bytes)
+                return bytes.count
+            }
+        }
         if let text = String(validating: bytes, as: UTF8.self) {
             return text
         }

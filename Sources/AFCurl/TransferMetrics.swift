@@ -87,8 +87,9 @@ package struct TransferMetrics: Equatable, Sendable {
     /// Whether the transfer went over a connection an earlier transfer opened.
     package var reusedConnection: Bool { newConnections == 0 && remoteAddress != nil }
 
-    /// Reads the metrics of the transfer that just ended on `handle`.
-    static func read(from handle: UnsafeMutableRawPointer) -> TransferMetrics {
+    /// Reads the metrics of the transfer that just ended on `handle`; `requestURL` (the URL the
+    /// transfer was given) is reused as the effective URL when libcurl's has the same bytes.
+    static func read(from handle: UnsafeMutableRawPointer, requestURL: String? = nil) -> TransferMetrics {
         var metrics = TransferMetrics()
         func seconds(_ info: CURLINFO) -> Double {
             var microseconds: curl_off_t = 0
@@ -105,11 +106,13 @@ package struct TransferMetrics: Equatable, Sendable {
             _ = afcurl_getinfo_off(handle, info, &value)
             return Int64(value)
         }
-        func text(_ info: CURLINFO) -> String? {
+        func text(_ info: CURLINFO, reusing known: String? = nil) -> String? {
             var pointer: UnsafePointer<CChar>?
-            guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
-            let value = String(cString: pointer)
-            return value.isEmpty ? nil : value
+            guard afcurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer, pointer.pointee != 0 else {
+                return nil
+            }
+            if let known, TransferMetrics.same(pointer, as: known) { return known }
+            return String(cString: pointer)
         }
         metrics.nameLookup = seconds(CURLINFO_NAMELOOKUP_TIME_T)
         metrics.connect = seconds(CURLINFO_CONNECT_TIME_T)
@@ -134,12 +137,24 @@ package struct TransferMetrics: Equatable, Sendable {
         metrics.httpVersionCode = integer(CURLINFO_HTTP_VERSION)
         metrics.scheme = text(CURLINFO_SCHEME)
         metrics.contentType = text(CURLINFO_CONTENT_TYPE)
-        metrics.effectiveURL = text(CURLINFO_EFFECTIVE_URL)
+        metrics.effectiveURL = text(CURLINFO_EFFECTIVE_URL, reusing: requestURL)
         metrics.method = text(CURLINFO_EFFECTIVE_METHOD)
         metrics.responseCode = integer(CURLINFO_RESPONSE_CODE)
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         metrics.startDate = Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000 - metrics.total
         return metrics
+    }
+
+    /// Whether the C string at `pointer` has the bytes of `text` (what `String(cString:)` would
+    /// make of it, when `text` is valid UTF-8, as every Swift String is).
+    private static func same(_ pointer: UnsafePointer<CChar>, as text: String) -> Bool {
+        let length = strlen(pointer)
+        guard length == text.utf8.count else { return false }
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return length == 0 }
+            return memcmp(base, pointer, length) == 0
+        }
+        return fast ?? false
     }
 }

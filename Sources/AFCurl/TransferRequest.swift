@@ -25,43 +25,134 @@ package struct TransferRequest {
     }
 }
 
-/// Settings of one transfer that are not part of the HTTP message itself.
+/// Settings of one transfer that are not part of the HTTP message itself. A value type whose
+/// fields share one object until changed: a request's options are read and passed on many times.
 package struct TransferOptions: Sendable {
     /// Seconds allowed for connecting (DNS, TCP, TLS); nil for libcurl's default of 300.
-    package var connectTimeout: Double?
+    package var connectTimeout: Double? {
+        get { storage.connectTimeout }
+        _modify {
+            makeUnique()
+            yield &storage.connectTimeout
+        }
+    }
     /// Seconds allowed for the whole transfer (curl's `--max-time`); nil for no limit.
-    package var timeout: Double?
+    package var timeout: Double? {
+        get { storage.timeout }
+        _modify {
+            makeUnique()
+            yield &storage.timeout
+        }
+    }
     /// Seconds the transfer may go without a byte received or sent (HTTPie's `--timeout`, AF's
     /// `timeoutInterval`); also bounds connecting when `connectTimeout` is nil. nil for no limit.
-    package var idleTimeout: Double?
+    package var idleTimeout: Double? {
+        get { storage.idleTimeout }
+        _modify {
+            makeUnique()
+            yield &storage.idleTimeout
+        }
+    }
     /// Bounds on the response body.
-    package var limits: ResponseLimits
+    package var limits: ResponseLimits {
+        get { storage.limits }
+        _modify {
+            makeUnique()
+            yield &storage.limits
+        }
+    }
     /// An explicit proxy URL (`http://host:port`, `socks5://…`); nil leaves libcurl reading
     /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment.
-    package var proxy: String?
+    package var proxy: String? {
+        get { storage.proxy }
+        _modify {
+            makeUnique()
+            yield &storage.proxy
+        }
+    }
     /// Hosts that bypass the proxy, comma separated (`*` for all); nil for the environment's.
-    package var noProxy: String?
+    package var noProxy: String? {
+        get { storage.noProxy }
+        _modify {
+            makeUnique()
+            yield &storage.noProxy
+        }
+    }
     /// Which HTTP version to ask for.
-    package var httpVersion: HTTPVersionPreference
+    package var httpVersion: HTTPVersionPreference {
+        get { storage.httpVersion }
+        _modify {
+            makeUnique()
+            yield &storage.httpVersion
+        }
+    }
     /// The Accept-Encoding value to send and decode transparently; "" offers every encoding this
     /// libcurl supports; nil sends nothing and leaves bodies as received.
-    package var acceptEncoding: String?
+    package var acceptEncoding: String? {
+        get { storage.acceptEncoding }
+        _modify {
+            makeUnique()
+            yield &storage.acceptEncoding
+        }
+    }
     /// Credentials for HTTP Digest, which libcurl negotiates through a 401 challenge.
-    package var digestCredentials: DigestCredentials?
+    package var digestCredentials: DigestCredentials? {
+        get { storage.digestCredentials }
+        _modify {
+            makeUnique()
+            yield &storage.digestCredentials
+        }
+    }
     /// TLS verification settings.
-    package var tls: TLSOptions
+    package var tls: TLSOptions {
+        get { storage.tls }
+        _modify {
+            makeUnique()
+            yield &storage.tls
+        }
+    }
     /// Whether to report the request heads exactly as sent (costs libcurl's debug path).
-    package var reportsRequestHeads: Bool
+    package var reportsRequestHeads: Bool {
+        get { storage.reportsRequestHeads }
+        _modify {
+            makeUnique()
+            yield &storage.reportsRequestHeads
+        }
+    }
     /// `HOST:PORT:ADDRESS` entries that take the place of name resolution (CURLOPT_RESOLVE).
-    package var resolve: [String]
+    package var resolve: [String] {
+        get { storage.resolve }
+        _modify {
+            makeUnique()
+            yield &storage.resolve
+        }
+    }
     /// Routing, address family, receive rate, body framing and HSTS.
-    package var network = NetworkOptions()
+    package var network: NetworkOptions {
+        get { storage.network }
+        _modify {
+            makeUnique()
+            yield &storage.network
+        }
+    }
     /// Whether libcurl's cookie engine runs: cookies in the handle are sent to the hosts and
     /// paths they belong to, and `Set-Cookie` updates them (see `EasyHandle.loadCookies`).
-    package var cookieEngine = false
+    package var cookieEngine: Bool {
+        get { storage.cookieEngine }
+        _modify {
+            makeUnique()
+            yield &storage.cookieEngine
+        }
+    }
     /// A netrc file libcurl reads credentials from for the URL's host when the request carries
     /// none (CURL_NETRC_OPTIONAL); nil for no netrc.
-    package var netrcFile: String?
+    package var netrcFile: String? {
+        get { storage.netrcFile }
+        _modify {
+            makeUnique()
+            yield &storage.netrcFile
+        }
+    }
 
     package init(
         connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,
@@ -70,18 +161,74 @@ package struct TransferOptions: Sendable {
         tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = [],
         idleTimeout: Double? = nil, limits: ResponseLimits = ResponseLimits()
     ) {
-        self.resolve = resolve
-        self.idleTimeout = idleTimeout
-        self.limits = limits
-        self.connectTimeout = connectTimeout
-        self.timeout = timeout
-        self.proxy = proxy
-        self.noProxy = noProxy
-        self.httpVersion = httpVersion
-        self.acceptEncoding = acceptEncoding
-        self.digestCredentials = digestCredentials
-        self.tls = tls
-        self.reportsRequestHeads = reportsRequestHeads
+        storage = Storage(
+            connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy,
+            noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding,
+            digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve,
+            network: NetworkOptions(), cookieEngine: false, netrcFile: nil)
+    }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a copy of the value costs one reference count, and a change
+    /// to a shared copy copies the fields first.
+    fileprivate var storage: Storage
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
+    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
+    // checks statically.
+    fileprivate final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var connectTimeout: Double?
+        @exclusivity(unchecked) var timeout: Double?
+        @exclusivity(unchecked) var idleTimeout: Double?
+        @exclusivity(unchecked) var limits: ResponseLimits
+        @exclusivity(unchecked) var proxy: String?
+        @exclusivity(unchecked) var noProxy: String?
+        @exclusivity(unchecked) var httpVersion: HTTPVersionPreference
+        @exclusivity(unchecked) var acceptEncoding: String?
+        @exclusivity(unchecked) var digestCredentials: DigestCredentials?
+        @exclusivity(unchecked) var tls: TLSOptions
+        @exclusivity(unchecked) var reportsRequestHeads: Bool
+        @exclusivity(unchecked) var resolve: [String]
+        @exclusivity(unchecked) var network: NetworkOptions
+        @exclusivity(unchecked) var cookieEngine: Bool
+        @exclusivity(unchecked) var netrcFile: String?
+
+        init(connectTimeout: Double?, timeout: Double?, idleTimeout: Double?, limits: ResponseLimits, proxy: String?, noProxy: String?, httpVersion: HTTPVersionPreference, acceptEncoding: String?, digestCredentials: DigestCredentials?, tls: TLSOptions, reportsRequestHeads: Bool, resolve: [String], network: NetworkOptions, cookieEngine: Bool, netrcFile: String?) {
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+            self.idleTimeout = idleTimeout
+            self.limits = limits
+            self.proxy = proxy
+            self.noProxy = noProxy
+            self.httpVersion = httpVersion
+            self.acceptEncoding = acceptEncoding
+            self.digestCredentials = digestCredentials
+            self.tls = tls
+            self.reportsRequestHeads = reportsRequestHeads
+            self.resolve = resolve
+            self.network = network
+            self.cookieEngine = cookieEngine
+            self.netrcFile = netrcFile
+        }
+
+        /// A new object with the same fields.
+        func copy() -> Storage {
+            Storage(connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy, noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding, digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve, network: network, cookieEngine: cookieEngine, netrcFile: netrcFile)
+        }
+    }
+}
+
+extension TransferOptions: CustomReflectable {
+    /// The fields themselves, as if they were stored in the value (what the curl mapping's
+    /// completeness check enumerates, and what a debugger shows).
+    package var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage).children)
     }
 }
 

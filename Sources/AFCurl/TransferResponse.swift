@@ -6,54 +6,134 @@ package struct ResponseHead: Sendable {
     package var reasonPhrase: String
     /// The protocol token of the status line: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
     package var httpVersion: String
-    /// Header fields in the order received; repeated names stay separate.
-    package var headers: [(name: String, value: String)]
+    /// The header fields, decoded when read.
+    package var fields: HeaderFields
 
     package init(
         statusCode: Int, reasonPhrase: String, httpVersion: String,
         headers: [(name: String, value: String)]
     ) {
+        self.init(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+            fields: HeaderFields(headers))
+    }
+
+    package init(statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields) {
         self.statusCode = statusCode
         self.reasonPhrase = reasonPhrase
         self.httpVersion = httpVersion
-        self.headers = headers
+        self.fields = fields
+    }
+
+    /// Header fields in the order received; repeated names stay separate. Each read decodes them
+    /// all: look one up with `value(for:)`.
+    package var headers: [(name: String, value: String)] {
+        get { fields.decoded }
+        set { fields = HeaderFields(newValue) }
     }
 
     /// The first value of the named header, compared case-insensitively.
     package func value(for name: String) -> String? {
-        headers.first { ASCIICase.equal($0.name, name) }?.value
+        fields.firstValue(named: name)
     }
 
     /// Every value of the named header in order, compared case-insensitively.
     package func values(for name: String) -> [String] {
-        headers.filter { ASCIICase.equal($0.name, name) }.map(\.value)
+        fields.values(named: name)
     }
 }
 
-/// What libcurl reports about a finished transfer.
+/// What libcurl reports about a finished transfer. A value type whose fields share one object
+/// until changed: outcomes are handed through several layers and into every result.
 package struct TransferOutcome: Sendable {
     /// The final response's status code (0 when none arrived).
-    package var statusCode: Int
+    package var statusCode: Int {
+        get { storage.statusCode }
+        _modify {
+            makeUnique()
+            yield &storage.statusCode
+        }
+    }
     /// The URL libcurl last used.
-    package var effectiveURL: String
+    package var effectiveURL: String {
+        get { storage.effectiveURL }
+        _modify {
+            makeUnique()
+            yield &storage.effectiveURL
+        }
+    }
     /// The absolute target of a 3xx response's `Location`, resolved by libcurl; nil otherwise.
-    package var redirectURL: String?
+    package var redirectURL: String? {
+        get { storage.redirectURL }
+        _modify {
+            makeUnique()
+            yield &storage.redirectURL
+        }
+    }
     /// The HTTP version used: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or "" when unknown.
-    package var httpVersion: String
+    package var httpVersion: String {
+        get { storage.httpVersion }
+        _modify {
+            makeUnique()
+            yield &storage.httpVersion
+        }
+    }
     /// The IP address connected to, when there was a connection.
-    package var primaryIP: String?
+    package var primaryIP: String? {
+        get { storage.primaryIP }
+        _modify {
+            makeUnique()
+            yield &storage.primaryIP
+        }
+    }
     /// The port connected to, when there was a connection.
-    package var primaryPort: Int?
+    package var primaryPort: Int? {
+        get { storage.primaryPort }
+        _modify {
+            makeUnique()
+            yield &storage.primaryPort
+        }
+    }
     /// Body bytes received, as they came over the wire (before decoding).
-    package var bytesDownloaded: Int64
+    package var bytesDownloaded: Int64 {
+        get { storage.bytesDownloaded }
+        _modify {
+            makeUnique()
+            yield &storage.bytesDownloaded
+        }
+    }
     /// Body bytes sent.
-    package var bytesUploaded: Int64
+    package var bytesUploaded: Int64 {
+        get { storage.bytesUploaded }
+        _modify {
+            makeUnique()
+            yield &storage.bytesUploaded
+        }
+    }
     /// Seconds from start to finish of the transfer.
-    package var totalTime: Double
+    package var totalTime: Double {
+        get { storage.totalTime }
+        _modify {
+            makeUnique()
+            yield &storage.totalTime
+        }
+    }
     /// The head of the final response, as given to `TransferEvents.responseHead`.
-    package var head: ResponseHead?
+    package var head: ResponseHead? {
+        get { storage.head }
+        _modify {
+            makeUnique()
+            yield &storage.head
+        }
+    }
     /// The transfer's phase timings and connection facts.
-    package var metrics: TransferMetrics
+    package var metrics: TransferMetrics {
+        get { storage.metrics }
+        _modify {
+            makeUnique()
+            yield &storage.metrics
+        }
+    }
 
     package init(
         statusCode: Int, effectiveURL: String, redirectURL: String? = nil, httpVersion: String = "",
@@ -61,17 +141,57 @@ package struct TransferOutcome: Sendable {
         bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil,
         metrics: TransferMetrics = TransferMetrics()
     ) {
-        self.metrics = metrics
-        self.statusCode = statusCode
-        self.effectiveURL = effectiveURL
-        self.redirectURL = redirectURL
-        self.httpVersion = httpVersion
-        self.primaryIP = primaryIP
-        self.primaryPort = primaryPort
-        self.bytesDownloaded = bytesDownloaded
-        self.bytesUploaded = bytesUploaded
-        self.totalTime = totalTime
-        self.head = head
+        storage = Storage(
+            statusCode: statusCode, effectiveURL: effectiveURL, redirectURL: redirectURL, httpVersion: httpVersion,
+            primaryIP: primaryIP, primaryPort: primaryPort, bytesDownloaded: bytesDownloaded,
+            bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics)
+    }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a copy of the value costs one reference count, and a change
+    /// to a shared copy copies the fields first.
+    private var storage: Storage
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
+    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
+    // checks statically; the dynamic check cost more than the copy it saves.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var statusCode: Int
+        @exclusivity(unchecked) var effectiveURL: String
+        @exclusivity(unchecked) var redirectURL: String?
+        @exclusivity(unchecked) var httpVersion: String
+        @exclusivity(unchecked) var primaryIP: String?
+        @exclusivity(unchecked) var primaryPort: Int?
+        @exclusivity(unchecked) var bytesDownloaded: Int64
+        @exclusivity(unchecked) var bytesUploaded: Int64
+        @exclusivity(unchecked) var totalTime: Double
+        @exclusivity(unchecked) var head: ResponseHead?
+        @exclusivity(unchecked) var metrics: TransferMetrics
+
+        init(statusCode: Int, effectiveURL: String, redirectURL: String?, httpVersion: String, primaryIP: String?, primaryPort: Int?, bytesDownloaded: Int64, bytesUploaded: Int64, totalTime: Double, head: ResponseHead?, metrics: TransferMetrics) {
+            self.statusCode = statusCode
+            self.effectiveURL = effectiveURL
+            self.redirectURL = redirectURL
+            self.httpVersion = httpVersion
+            self.primaryIP = primaryIP
+            self.primaryPort = primaryPort
+            self.bytesDownloaded = bytesDownloaded
+            self.bytesUploaded = bytesUploaded
+            self.totalTime = totalTime
+            self.head = head
+            self.metrics = metrics
+        }
+
+        /// A new object with the same fields.
+        func copy() -> Storage {
+            Storage(statusCode: statusCode, effectiveURL: effectiveURL, redirectURL: redirectURL, httpVersion: httpVersion, primaryIP: primaryIP, primaryPort: primaryPort, bytesDownloaded: bytesDownloaded, bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics)
+        }
     }
 }
 
@@ -121,7 +241,24 @@ package enum ASCIICase {
     /// Whether two header names are equal ignoring ASCII case; compared byte by byte, without
     /// lower-cased copies.
     package static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native strings (nearly all) are compared in their own UTF-8 buffers, without iterators.
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                equal(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+            }
+        }
+        if let fast, let result = fast { return result }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    /// Whether two byte strings are equal ignoring ASCII case.
+    static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lower(lhs[index]) != lower(rhs[index]) {
+            return false
+        }
+        return true
     }
 
     /// Whether `byte` is A–Z.

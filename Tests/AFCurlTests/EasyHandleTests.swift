@@ -45,6 +45,47 @@ final class EasyHandleTests: XCTestCase {
         XCTAssertEqual(outcome.bytesDownloaded, 5)
     }
 
+    func testAHandleSendsEachTransfersOwnHeadersWhenItReusesItsHeaderList() throws {
+        let handle = try EasyHandle()
+        let sent: [(lines: [String], body: BytesSource?)] = [
+            (["X-One: 1"], nil), (["X-One: 1"], nil), (["X-One: 1"], BytesSource("ab")), (["X-Two: 2"], nil), ([], nil),
+        ]
+        var requests: [String] = []
+        for (lines, body) in sent {
+            let server = try OneShotServer(reply: "HTTP/1.1 204 No Content\r\n\r\n")
+            _ = try handle.perform(
+                TransferRequest(
+                    method: body == nil ? "GET" : "PUT", url: "http://127.0.0.1:\(server.port)/", headerLines: lines,
+                    body: body),
+                events: Recorder())
+            requests.append(server.received())
+        }
+        XCTAssertEqual(requests.map { $0.contains("\r\nX-One: 1\r\n") }, [true, true, true, false, false])
+        XCTAssertEqual(requests.map { $0.contains("\r\nX-Two: 2\r\n") }, [false, false, false, true, false])
+        XCTAssertEqual(requests.map { $0.contains("Expect:") }, [false, false, false, false, false])
+        XCTAssertTrue(requests[2].hasSuffix("\r\n\r\nab"), requests[2])
+    }
+
+    func testAHeaderListIsReusedOnlyForTheSameBytes() throws {
+        // "café" precomposed and decomposed are equal Strings, but not the same bytes on the wire.
+        let handle = try EasyHandle()
+        var received: [[UInt8]] = []
+        for value in ["caf\u{E9}", "cafe\u{301}"] {
+            let server = try OneShotServer(reply: "HTTP/1.1 204 No Content\r\n\r\n")
+            _ = try handle.perform(
+                TransferRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/", headerLines: ["X-V: \(value)"]),
+                events: Recorder())
+            received.append(Array(server.received().utf8))
+        }
+        func contains(_ bytes: [UInt8], _ part: String) -> Bool {
+            let needle = Array(part.utf8)
+            return bytes.indices.contains { bytes[$0...].starts(with: needle) }
+        }
+        XCTAssertTrue(contains(received[0], "X-V: caf\u{E9}\r\n"))
+        XCTAssertTrue(contains(received[1], "X-V: cafe\u{301}\r\n"))
+        XCTAssertFalse(contains(received[1], "X-V: caf\u{E9}\r\n"))
+    }
+
     func testABodySourceIsPulledWhole() throws {
         let server = try OneShotServer(reply: "HTTP/1.1 204 No Content\r\n\r\n")
         let outcome = try EasyHandle().perform(

@@ -59,4 +59,26 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertEqual(head.statusCode, 201)
         XCTAssertEqual(head.reasonPhrase, "Created")
     }
+
+    func testFieldsAreDecodedWhenReadAsTheyWereReceived() throws {
+        var parser = ResponseHeadParser()
+        var head: ResponseHead?
+        let lines: [[UInt8]] = [
+            Array("HTTP/1.1 200 OK\r\n".utf8), Array("X-Utf8: caf\u{e9}\r\n".utf8),
+            [0x58, 0x2D, 0x4C, 0x31, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0D, 0x0A],
+            Array("set-cookie:  a=1 \t\r\n".utf8), Array("Set-Cookie: b=2\r\n".utf8), Array("Empty:\r\n".utf8),
+            Array("\r\n".utf8),
+        ]
+        for line in lines {
+            if case .completed(let completed) = line.withUnsafeBytes({ parser.feed($0) }) { head = completed }
+        }
+        let parsed = try XCTUnwrap(head)
+        XCTAssertEqual(parsed.headers.map(\.name), ["X-Utf8", "X-L1", "set-cookie", "Set-Cookie", "Empty"])
+        XCTAssertEqual(parsed.headers.map(\.value), ["caf\u{e9}", "caf\u{e9}", "a=1", "b=2", ""])
+        XCTAssertEqual(parsed.value(for: "x-l1"), "caf\u{e9}")
+        XCTAssertEqual(parsed.values(for: "SET-COOKIE"), ["a=1", "b=2"])
+        XCTAssertEqual(parsed.value(for: "empty"), "")
+        XCTAssertNil(parsed.value(for: "X-Utf"))
+        XCTAssertEqual(parsed.fields.count, 5)
+    }
 }

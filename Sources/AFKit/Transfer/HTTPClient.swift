@@ -60,7 +60,7 @@ package final class HTTPClient {
 
     /// The libcurl transfer for one hop; `elapsed` seconds of the total timeout are spent.
     static func transferRequest(
-        for request: PreparedRequest, options: ClientOptions, elapsed: Double
+        for request: PreparedRequest, options: ClientOptions, elapsed: Double, headerLines memo: HeaderLinesMemo? = nil
     ) throws -> TransferRequest {
         var timeout = options.timeout
         if let total = options.timeout {
@@ -83,7 +83,8 @@ package final class HTTPClient {
         transferOptions.cookieEngine = options.cookies != nil
         transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
         return TransferRequest(
-            method: request.method, url: request.url, headerLines: headerLines(for: request), body: request.body,
+            method: request.method, url: request.url, headerLines: memo?.lines(for: request) ?? headerLines(for: request),
+            body: request.body,
             options: transferOptions)
     }
 
@@ -141,8 +142,9 @@ final class HopEvents: TransferEvents {
     /// Whether the request head waits for the response: with digest, the first head sent is the
     /// unauthenticated probe, and only the one that got the final response is worth showing.
     let defersAnnouncement: Bool
-    /// Where events go.
-    unowned let delegate: HTTPClientDelegate
+    /// Where events go; held strongly (the exchange holds it too, and it holds no hop), so the
+    /// progress callback, called many times a transfer, reaches it without an unowned check.
+    let delegate: HTTPClientDelegate
 
     /// The last request head libcurl sent on this hop.
     private var rawHead: String?

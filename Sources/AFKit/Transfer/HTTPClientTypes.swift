@@ -1,46 +1,149 @@
 import AFCurl
 
-/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity.
+/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity. A value
+/// type whose fields share one object until changed: every request of a batch carries a copy.
 package struct ClientOptions: Sendable {
     /// Whether 301/302/303/307/308 responses with a `Location` are followed.
-    package var follow: Bool
+    package var follow: Bool {
+        get { storage.follow }
+        _modify {
+            makeUnique()
+            yield &storage.follow
+        }
+    }
     /// The most redirects followed before failing with `HTTPClientError.tooManyRedirects`.
-    package var maxRedirects: Int
+    package var maxRedirects: Int {
+        get { storage.maxRedirects }
+        _modify {
+            makeUnique()
+            yield &storage.maxRedirects
+        }
+    }
     /// Seconds allowed for each connection to be set up; nil for libcurl's default.
-    package var connectTimeout: Double?
+    package var connectTimeout: Double? {
+        get { storage.connectTimeout }
+        _modify {
+            makeUnique()
+            yield &storage.connectTimeout
+        }
+    }
     /// Seconds allowed for the whole exchange, redirects included (`--max-time`); nil for no limit.
-    package var timeout: Double?
+    package var timeout: Double? {
+        get { storage.timeout }
+        _modify {
+            makeUnique()
+            yield &storage.timeout
+        }
+    }
     /// Seconds each transfer may go without a byte received or sent (`--timeout`); nil for none.
-    package var idleTimeout: Double?
+    package var idleTimeout: Double? {
+        get { storage.idleTimeout }
+        _modify {
+            makeUnique()
+            yield &storage.idleTimeout
+        }
+    }
     /// Bounds on each response body (`--max-filesize`, the expansion ratio).
-    package var limits = ResponseLimits()
+    package var limits: ResponseLimits {
+        get { storage.limits }
+        _modify {
+            makeUnique()
+            yield &storage.limits
+        }
+    }
     /// Explicit proxies by URL scheme; for a URL none applies to, libcurl uses `http_proxy`,
     /// `https_proxy`, `all_proxy` and `no_proxy` from the environment (upper-case forms too,
     /// except `HTTP_PROXY`, which libcurl ignores on purpose: CGI puts a request header there).
-    package var proxies: [ProxySetting]
+    package var proxies: [ProxySetting] {
+        get { storage.proxies }
+        _modify {
+            makeUnique()
+            yield &storage.proxies
+        }
+    }
     /// Hosts that bypass the proxy; nil for `no_proxy` from the environment.
-    package var noProxy: String?
+    package var noProxy: String? {
+        get { storage.noProxy }
+        _modify {
+            makeUnique()
+            yield &storage.noProxy
+        }
+    }
     /// The HTTP version to ask for.
-    package var httpVersion: HTTPVersionPreference
+    package var httpVersion: HTTPVersionPreference {
+        get { storage.httpVersion }
+        _modify {
+            makeUnique()
+            yield &storage.httpVersion
+        }
+    }
     /// Accept-Encoding to send and decode transparently ("" for all libcurl supports); nil for
     /// none, leaving the body exactly as received.
-    package var acceptEncoding: String?
+    package var acceptEncoding: String? {
+        get { storage.acceptEncoding }
+        _modify {
+            makeUnique()
+            yield &storage.acceptEncoding
+        }
+    }
     /// TLS verification settings.
-    package var tls: TLSOptions
+    package var tls: TLSOptions {
+        get { storage.tls }
+        _modify {
+            makeUnique()
+            yield &storage.tls
+        }
+    }
     /// Whether `SentRequest.rawHead` carries each request head exactly as sent.
-    package var verbose: Bool
+    package var verbose: Bool {
+        get { storage.verbose }
+        _modify {
+            makeUnique()
+            yield &storage.verbose
+        }
+    }
     /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
-    package var resolve: [String] = []
+    package var resolve: [String] {
+        get { storage.resolve }
+        _modify {
+            makeUnique()
+            yield &storage.resolve
+        }
+    }
     /// Routing (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`), `--limit-rate`,
     /// `--chunked` and the HSTS cache, as plain data applied to libcurl in one place.
-    package var network = NetworkOptions()
+    package var network: NetworkOptions {
+        get { storage.network }
+        _modify {
+            makeUnique()
+            yield &storage.network
+        }
+    }
     /// Cookies for libcurl's engine (a session's, a cookie jar's); nil leaves the engine off.
-    package var cookies: CookieSettings?
+    package var cookies: CookieSettings? {
+        get { storage.cookies }
+        _modify {
+            makeUnique()
+            yield &storage.cookies
+        }
+    }
     /// The netrc file used for a request that carries no credentials of its own; nil for none.
-    package var netrcFile: String?
+    package var netrcFile: String? {
+        get { storage.netrcFile }
+        _modify {
+            makeUnique()
+            yield &storage.netrcFile
+        }
+    }
     /// Whether `Authorization`, `Cookie` and digest credentials follow a redirect to another
     /// origin (curl's `--location-trusted`); off by default.
-    package var locationTrusted = false
+    package var locationTrusted: Bool {
+        get { storage.locationTrusted }
+        _modify {
+            makeUnique()
+            yield &storage.locationTrusted
+        }
+    }
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -48,16 +151,78 @@ package struct ClientOptions: Sendable {
         httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
         tls: TLSOptions = TLSOptions(), verbose: Bool = false
     ) {
-        self.follow = follow
-        self.maxRedirects = maxRedirects
-        self.connectTimeout = connectTimeout
-        self.timeout = timeout
-        self.proxies = proxies
-        self.noProxy = noProxy
-        self.httpVersion = httpVersion
-        self.acceptEncoding = acceptEncoding
-        self.tls = tls
-        self.verbose = verbose
+        storage = Storage(
+            follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout,
+            idleTimeout: nil, limits: ResponseLimits(), proxies: proxies, noProxy: noProxy, httpVersion: httpVersion,
+            acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: [], network: NetworkOptions(),
+            cookies: nil, netrcFile: nil, locationTrusted: false)
+    }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a copy of the value costs one reference count, and a change
+    /// to a shared copy copies the fields first.
+    fileprivate var storage: Storage
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
+    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
+    // checks statically.
+    fileprivate final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var follow: Bool
+        @exclusivity(unchecked) var maxRedirects: Int
+        @exclusivity(unchecked) var connectTimeout: Double?
+        @exclusivity(unchecked) var timeout: Double?
+        @exclusivity(unchecked) var idleTimeout: Double?
+        @exclusivity(unchecked) var limits: ResponseLimits
+        @exclusivity(unchecked) var proxies: [ProxySetting]
+        @exclusivity(unchecked) var noProxy: String?
+        @exclusivity(unchecked) var httpVersion: HTTPVersionPreference
+        @exclusivity(unchecked) var acceptEncoding: String?
+        @exclusivity(unchecked) var tls: TLSOptions
+        @exclusivity(unchecked) var verbose: Bool
+        @exclusivity(unchecked) var resolve: [String]
+        @exclusivity(unchecked) var network: NetworkOptions
+        @exclusivity(unchecked) var cookies: CookieSettings?
+        @exclusivity(unchecked) var netrcFile: String?
+        @exclusivity(unchecked) var locationTrusted: Bool
+
+        init(follow: Bool, maxRedirects: Int, connectTimeout: Double?, timeout: Double?, idleTimeout: Double?, limits: ResponseLimits, proxies: [ProxySetting], noProxy: String?, httpVersion: HTTPVersionPreference, acceptEncoding: String?, tls: TLSOptions, verbose: Bool, resolve: [String], network: NetworkOptions, cookies: CookieSettings?, netrcFile: String?, locationTrusted: Bool) {
+            self.follow = follow
+            self.maxRedirects = maxRedirects
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+            self.idleTimeout = idleTimeout
+            self.limits = limits
+            self.proxies = proxies
+            self.noProxy = noProxy
+            self.httpVersion = httpVersion
+            self.acceptEncoding = acceptEncoding
+            self.tls = tls
+            self.verbose = verbose
+            self.resolve = resolve
+            self.network = network
+            self.cookies = cookies
+            self.netrcFile = netrcFile
+            self.locationTrusted = locationTrusted
+        }
+
+        /// A new object with the same fields.
+        func copy() -> Storage {
+            Storage(follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxies: proxies, noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: resolve, network: network, cookies: cookies, netrcFile: netrcFile, locationTrusted: locationTrusted)
+        }
+    }
+}
+
+extension ClientOptions: CustomReflectable {
+    /// The fields themselves, as if they were stored in the value (what the curl mapping's
+    /// completeness check enumerates, and what a debugger shows).
+    package var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage).children)
     }
 }
 
@@ -182,44 +347,139 @@ extension HTTPClientDelegate {
     package func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {}
 }
 
-/// The end of an exchange: the final response and what it took to get there.
+/// The end of an exchange: the final response and what it took to get there. A value type whose
+/// fields share one object until changed, so handing a result on costs one reference count.
 package struct HTTPClientResult: Sendable {
     /// The final response's head.
-    package var head: ResponseHead
+    package var head: ResponseHead {
+        get { storage.head }
+        _modify {
+            makeUnique()
+            yield &storage.head
+        }
+    }
     /// libcurl's report on the final hop.
-    package var outcome: TransferOutcome
+    package var outcome: TransferOutcome {
+        get { storage.outcome }
+        _modify {
+            makeUnique()
+            yield &storage.outcome
+        }
+    }
     /// The URL of the final request.
-    package var url: String
+    package var url: String {
+        get { storage.url }
+        _modify {
+            makeUnique()
+            yield &storage.url
+        }
+    }
     /// The method of the final request (GET after a 303, for example).
-    package var method: String
+    package var method: String {
+        get { storage.method }
+        _modify {
+            makeUnique()
+            yield &storage.method
+        }
+    }
     /// How many redirects were followed.
-    package var redirectCount: Int
+    package var redirectCount: Int {
+        get { storage.redirectCount }
+        _modify {
+            makeUnique()
+            yield &storage.redirectCount
+        }
+    }
     /// Seconds spent on all hops together.
-    package var totalTime: Double
+    package var totalTime: Double {
+        get { storage.totalTime }
+        _modify {
+            makeUnique()
+            yield &storage.totalTime
+        }
+    }
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
-    package var cookieLines: [String] = []
+    package var cookieLines: [String] {
+        get { storage.cookieLines }
+        _modify {
+            makeUnique()
+            yield &storage.cookieLines
+        }
+    }
     /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
-    package var cookiesChanged = false
+    package var cookiesChanged: Bool {
+        get { storage.cookiesChanged }
+        _modify {
+            makeUnique()
+            yield &storage.cookiesChanged
+        }
+    }
     /// Each hop's metrics in order, the final hop last (AFNetworking's `transactionMetrics`);
     /// empty from a transport that measured nothing.
-    package var hopMetrics: [TransferMetrics] = []
+    package var hopMetrics: [TransferMetrics] {
+        get { storage.hopMetrics }
+        _modify {
+            makeUnique()
+            yield &storage.hopMetrics
+        }
+    }
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
         totalTime: Double
     ) {
-        self.head = head
-        self.outcome = outcome
-        self.url = url
-        self.method = method
-        self.redirectCount = redirectCount
-        self.totalTime = totalTime
+        storage = Storage(
+            head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount,
+            totalTime: totalTime, cookieLines: [], cookiesChanged: false, hopMetrics: [])
     }
 
     /// The final response's status code.
     package var statusCode: Int { head.statusCode }
     /// The final response's reason phrase; for HTTP/2 and HTTP/3 the standard one for the code.
     package var reasonPhrase: String { head.shownReasonPhrase }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a copy of the value costs one reference count, and a change
+    /// to a shared copy copies the fields first.
+    private var storage: Storage
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
+    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
+    // checks statically; the dynamic check cost more than the copy it saves.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var head: ResponseHead
+        @exclusivity(unchecked) var outcome: TransferOutcome
+        @exclusivity(unchecked) var url: String
+        @exclusivity(unchecked) var method: String
+        @exclusivity(unchecked) var redirectCount: Int
+        @exclusivity(unchecked) var totalTime: Double
+        @exclusivity(unchecked) var cookieLines: [String]
+        @exclusivity(unchecked) var cookiesChanged: Bool
+        @exclusivity(unchecked) var hopMetrics: [TransferMetrics]
+
+        init(head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int, totalTime: Double, cookieLines: [String], cookiesChanged: Bool, hopMetrics: [TransferMetrics]) {
+            self.head = head
+            self.outcome = outcome
+            self.url = url
+            self.method = method
+            self.redirectCount = redirectCount
+            self.totalTime = totalTime
+            self.cookieLines = cookieLines
+            self.cookiesChanged = cookiesChanged
+            self.hopMetrics = hopMetrics
+        }
+
+        /// A new object with the same fields.
+        func copy() -> Storage {
+            Storage(head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount, totalTime: totalTime, cookieLines: cookieLines, cookiesChanged: cookiesChanged, hopMetrics: hopMetrics)
+        }
+    }
 }
 
 /// Failures of the exchange that are not libcurl's (those arrive as `CurlError`).

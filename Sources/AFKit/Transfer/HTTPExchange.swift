@@ -22,12 +22,21 @@ package final class HTTPExchange {
     private var hopMetrics: [TransferMetrics] = []
     /// The events of the hop in progress.
     private var events: HopEvents?
+    /// Header lines of earlier requests, reused when this one's fields are the same; nil to make
+    /// them each time.
+    private let headerLines: HeaderLinesMemo?
 
     /// An exchange for `request`, not yet started.
-    package init(_ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate) {
+    package convenience init(_ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate) {
+        self.init(request, options: options, delegate: delegate, headerLines: nil)
+    }
+
+    /// An exchange whose transfers take their header lines from `headerLines` (a batch's).
+    init(_ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate, headerLines: HeaderLinesMemo?) {
         self.current = request
         self.options = options
         self.delegate = delegate
+        self.headerLines = headerLines
     }
 
     /// The transfer of the next hop and the events libcurl reports it to; announces the request
@@ -35,7 +44,8 @@ package final class HTTPExchange {
     package func nextTransfer() throws -> (TransferRequest, TransferEvents) {
         let hopEvents = HopEvents(hop: hop, request: current, options: options, delegate: delegate)
         events = hopEvents
-        let transfer = try HTTPClient.transferRequest(for: current, options: options, elapsed: elapsed)
+        let transfer = try HTTPClient.transferRequest(
+            for: current, options: options, elapsed: elapsed, headerLines: headerLines)
         if !transfer.options.reportsRequestHeads {
             try hopEvents.announce()
         }

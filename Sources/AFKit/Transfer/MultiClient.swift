@@ -32,6 +32,8 @@ package final class MultiClient {
     private var idle: [EasyHandle] = []
     /// The exchanges in flight, by the easy handle their current hop runs on.
     private var running: [ObjectIdentifier: Running] = [:]
+    /// The header lines of the last transfer, shared by the next one with the same fields.
+    private let headerLines = HeaderLinesMemo()
 
     /// Creates a client that opens at most `maxConnections` connections at once (0: no limit).
     package init(maxConnections: Int = 0) throws {
@@ -48,7 +50,7 @@ package final class MultiClient {
     package func start(
         _ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate, tag: Int, readyAt: Double
     ) throws {
-        let exchange = HTTPExchange(request, options: options, delegate: delegate)
+        let exchange = HTTPExchange(request, options: options, delegate: delegate, headerLines: headerLines)
         let (transfer, events) = try exchange.nextTransfer()
         let handle = try idle.popLast() ?? EasyHandle()
         let queue = max(0, FileIO.monotonicSeconds() - readyAt)
