@@ -119,7 +119,7 @@ package enum WriteOutFormatter {
         case .localPort: return integer(metrics.localPort ?? 0)
         case .method: return .string(metrics.method ?? context.method)
         case .numConnects: return integer(metrics.newConnections)
-        case .numHeaders: return integer(context.head?.headers.count ?? 0)
+        case .numHeaders: return integer(context.head?.fields.count ?? 0)
         case .numRedirects: return integer(context.redirectCount)
         case .redirectURL: return optional(context.redirectURL)
         case .remoteIP: return .string(metrics.remoteAddress ?? "")
