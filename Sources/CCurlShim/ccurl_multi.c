@@ -3,6 +3,10 @@
  */
 #include "ccurl_multi.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 CURLMcode afcurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
@@ -18,4 +22,14 @@ int afcurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
         }
     }
     return 0;
+}
+
+void afcurl_keep_freed_memory(int mmap_threshold, int trim_threshold) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    mallopt(M_TRIM_THRESHOLD, trim_threshold);
+#else
+    (void)mmap_threshold;
+    (void)trim_threshold;
+#endif
 }

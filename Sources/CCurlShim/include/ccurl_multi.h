@@ -25,6 +25,13 @@ CURLMcode afcurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value)
  */
 int afcurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
 
+/*
+ * Tells glibc's allocator to serve requests below mmap_threshold bytes from the heap and to keep
+ * up to trim_threshold bytes free at its top (mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD),
+ * so that memory freed by one transfer serves the next. Does nothing with another C library.
+ */
+void afcurl_keep_freed_memory(int mmap_threshold, int trim_threshold);
+
 #ifdef __cplusplus
 }
 #endif
