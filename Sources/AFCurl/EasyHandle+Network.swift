@@ -74,10 +74,14 @@ extension EasyHandle {
 
     /// Whether `url` starts with `https:` (in any case).
     static func isHTTPS(_ url: String) -> Bool {
-        let prefix = url.utf8.prefix(6)
-        // `| 0x20` lower-cases the letters; the colon is compared as it is.
-        return prefix.count == 6 && prefix.last == UInt8(ascii: ":")
-            && zip(prefix.dropLast(), "https".utf8).allSatisfy { $0 | 0x20 == $1 }
+        // One iterator of a concrete type: a zip of two views would be a generic type that the
+        // runtime instantiates (searching every conformance) at its first use.
+        var bytes = url.utf8.makeIterator()
+        for letter in "https".utf8 {
+            // `| 0x20` lower-cases the letters.
+            guard let byte = bytes.next(), byte | 0x20 == letter else { return false }
+        }
+        return bytes.next() == UInt8(ascii: ":")
     }
 
     /// After an https response that set a policy, makes sure the HSTS file's directory exists

@@ -14,7 +14,7 @@ package final class MultiHandle {
         /// The easy handle, no longer part of the multi handle.
         package let handle: EasyHandle
         /// The outcome, or the transfer's failure.
-        package let result: Result<TransferOutcome, CurlError>
+        package let result: TransferResult
     }
 
     /// The `CURLM *` this object owns.
@@ -119,7 +119,7 @@ package final class MultiHandle {
         while afcurl_multi_next_done(multi, &easy, &result) != 0 {
             guard let raw = easy, let handle = running.removeValue(forKey: raw) else { continue }
             curl_multi_remove_handle(multi, raw)
-            let outcome: Result<TransferOutcome, CurlError>
+            let outcome: TransferResult
             do {
                 outcome = .success(try handle.conclude(code: result))
             } catch {

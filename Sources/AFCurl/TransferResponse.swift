@@ -271,3 +271,14 @@ package enum ASCIICase {
         isUpper(byte) ? byte + 0x20 : byte
     }
 }
+
+/// How one transfer ended: its outcome, or why it failed.
+///
+/// A concrete enum rather than `Result<TransferOutcome, CurlError>`: the first use of a generic
+/// type whose parameters must conform to a protocol makes the Swift runtime search every
+/// protocol conformance in the executable (~100,000 instructions and their page faults, at every
+/// start of a single request).
+package enum TransferResult {
+    case success(TransferOutcome)
+    case failure(CurlError)
+}

@@ -28,6 +28,15 @@ final class EasyHandleTests: XCTestCase {
         func rewind() throws { offset = 0 }
     }
 
+    func testHTTPSIsRecognisedInAnyCaseAndOnlyWithItsColon() {
+        for url in ["https://a/", "HTTPS://a/", "hTtPs:x", "https:"] {
+            XCTAssertTrue(EasyHandle.isHTTPS(url), url)
+        }
+        for url in ["http://a/", "https", "httpsx://a/", "ftps://a/", "", "https;//a/", "htt", "https\u{e9}:"] {
+            XCTAssertFalse(EasyHandle.isHTTPS(url), url)
+        }
+    }
+
     func testAGetDeliversTheFinalHeadAndTheBody() throws {
         let server = try OneShotServer(
             reply: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: 1\r\n\r\nhello")

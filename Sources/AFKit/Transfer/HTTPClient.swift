@@ -43,7 +43,7 @@ package final class HTTPClient {
         let exchange = HTTPExchange(request, options: options, delegate: delegate)
         while true {
             let (transfer, events) = try exchange.nextTransfer()
-            let outcome: Result<TransferOutcome, CurlError>
+            let outcome: TransferResult
             do {
                 outcome = .success(try handle.perform(transfer, events: events))
             } catch {

@@ -55,7 +55,7 @@ package final class HTTPExchange {
     /// Concludes the hop in progress with libcurl's `result`: the exchange's result when its
     /// response is final, nil when a redirect is to be followed (call `nextTransfer` again).
     /// Throws the transfer's error (a delegate's own error unwrapped), or a redirect failure.
-    package func hopEnded(_ result: Result<TransferOutcome, CurlError>) throws -> HTTPClientResult? {
+    package func hopEnded(_ result: TransferResult) throws -> HTTPClientResult? {
         guard let hopEvents = events else { preconditionFailure("hopEnded without nextTransfer") }
         events = nil
         let outcome: TransferOutcome

@@ -109,7 +109,7 @@ package final class MultiClient {
     /// Ends one hop of `entry`: the exchange's result when it is over, nil when its next hop was
     /// queued on `handle`.
     private func conclude(
-        _ entry: Running, handle: EasyHandle, result: Result<TransferOutcome, CurlError>
+        _ entry: Running, handle: EasyHandle, result: TransferResult
     ) -> Result<HTTPClientResult, any Error>? {
         do {
             if var final = try entry.exchange.hopEnded(result) {
