@@ -96,16 +96,7 @@ package enum PlainRequestURL {
     /// Whether `byte` may stand in a registered name that IDNA leaves alone: printable ASCII other
     /// than the bytes `URLReference.isValidHost` refuses.
     private static func isPlainHostByte(_ byte: UInt8) -> Bool {
-        guard byte > 0x20, byte < 0x7F else { return false }
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
-            UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"),
-            UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"),
-            UInt8(ascii: "}"):
-            return false
-        default:
-            return true
-        }
+        byte > 0x20 && byte < 0x7F && !URLReference.isForbiddenHostByte(byte)
     }
 
     /// Whether `digits` (decimal digits only) name a port from 1 to 65535; an empty port is not

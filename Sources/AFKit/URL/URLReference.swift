@@ -284,7 +284,7 @@ extension URLReference {
 
     /// Whether `byte` is an ASCII byte that cannot appear in a registered name (RFC 3986 §3.2.2
     /// plus the characters that are never valid in a URL): `"#/:<>?@[\]^`{|}`.
-    private static func isForbiddenHostByte(_ byte: UInt8) -> Bool {
+    static func isForbiddenHostByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
             UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"),
