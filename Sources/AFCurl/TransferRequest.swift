@@ -30,127 +30,127 @@ package struct TransferRequest {
 package struct TransferOptions: Sendable {
     /// Seconds allowed for connecting (DNS, TCP, TLS); nil for libcurl's default of 300.
     package var connectTimeout: Double? {
-        get { storage.connectTimeout }
+        get { storage.fields.connectTimeout }
         _modify {
             makeUnique()
-            yield &storage.connectTimeout
+            yield &storage.fields.connectTimeout
         }
     }
     /// Seconds allowed for the whole transfer (curl's `--max-time`); nil for no limit.
     package var timeout: Double? {
-        get { storage.timeout }
+        get { storage.fields.timeout }
         _modify {
             makeUnique()
-            yield &storage.timeout
+            yield &storage.fields.timeout
         }
     }
     /// Seconds the transfer may go without a byte received or sent (HTTPie's `--timeout`, AF's
     /// `timeoutInterval`); also bounds connecting when `connectTimeout` is nil. nil for no limit.
     package var idleTimeout: Double? {
-        get { storage.idleTimeout }
+        get { storage.fields.idleTimeout }
         _modify {
             makeUnique()
-            yield &storage.idleTimeout
+            yield &storage.fields.idleTimeout
         }
     }
     /// Bounds on the response body.
     package var limits: ResponseLimits {
-        get { storage.limits }
+        get { storage.fields.limits }
         _modify {
             makeUnique()
-            yield &storage.limits
+            yield &storage.fields.limits
         }
     }
     /// An explicit proxy URL (`http://host:port`, `socks5://…`); nil leaves libcurl reading
     /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment.
     package var proxy: String? {
-        get { storage.proxy }
+        get { storage.fields.proxy }
         _modify {
             makeUnique()
-            yield &storage.proxy
+            yield &storage.fields.proxy
         }
     }
     /// Hosts that bypass the proxy, comma separated (`*` for all); nil for the environment's.
     package var noProxy: String? {
-        get { storage.noProxy }
+        get { storage.fields.noProxy }
         _modify {
             makeUnique()
-            yield &storage.noProxy
+            yield &storage.fields.noProxy
         }
     }
     /// Which HTTP version to ask for.
     package var httpVersion: HTTPVersionPreference {
-        get { storage.httpVersion }
+        get { storage.fields.httpVersion }
         _modify {
             makeUnique()
-            yield &storage.httpVersion
+            yield &storage.fields.httpVersion
         }
     }
     /// The Accept-Encoding value to send and decode transparently; "" offers every encoding this
     /// libcurl supports; nil sends nothing and leaves bodies as received.
     package var acceptEncoding: String? {
-        get { storage.acceptEncoding }
+        get { storage.fields.acceptEncoding }
         _modify {
             makeUnique()
-            yield &storage.acceptEncoding
+            yield &storage.fields.acceptEncoding
         }
     }
     /// Credentials for HTTP Digest, which libcurl negotiates through a 401 challenge.
     package var digestCredentials: DigestCredentials? {
-        get { storage.digestCredentials }
+        get { storage.fields.digestCredentials }
         _modify {
             makeUnique()
-            yield &storage.digestCredentials
+            yield &storage.fields.digestCredentials
         }
     }
     /// TLS verification settings.
     package var tls: TLSOptions {
-        get { storage.tls }
+        get { storage.fields.tls }
         _modify {
             makeUnique()
-            yield &storage.tls
+            yield &storage.fields.tls
         }
     }
     /// Whether to report the request heads exactly as sent (costs libcurl's debug path).
     package var reportsRequestHeads: Bool {
-        get { storage.reportsRequestHeads }
+        get { storage.fields.reportsRequestHeads }
         _modify {
             makeUnique()
-            yield &storage.reportsRequestHeads
+            yield &storage.fields.reportsRequestHeads
         }
     }
     /// `HOST:PORT:ADDRESS` entries that take the place of name resolution (CURLOPT_RESOLVE).
     package var resolve: [String] {
-        get { storage.resolve }
+        get { storage.fields.resolve }
         _modify {
             makeUnique()
-            yield &storage.resolve
+            yield &storage.fields.resolve
         }
     }
     /// Routing, address family, receive rate, body framing and HSTS.
     package var network: NetworkOptions {
-        get { storage.network }
+        get { storage.fields.network }
         _modify {
             makeUnique()
-            yield &storage.network
+            yield &storage.fields.network
         }
     }
     /// Whether libcurl's cookie engine runs: cookies in the handle are sent to the hosts and
     /// paths they belong to, and `Set-Cookie` updates them (see `EasyHandle.loadCookies`).
     package var cookieEngine: Bool {
-        get { storage.cookieEngine }
+        get { storage.fields.cookieEngine }
         _modify {
             makeUnique()
-            yield &storage.cookieEngine
+            yield &storage.fields.cookieEngine
         }
     }
     /// A netrc file libcurl reads credentials from for the URL's host when the request carries
     /// none (CURL_NETRC_OPTIONAL); nil for no netrc.
     package var netrcFile: String? {
-        get { storage.netrcFile }
+        get { storage.fields.netrcFile }
         _modify {
             makeUnique()
-            yield &storage.netrcFile
+            yield &storage.fields.netrcFile
         }
     }
 
@@ -161,11 +161,11 @@ package struct TransferOptions: Sendable {
         tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = [],
         idleTimeout: Double? = nil, limits: ResponseLimits = ResponseLimits()
     ) {
-        storage = Storage(
+        storage = Storage(Fields(
             connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy,
             noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding,
             digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve,
-            network: NetworkOptions(), cookieEngine: false, netrcFile: nil)
+            network: NetworkOptions(), cookieEngine: false, netrcFile: nil))
     }
 
     // MARK: - Storage
@@ -183,44 +183,35 @@ package struct TransferOptions: Sendable {
     // Unchecked: the storage is reached only through this value, whose own accesses the compiler
     // checks statically.
     fileprivate final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var connectTimeout: Double?
-        @exclusivity(unchecked) var timeout: Double?
-        @exclusivity(unchecked) var idleTimeout: Double?
-        @exclusivity(unchecked) var limits: ResponseLimits
-        @exclusivity(unchecked) var proxy: String?
-        @exclusivity(unchecked) var noProxy: String?
-        @exclusivity(unchecked) var httpVersion: HTTPVersionPreference
-        @exclusivity(unchecked) var acceptEncoding: String?
-        @exclusivity(unchecked) var digestCredentials: DigestCredentials?
-        @exclusivity(unchecked) var tls: TLSOptions
-        @exclusivity(unchecked) var reportsRequestHeads: Bool
-        @exclusivity(unchecked) var resolve: [String]
-        @exclusivity(unchecked) var network: NetworkOptions
-        @exclusivity(unchecked) var cookieEngine: Bool
-        @exclusivity(unchecked) var netrcFile: String?
+        @exclusivity(unchecked) var fields: Fields
 
-        init(connectTimeout: Double?, timeout: Double?, idleTimeout: Double?, limits: ResponseLimits, proxy: String?, noProxy: String?, httpVersion: HTTPVersionPreference, acceptEncoding: String?, digestCredentials: DigestCredentials?, tls: TLSOptions, reportsRequestHeads: Bool, resolve: [String], network: NetworkOptions, cookieEngine: Bool, netrcFile: String?) {
-            self.connectTimeout = connectTimeout
-            self.timeout = timeout
-            self.idleTimeout = idleTimeout
-            self.limits = limits
-            self.proxy = proxy
-            self.noProxy = noProxy
-            self.httpVersion = httpVersion
-            self.acceptEncoding = acceptEncoding
-            self.digestCredentials = digestCredentials
-            self.tls = tls
-            self.reportsRequestHeads = reportsRequestHeads
-            self.resolve = resolve
-            self.network = network
-            self.cookieEngine = cookieEngine
-            self.netrcFile = netrcFile
+        init(_ fields: Fields) {
+            self.fields = fields
         }
 
         /// A new object with the same fields.
         func copy() -> Storage {
-            Storage(connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy, noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding, digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve, network: network, cookieEngine: cookieEngine, netrcFile: netrcFile)
+            Storage(fields)
         }
+    }
+
+    /// The fields themselves, which `Storage` holds.
+    fileprivate struct Fields {
+        var connectTimeout: Double?
+        var timeout: Double?
+        var idleTimeout: Double?
+        var limits: ResponseLimits
+        var proxy: String?
+        var noProxy: String?
+        var httpVersion: HTTPVersionPreference
+        var acceptEncoding: String?
+        var digestCredentials: DigestCredentials?
+        var tls: TLSOptions
+        var reportsRequestHeads: Bool
+        var resolve: [String]
+        var network: NetworkOptions
+        var cookieEngine: Bool
+        var netrcFile: String?
     }
 }
 
@@ -228,7 +219,7 @@ extension TransferOptions: CustomReflectable {
     /// The fields themselves, as if they were stored in the value (what the curl mapping's
     /// completeness check enumerates, and what a debugger shows).
     package var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: storage).children)
+        Mirror(self, children: Mirror(reflecting: storage.fields).children)
     }
 }
 

@@ -48,90 +48,90 @@ package struct ResponseHead: Sendable {
 package struct TransferOutcome: Sendable {
     /// The final response's status code (0 when none arrived).
     package var statusCode: Int {
-        get { storage.statusCode }
+        get { storage.fields.statusCode }
         _modify {
             makeUnique()
-            yield &storage.statusCode
+            yield &storage.fields.statusCode
         }
     }
     /// The URL libcurl last used.
     package var effectiveURL: String {
-        get { storage.effectiveURL }
+        get { storage.fields.effectiveURL }
         _modify {
             makeUnique()
-            yield &storage.effectiveURL
+            yield &storage.fields.effectiveURL
         }
     }
     /// The absolute target of a 3xx response's `Location`, resolved by libcurl; nil otherwise.
     package var redirectURL: String? {
-        get { storage.redirectURL }
+        get { storage.fields.redirectURL }
         _modify {
             makeUnique()
-            yield &storage.redirectURL
+            yield &storage.fields.redirectURL
         }
     }
     /// The HTTP version used: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or "" when unknown.
     package var httpVersion: String {
-        get { storage.httpVersion }
+        get { storage.fields.httpVersion }
         _modify {
             makeUnique()
-            yield &storage.httpVersion
+            yield &storage.fields.httpVersion
         }
     }
     /// The IP address connected to, when there was a connection.
     package var primaryIP: String? {
-        get { storage.primaryIP }
+        get { storage.fields.primaryIP }
         _modify {
             makeUnique()
-            yield &storage.primaryIP
+            yield &storage.fields.primaryIP
         }
     }
     /// The port connected to, when there was a connection.
     package var primaryPort: Int? {
-        get { storage.primaryPort }
+        get { storage.fields.primaryPort }
         _modify {
             makeUnique()
-            yield &storage.primaryPort
+            yield &storage.fields.primaryPort
         }
     }
     /// Body bytes received, as they came over the wire (before decoding).
     package var bytesDownloaded: Int64 {
-        get { storage.bytesDownloaded }
+        get { storage.fields.bytesDownloaded }
         _modify {
             makeUnique()
-            yield &storage.bytesDownloaded
+            yield &storage.fields.bytesDownloaded
         }
     }
     /// Body bytes sent.
     package var bytesUploaded: Int64 {
-        get { storage.bytesUploaded }
+        get { storage.fields.bytesUploaded }
         _modify {
             makeUnique()
-            yield &storage.bytesUploaded
+            yield &storage.fields.bytesUploaded
         }
     }
     /// Seconds from start to finish of the transfer.
     package var totalTime: Double {
-        get { storage.totalTime }
+        get { storage.fields.totalTime }
         _modify {
             makeUnique()
-            yield &storage.totalTime
+            yield &storage.fields.totalTime
         }
     }
     /// The head of the final response, as given to `TransferEvents.responseHead`.
     package var head: ResponseHead? {
-        get { storage.head }
+        get { storage.fields.head }
         _modify {
             makeUnique()
-            yield &storage.head
+            yield &storage.fields.head
         }
     }
     /// The transfer's phase timings and connection facts.
     package var metrics: TransferMetrics {
-        get { storage.metrics }
+        get { storage.fields.metrics }
         _modify {
             makeUnique()
-            yield &storage.metrics
+            yield &storage.fields.metrics
         }
     }
 
@@ -141,10 +141,10 @@ package struct TransferOutcome: Sendable {
         bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil,
         metrics: TransferMetrics = TransferMetrics()
     ) {
-        storage = Storage(
+        storage = Storage(Fields(
             statusCode: statusCode, effectiveURL: effectiveURL, redirectURL: redirectURL, httpVersion: httpVersion,
             primaryIP: primaryIP, primaryPort: primaryPort, bytesDownloaded: bytesDownloaded,
-            bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics)
+            bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics))
     }
 
     // MARK: - Storage
@@ -162,36 +162,31 @@ package struct TransferOutcome: Sendable {
     // Unchecked: the storage is reached only through this value, whose own accesses the compiler
     // checks statically; the dynamic check cost more than the copy it saves.
     private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var statusCode: Int
-        @exclusivity(unchecked) var effectiveURL: String
-        @exclusivity(unchecked) var redirectURL: String?
-        @exclusivity(unchecked) var httpVersion: String
-        @exclusivity(unchecked) var primaryIP: String?
-        @exclusivity(unchecked) var primaryPort: Int?
-        @exclusivity(unchecked) var bytesDownloaded: Int64
-        @exclusivity(unchecked) var bytesUploaded: Int64
-        @exclusivity(unchecked) var totalTime: Double
-        @exclusivity(unchecked) var head: ResponseHead?
-        @exclusivity(unchecked) var metrics: TransferMetrics
+        @exclusivity(unchecked) var fields: Fields
 
-        init(statusCode: Int, effectiveURL: String, redirectURL: String?, httpVersion: String, primaryIP: String?, primaryPort: Int?, bytesDownloaded: Int64, bytesUploaded: Int64, totalTime: Double, head: ResponseHead?, metrics: TransferMetrics) {
-            self.statusCode = statusCode
-            self.effectiveURL = effectiveURL
-            self.redirectURL = redirectURL
-            self.httpVersion = httpVersion
-            self.primaryIP = primaryIP
-            self.primaryPort = primaryPort
-            self.bytesDownloaded = bytesDownloaded
-            self.bytesUploaded = bytesUploaded
-            self.totalTime = totalTime
-            self.head = head
-            self.metrics = metrics
+        init(_ fields: Fields) {
+            self.fields = fields
         }
 
         /// A new object with the same fields.
         func copy() -> Storage {
-            Storage(statusCode: statusCode, effectiveURL: effectiveURL, redirectURL: redirectURL, httpVersion: httpVersion, primaryIP: primaryIP, primaryPort: primaryPort, bytesDownloaded: bytesDownloaded, bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics)
+            Storage(fields)
         }
+    }
+
+    /// The fields themselves, which `Storage` holds.
+    private struct Fields {
+        var statusCode: Int
+        var effectiveURL: String
+        var redirectURL: String?
+        var httpVersion: String
+        var primaryIP: String?
+        var primaryPort: Int?
+        var bytesDownloaded: Int64
+        var bytesUploaded: Int64
+        var totalTime: Double
+        var head: ResponseHead?
+        var metrics: TransferMetrics
     }
 }
 

@@ -5,143 +5,143 @@ import AFCurl
 package struct ClientOptions: Sendable {
     /// Whether 301/302/303/307/308 responses with a `Location` are followed.
     package var follow: Bool {
-        get { storage.follow }
+        get { storage.fields.follow }
         _modify {
             makeUnique()
-            yield &storage.follow
+            yield &storage.fields.follow
         }
     }
     /// The most redirects followed before failing with `HTTPClientError.tooManyRedirects`.
     package var maxRedirects: Int {
-        get { storage.maxRedirects }
+        get { storage.fields.maxRedirects }
         _modify {
             makeUnique()
-            yield &storage.maxRedirects
+            yield &storage.fields.maxRedirects
         }
     }
     /// Seconds allowed for each connection to be set up; nil for libcurl's default.
     package var connectTimeout: Double? {
-        get { storage.connectTimeout }
+        get { storage.fields.connectTimeout }
         _modify {
             makeUnique()
-            yield &storage.connectTimeout
+            yield &storage.fields.connectTimeout
         }
     }
     /// Seconds allowed for the whole exchange, redirects included (`--max-time`); nil for no limit.
     package var timeout: Double? {
-        get { storage.timeout }
+        get { storage.fields.timeout }
         _modify {
             makeUnique()
-            yield &storage.timeout
+            yield &storage.fields.timeout
         }
     }
     /// Seconds each transfer may go without a byte received or sent (`--timeout`); nil for none.
     package var idleTimeout: Double? {
-        get { storage.idleTimeout }
+        get { storage.fields.idleTimeout }
         _modify {
             makeUnique()
-            yield &storage.idleTimeout
+            yield &storage.fields.idleTimeout
         }
     }
     /// Bounds on each response body (`--max-filesize`, the expansion ratio).
     package var limits: ResponseLimits {
-        get { storage.limits }
+        get { storage.fields.limits }
         _modify {
             makeUnique()
-            yield &storage.limits
+            yield &storage.fields.limits
         }
     }
     /// Explicit proxies by URL scheme; for a URL none applies to, libcurl uses `http_proxy`,
     /// `https_proxy`, `all_proxy` and `no_proxy` from the environment (upper-case forms too,
     /// except `HTTP_PROXY`, which libcurl ignores on purpose: CGI puts a request header there).
     package var proxies: [ProxySetting] {
-        get { storage.proxies }
+        get { storage.fields.proxies }
         _modify {
             makeUnique()
-            yield &storage.proxies
+            yield &storage.fields.proxies
         }
     }
     /// Hosts that bypass the proxy; nil for `no_proxy` from the environment.
     package var noProxy: String? {
-        get { storage.noProxy }
+        get { storage.fields.noProxy }
         _modify {
             makeUnique()
-            yield &storage.noProxy
+            yield &storage.fields.noProxy
         }
     }
     /// The HTTP version to ask for.
     package var httpVersion: HTTPVersionPreference {
-        get { storage.httpVersion }
+        get { storage.fields.httpVersion }
         _modify {
             makeUnique()
-            yield &storage.httpVersion
+            yield &storage.fields.httpVersion
         }
     }
     /// Accept-Encoding to send and decode transparently ("" for all libcurl supports); nil for
     /// none, leaving the body exactly as received.
     package var acceptEncoding: String? {
-        get { storage.acceptEncoding }
+        get { storage.fields.acceptEncoding }
         _modify {
             makeUnique()
-            yield &storage.acceptEncoding
+            yield &storage.fields.acceptEncoding
         }
     }
     /// TLS verification settings.
     package var tls: TLSOptions {
-        get { storage.tls }
+        get { storage.fields.tls }
         _modify {
             makeUnique()
-            yield &storage.tls
+            yield &storage.fields.tls
         }
     }
     /// Whether `SentRequest.rawHead` carries each request head exactly as sent.
     package var verbose: Bool {
-        get { storage.verbose }
+        get { storage.fields.verbose }
         _modify {
             makeUnique()
-            yield &storage.verbose
+            yield &storage.fields.verbose
         }
     }
     /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
     package var resolve: [String] {
-        get { storage.resolve }
+        get { storage.fields.resolve }
         _modify {
             makeUnique()
-            yield &storage.resolve
+            yield &storage.fields.resolve
         }
     }
     /// Routing (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`), `--limit-rate`,
     /// `--chunked` and the HSTS cache, as plain data applied to libcurl in one place.
     package var network: NetworkOptions {
-        get { storage.network }
+        get { storage.fields.network }
         _modify {
             makeUnique()
-            yield &storage.network
+            yield &storage.fields.network
         }
     }
     /// Cookies for libcurl's engine (a session's, a cookie jar's); nil leaves the engine off.
     package var cookies: CookieSettings? {
-        get { storage.cookies }
+        get { storage.fields.cookies }
         _modify {
             makeUnique()
-            yield &storage.cookies
+            yield &storage.fields.cookies
         }
     }
     /// The netrc file used for a request that carries no credentials of its own; nil for none.
     package var netrcFile: String? {
-        get { storage.netrcFile }
+        get { storage.fields.netrcFile }
         _modify {
             makeUnique()
-            yield &storage.netrcFile
+            yield &storage.fields.netrcFile
         }
     }
     /// Whether `Authorization`, `Cookie` and digest credentials follow a redirect to another
     /// origin (curl's `--location-trusted`); off by default.
     package var locationTrusted: Bool {
-        get { storage.locationTrusted }
+        get { storage.fields.locationTrusted }
         _modify {
             makeUnique()
-            yield &storage.locationTrusted
+            yield &storage.fields.locationTrusted
         }
     }
 
@@ -151,11 +151,11 @@ package struct ClientOptions: Sendable {
         httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
         tls: TLSOptions = TLSOptions(), verbose: Bool = false
     ) {
-        storage = Storage(
+        storage = Storage(Fields(
             follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout,
             idleTimeout: nil, limits: ResponseLimits(), proxies: proxies, noProxy: noProxy, httpVersion: httpVersion,
             acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: [], network: NetworkOptions(),
-            cookies: nil, netrcFile: nil, locationTrusted: false)
+            cookies: nil, netrcFile: nil, locationTrusted: false))
     }
 
     // MARK: - Storage
@@ -173,48 +173,37 @@ package struct ClientOptions: Sendable {
     // Unchecked: the storage is reached only through this value, whose own accesses the compiler
     // checks statically.
     fileprivate final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var follow: Bool
-        @exclusivity(unchecked) var maxRedirects: Int
-        @exclusivity(unchecked) var connectTimeout: Double?
-        @exclusivity(unchecked) var timeout: Double?
-        @exclusivity(unchecked) var idleTimeout: Double?
-        @exclusivity(unchecked) var limits: ResponseLimits
-        @exclusivity(unchecked) var proxies: [ProxySetting]
-        @exclusivity(unchecked) var noProxy: String?
-        @exclusivity(unchecked) var httpVersion: HTTPVersionPreference
-        @exclusivity(unchecked) var acceptEncoding: String?
-        @exclusivity(unchecked) var tls: TLSOptions
-        @exclusivity(unchecked) var verbose: Bool
-        @exclusivity(unchecked) var resolve: [String]
-        @exclusivity(unchecked) var network: NetworkOptions
-        @exclusivity(unchecked) var cookies: CookieSettings?
-        @exclusivity(unchecked) var netrcFile: String?
-        @exclusivity(unchecked) var locationTrusted: Bool
+        @exclusivity(unchecked) var fields: Fields
 
-        init(follow: Bool, maxRedirects: Int, connectTimeout: Double?, timeout: Double?, idleTimeout: Double?, limits: ResponseLimits, proxies: [ProxySetting], noProxy: String?, httpVersion: HTTPVersionPreference, acceptEncoding: String?, tls: TLSOptions, verbose: Bool, resolve: [String], network: NetworkOptions, cookies: CookieSettings?, netrcFile: String?, locationTrusted: Bool) {
-            self.follow = follow
-            self.maxRedirects = maxRedirects
-            self.connectTimeout = connectTimeout
-            self.timeout = timeout
-            self.idleTimeout = idleTimeout
-            self.limits = limits
-            self.proxies = proxies
-            self.noProxy = noProxy
-            self.httpVersion = httpVersion
-            self.acceptEncoding = acceptEncoding
-            self.tls = tls
-            self.verbose = verbose
-            self.resolve = resolve
-            self.network = network
-            self.cookies = cookies
-            self.netrcFile = netrcFile
-            self.locationTrusted = locationTrusted
+        init(_ fields: Fields) {
+            self.fields = fields
         }
 
         /// A new object with the same fields.
         func copy() -> Storage {
-            Storage(follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxies: proxies, noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: resolve, network: network, cookies: cookies, netrcFile: netrcFile, locationTrusted: locationTrusted)
+            Storage(fields)
         }
+    }
+
+    /// The fields themselves, which `Storage` holds.
+    fileprivate struct Fields {
+        var follow: Bool
+        var maxRedirects: Int
+        var connectTimeout: Double?
+        var timeout: Double?
+        var idleTimeout: Double?
+        var limits: ResponseLimits
+        var proxies: [ProxySetting]
+        var noProxy: String?
+        var httpVersion: HTTPVersionPreference
+        var acceptEncoding: String?
+        var tls: TLSOptions
+        var verbose: Bool
+        var resolve: [String]
+        var network: NetworkOptions
+        var cookies: CookieSettings?
+        var netrcFile: String?
+        var locationTrusted: Bool
     }
 }
 
@@ -222,7 +211,7 @@ extension ClientOptions: CustomReflectable {
     /// The fields themselves, as if they were stored in the value (what the curl mapping's
     /// completeness check enumerates, and what a debugger shows).
     package var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: storage).children)
+        Mirror(self, children: Mirror(reflecting: storage.fields).children)
     }
 }
 
@@ -352,75 +341,75 @@ extension HTTPClientDelegate {
 package struct HTTPClientResult: Sendable {
     /// The final response's head.
     package var head: ResponseHead {
-        get { storage.head }
+        get { storage.fields.head }
         _modify {
             makeUnique()
-            yield &storage.head
+            yield &storage.fields.head
         }
     }
     /// libcurl's report on the final hop.
     package var outcome: TransferOutcome {
-        get { storage.outcome }
+        get { storage.fields.outcome }
         _modify {
             makeUnique()
-            yield &storage.outcome
+            yield &storage.fields.outcome
         }
     }
     /// The URL of the final request.
     package var url: String {
-        get { storage.url }
+        get { storage.fields.url }
         _modify {
             makeUnique()
-            yield &storage.url
+            yield &storage.fields.url
         }
     }
     /// The method of the final request (GET after a 303, for example).
     package var method: String {
-        get { storage.method }
+        get { storage.fields.method }
         _modify {
             makeUnique()
-            yield &storage.method
+            yield &storage.fields.method
         }
     }
     /// How many redirects were followed.
     package var redirectCount: Int {
-        get { storage.redirectCount }
+        get { storage.fields.redirectCount }
         _modify {
             makeUnique()
-            yield &storage.redirectCount
+            yield &storage.fields.redirectCount
         }
     }
     /// Seconds spent on all hops together.
     package var totalTime: Double {
-        get { storage.totalTime }
+        get { storage.fields.totalTime }
         _modify {
             makeUnique()
-            yield &storage.totalTime
+            yield &storage.fields.totalTime
         }
     }
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
     package var cookieLines: [String] {
-        get { storage.cookieLines }
+        get { storage.fields.cookieLines }
         _modify {
             makeUnique()
-            yield &storage.cookieLines
+            yield &storage.fields.cookieLines
         }
     }
     /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
     package var cookiesChanged: Bool {
-        get { storage.cookiesChanged }
+        get { storage.fields.cookiesChanged }
         _modify {
             makeUnique()
-            yield &storage.cookiesChanged
+            yield &storage.fields.cookiesChanged
         }
     }
     /// Each hop's metrics in order, the final hop last (AFNetworking's `transactionMetrics`);
     /// empty from a transport that measured nothing.
     package var hopMetrics: [TransferMetrics] {
-        get { storage.hopMetrics }
+        get { storage.fields.hopMetrics }
         _modify {
             makeUnique()
-            yield &storage.hopMetrics
+            yield &storage.fields.hopMetrics
         }
     }
 
@@ -428,9 +417,9 @@ package struct HTTPClientResult: Sendable {
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
         totalTime: Double
     ) {
-        storage = Storage(
+        storage = Storage(Fields(
             head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount,
-            totalTime: totalTime, cookieLines: [], cookiesChanged: false, hopMetrics: [])
+            totalTime: totalTime, cookieLines: [], cookiesChanged: false, hopMetrics: []))
     }
 
     /// The final response's status code.
@@ -453,32 +442,29 @@ package struct HTTPClientResult: Sendable {
     // Unchecked: the storage is reached only through this value, whose own accesses the compiler
     // checks statically; the dynamic check cost more than the copy it saves.
     private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var head: ResponseHead
-        @exclusivity(unchecked) var outcome: TransferOutcome
-        @exclusivity(unchecked) var url: String
-        @exclusivity(unchecked) var method: String
-        @exclusivity(unchecked) var redirectCount: Int
-        @exclusivity(unchecked) var totalTime: Double
-        @exclusivity(unchecked) var cookieLines: [String]
-        @exclusivity(unchecked) var cookiesChanged: Bool
-        @exclusivity(unchecked) var hopMetrics: [TransferMetrics]
+        @exclusivity(unchecked) var fields: Fields
 
-        init(head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int, totalTime: Double, cookieLines: [String], cookiesChanged: Bool, hopMetrics: [TransferMetrics]) {
-            self.head = head
-            self.outcome = outcome
-            self.url = url
-            self.method = method
-            self.redirectCount = redirectCount
-            self.totalTime = totalTime
-            self.cookieLines = cookieLines
-            self.cookiesChanged = cookiesChanged
-            self.hopMetrics = hopMetrics
+        init(_ fields: Fields) {
+            self.fields = fields
         }
 
         /// A new object with the same fields.
         func copy() -> Storage {
-            Storage(head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount, totalTime: totalTime, cookieLines: cookieLines, cookiesChanged: cookiesChanged, hopMetrics: hopMetrics)
+            Storage(fields)
         }
+    }
+
+    /// The fields themselves, which `Storage` holds.
+    private struct Fields {
+        var head: ResponseHead
+        var outcome: TransferOutcome
+        var url: String
+        var method: String
+        var redirectCount: Int
+        var totalTime: Double
+        var cookieLines: [String]
+        var cookiesChanged: Bool
+        var hopMetrics: [TransferMetrics]
     }
 }
 
