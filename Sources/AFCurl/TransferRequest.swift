@@ -161,7 +161,7 @@ package struct TransferOptions: Sendable {
         tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = [],
         idleTimeout: Double? = nil, limits: ResponseLimits = ResponseLimits()
     ) {
-        storage = Storage(Fields(
+        storage = SharedFields(Fields(
             connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy,
             noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding,
             digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve,
@@ -172,30 +172,14 @@ package struct TransferOptions: Sendable {
 
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
-    fileprivate var storage: Storage
+    fileprivate var storage: SharedFields<Fields>
 
     /// Gives this value its own storage before a change.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
-    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
-    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
-    // checks statically.
-    fileprivate final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-
-        /// A new object with the same fields.
-        func copy() -> Storage {
-            Storage(fields)
-        }
-    }
-
-    /// The fields themselves, which `Storage` holds.
+    /// The fields themselves, which `storage` holds.
     fileprivate struct Fields {
         var connectTimeout: Double?
         var timeout: Double?

@@ -141,7 +141,7 @@ package struct TransferOutcome: Sendable {
         bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil,
         metrics: TransferMetrics = TransferMetrics()
     ) {
-        storage = Storage(Fields(
+        storage = SharedFields(Fields(
             statusCode: statusCode, effectiveURL: effectiveURL, redirectURL: redirectURL, httpVersion: httpVersion,
             primaryIP: primaryIP, primaryPort: primaryPort, bytesDownloaded: bytesDownloaded,
             bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics))
@@ -151,30 +151,14 @@ package struct TransferOutcome: Sendable {
 
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
-    private var storage: Storage
+    private var storage: SharedFields<Fields>
 
     /// Gives this value its own storage before a change.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
-    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
-    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
-    // checks statically; the dynamic check cost more than the copy it saves.
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-
-        /// A new object with the same fields.
-        func copy() -> Storage {
-            Storage(fields)
-        }
-    }
-
-    /// The fields themselves, which `Storage` holds.
+    /// The fields themselves, which `storage` holds.
     private struct Fields {
         var statusCode: Int
         var effectiveURL: String

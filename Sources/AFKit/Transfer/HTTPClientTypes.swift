@@ -151,7 +151,7 @@ package struct ClientOptions: Sendable {
         httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
         tls: TLSOptions = TLSOptions(), verbose: Bool = false
     ) {
-        storage = Storage(Fields(
+        storage = SharedFields(Fields(
             follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout,
             idleTimeout: nil, limits: ResponseLimits(), proxies: proxies, noProxy: noProxy, httpVersion: httpVersion,
             acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: [], network: NetworkOptions(),
@@ -162,30 +162,14 @@ package struct ClientOptions: Sendable {
 
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
-    fileprivate var storage: Storage
+    fileprivate var storage: SharedFields<Fields>
 
     /// Gives this value its own storage before a change.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
-    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
-    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
-    // checks statically.
-    fileprivate final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-
-        /// A new object with the same fields.
-        func copy() -> Storage {
-            Storage(fields)
-        }
-    }
-
-    /// The fields themselves, which `Storage` holds.
+    /// The fields themselves, which `storage` holds.
     fileprivate struct Fields {
         var follow: Bool
         var maxRedirects: Int
@@ -417,7 +401,7 @@ package struct HTTPClientResult: Sendable {
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
         totalTime: Double
     ) {
-        storage = Storage(Fields(
+        storage = SharedFields(Fields(
             head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount,
             totalTime: totalTime, cookieLines: [], cookiesChanged: false, hopMetrics: []))
     }
@@ -431,30 +415,14 @@ package struct HTTPClientResult: Sendable {
 
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
-    private var storage: Storage
+    private var storage: SharedFields<Fields>
 
     /// Gives this value its own storage before a change.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
-    /// The fields; changed only through `makeUnique`, so never while shared (hence Sendable).
-    // Unchecked: the storage is reached only through this value, whose own accesses the compiler
-    // checks statically; the dynamic check cost more than the copy it saves.
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-
-        /// A new object with the same fields.
-        func copy() -> Storage {
-            Storage(fields)
-        }
-    }
-
-    /// The fields themselves, which `Storage` holds.
+    /// The fields themselves, which `storage` holds.
     private struct Fields {
         var head: ResponseHead
         var outcome: TransferOutcome

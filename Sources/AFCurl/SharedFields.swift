@@ -1,0 +1,21 @@
+/// A value type's fields held in one object, for values that are copied far more often than
+/// changed (a transfer's options, its outcome, an exchange's result): a copy of the value costs
+/// one reference count, and the value copies the fields before changing a shared object
+/// (`isKnownUniquelyReferenced`, then `copy`).
+///
+/// Unchecked Sendable: each object is reached only through the value that holds it, and is
+/// changed only while that value holds the sole reference, so never while shared. Its field is
+/// exempt from dynamic exclusivity checks, which cost more than the copies they guard: the
+/// value's own accesses are checked statically.
+package final class SharedFields<Fields>: @unchecked Sendable {
+    @exclusivity(unchecked) package var fields: Fields
+
+    package init(_ fields: Fields) {
+        self.fields = fields
+    }
+
+    /// A new object with the same fields.
+    package func copy() -> SharedFields {
+        SharedFields(fields)
+    }
+}
