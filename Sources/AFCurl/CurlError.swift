@@ -43,6 +43,10 @@ package struct CurlError: Error, CustomStringConvertible {
     package var tlsFailure: TLSFailure?
     /// Which limit was exceeded, for `.limitExceeded` errors.
     package var limitViolation: ResponseLimitViolation?
+    /// libcurl's facts about a transfer that failed in libcurl (the phase times up to the
+    /// failure, the address reached), for `--write-out`; nil for failures raised before or
+    /// outside the transfer.
+    package var metrics: TransferMetrics?
 
     package init(
         kind: Kind, code: Int = 0, description: String, underlyingError: (any Error)? = nil,

@@ -100,19 +100,9 @@ package final class EasyHandle {
             if code == CURLE_ABORTED_BY_CALLBACK && context.abortRequested {
                 throw CurlError.interrupted(signal: 0)
             }
-            let message = String(cString: errorBuffer)
-            if let violation = EasyHandle.limitViolation(
-                code: code, limits: active.request.options.limits, duringHead: context.reportedHead == nil)
-            {
-                throw CurlError.limitExceeded(violation)
-            }
-            if code == CURLE_URL_MALFORMAT {
-                let reason = message.isEmpty ? CurlError.strerror(code) : message
-                throw CurlError(
-                    kind: .badURL, code: Int(code.rawValue),
-                    description: "invalid URL \"\(active.request.url)\": libcurl refuses it (\(reason))")
-            }
-            throw transferError(code: code, message: message, request: active.request)
+            var error = failure(code: code, request: active.request, duringHead: context.reportedHead == nil)
+            error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
+            throw error
         }
         try context.finish()
         if active.request.options.network.hstsFile != nil {
@@ -272,6 +262,23 @@ package final class EasyHandle {
 
     /// Reads what libcurl knows about the finished transfer. The metrics read every value the
     /// outcome repeats (status, URL, version, address, sizes, time), so each is asked once.
+    /// The error for a transfer libcurl ended with `code`.
+    private func failure(code: CURLcode, request: TransferRequest, duringHead: Bool) -> CurlError {
+        let message = String(cString: errorBuffer)
+        if let violation = EasyHandle.limitViolation(
+            code: code, limits: request.options.limits, duringHead: duringHead)
+        {
+            return CurlError.limitExceeded(violation)
+        }
+        if code == CURLE_URL_MALFORMAT {
+            let reason = message.isEmpty ? CurlError.strerror(code) : message
+            return CurlError(
+                kind: .badURL, code: Int(code.rawValue),
+                description: "invalid URL \"\(request.url)\": libcurl refuses it (\(reason))")
+        }
+        return transferError(code: code, message: message, request: request)
+    }
+
     private func outcome(head: ResponseHead?, requestURL: String) -> TransferOutcome {
         let metrics = TransferMetrics.read(from: handle, requestURL: requestURL)
         var redirect: UnsafePointer<CChar>?

@@ -5,6 +5,7 @@ import json
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 
 import pytest
@@ -256,6 +257,22 @@ def test_write_out_after_a_failed_transfer(tmp_path):
     code, exit_code, connects, message = re.fullmatch(r"(\d+) (\d+) (\d+) \[(.*)\]", result.out).groups()
     assert (code, int(exit_code), connects) == ("000", result.code, "0")
     assert result.err == f"afcli: error: {message}\n"
+
+
+def test_write_out_after_a_timeout_has_the_times_up_to_the_failure():
+    # A server that accepts the connection and never answers: as curl does, -w reports the
+    # connect time, the time spent until --max-time gave up, and the address reached.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        result = run(["-w", "%{http_code} %{time_connect} %{time_total} %{remote_ip} %{remote_port}",
+                      "--max-time", "0.5", "get", f"127.0.0.1:{port}/"])
+    assert result.code != 0
+    code, connect, total, address, remote_port = result.out.split(" ")
+    assert (code, address, remote_port) == ("000", "127.0.0.1", str(port))
+    assert 0 < float(connect) <= float(total)
+    assert 0.4 <= float(total) < 30
 
 
 @pytest.fixture(scope="module")

@@ -110,12 +110,14 @@ struct MetricsOutput {
     }
 
     /// After a failed transfer: the `--write-out` text with no response, afcli's exit status and
-    /// its error message (curl prints `-w` for a failed transfer too).
+    /// its error message, and libcurl's times up to the failure when it got that far (curl prints
+    /// `-w` for a failed transfer too).
     func failed(_ error: any Error, request: PreparedRequest) {
         guard let writeOut, !Interruption.isInterrupted else { return }
         let (status, message, _) = ErrorReporter.classify(error)
+        let metrics = ((error as? CurlError)?.metrics).flatMap { TaskMetrics(transactions: [$0]) }
         let context = WriteOutContext(
-            metrics: nil, url: request.url, method: request.method, head: nil, exitCode: Int(status.rawValue),
+            metrics: metrics, url: request.url, method: request.method, head: nil, exitCode: Int(status.rawValue),
             errorMessage: message)
         try? Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
     }
