@@ -154,9 +154,7 @@ private struct LineWriter {
     /// usual case), else through `JSONWriter`'s escaping.
     private mutating func escaped(_ text: inout String) {
         let plain = text.withUTF8 { source in
-            guard source.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-                return false
-            }
+            guard JSONWriter.needsNoEscape(source) else { return false }
             bytes(source)
             return true
         }

@@ -43,11 +43,7 @@ extension CacheStore {
 
     /// The bytes the entries take: bodies and heads.
     package func totalSize() throws(SQLiteError) -> Int64 {
-        let sum = try database.statement("SELECT COALESCE(SUM(body_size + length(headers)), 0) FROM entries")
-        guard try sum.step() else { return 0 }
-        let total = sum.int(0)
-        _ = try? sum.step()
-        return total
+        try database.integer("SELECT COALESCE(SUM(body_size + length(headers)), 0) FROM entries")
     }
 
     private func removeUnusedFiles(now: Double) throws -> Int {

@@ -59,11 +59,7 @@ package final class CacheStore {
     }
 
     private func userVersion() throws(SQLiteError) -> Int64 {
-        let statement = try database.statement("PRAGMA user_version")
-        guard try statement.step() else { return 0 }
-        let version = statement.int(0)
-        _ = try? statement.step()
-        return version
+        try database.integer("PRAGMA user_version")
     }
 
     /// Creates the tables in a new (or emptied) database, once, even with several processes racing.

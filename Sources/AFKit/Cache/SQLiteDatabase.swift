@@ -38,6 +38,15 @@ final class SQLiteDatabase {
         guard code == AFSQL_OK else { throw error("exec", code) }
     }
 
+    /// The integer in the first column of the first row `sql` returns; 0 for no row.
+    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+        let query = try statement(sql)
+        guard try query.step() else { return 0 }
+        let value = query.int(0)
+        _ = try? query.step()
+        return value
+    }
+
     /// The prepared statement for `sql`, reset and with its bindings cleared by the caller's binds.
     func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] {

@@ -55,12 +55,18 @@ package enum JSONWriter {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// Whether `bytes` can stand inside a JSON string as they are: no control character, quote
+    /// or backslash.
+    package static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
     /// Appends `text` escaped as inside a JSON string, without the quotes.
     package static func writeEscaped(_ text: String, into output: inout [UInt8]) {
         // Most text needs no escape: appended in one piece, from the string's own bytes.
         var text = text
         let appended = text.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+            guard needsNoEscape(bytes) else {
                 return false
             }
             output.append(contentsOf: bytes)
