@@ -70,8 +70,29 @@ def base_env(extra=None):
     return env
 
 
+# What a pipe holds before its writer blocks (Linux's default capacity is 64 KiB).
+PREFILL_LIMIT = 60 * 1024
+
+
 def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=30):
-    """Runs afcli with stdout and stderr piped; stdin is /dev/null unless given."""
+    """Runs afcli with stdout and stderr piped; stdin is /dev/null unless given.
+
+    `input` that fits in a pipe is written and the pipe closed before afcli starts, as in
+    `printf … | afcli`: afcli refuses stdin beside command-line data only when its bytes are
+    ready at once, so feeding them after the start would race with that look. Larger input is
+    fed while afcli runs."""
+    if input is not None and len(input) <= PREFILL_LIMIT:
+        read_end, write_end = os.pipe()
+        os.write(write_end, input)
+        os.close(write_end)
+        try:
+            proc = subprocess.run(
+                [str(BINARY), *args], stdin=read_end, capture_output=True,
+                env=base_env(env), cwd=cwd, timeout=timeout,
+            )
+        finally:
+            os.close(read_end)
+        return Result(proc.returncode, proc.stdout, proc.stderr)
     if input is not None:
         stdin = None
     proc = subprocess.run(

@@ -1,5 +1,6 @@
 """Bad input: one clear error line, exit 2, nothing sent, nothing overwritten."""
 
+import os
 import socket
 
 import pytest
@@ -44,6 +45,19 @@ def test_body_from_stdin_and_items_conflict(server):
     result = run(["post", f"{server.url}/x", "a=1"], input=b"stdin body")
     assert_usage_error(result, "cannot be mixed")
     assert server.requests == []
+
+
+def test_an_idle_stdin_pipe_beside_items_is_not_waited_for(server):
+    # An inherited pipe nobody writes to (cron, CI runners): the items are the body, and afcli
+    # neither hangs on the pipe nor refuses the request.
+    read_end, write_end = os.pipe()
+    try:
+        result = run(["post", f"{server.url}/x", "a=1"], stdin=read_end, timeout=10)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert result.code == 0, result
+    assert [r.body for r in server.requests] == [b'{"a":"1"}']
 
 
 def test_connection_refused_exit_code():
