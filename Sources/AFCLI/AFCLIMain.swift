@@ -16,13 +16,14 @@ package enum AFCLIMain {
         do {
             // The config's default_options go before argv, through the same parser.
             let config = try ConfigSetup.prepare(arguments, environment: environment)
-            let parsed = try ArgumentParser.parse(config.arguments)
+            let (parsed, typed) = try ArgumentParser.parse(config.arguments, defaults: config.defaultCount)
             switch parsed.command {
             case .request:
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 try CacheStage.checkLifetime(parsed.options.cache.mode, options: parsed.options)
                 try RunCommand.rejectRunOptions(parsed.options, command: "request")
+                try OptionScopes.check(typed, command: .request)
                 Interruption.install()
                 var command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
@@ -31,6 +32,8 @@ package enum AFCLIMain {
                 return try command.run()
             case .download:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try DownloadCommand.validate(parsed.options, urlCount: parsed.positionals.count - 1)
+                try OptionScopes.check(typed, command: .download)
                 Interruption.install()
                 var command = DownloadCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
@@ -40,6 +43,8 @@ package enum AFCLIMain {
             case .run:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 try DownloadCommand.rejectDownloadOptions(parsed.options)
+                try RunCommand.rejectUnsupportedOptions(parsed.options)
+                try OptionScopes.check(typed, command: .run)
                 Interruption.install()
                 var command = RunCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,

@@ -51,7 +51,8 @@ final class BatchExecutorTests: BatchTestCase {
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         let output = OutputStream(descriptor: descriptor, target: path, closesOnDeinit: true)
         let executor = BatchExecutor(
-            entries: entries, options: options, directory: nil, output: output, stderrIsTerminal: false)
+            entries: entries, options: options, environment: [:], directory: nil, output: output,
+            stderrIsTerminal: false)
         let status = try executor.run()
         try output.flush()
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -199,7 +200,7 @@ final class BatchExecutorTests: BatchTestCase {
     }
 
     func testSettingsFollowTheOptionsWhetherOrNotTheyComeWithAnIdentity() throws {
-        var cache = BatchClientSettings()
+        var cache = BatchClientSettings(environment: [:])
         let plain = OptionValues()
         var timed = OptionValues()
         timed.timeout = 7

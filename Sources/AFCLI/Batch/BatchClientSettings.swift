@@ -2,7 +2,7 @@ import AFKit
 
 /// The transfer settings of a batch's requests, made once per distinct set of options rather
 /// than once per request: most entries of a run share the run's options, and building the
-/// settings looks up the HSTS file and reads pinned certificate files.
+/// settings looks up the HSTS file and netrc and reads pinned certificate files.
 ///
 /// What depends on the URL (AF's policy checks, such as pinning over plain http) is still checked
 /// for every request, exactly as `SecurityOptions.configure` does for a single one.
@@ -15,6 +15,14 @@ struct BatchClientSettings {
     /// from `options`.
     private var client = ClientOptions()
     private var policy = SecurityPolicy()
+    /// The process environment, where netrc is found (`$NETRC`, `$HOME`).
+    private let environment: [String: String]
+    /// The netrc file, looked up once (its permission warning told once); nil while not looked up.
+    private var netrc: String??
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
 
     /// The settings for a request to `url` sent with `options`.
     /// `identity` (see `BatchRequest.optionsIdentity`) spares comparing options known to be the
@@ -27,11 +35,24 @@ struct BatchClientSettings {
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             policy = try SecurityOptions.policy(from: options)
             SecurityOptions.configure(&client, options: options, policy: policy)
+            // netrc and credentials across redirects, as for a single request; a cookie engine
+            // needs a session or jar, which a run refuses.
+            client.netrcFile = options.ignoreNetrc ? nil : netrcFile(options)
+            client.locationTrusted = options.locationTrusted
             self.client = client
             self.options = options
         }
         self.identity = identity
         try policy.validate(forURL: url)
         return client
+    }
+
+    /// The netrc file of the environment for `options` without `--ignore-netrc`, looked up on
+    /// first use.
+    private mutating func netrcFile(_ options: OptionValues) -> String? {
+        if let netrc { return netrc }
+        let file = RequestStores.netrcFile(options: options, environment: environment)
+        netrc = .some(file)
+        return file
     }
 }

@@ -36,7 +36,7 @@ final class BatchExecutor {
     /// In parallel, the thread preparing the requests ahead, in the order they start.
     private var worker: AheadWorker<(index: Int, request: Result<BatchRequest, any Error>)>?
     /// The transfer settings, made once per distinct set of options.
-    private var settingsCache = BatchClientSettings()
+    private var settingsCache: BatchClientSettings
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
     /// Whether standard output shares the terminal with the live line, which must then be
@@ -49,9 +49,10 @@ final class BatchExecutor {
     private var readyAt: Double
 
     init(
-        entries: [BatchEntry], options: OptionValues, directory: BatchOutputDirectory?, output: OutputStream,
-        stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false
+        entries: [BatchEntry], options: OptionValues, environment: [String: String],
+        directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false
     ) {
+        settingsCache = BatchClientSettings(environment: environment)
         self.stdoutIsTerminal = stdoutIsTerminal
         self.entries = entries
         self.directory = directory

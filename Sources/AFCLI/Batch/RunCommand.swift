@@ -16,9 +16,9 @@ struct RunCommand {
     /// The SOURCE word: a `.http` file, or `-` for command lines on standard input.
     var source: String { positionals.dropFirst().first ?? "" }
 
-    /// Loads the batch, checks the run's options and runs it; returns the run's exit status.
+    /// Loads the batch and runs it (its options checked by `rejectUnsupportedOptions` and
+    /// `OptionScopes`); returns the run's exit status.
     func run() throws -> ExitStatus {
-        try RunCommand.rejectUnsupportedOptions(options)
         var entries = try BatchLoader.load(
             source: source, options: options, environment: environment, profile: profile)
         try RunCommand.markKeepers(&entries, names: options.firstNames)
@@ -26,7 +26,7 @@ struct RunCommand {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))
         }
         let executor = BatchExecutor(
-            entries: entries, options: options, directory: directory,
+            entries: entries, options: options, environment: environment, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal)
         return try executor.run()

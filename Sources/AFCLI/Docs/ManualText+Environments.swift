@@ -22,7 +22,10 @@ extension ManualText {
                         + "   \"prod\": {\"base_url\": \"https://api.example.com/v2/\"}}}"),
                 .paragraph(
                     "`default_options` are put before the command line and read by the same parser, so a later "
-                        + "option wins and `--no-X` undoes one (`--no-follow`, `--no-env`). A default option afcli "
+                        + "option wins and `--no-X` undoes one (`--no-follow`, `--no-env`). A default option applies "
+                        + "to the commands it means something for and is passed over by the others (`--pretty=all` "
+                        + "by `afcli run`), where the same option typed on the command line is refused. A default "
+                        + "option afcli "
                         + "refuses, or a word that is no option, is an error naming the file. A file that is not "
                         + "JSON is an error naming the file, line and column; a value of the wrong kind names its "
                         + "key; both exit with status 2 before anything is sent. A key afcli does not know gives a "

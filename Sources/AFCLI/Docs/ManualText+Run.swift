@@ -12,7 +12,9 @@ extension ManualText {
                         + "command lines on standard input, one request per line in afcli's own grammar. Every "
                         + "option of the run (`--follow`, `--verify`, `--timeout`, `-a`, `--check-status`…) "
                         + "applies to every request; a line's or an entry's own settings override it for that "
-                        + "request. `--session`, `--offline`, `--curl` and `--output` do not apply to a run."),
+                        + "request. Options that would do nothing for a run are refused when typed on its command "
+                        + "line (exit status 2, nothing sent): "
+                        + OptionScopes.refused(by: .run).joined(separator: ", ") + "."),
                 .paragraph(
                     "Requests are sent one after the other, in the order written, unless `--parallel N` keeps up "
                         + "to N in flight. Keepers, marked `# @first` in the source or named with `--first NAME`, "
@@ -63,8 +65,10 @@ extension ManualText {
                     "Command lines on standard input are built in the config environment, as when typed "
                         + "(`afcli --env dev run -` joins each URL to the base URL and merges the common parameters "
                         + "and headers), and an encrypt command encrypts each body. For a .http file, --env names an "
-                        + "environment of its http-client.env.json instead. The response cache, --decrypt-cmd and "
-                        + "--envelope apply to single requests, not to a run."),
+                        + "environment of its http-client.env.json instead. The response cache, --decrypt-cmd, "
+                        + "--envelope and --log apply to single requests, not to a run. netrc gives credentials to "
+                        + "requests without their own, and `--location-trusted` sends them on to redirect targets, "
+                        + "as for a single request."),
                 .example(
                     "Fetch users, 16 at a time:",
                     "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),

@@ -216,6 +216,10 @@ package enum ManualText {
                         + "after waits that double from `--retry-delay` (1 second) or follow Retry-After. A final "
                         + "status that is not 2xx saves nothing and exits with 3, 4 or 5; `-o` naming a directory "
                         + "and `-o -` with `--resume` are usage errors (exit status 2)."),
+                .paragraph(
+                    "Options that would do nothing for a download are refused when typed on its command line "
+                        + "(exit status 2, nothing sent): "
+                        + OptionScopes.refused(by: .download).joined(separator: ", ") + "."),
             ]),
         ManualSection(
             "TLS AND PINNING",

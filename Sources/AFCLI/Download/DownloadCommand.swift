@@ -14,10 +14,9 @@ struct DownloadCommand {
     var profile: EnvironmentProfile? = nil
 
     /// Downloads every URL and returns the exit status: success, or the status of the first
-    /// download that failed.
+    /// download that failed. The options were checked by `validate` before.
     func run() throws -> ExitStatus {
         let urls = Array(positionals.dropFirst())
-        try Self.validate(options, urlCount: urls.count)
         // Every URL is checked before anything is sent.
         let jobs = try urls.map(job(for:))
         // TLS options (--verify, pins, client certificates, --resolve) apply to every URL.
@@ -71,13 +70,14 @@ struct DownloadCommand {
     }
 
     /// Downloads follow redirects (DESIGN §2), leave the body undecoded and take credentials from
-    /// netrc as requests do; with `--retry` a stalled server times out (and is retried) after
+    /// netrc and keep them from other hosts (unless `--location-trusted`) as requests do; with `--retry` a stalled server times out (and is retried) after
     /// `downloadRetryIdleTimeout` seconds.
     func clientOptions() -> ClientOptions {
         var client = options.clientOptions
         client.follow = true
         client.acceptEncoding = nil
         client.netrcFile = RequestStores.netrcFile(options: options, environment: environment)
+        client.locationTrusted = options.locationTrusted
         if options.retry > 0, options.timeout == nil { client.idleTimeout = OptionValues.downloadRetryIdleTimeout }
         return client
     }

@@ -16,6 +16,8 @@ struct ConfigSetup {
     let file: ConfigFile?
     /// The command line to parse: the default options, then argv.
     let arguments: [String]
+    /// How many words at the start of `arguments` are the default options.
+    var defaultCount = 0
     /// Why the file could not be used, when a command that does not need it goes on without it.
     var problem: String? = nil
 
@@ -41,7 +43,8 @@ struct ConfigSetup {
         }
         let defaults = loaded.file.defaultOptions
         try checkDefaultOptions(defaults, file: path)
-        return ConfigSetup(path: path, readsConfig: true, file: loaded.file, arguments: defaults + argv)
+        return ConfigSetup(
+            path: path, readsConfig: true, file: loaded.file, arguments: defaults + argv, defaultCount: defaults.count)
     }
 
     /// The environment the command asks for (`--env`, else `$AFCLI_ENV`); nil for none.

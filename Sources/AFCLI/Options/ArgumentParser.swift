@@ -86,6 +86,22 @@ package enum ArgumentParser {
     package static func parse(
         _ argv: [String], over base: OptionValues
     ) throws -> (parsed: ParsedCommandLine, given: Set<String>) {
+        let (parsed, scan) = try scanned(argv, over: base)
+        return (parsed, scan?.given ?? ["help"])
+    }
+
+    /// Parses `argv` whose first `defaults` words are the config's `default_options`; also
+    /// returns the long names of the options applied by the words after them, in the order typed
+    /// (not those undone with `--no-X`), for `OptionScopes.check`.
+    package static func parse(
+        _ argv: [String], defaults: Int
+    ) throws -> (parsed: ParsedCommandLine, typed: [String]) {
+        let (parsed, scan) = try scanned(argv, over: OptionValues())
+        return (parsed, scan?.applied.filter { $0.end > defaults }.map(\.long) ?? [])
+    }
+
+    /// The command line and the scan it came from; no scan when a mistake gave way to `--help`.
+    private static func scanned(_ argv: [String], over base: OptionValues) throws -> (ParsedCommandLine, Scan?) {
         let scan: Scan
         do {
             scan = try Scan(argv, base: base)
@@ -94,12 +110,12 @@ package enum ArgumentParser {
             if beforeDoubleDash.contains("--help") {
                 var options = OptionValues()
                 options.showHelp = true
-                return (ParsedCommandLine(command: .help(.short), positionals: [], options: options), ["help"])
+                return (ParsedCommandLine(command: .help(.short), positionals: [], options: options), nil)
             }
             throw error
         }
         let command = try command(for: scan)
-        return (ParsedCommandLine(command: command, positionals: scan.positionals, options: scan.options), scan.given)
+        return (ParsedCommandLine(command: command, positionals: scan.positionals, options: scan.options), scan)
     }
 
     /// Reads `argv` as options alone (the config file's `default_options`): throws the usage
@@ -140,6 +156,9 @@ private struct Scan {
     var positionals: [String] = []
     /// The long names of the options applied or reset, in any spelling.
     var given: Set<String> = []
+    /// The options applied (not reset), in order, each with the index just past the words it
+    /// read (its value included).
+    var applied: [(long: String, end: Int)] = []
     var firstPositionalIsBeforeDoubleDash = false
     private var arguments: [String]
     private var index = 0
@@ -232,6 +251,7 @@ private struct Scan {
     /// Runs the option's `apply`, naming the option and value in any error.
     private mutating func run(_ spec: OptionSpec, spelling: String, value: String?) throws(UsageError) {
         given.insert(spec.long)
+        applied.append((spec.long, index))
         do {
             try spec.apply(&options, value)
         } catch let error as OptionValueError {
