@@ -144,3 +144,14 @@ def test_location_trusted_sends_credentials_to_another_host(server, tmp_path, co
 
     assert go() == [basic("ann", "pw"), None]
     assert go("--location-trusted") == [basic("ann", "pw"), basic("ann", "pw")]
+
+
+@pytest.mark.parametrize("option", ["--cache", "--decrypt-cmd=cat", "--local", "--throttle=1k"])
+def test_a_line_of_a_run_cannot_bring_in_what_the_run_refuses(server, option):
+    result = run(["run", "-"], input=f"get {server.url}/a\nget {server.url}/b {option}\n".encode())
+    assert result.code == 2, result
+    name = option.split("=")[0]
+    assert result.stdout == b""
+    assert len(result.err.splitlines()) == 1, result.err
+    assert result.err.startswith(f"afcli: error: stdin:2: {name} does not apply to afcli run ("), result.err
+    assert server.requests == []

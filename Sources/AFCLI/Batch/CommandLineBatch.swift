@@ -149,6 +149,8 @@ enum CommandLineBatch {
             if runGroups.contains(spec.group) || runOptions.contains(long) {
                 throw BatchError.runOption(spec.longFlag)
             }
+            // What a run refuses on its command line, a line cannot bring in either.
+            try OptionScopes.check([long], command: .run)
         }
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
