@@ -189,7 +189,10 @@ def test_keep_going_runs_everything_and_exits_with_the_first_failure(counting):
     assert r.code == 5, r
     result = records(r)
     assert [x["exit"] for x in result] == [0, 5, 4, 8]
-    assert result[3]["status"] is None and result[3]["time"] is None and "connect" in result[3]["error"]
+    assert result[3]["status"] is None and "connect" in result[3]["error"]
+    # The refused transfer's times stop at the failure: no connection, no first byte.
+    refused = result[3]["time"]
+    assert refused["connect"] is None and refused["first_byte"] is None and refused["total"] >= 0
     assert r.err.count("afcli: error: ") == 3
 
 
@@ -203,6 +206,24 @@ def test_no_check_status_makes_http_errors_successes(counting):
 def test_a_connection_failure_exits_8(counting):
     r = run(["run", "-"], input=b"get http://127.0.0.1:1/x\n")
     assert r.code == 8, r
+
+
+def test_a_timed_out_request_reports_its_times_up_to_the_failure():
+    # A server that accepts and never answers: the line has the connect time, no first byte, and
+    # the total until --max-time gave up, as curl -w reports them.
+    import socket
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        r = run(["run", "-", "--max-time", "0.5"], input=f"get http://127.0.0.1:{port}/x\n".encode())
+    assert r.code == 7, r
+    [line] = records(r)
+    assert line["status"] is None and line["remote"] == f"127.0.0.1:{port}"
+    times = line["time"]
+    assert times["first_byte"] is None and times["tls"] is None
+    assert 0 < times["namelookup"] <= times["connect"] <= times["total"]
+    assert 0.4 <= times["total"] < 30
 
 
 # MARK: - --output-dir

@@ -184,6 +184,10 @@ final class BatchExecutor {
         case .failure(let error):
             try? running.sink.finish()
             report.file = running.sink.path
+            if let metrics = (error as? CurlError)?.metrics {
+                report.metrics = metrics
+                report.metricsEndAtFailure = true
+            }
             fail(&report, error)
         }
         try finish(index, report)

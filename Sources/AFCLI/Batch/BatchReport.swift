@@ -14,8 +14,11 @@ struct BatchReport {
     var bytes: Int64 = 0
     /// How many redirects were followed.
     var redirects = 0
-    /// libcurl's facts about the final transfer, with afcli's queue time; nil without a response.
+    /// libcurl's facts about the final transfer, with afcli's queue time; for a transfer that
+    /// failed in libcurl, its times up to the failure; nil when libcurl never ran it.
     var metrics: TransferMetrics?
+    /// Whether `metrics` end at a failure, where a phase libcurl reports as 0 never happened.
+    var metricsEndAtFailure = false
     /// The HTTP version of the final response (`HTTP/1.1`, `HTTP/2`).
     var httpVersion: String?
     /// Where the body was saved (`--output-dir`); nil when it was discarded.
@@ -69,18 +72,19 @@ struct BatchReport {
         if let metrics {
             // A phase that did not happen on this transfer is null: name lookup and connect on a
             // reused connection (libcurl reports a leftover lookup time and a connect time of 0
-            // there), TLS without TLS.
+            // there), TLS without TLS, and what a failure came before (reported as 0).
             let fresh = !metrics.reusedConnection
+            func happened(_ seconds: Double) -> Double? { metricsEndAtFailure && seconds <= 0 ? nil : seconds }
             line.raw("{\"queue\":")
             line.seconds(metrics.queue)
             line.raw(",\"namelookup\":")
-            line.seconds(fresh ? metrics.nameLookup : nil)
+            line.seconds(fresh ? happened(metrics.nameLookup) : nil)
             line.raw(",\"connect\":")
-            line.seconds(fresh ? metrics.connect : nil)
+            line.seconds(fresh ? happened(metrics.connect) : nil)
             line.raw(",\"tls\":")
             line.seconds(fresh && metrics.appConnect > 0 ? metrics.appConnect : nil)
             line.raw(",\"first_byte\":")
-            line.seconds(metrics.startTransfer)
+            line.seconds(happened(metrics.startTransfer))
             line.raw(",\"total\":")
             line.seconds(metrics.total)
             line.raw("},\"reused\":")

@@ -45,7 +45,9 @@ extension ManualText {
                         + "libcurl's cumulative `namelookup`, `connect`, `tls`, `first_byte` and `total` of the "
                         + "final transfer, so that namelookup <= connect <= tls <= first_byte <= total. A phase that "
                         + "did not happen is null: name lookup and connect on a reused connection, TLS over plain "
-                        + "http; `time` is null when no response arrived."),
+                        + "http. A request that failed in libcurl (refused, timed out) has its times up to the failure, "
+                        + "the phases it never reached null, as curl -w reports them; `time` is null for a request "
+                        + "that could not be built."),
                 .paragraph(
                     "`--output-dir DIR` saves each final body as DIR/NAME.body, NAME made safe (bytes other than "
                         + "letters, digits, `.`, `-` and `_` become `_`, no leading dot) and unique in the order "

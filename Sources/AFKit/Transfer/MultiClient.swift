@@ -125,6 +125,10 @@ package final class MultiClient {
             }
             running[ObjectIdentifier(handle)] = entry
             return nil
+        } catch var error as CurlError where error.metrics != nil {
+            // A transfer that failed in libcurl keeps its times up to the failure, with the queue.
+            error.metrics?.queue = entry.queue
+            return .failure(error)
         } catch {
             return .failure(error)
         }
