@@ -44,6 +44,15 @@ final class URLReferenceTests: XCTestCase {
         XCTAssertEqual(try RequestURL.make(from: "http://x:/p"), "http://x/p")
         XCTAssertEqual(try RequestURL.make(from: "http://[::1]:8080/"), "http://[::1]:8080/")
         XCTAssertEqual(try RequestURL.make(from: "http://[fe80::1%25eth0]/"), "http://[fe80::1%25eth0]/")
+        XCTAssertEqual(try RequestURL.make(from: "http://[fe80::1%25en-0.a_b~]/"), "http://[fe80::1%25en-0.a_b~]/")
+    }
+
+    func testAnIPv6ZoneIsOnlyUnreservedCharactersAfterPercent25() {
+        for host in ["[fe80::1%25eth0{]", "[fe80::1%25e\"x]", "[fe80::1%25e%0a]", "[fe80::1%25]", "[fe80::1%eth0]",
+                     "[fe80::1%25e th]", "[fe80::1%25é]"] {
+            XCTAssertFalse(URLReference.isValidHost(host), host)
+            XCTAssertThrowsError(try RequestURL.make(from: "http://\(host)/"), host)
+        }
     }
 
     func testPercentEncodesWhatAURLCannotHold() throws {

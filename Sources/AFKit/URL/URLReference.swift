@@ -271,7 +271,12 @@ extension URLReference {
             let inner = host.dropFirst().dropLast()
             let address = inner.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
             guard address[0].contains(":") else { return false }
-            if address.count == 2, !address[1].hasPrefix("25") || address[1].count < 3 { return false }
+            // A zone (RFC 6874) is `%25` and at least one unreserved character, as libcurl takes it.
+            if address.count == 2 {
+                let zone = address[1].utf8
+                guard zone.count >= 3, zone.starts(with: "25".utf8) else { return false }
+                guard zone.dropFirst(2).allSatisfy(isUnreservedByte) else { return false }
+            }
             return address[0].utf8.allSatisfy {
                 ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
                     || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
@@ -280,6 +285,18 @@ extension URLReference {
             }
         }
         return host.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !isForbiddenHostByte($0) }
+    }
+
+    /// Whether `byte` is an RFC 3986 unreserved character: a letter, a digit, `-`, `.`, `_` or `~`.
+    static func isUnreservedByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether `byte` is an ASCII byte that cannot appear in a registered name (RFC 3986 §3.2.2
