@@ -49,7 +49,7 @@ _afcli() {
         --session-read-only) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --session-store-auth) COMPREPLY=($(compgen -W 'yes no' -- "$cur")); return ;;
         --cookie-jar) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --env) return ;;
+        --env) COMPREPLY=($(compgen -W "$(afcli env 2>/dev/null | cut -d ' ' -f 1)" -- "$cur")); return ;;
         --encrypt-cmd) return ;;
         --decrypt-cmd) return ;;
         --encrypted-type) COMPREPLY=($(compgen -W 'text/plain application/octet-stream' -- "$cur")); return ;;
@@ -87,6 +87,10 @@ _afcli() {
         COMPREPLY=($(compgen -W 'get head post put patch delete options help completions man download run pin reachability env config cache' -- "$cur"))
     elif [[ $first == completions ]] && ((count == 1)); then
         COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
+    elif [[ $first == env ]] && ((count == 1)); then
+        COMPREPLY=($(compgen -W 'show' -- "$cur"))
+    elif [[ $first == env && $prev == show ]] && ((count == 2)); then
+        COMPREPLY=($(compgen -W "$(afcli env 2>/dev/null | cut -d ' ' -f 1)" -- "$cur"))
     fi
 }
 complete -o default -F _afcli afcli

@@ -12,6 +12,8 @@ complete -c afcli -n __fish_use_subcommand -a env -d 'list the config\'s environ
 complete -c afcli -n __fish_use_subcommand -a config -d 'print where the config file is read from'
 complete -c afcli -n __fish_use_subcommand -a cache -d 'list, show, remove or prune stored responses'
 complete -c afcli -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish' -d shell
+complete -c afcli -n '__fish_seen_subcommand_from env; and not __fish_seen_subcommand_from show' -a show -d 'show one environment'
+complete -c afcli -n '__fish_seen_subcommand_from env; and __fish_seen_subcommand_from show' -a '(afcli env 2>/dev/null | string replace -r " .*" "")' -d environment
 complete -c afcli -s X -l method -x -a "GET\tmethod HEAD\tmethod POST\tmethod PUT\tmethod PATCH\tmethod DELETE\tmethod OPTIONS\tmethod" -d 'use the method NAME (any token, case kept)'
 complete -c afcli -l no-method -d 'negate --method'
 complete -c afcli -s j -l json -d 'send data items as a JSON object (default)'
@@ -172,7 +174,7 @@ complete -c afcli -l ignore-netrc -d 'never take credentials from netrc'
 complete -c afcli -l no-ignore-netrc -d 'negate --ignore-netrc'
 complete -c afcli -l location-trusted -d 'send credentials to redirect targets'
 complete -c afcli -l no-location-trusted -d 'negate --location-trusted'
-complete -c afcli -l env -x -d 'use the environment NAME of the config'
+complete -c afcli -l env -x -a '(afcli env 2>/dev/null | string replace -r " .*" "")' -d 'use the environment NAME of the config'
 complete -c afcli -l no-env -d 'negate --env'
 complete -c afcli -l config -d 'read the config file (default: on)'
 complete -c afcli -l no-config -d 'negate --config'

@@ -6,10 +6,13 @@ Every test writes its own config into a temporary AFCLI_CONFIG_DIR and points HO
 
 import json
 import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from conftest import Response, run
+from conftest import BINARY, Response, run
 from loopback import LoopbackServer
 
 
@@ -450,3 +453,40 @@ def test_unreadable_config_is_an_error_but_an_unsearchable_directory_is_none(ser
         assert len(server.requests) == 1
     finally:
         shutil.rmtree(directory)
+
+
+# MARK: - Completing environment names
+
+COMPLETIONS = Path(__file__).resolve().parents[2] / "completions"
+
+
+def completion_env(cfg, tmp_path):
+    """The config's environment for a shell, with `afcli` on PATH as the completion scripts call it."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "afcli").symlink_to(BINARY)
+    env = cfg.write({"environments": {"dev": {"base_url": "http://127.0.0.1:1/"}, "prod": {}, "demo": {}}})
+    return {**os.environ, **env, "PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["afcli", "--env", "d"], ["demo", "dev"]),
+    (["afcli", "get", "--env", ""], ["demo", "dev", "prod"]),
+    (["afcli", "env", "show", "p"], ["prod"]),
+    (["afcli", "env", "s"], ["show"]),
+])
+def test_bash_completes_environment_names_from_the_config(cfg, tmp_path, words, expected):
+    script = (f"source {COMPLETIONS / 'afcli.bash'}; COMP_WORDS=({' '.join(repr(w) for w in words)}); "
+              f"COMP_CWORD={len(words) - 1}; _afcli; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, env=completion_env(cfg, tmp_path), timeout=30)
+    assert sorted(done.stdout.decode().split()) == expected, done
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+def test_fish_completes_environment_names_from_the_config(cfg, tmp_path):
+    env = completion_env(cfg, tmp_path)
+    for line, expected in [("afcli --env ", ["demo", "dev", "prod"]), ("afcli env show d", ["demo", "dev"])]:
+        command = f"source {COMPLETIONS / 'afcli.fish'}; complete -C '{line}'"
+        done = subprocess.run(["fish", "--no-config", "-c", command], capture_output=True, env=env, timeout=30)
+        names = sorted(entry.split("\t")[0] for entry in done.stdout.decode().splitlines())
+        assert names == expected, done

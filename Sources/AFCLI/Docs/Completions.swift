@@ -1,6 +1,8 @@
 /// Generates the bash, zsh and fish completion scripts from `OptionTable`: every long and short
 /// option and every `--no-X` form, the words or file names an option's value takes, the
-/// subcommands and the METHOD words as the first argument, and the shells after `completions`.
+/// subcommands and the METHOD words as the first argument, the shells after `completions`, and
+/// the config's environment names (asked of `afcli env` when completing) for `--env` and
+/// `env show`.
 package enum Completions {
     /// The script for a shell.
     package static func script(for shell: Shell) -> String {
@@ -50,6 +52,9 @@ package enum Completions {
                     "        \(pattern)) compopt -o filenames 2>/dev/null;"
                         + " COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
                 )
+            case .environmentNames:
+                valueCases.append(
+                    "        \(pattern)) COMPREPLY=($(compgen -W \"$(\(environmentNamesCommand))\" -- \"$cur\")); return ;;")
             case .url, .none:
                 valueCases.append("        \(pattern)) return ;;")
             }
@@ -87,6 +92,10 @@ package enum Completions {
                 "        COMPREPLY=($(compgen -W '\(methodsAndCommands)' -- \"$cur\"))",
                 "    elif [[ $first == completions ]] && ((count == 1)); then",
                 "        COMPREPLY=($(compgen -W '\(shellNames)' -- \"$cur\"))",
+                "    elif [[ $first == env ]] && ((count == 1)); then",
+                "        COMPREPLY=($(compgen -W 'show' -- \"$cur\"))",
+                "    elif [[ $first == env && $prev == show ]] && ((count == 2)); then",
+                "        COMPREPLY=($(compgen -W \"$(\(environmentNamesCommand))\" -- \"$cur\"))",
                 "    fi",
                 "}",
                 "complete -o default -F _afcli afcli",
@@ -125,6 +134,13 @@ package enum Completions {
                 "    compadd -S '' -- http:// https://",
                 "}",
                 "",
+                "# The config's environments, the first word of each line of 'afcli env'.",
+                "_afcli_environments() {",
+                "    local -a names",
+                "    names=(${${(f)\"$(_call_program environments afcli env 2>/dev/null)\"}%% *})",
+                "    compadd -a names",
+                "}",
+                "",
                 "_afcli() {",
                 "    local curcontext=$curcontext state line",
                 "    local -a args",
@@ -144,6 +160,10 @@ package enum Completions {
                 "        rest)",
                 "            if [[ $line[1] == completions ]]; then",
                 "                _values shell \(shellNames)",
+                "            elif [[ $line[1] == env && $CURRENT -eq 3 ]]; then",
+                "                compadd show",
+                "            elif [[ $line[1] == env && $line[2] == show ]]; then",
+                "                _afcli_environments",
                 "            else",
                 "                _message 'request item'",
                 "            fi",
@@ -167,6 +187,7 @@ package enum Completions {
         case .words(let words): return "(" + words.map { zshEscape($0) }.joined(separator: " ") + ")"
         case .file: return "_files"
         case .url: return "_afcli_urls"
+        case .environmentNames: return "_afcli_environments"
         }
     }
 
@@ -198,6 +219,12 @@ package enum Completions {
             lines.append("complete -c afcli -n __fish_use_subcommand -a \(word) -d \(fishQuote(help))")
         }
         lines.append("complete -c afcli -n '__fish_seen_subcommand_from completions' -a '\(shellNames)' -d shell")
+        lines.append(
+            "complete -c afcli -n '__fish_seen_subcommand_from env; and not __fish_seen_subcommand_from show'"
+                + " -a show -d 'show one environment'")
+        lines.append(
+            "complete -c afcli -n '__fish_seen_subcommand_from env; and __fish_seen_subcommand_from show'"
+                + " -a \(fishEnvironmentNames) -d environment")
         for spec in OptionTable.all {
             var line = "complete -c afcli"
             if let short = spec.short { line += " -s \(short)" }
@@ -206,6 +233,7 @@ package enum Completions {
             case _ where !spec.takesValue: break
             case .words(let words): line += " -x -a " + fishValues(words, of: spec)
             case .file: line += " -r -F"
+            case .environmentNames: line += " -x -a \(fishEnvironmentNames)"
             case .url, .none: line += " -x"
             }
             lines.append(line + " -d " + fishQuote(spec.help))
@@ -236,6 +264,15 @@ package enum Completions {
     /// The METHOD words and subcommands offered as the first argument.
     private static var methodsAndCommands: String {
         (OptionTable.methodWords + subcommands.map(\.0)).joined(separator: " ")
+    }
+
+    /// The shell command that prints the config's environment names, one a line: the first word
+    /// of each line of `afcli env` (which warns on standard error when there is no config).
+    private static let environmentNamesCommand = "afcli env 2>/dev/null | cut -d ' ' -f 1"
+
+    /// The fish command substitution for the environment names, quoted for `-a`.
+    private static var fishEnvironmentNames: String {
+        "'(afcli env 2>/dev/null | string replace -r \" .*\" \"\")'"
     }
 
     /// `bash zsh fish`.

@@ -51,7 +51,8 @@ package enum ManualText {
                 ),
                 .paragraph(
                     "`afcli help` prints this manual as plain text, `afcli completions` prints a completion "
-                        + "script for bash, zsh or fish, and `afcli man` prints this page's roff source. These words "
+                        + "script for bash, zsh or fish (it completes the config's environment names after `--env` "
+                        + "and `afcli env show`, asking `afcli env`), and `afcli man` prints this page's roff source. These words "
                         + "are commands only as the first argument before `--`: `afcli -- help` requests http://help."),
             ]),
         ManualSection(

@@ -109,6 +109,8 @@ package enum ValueCompletion: Equatable, Sendable {
     case file
     /// URLs.
     case url
+    /// The names of the config's environments, as `afcli env` lists them.
+    case environmentNames
 }
 
 /// Why an option's value was rejected, without the option's name; the parser adds the name and

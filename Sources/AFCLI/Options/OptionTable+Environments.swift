@@ -9,6 +9,7 @@ extension OptionTable {
                 + "from http-client.env.json beside the file for afcli run. Without --env, $AFCLI_ENV names it. "
                 + "A relative URL is joined to the environment's base_url, and its common params and headers "
                 + "are merged in (the request's own win). An unknown NAME is an error listing the known ones.",
+            completion: .environmentNames,
             apply: { values, text in
                 values.environmentName = try OptionValueParser.nonEmpty(text ?? "", what: "an environment name")
             },
