@@ -57,11 +57,14 @@ package enum AFCLIMain {
                 return try command.run()
             case .pin:
                 try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
+                try OptionScopes.check(typed, command: .pin)
                 Interruption.install()
                 return try PinCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .reachability:
+                try OptionScopes.check(typed, command: .reachability)
                 return try ReachabilityCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .cache:
+                try OptionScopes.check(typed, command: .cache)
                 return try CacheCommand(positionals: parsed.positionals, options: parsed.options, environment: environment).run()
             case .help(let length):
                 try printOut(length == .short ? HelpText.short() : HelpText.long())
@@ -70,9 +73,11 @@ package enum AFCLIMain {
             case .manPage:
                 try printOut(ManPage.render())
             case .environments:
+                try OptionScopes.check(typed, command: .config)
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runEnvironments()
             case .configPath:
+                try OptionScopes.check(typed, command: .config, word: "config path")
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runConfigPath()
             case .version:

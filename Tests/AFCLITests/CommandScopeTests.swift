@@ -8,17 +8,31 @@ final class CommandScopeTests: XCTestCase {
         XCTAssertEqual(Set(OptionScopes.table.keys).subtracting(longs), [], "entries that are no option")
     }
 
-    func testAnOptionNoSendingCommandTakesNamesTheCommandThatDoes() {
+    func testEveryOptionDoesSomethingForSomeCommand() {
         for (long, scope) in OptionScopes.table {
-            XCTAssertEqual(scope.isEmpty, OptionScopes.owners[long] != nil, long)
+            XCTAssertFalse(scope.isEmpty, long)
+            XCTAssertTrue(CommandScope.every.isSuperset(of: scope), long)
         }
+    }
+
+    func testAnOptionOfOneOtherCommandNamesIt() {
+        XCTAssertEqual(OptionScopes.reason("probe", .request), "it is an option of afcli reachability")
+        XCTAssertEqual(OptionScopes.reason("all", .run), "it is an option of afcli cache")
+        XCTAssertEqual(OptionScopes.reason("resume", .pin), "it is an option of afcli download")
+        XCTAssertNotEqual(OptionScopes.reason("pretty", .run), "it is an option of afcli request")
     }
 
     func testEveryRefusalHasAReason() {
         for (long, scope) in OptionScopes.table {
-            for command in [CommandScope.request, .download, .run] where !scope.contains(command) {
+            for command in CommandScope.each where !scope.contains(command) {
                 XCTAssertFalse(OptionScopes.reason(long, command).isEmpty, "\(long) on \(command.word)")
             }
+        }
+    }
+
+    func testTheTLSSettingsApplyWhereverAHandshakeIsMade() {
+        for long in ["verify", "insecure", "pin-key", "pin-cert", "cert", "tls-min", "resolve", "connect-timeout"] {
+            XCTAssertEqual(OptionScopes.table[long], .handshaking, long)
         }
     }
 

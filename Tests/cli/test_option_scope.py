@@ -155,3 +155,23 @@ def test_a_line_of_a_run_cannot_bring_in_what_the_run_refuses(server, option):
     assert len(result.err.splitlines()) == 1, result.err
     assert result.err.startswith(f"afcli: error: stdin:2: {name} does not apply to afcli run ("), result.err
     assert server.requests == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["pin", "https://127.0.0.1:9/", "--pretty=all"],
+     "--pretty does not apply to afcli pin (it sends no request, only makes a TLS handshake)"),
+    (["pin", "https://127.0.0.1:9/", "--ipv4"],
+     "--ipv4 does not apply to afcli pin (it sends no request, only makes a TLS handshake)"),
+    (["reachability", "127.0.0.1", "--follow"],
+     "--follow does not apply to afcli reachability (it sends no request; it looks up the route, "
+     "and connects only with --probe)"),
+    (["cache", "ls", "--json"],
+     "--json does not apply to afcli cache (it only lists, shows, removes or prunes stored responses)"),
+    (["env", "--follow"], "--follow does not apply to afcli env (it only reads the config file)"),
+    (["config", "path", "--json"], "--json does not apply to afcli config path (it only reads the config file)"),
+])
+def test_the_other_commands_refuse_what_they_would_ignore(args, message):
+    result = run(args)
+    assert result.code == 2, result
+    assert result.stdout == b""
+    assert result.err == f"afcli: error: {message}\n"

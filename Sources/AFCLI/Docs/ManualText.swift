@@ -403,7 +403,9 @@ package enum ManualText {
                         + "option as `--timeout 5`, `--timeout=5`, `-o out.json` or `-oout.json`; flags combine, as in "
                         + "`-vF`. When an option is repeated the last one wins, and every option has a `--no-X` "
                         + "form that makes it as if the option had not been given (`--no-check-status` turns the "
-                        + "status check off)."),
+                        + "status check off). An option typed for a command it would do nothing for is refused "
+                        + "with exit status 2 before anything is sent (`afcli run - --pretty=all`, `afcli pin URL "
+                        + "--follow`); the same option among the config's default_options is passed over there."),
                 .options,
             ]),
         ManualSection(
