@@ -37,7 +37,7 @@ extension EasyHandle {
         if let rate = network.maxReceiveRate {
             try check(afcurl_setopt_off(rawHandle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(rate)), "the rate limit")
             // libcurl 7.x checks the rate only between rounds of up to 100 reads of one buffer
-            // each: with data already waiting (a fast or local server), one round of 128 KiB reads
+            // each: with data already waiting (a fast or local server), one round of 100 KiB reads
             // drains the socket and the limit is never applied. Reads of a hundredth of the rate
             // make a round at most one second's worth.
             try setLong(CURLOPT_BUFFERSIZE, EasyHandle.rateLimitedBufferSize(rate))

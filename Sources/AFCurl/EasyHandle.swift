@@ -153,8 +153,12 @@ package final class EasyHandle {
         return ASCIICase.lowercased(String(name))
     }
 
-    /// The most libcurl reads from the connection at a time.
-    static let receiveBufferSize = 128 * 1024
+    /// The most libcurl reads from the connection at a time: 100 KiB, as curl's tool asks for.
+    /// libcurl allocates one byte more than this, and at 128 KiB that allocation is above glibc's
+    /// threshold for a mapping of its own; the kernel then copied received data into it markedly
+    /// slower (a 1 GiB download to /dev/null from a local nginx: 0.42 s at 128 KiB, 0.36 s at 100
+    /// KiB, 0.35 s for curl; 100 KiB forced into a mapping was as slow as 128 KiB).
+    static let receiveBufferSize = 100 * 1024
 
     /// Sets every option of the request on the freshly reset handle.
     private func configure(
@@ -167,8 +171,8 @@ package final class EasyHandle {
         try setLong(CURLOPT_NOSIGNAL, 1)
         try setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         // Large bodies arrive in reads of up to this size instead of libcurl's 16 KiB: a 1 GiB
-        // download makes 8,000 reads instead of 65,000 (curl's tool asks for 100 KiB). Larger
-        // saves little more, and the buffer is resident once a large body has filled it.
+        // download makes 10,500 reads instead of 65,000. Larger saves little more, and the buffer
+        // is resident once a large body has filled it.
         try setLong(CURLOPT_BUFFERSIZE, EasyHandle.receiveBufferSize)
         try check(afcurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
         try check(afcurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "headers")

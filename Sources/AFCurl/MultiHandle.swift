@@ -39,12 +39,12 @@ package final class MultiHandle {
     }
 
     /// libcurl allocates each transfer's receive buffer (`EasyHandle.receiveBufferSize`) when the
-    /// transfer starts and frees it when it ends. Left to glibc's defaults, a buffer of that size
-    /// is mapped and unmapped for each transfer, or taken from the top of the heap, which is
-    /// trimmed back whenever the transfers in flight ebb: either way every transfer's buffer
-    /// costs fresh page faults (2,000 small GETs 50 at a time made ~1,700 more faults, 15 % of
-    /// the run). Buffers of that size come from the heap instead, and the heap keeps up to 64 MiB
-    /// free for the next ones: memory stays bounded by the most transfers in flight at once.
+    /// transfer starts and frees it when it ends. Left to glibc's defaults, the buffers are taken
+    /// from the top of the heap, which is trimmed back whenever the transfers in flight ebb (and
+    /// a buffer above glibc's mapping threshold is mapped and unmapped for each transfer): every
+    /// transfer's buffer costs fresh page faults (2,000 small GETs 50 at a time made ~1,700 more
+    /// faults, 15 % of the run). Buffers of that size stay in the heap, and the heap keeps up to
+    /// 64 MiB free for the next ones: memory stays bounded by the most transfers in flight at once.
     private static func keepFreedBuffersInTheHeap() {
         afcurl_keep_freed_memory(Int32(4 * EasyHandle.receiveBufferSize), 64 << 20)
     }
