@@ -31,8 +31,8 @@ extension DownloadAttempt {
             try partial.finishWriting()
             var digest: String?
             if job.expectedDigest != nil {
-                var hasher = SHA256()
-                try partial.hashPrefix(size, into: &hasher) { Interruption.isInterrupted }
+                let hasher = BodyDigest()
+                try partial.hashPrefix(size, into: hasher) { Interruption.isInterrupted }
                 try checkInterrupted()
                 digest = try verify(hasher: hasher, path: partial.path) { partial.remove() }
             }
@@ -81,9 +81,12 @@ extension DownloadAttempt {
 
     /// Compares a finished digest with `--sha256`; runs `onMismatch` (removing our file) and
     /// throws when they differ. Returns the hex digest, or nil when no check was asked for.
-    private func verify(hasher: SHA256?, path: String, onMismatch: (() -> Void)?) throws -> String? {
-        guard let expected = job.expectedDigest, var hasher else { return nil }
-        let actual = hasher.finalize()
+    private func verify(hasher: BodyDigest?, path: String, onMismatch: (() -> Void)?) throws -> String? {
+        guard let expected = job.expectedDigest, let hasher else { return nil }
+        guard let actual = hasher.finalizeBytes() else {
+            observer.downloadDidStop(completed: false)
+            throw DownloadError.checksumUnavailable(path: path)
+        }
         guard actual == expected else {
             onMismatch?()
             observer.downloadDidStop(completed: false)

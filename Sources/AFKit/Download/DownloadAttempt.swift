@@ -75,7 +75,7 @@ final class DownloadAttempt: HTTPClientDelegate {
     /// The complete length of the resource, when known.
     private(set) var expectedTotal: Int64?
     /// The running digest, when `--sha256` was given.
-    private(set) var hasher: SHA256?
+    private(set) var hasher: BodyDigest?
     /// Whether body bytes are being written.
     private(set) var writing = false
     /// Whether the final response's head has been reported to the observer.
@@ -220,7 +220,7 @@ final class DownloadAttempt: HTTPClientDelegate {
             }
         }
         try partial?.start(at: 0, state: state)
-        if job.expectedDigest != nil { hasher = SHA256() }
+        if job.expectedDigest != nil { hasher = BodyDigest() }
         announce(total: length, alreadyDone: 0)
     }
 
@@ -254,8 +254,8 @@ final class DownloadAttempt: HTTPClientDelegate {
             self.partial = partial
             try partial.start(at: offset, state: state)
             if job.expectedDigest != nil {
-                var prefix = SHA256()
-                try partial.hashPrefix(offset, into: &prefix) { Interruption.isInterrupted }
+                let prefix = BodyDigest()
+                try partial.hashPrefix(offset, into: prefix) { Interruption.isInterrupted }
                 hasher = prefix
             }
         }

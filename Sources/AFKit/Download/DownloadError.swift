@@ -14,6 +14,8 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
     case incomplete(received: Int64, expected: Int64?, path: String?, detail: String)
     /// The finished file's SHA-256 is not the one `--sha256` expected; the file was removed.
     case checksumMismatch(expected: String, actual: String, path: String, removed: Bool)
+    /// libcrypto failed while hashing for `--sha256`: nothing was compared; the file is kept.
+    case checksumUnavailable(path: String)
     /// `-o` names a directory.
     case outputIsDirectory(path: String)
     /// The directory the file would go in cannot be written (or does not exist).
@@ -95,6 +97,8 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
         case .checksumMismatch(let expected, let actual, let path, let removed):
             return "SHA-256 mismatch for \(path): expected \(expected), got \(actual)"
                 + (removed ? "; the file was not kept" : "")
+        case .checksumUnavailable(let path):
+            return "cannot compute the SHA-256 of \(path) (libcrypto failed); the file was kept, unchecked"
         case .outputIsDirectory(let path):
             return "\(path) is a directory; -o needs a file name"
         case .directoryNotWritable(let path, let code):

@@ -220,8 +220,8 @@ package final class PartialFile {
 
     /// Feeds the first `length` bytes on disk to `hasher`, for a resumed download's digest;
     /// returns early when `interrupted` says SIGINT/SIGTERM arrived meanwhile.
-    package func hashPrefix(_ length: Int64, into hasher: inout SHA256, interrupted: () -> Bool) throws(DownloadError) {
-        try Self.hash(descriptor: descriptor, path: path, length: length, into: &hasher, interrupted: interrupted)
+    package func hashPrefix(_ length: Int64, into hasher: BodyDigest, interrupted: () -> Bool) throws(DownloadError) {
+        try Self.hash(descriptor: descriptor, path: path, length: length, into: hasher, interrupted: interrupted)
     }
 
     /// The SHA-256 of a whole file on disk (one not opened as a partial file).
@@ -229,16 +229,17 @@ package final class PartialFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotRead(path: path, code: errno) }
         defer { close(descriptor) }
-        var hasher = SHA256()
+        let hasher = BodyDigest()
         try hash(
-            descriptor: descriptor, path: path, length: FileIO.size(of: descriptor) ?? 0, into: &hasher,
+            descriptor: descriptor, path: path, length: FileIO.size(of: descriptor) ?? 0, into: hasher,
             interrupted: interrupted)
-        return hasher.finalize()
+        guard let digest = hasher.finalizeBytes() else { throw .checksumUnavailable(path: path) }
+        return digest
     }
 
     /// Reads `length` bytes from the start of `descriptor` into `hasher`, 1 MiB at a time.
     private static func hash(
-        descriptor: Int32, path: String, length: Int64, into hasher: inout SHA256, interrupted: () -> Bool
+        descriptor: Int32, path: String, length: Int64, into hasher: BodyDigest, interrupted: () -> Bool
     ) throws(DownloadError) {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { chunk.deallocate() }
