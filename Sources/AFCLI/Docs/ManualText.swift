@@ -405,7 +405,10 @@ package enum ManualText {
                         + "form that makes it as if the option had not been given (`--no-check-status` turns the "
                         + "status check off). An option typed for a command it would do nothing for is refused "
                         + "with exit status 2 before anything is sent (`afcli run - --pretty=all`, `afcli pin URL "
-                        + "--follow`); the same option among the config's default_options is passed over there."),
+                        + "--follow`); the same option among the config's default_options is passed over there. An "
+                        + "unknown option is answered with the closest known one, and an HTTPie or curl spelling "
+                        + "afcli does not take with afcli's own (`-L` is `--follow`, `--download` is `afcli download "
+                        + "URL`)."),
                 .options,
             ]),
         ManualSection(

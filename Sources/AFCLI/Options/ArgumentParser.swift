@@ -204,7 +204,8 @@ private struct Scan {
             given.insert(spec.long)
             spec.reset(&options)
         } else {
-            throw UsageError.unknownOption(spelling, suggestion: OptionSuggester.suggestion(for: spelling))
+            throw UsageError.unknownOption(
+                spelling, suggestion: ForeignSpellings.advice(for: spelling) ?? OptionSuggester.suggestion(for: spelling))
         }
     }
 
@@ -216,7 +217,11 @@ private struct Scan {
             rest = rest.dropFirst()
             let spelling = "-" + String(letter)
             guard let spec = OptionTable.byShort[letter] else {
-                throw UsageError.unknownOption(spelling, suggestion: Self.longSuggestion(forSingleDash: argument))
+                let advice = ForeignSpellings.advice(for: spelling)
+                throw UsageError.unknownOption(
+                    spelling,
+                    suggestion: argument.count == 2
+                        ? advice : Self.longSuggestion(forSingleDash: argument) ?? advice)
             }
             if spec.takesValue {
                 let attached = rest.hasPrefix("=") ? rest.dropFirst() : rest
