@@ -28,4 +28,12 @@ final class ForeignSpellingsTests: XCTestCase {
             XCTAssertEqual(error as? UsageError, .unknownOption("--folow", suggestion: "--follow"))
         }
     }
+
+    func testCurlsSilentFlagGetsANoteWhereItReachesStyle() {
+        XCTAssertThrowsError(try ArgumentParser.parse(["-sSL", "example.org"])) { error in
+            XCTAssertEqual(
+                (error as? UsageError)?.description,
+                "-s: \"SL\" is not one of auto, mono, monokai, solarized (-s is --style; curl's silent -s is -q here)")
+        }
+    }
 }

@@ -261,7 +261,9 @@ private struct Scan {
             try spec.apply(&options, value)
         } catch let error as OptionValueError {
             if value == nil, spec.valueName == nil { throw UsageError.refusedFlag(option: spelling, reason: error.reason) }
-            throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: error.reason)
+            // `-s` typed for curl's silent mode reaches --style: say whose letter it is.
+            let note = ForeignSpellings.sharedLetters[spelling].map { " (\($0))" } ?? ""
+            throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: error.reason + note)
         } catch {
             throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: "is not valid (\(error))")
         }
