@@ -42,7 +42,6 @@ enum ForeignSpellings {
     /// the error when the value afcli's option was given does not fit (`-sSL` gives --style "SL").
     static let sharedLetters: [String: String] = [
         "-s": "-s is --style; curl's silent -s is -q here",
-        "-A": "-A is --auth-type; curl's -A is a header item User-Agent:VALUE here",
     ]
 
     /// What to type instead of `spelling` (as typed, without `=value`), if it is a known
