@@ -58,21 +58,31 @@ enum CacheStage {
             ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
             return transport
         }
-        let configuration = CachingTransport.Configuration(
-            mode: mode, lifetime: lifetime,
-            namespace: options.cache.namespace ?? command.profile?.cacheNamespace ?? "", directory: directory,
-            credentials: credentials(settings), follows: settings.follow,
-            now: CacheClock.clock(environment: command.environment))
-        let cache = CachingTransport(wrapping: transport, configuration: configuration)
+        let cache = responseCache(
+            mode: mode, lifetime: lifetime, options: options, profile: command.profile, directory: directory,
+            follows: settings.follow, environment: command.environment)
+        if mode == .cjThenNetwork {
+            try CacheTransition.attach(to: cache, command: command, log: log)
+        }
+        let caching = CachingTransport(wrapping: transport, cache: cache, credentials: credentials(settings))
+        return ReportingCacheTransport(cache: caching, printer: printer, log: log)
+    }
+
+    /// The cache stage for `mode`, warning once on standard error when the store cannot be used.
+    static func responseCache(
+        mode: CacheMode, lifetime: CacheLifetime?, options: OptionValues, profile: EnvironmentProfile?,
+        directory: String, follows: Bool, environment: [String: String]
+    ) -> ResponseCache {
+        let configuration = ResponseCache.Configuration(
+            mode: mode, lifetime: lifetime, namespace: options.cache.namespace ?? profile?.cacheNamespace ?? "",
+            directory: directory, follows: follows, now: CacheClock.clock(environment: environment))
+        let cache = ResponseCache(configuration: configuration)
         var warned = false
         cache.warn = { message in
             if !warned { ErrorReporter.warn(message) }
             warned = true
         }
-        if mode == .cjThenNetwork {
-            try CacheTransition.attach(to: cache, command: command, log: log)
-        }
-        return ReportingCacheTransport(cache: cache, printer: printer, log: log)
+        return cache
     }
 
     /// Whether the cache answered without the network: there is then no cookie engine state to
@@ -84,7 +94,7 @@ enum CacheStage {
 
     /// What libcurl adds to the request by itself and the key must still tell apart: the netrc
     /// file (when the request has no credentials of its own) and the cookie engine's cookies.
-    private static func credentials(_ settings: ClientOptions) -> [UInt8] {
+    static func credentials(_ settings: ClientOptions) -> [UInt8] {
         var material: [UInt8] = []
         if let netrc = settings.netrcFile { material += Array("netrc\n".utf8) + smallFile(netrc) }
         if let cookies = settings.cookies {

@@ -7,7 +7,7 @@ import Glibc
 /// Either way the request log gets a block for it first.
 enum CacheTransition {
     /// Sets the cache's transition delegate and what happens once the stored answer was given.
-    static func attach(to cache: CachingTransport, command: RequestCommand, log: RequestLogger?) throws {
+    static func attach(to cache: ResponseCache, command: RequestCommand, log: RequestLogger?) throws {
         let options = command.options
         let toTerminal = options.outputFile == nil && command.terminal.stdoutIsTerminal
         let path = options.cache.transitionOutput

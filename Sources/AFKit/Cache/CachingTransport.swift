@@ -1,167 +1,45 @@
 import AFCurl
 
-/// The cache stage of the request pipeline (DESIGN §3): wraps another transport, answers from the
-/// store when it may (replaying the head and body to the delegate, so the stages after it see the
-/// same events), revalidates with conditional headers, and tees the wire body into the store.
-///
-/// A cache that cannot be opened or read never fails a request: `warn` is called once and the
-/// request goes to the wrapped transport (except `--cache=only`, which then has nothing to answer).
+/// The cache stage around one transport, for a single request: `ResponseCache` decides, the
+/// wrapped transport sends what it says to send.
 package final class CachingTransport: RequestTransport {
-    /// What the stage is asked to do, from the options and the environment.
-    package struct Configuration: Sendable {
-        package var mode: CacheMode
-        /// The CJ strategies' lifetime (`--cache-ttl`).
-        package var lifetime: CacheLifetime?
-        /// The environment's namespace (CJNetwork's app-version slot); "" for none.
-        package var namespace: String
-        package var directory: String
-        /// Credentials libcurl adds itself (netrc, cookie files), hashed into the key.
-        package var credentials: [UInt8]
-        /// Whether redirects are followed: stored redirects are then never answered.
-        package var follows: Bool
-        package var now: @Sendable () -> Double
-
-        package init(
-            mode: CacheMode, lifetime: CacheLifetime?, namespace: String, directory: String, credentials: [UInt8] = [],
-            follows: Bool = false, now: @escaping @Sendable () -> Double
-        ) {
-            self.mode = mode
-            self.lifetime = lifetime
-            self.namespace = namespace
-            self.directory = directory
-            self.credentials = credentials
-            self.follows = follows
-            self.now = now
-        }
-    }
-
+    package let cache: ResponseCache
     let inner: RequestTransport
-    let configuration: Configuration
-    private var store: CacheStore?
-    private var storeFailed = false
-    /// Told once about a cache that cannot be used or a body that could not be stored.
-    package var warn: (String) -> Void = { _ in }
-    /// `cj-then-network`: receives the stored answer before the network is asked.
-    package var transitionDelegate: HTTPClientDelegate?
-    /// Called after the stored answer went to `transitionDelegate`.
-    package var transitionEnded: () throws -> Void = {}
+    /// What libcurl adds to requests by itself (netrc, cookie files), told apart in the key.
+    let credentials: [UInt8]
     /// What the stage did for the last request.
-    package internal(set) var outcome: CacheOutcome?
+    package private(set) var outcome: CacheOutcome?
 
-    package init(wrapping inner: RequestTransport, configuration: Configuration) {
+    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: [UInt8] = []) {
         self.inner = inner
-        self.configuration = configuration
-    }
-
-    /// The store, opened on first use; nil (after one warning) when it cannot be used.
-    private func openStore() -> CacheStore? {
-        if let store { return store }
-        guard !storeFailed else { return nil }
-        do {
-            store = try CacheStore(directory: configuration.directory)
-        } catch {
-            storeFailed = true
-            warn("\(error); the cache is bypassed (afcli cache prune rebuilds it)")
-        }
-        return store
-    }
-
-    /// Runs a store operation; a failure is reported once and the cache bypassed from then on.
-    func guarded<T>(_ body: (CacheStore) throws -> T) -> T? {
-        guard let store = openStore() else { return nil }
-        do {
-            return try body(store)
-        } catch {
-            storeFailed = true
-            self.store = nil
-            warn(
-                "the cache in \(configuration.directory) is unreadable: \(error); it is bypassed "
-                    + "(afcli cache prune rebuilds it)")
-            return nil
-        }
+        self.cache = cache
+        self.credentials = credentials
     }
 
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
-        let mode = configuration.mode
-        guard mode != .off else { return try inner.send(request, delegate: delegate) }
-        let isSafe = request.method == "GET" || request.method == "HEAD"
-        if !isSafe, !mode.isCJStrategy { return try sendUnsafe(request, delegate: delegate) }
-        let requestControl = CacheControl(
-            request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
-        let key = CacheKey(request: request, namespace: configuration.namespace, credentials: configuration.credentials)
-        guard let key, !Self.hasOwnConditions(request) else {
-            if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
-            outcome = .bypassed
-            return try inner.send(request, delegate: delegate)
-        }
-        let now = configuration.now()
-        let found = guarded { try lookup(key, request: request, in: $0) }
-        if found == nil, storeFailed, mode != .only {
-            outcome = .bypassed
-            return try inner.send(request, delegate: delegate)
-        }
-        let candidate = found ?? nil
-        if let candidate {
-            let entry = candidate.entry
-            let age = CacheFreshness.age(
-                entry.head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
-            let answers: Bool
-            switch mode {
-            case .http: answers = CacheFreshness.isFresh(entry, now: now) && !requestControl.noCache
-            case .only: answers = CacheFreshness.isFresh(entry, now: now) || CacheFreshness.mayServeStale(entry)
-            case .cjFirst, .cjThenNetwork: answers = configuration.lifetime?.covers(age: age) ?? false
-            case .refresh, .off: answers = false
-            }
-            if answers, mode == .cjThenNetwork, let transition = transitionDelegate {
-                // The stored answer first; the network's follows whatever happens to it.
-                if try replay(candidate, age: age, request: request, to: transition) != nil { try transitionEnded() }
-            } else if answers, let result = try replay(candidate, age: age, request: request, to: delegate) {
-                // A write costs a WAL append and a checkpoint when the process ends: the least
-                // recently used order only needs the minute.
-                if now - entry.lastUsed >= 60 {
-                    _ = guarded { try $0.touch(key: key.digest, variant: candidate.variant, at: now) }
-                }
-                outcome = .hit(age: age)
+        var step = try cache.plan(request, credentials: credentials, delegate: delegate)
+        while true {
+            switch step {
+            case .done(let result, let outcome):
+                self.outcome = outcome
                 return result
+            case .asIs(let outcome):
+                self.outcome = outcome
+                return try inner.send(request, delegate: delegate)
+            case .unsafe:
+                let result = try inner.send(request, delegate: delegate)
+                if let outcome = cache.invalidate(after: result, request: request) { self.outcome = outcome }
+                return result
+            case .fetch(let fetch):
+                let result: HTTPClientResult
+                do {
+                    result = try inner.send(fetch.request, delegate: fetch.delegate)
+                } catch {
+                    fetch.abandon()
+                    throw error
+                }
+                step = try cache.finish(fetch, result: result)
             }
         }
-        if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
-        let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
-        return try fetch(
-            request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate)
-    }
-
-    /// A stored response and the variant it is stored under.
-    typealias Candidate = (variant: String, entry: CacheEntry)
-
-    /// The stored variant `request` selects, if any.
-    private func lookup(_ key: CacheKey, request: PreparedRequest, in store: CacheStore) throws -> Candidate? {
-        for (variant, entry) in try store.variants(of: key.digest) {
-            if configuration.follows, (300...399).contains(entry.statusCode) { continue }
-            if CacheKey.variant(names: entry.varyNames, headers: request.headers) == variant { return (variant, entry) }
-        }
-        return nil
-    }
-
-    /// Whether the user sent validators or a range of their own: the exchange is then theirs.
-    private static func hasOwnConditions(_ request: PreparedRequest) -> Bool {
-        let names: Set<String> = [
-            "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "range", "if-range",
-        ]
-        return request.headers.contains { names.contains(ASCIICase.lowercased($0.name)) }
-    }
-
-    private static func hasValidators(_ entry: CacheEntry) -> Bool {
-        entry.head.value(for: "ETag") != nil || entry.head.value(for: "Last-Modified") != nil
-    }
-
-    /// A POST, PUT, PATCH or DELETE: sent as is; a success invalidates the URL's stored responses.
-    private func sendUnsafe(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
-        let result = try inner.send(request, delegate: delegate)
-        if (200...399).contains(result.statusCode) {
-            _ = guarded { try $0.invalidate(url: CacheKey.normalize(request.url)) }
-            outcome = storeFailed ? .bypassed : .invalidated
-        }
-        return result
     }
 }

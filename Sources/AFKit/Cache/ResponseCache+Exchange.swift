@@ -1,13 +1,50 @@
 import AFCurl
 import Glibc
 
-extension CachingTransport {
-    /// Asks the network (conditionally when `revalidating`), tees a storable answer into the
-    /// store, and answers a 304 with the stored body.
-    func fetch(
+/// A request on its way to the network through the cache stage: the request as sent (with the
+/// conditional headers of a revalidation), the delegate that tees a storable body into the store
+/// on its way to the real delegate, and what `ResponseCache.finish` needs afterwards.
+package final class CacheFetch {
+    /// What to send.
+    package let request: PreparedRequest
+    /// Where the transport's events go.
+    package var delegate: HTTPClientDelegate { tee }
+    /// The request as it came to the stage, before any condition was added.
+    let original: PreparedRequest
+    let target: HTTPClientDelegate
+    let key: CacheKey
+    let revalidating: ResponseCache.Candidate?
+    let requestControl: CacheControl
+    let requestTime: Double
+    let tee: TeeDelegate
+
+    init(
+        request: PreparedRequest, original: PreparedRequest, target: HTTPClientDelegate, key: CacheKey,
+        revalidating: ResponseCache.Candidate?, requestControl: CacheControl, requestTime: Double, tee: TeeDelegate
+    ) {
+        self.request = request
+        self.original = original
+        self.target = target
+        self.key = key
+        self.revalidating = revalidating
+        self.requestControl = requestControl
+        self.requestTime = requestTime
+        self.tee = tee
+    }
+
+    /// The transfer failed: what was written for the store is dropped.
+    package func abandon() {
+        tee.writer?.discard()
+    }
+}
+
+extension ResponseCache {
+    /// Prepares asking the network (conditionally when `revalidating`) with a storable answer
+    /// teed into the store.
+    func startFetch(
         _ request: PreparedRequest, key: CacheKey, revalidating: Candidate?, requestControl: CacheControl,
         delegate: HTTPClientDelegate
-    ) throws -> HTTPClientResult {
+    ) -> CacheFetch {
         var sent = request
         if let stored = revalidating?.entry.head {
             if let etag = stored.value(for: "ETag") {
@@ -30,73 +67,73 @@ extension CachingTransport {
             guard storable else { return nil }
             return guarded { $0.bodyWriter() }
         }
-        var result: HTTPClientResult
-        do {
-            result = try inner.send(sent, delegate: tee)
-        } catch {
-            tee.writer?.discard()
-            throw error
-        }
+        return CacheFetch(
+            request: sent, original: request, target: delegate, key: key, revalidating: revalidating,
+            requestControl: requestControl, requestTime: requestTime, tee: tee)
+    }
+
+    /// Ends a fetch with the network's answer: stores it when it may be, or answers a 304 with
+    /// the stored response. `.fetch` again when the stored body of a revalidated response has
+    /// gone meanwhile: the request is then to be sent again without conditions.
+    package func finish(_ fetch: CacheFetch, result: HTTPClientResult) throws -> Step {
         let responseTime = configuration.now()
-        if tee.interceptedNotModified, let candidate = revalidating {
-            return try answerNotModified(
-                result, candidate: candidate, key: key, request: request,
-                times: (requestTime, responseTime), delegate: delegate)
+        let tee = fetch.tee
+        if tee.interceptedNotModified, let candidate = fetch.revalidating {
+            return try answerNotModified(result, fetch: fetch, candidate: candidate, responseTime: responseTime)
         }
         guard let writer = tee.writer, result.redirectCount == 0, tee.completed else {
             tee.writer?.discard()
-            outcome = .notStored
-            return result
+            return .done(result, .notStored)
         }
         guard let body = writer.commit() else {
             if let failure = writer.failure { warn("the response was not stored in the cache: \(failure)") }
-            outcome = .notStored
-            return result
+            return .done(result, .notStored)
         }
+        let key = fetch.key
         let head = result.head
         let expires: Double? =
-            switch (mode.isCJStrategy, configuration.lifetime) {
+            switch (configuration.mode.isCJStrategy, configuration.lifetime) {
             case (true, .forever?): nil
             case (true, .seconds(let seconds)?): responseTime + seconds
-            default: CacheFreshness.expiry(head, requestTime: requestTime, responseTime: responseTime)
+            default: CacheFreshness.expiry(head, requestTime: fetch.requestTime, responseTime: responseTime)
             }
         let names = CacheKey.varyNames(head)
         let entry = CacheEntry(
             namespace: key.namespace, method: key.method, url: key.url, varyNames: names, statusCode: head.statusCode,
             reasonPhrase: head.reasonPhrase, httpVersion: head.httpVersion, headers: head.headers, body: body.body,
-            bodySize: body.size, requestTime: requestTime, responseTime: responseTime, expires: expires,
+            bodySize: body.size, requestTime: fetch.requestTime, responseTime: responseTime, expires: expires,
             lastUsed: responseTime)
-        let variant = CacheKey.variant(names: names, headers: request.headers)
+        let variant = CacheKey.variant(names: names, headers: fetch.original.headers)
         let stored = guarded { try $0.put(key: key.digest, variant: variant, entry: entry) } != nil
-        outcome = stored ? .stored : .notStored
-        return result
+        return .done(result, stored ? .stored : .notStored)
     }
 
     /// A 304 to a conditional request: the stored head is updated and the stored response answers.
     private func answerNotModified(
-        _ result: HTTPClientResult, candidate: Candidate, key: CacheKey, request: PreparedRequest,
-        times: (request: Double, response: Double), delegate: HTTPClientDelegate
-    ) throws -> HTTPClientResult {
+        _ result: HTTPClientResult, fetch: CacheFetch, candidate: Candidate, responseTime: Double
+    ) throws -> Step {
+        let requestTime = fetch.requestTime
         var entry = candidate.entry
         entry.headers = CacheFreshness.merge(stored: entry.headers, notModified: result.head)
-        entry.requestTime = times.request
-        entry.responseTime = times.response
-        entry.lastUsed = times.response
-        entry.expires = CacheFreshness.expiry(entry.head, requestTime: times.request, responseTime: times.response)
-        _ = guarded { try $0.refresh(key: key.digest, variant: candidate.variant, entry: entry) }
-        let age = CacheFreshness.age(
-            entry.head, requestTime: times.request, responseTime: times.response, now: times.response)
-        guard var answered = try replay((candidate.variant, entry), age: age, request: request, to: delegate) else {
+        entry.requestTime = requestTime
+        entry.responseTime = responseTime
+        entry.lastUsed = responseTime
+        entry.expires = CacheFreshness.expiry(entry.head, requestTime: requestTime, responseTime: responseTime)
+        _ = guarded { try $0.refresh(key: fetch.key.digest, variant: candidate.variant, entry: entry) }
+        let age = CacheFreshness.age(entry.head, requestTime: requestTime, responseTime: responseTime, now: responseTime)
+        guard var answered = try replay((candidate.variant, entry), age: age, request: fetch.original, to: fetch.target)
+        else {
             // The stored body is gone: ask again without conditions.
-            outcome = nil
-            return try fetch(request, key: key, revalidating: nil, requestControl: CacheControl(), delegate: delegate)
+            return .fetch(
+                startFetch(
+                    fetch.original, key: fetch.key, revalidating: nil, requestControl: CacheControl(),
+                    delegate: fetch.target))
         }
         answered.outcome.metrics = result.outcome.metrics
         answered.cookieLines = result.cookieLines
         answered.cookiesChanged = result.cookiesChanged
         answered.totalTime = result.totalTime
-        outcome = .revalidated
-        return answered
+        return .done(answered, .revalidated)
     }
 
     /// Sends a stored response to `delegate` as a transport would (head, body in chunks, end),

@@ -1,0 +1,174 @@
+import AFCurl
+
+/// The cache stage of the request pipeline (DESIGN §3), apart from any transport: before a
+/// request goes out, `plan` answers it from the store when it may (replaying the head and body to
+/// the delegate, so the stages after it see the same events) or says how to send it (as it is, or
+/// through a `CacheFetch` that revalidates with conditional headers and tees the body into the
+/// store); after the answer, `finish` stores it or answers a 304 with the stored response.
+/// `CachingTransport` drives it around one transport for a single request; `afcli run` drives it
+/// around its multi-transfer client.
+///
+/// A cache that cannot be opened or read never fails a request: `warn` is called once and the
+/// request goes to the network (except `--cache=only`, which then has nothing to answer).
+package final class ResponseCache {
+    /// What the stage is asked to do, from the options and the environment.
+    package struct Configuration: Sendable {
+        package var mode: CacheMode
+        /// The CJ strategies' lifetime (`--cache-ttl`).
+        package var lifetime: CacheLifetime?
+        /// The environment's namespace (CJNetwork's app-version slot); "" for none.
+        package var namespace: String
+        package var directory: String
+        /// Whether redirects are followed: stored redirects are then never answered.
+        package var follows: Bool
+        package var now: @Sendable () -> Double
+
+        package init(
+            mode: CacheMode, lifetime: CacheLifetime?, namespace: String, directory: String, follows: Bool = false,
+            now: @escaping @Sendable () -> Double
+        ) {
+            self.mode = mode
+            self.lifetime = lifetime
+            self.namespace = namespace
+            self.directory = directory
+            self.follows = follows
+            self.now = now
+        }
+    }
+
+    /// What to do with a request, as `plan` and `finish` decide it.
+    package enum Step {
+        /// Over: the result (replayed from the store, or the network's answer already handled)
+        /// and what the stage did.
+        case done(HTTPClientResult, CacheOutcome?)
+        /// Send the request as it is; the outcome says why the stage takes no part (nil: off).
+        case asIs(CacheOutcome?)
+        /// A POST, PUT, PATCH or DELETE: send it as it is, then `invalidate(after:request:)`.
+        case unsafe
+        /// Send `fetch.request` to `fetch.delegate`, then `finish(_:result:)` (or `abandon` it).
+        case fetch(CacheFetch)
+    }
+
+    package let configuration: Configuration
+    private var store: CacheStore?
+    private var storeFailed = false
+    /// Told once about a cache that cannot be used or a body that could not be stored.
+    package var warn: (String) -> Void = { _ in }
+    /// `cj-then-network`: receives the stored answer before the network is asked.
+    package var transitionDelegate: HTTPClientDelegate?
+    /// Called after the stored answer went to `transitionDelegate`.
+    package var transitionEnded: () throws -> Void = {}
+
+    package init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The store, opened on first use; nil (after one warning) when it cannot be used.
+    private func openStore() -> CacheStore? {
+        if let store { return store }
+        guard !storeFailed else { return nil }
+        do {
+            store = try CacheStore(directory: configuration.directory)
+        } catch {
+            storeFailed = true
+            warn("\(error); the cache is bypassed (afcli cache prune rebuilds it)")
+        }
+        return store
+    }
+
+    /// Runs a store operation; a failure is reported once and the cache bypassed from then on.
+    func guarded<T>(_ body: (CacheStore) throws -> T) -> T? {
+        guard let store = openStore() else { return nil }
+        do {
+            return try body(store)
+        } catch {
+            storeFailed = true
+            self.store = nil
+            warn(
+                "the cache in \(configuration.directory) is unreadable: \(error); it is bypassed "
+                    + "(afcli cache prune rebuilds it)")
+            return nil
+        }
+    }
+
+    /// What to do with `request` before the network: answer it from the store (replayed to
+    /// `delegate`), or how to send it. `credentials` are what libcurl adds by itself (netrc, cookie
+    /// files) and the key must tell apart. Throws `CacheMissError` for `--cache=only` with nothing
+    /// to answer.
+    package func plan(_ request: PreparedRequest, credentials: [UInt8], delegate: HTTPClientDelegate) throws -> Step {
+        let mode = configuration.mode
+        guard mode != .off else { return .asIs(nil) }
+        let isSafe = request.method == "GET" || request.method == "HEAD"
+        if !isSafe, !mode.isCJStrategy { return .unsafe }
+        let requestControl = CacheControl(
+            request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
+        let key = CacheKey(request: request, namespace: configuration.namespace, credentials: credentials)
+        guard let key, !Self.hasOwnConditions(request) else {
+            if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
+            return .asIs(.bypassed)
+        }
+        let now = configuration.now()
+        let found = guarded { try lookup(key, request: request, in: $0) }
+        if found == nil, storeFailed, mode != .only { return .asIs(.bypassed) }
+        let candidate = found ?? nil
+        if let candidate {
+            let entry = candidate.entry
+            let age = CacheFreshness.age(
+                entry.head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+            let answers: Bool
+            switch mode {
+            case .http: answers = CacheFreshness.isFresh(entry, now: now) && !requestControl.noCache
+            case .only: answers = CacheFreshness.isFresh(entry, now: now) || CacheFreshness.mayServeStale(entry)
+            case .cjFirst, .cjThenNetwork: answers = configuration.lifetime?.covers(age: age) ?? false
+            case .refresh, .off: answers = false
+            }
+            if answers, mode == .cjThenNetwork, let transition = transitionDelegate {
+                // The stored answer first; the network's follows whatever happens to it.
+                if try replay(candidate, age: age, request: request, to: transition) != nil { try transitionEnded() }
+            } else if answers, let result = try replay(candidate, age: age, request: request, to: delegate) {
+                // A write costs a WAL append and a checkpoint when the process ends: the least
+                // recently used order only needs the minute.
+                if now - entry.lastUsed >= 60 {
+                    _ = guarded { try $0.touch(key: key.digest, variant: candidate.variant, at: now) }
+                }
+                return .done(result, .hit(age: age))
+            }
+        }
+        if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
+        let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
+        return .fetch(
+            startFetch(request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate))
+    }
+
+    /// A stored response and the variant it is stored under.
+    typealias Candidate = (variant: String, entry: CacheEntry)
+
+    /// The stored variant `request` selects, if any.
+    private func lookup(_ key: CacheKey, request: PreparedRequest, in store: CacheStore) throws -> Candidate? {
+        for (variant, entry) in try store.variants(of: key.digest) {
+            if configuration.follows, (300...399).contains(entry.statusCode) { continue }
+            if CacheKey.variant(names: entry.varyNames, headers: request.headers) == variant { return (variant, entry) }
+        }
+        return nil
+    }
+
+    /// Whether the user sent validators or a range of their own: the exchange is then theirs.
+    private static func hasOwnConditions(_ request: PreparedRequest) -> Bool {
+        let names: Set<String> = [
+            "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "range", "if-range",
+        ]
+        return request.headers.contains { names.contains(ASCIICase.lowercased($0.name)) }
+    }
+
+    private static func hasValidators(_ entry: CacheEntry) -> Bool {
+        entry.head.value(for: "ETag") != nil || entry.head.value(for: "Last-Modified") != nil
+    }
+
+    /// After an unsafe method's answer: a success invalidates the URL's stored responses.
+    /// Returns what the stage did (nil when the answer was a failure and nothing changed).
+    package func invalidate(after result: HTTPClientResult, request: PreparedRequest) -> CacheOutcome? {
+        guard (200...399).contains(result.statusCode) else { return nil }
+        _ = guarded { try $0.invalidate(url: CacheKey.normalize(request.url)) }
+        return storeFailed ? .bypassed : .invalidated
+    }
+}
