@@ -23,6 +23,21 @@ final class BatchExecutor {
         /// How its final response is judged: `--accept-status`/`--accept-type`, else `--check-status`.
         let validator: ResponseValidator?
         let checkStatus: Bool
+        /// The transfer settings, for a request the cache sends again.
+        let settings: ClientOptions
+        /// What the cache stage has to do once the answer is in.
+        var caching: Caching = .none
+    }
+
+    /// The cache stage's part in a request in flight.
+    private enum Caching {
+        /// None: no cache, or it takes no part (the outcome says why, if it should be told).
+        case none
+        case asIs(CacheOutcome?)
+        /// An unsafe method: a success invalidates the URL's stored responses.
+        case unsafe(PreparedRequest)
+        /// Through the cache: the answer is finished by it (stored, or a 304 answered).
+        case fetch(CacheFetch)
     }
 
     private let entries: [BatchEntry]
@@ -37,6 +52,10 @@ final class BatchExecutor {
     private var worker: AheadWorker<(index: Int, request: Result<BatchRequest, any Error>)>?
     /// The transfer settings, made once per distinct set of options.
     private var settingsCache: BatchClientSettings
+    /// The response cache stage of the run (`--cache`), nil when off.
+    private let cache: ResponseCache?
+    /// The credentials libcurl adds by itself, for the cache key, by netrc file.
+    private var cacheCredentials: [String?: [UInt8]] = [:]
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
     /// Whether standard output shares the terminal with the live line, which must then be
@@ -50,9 +69,11 @@ final class BatchExecutor {
 
     init(
         entries: [BatchEntry], options: OptionValues, environment: [String: String],
-        directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false
+        directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false,
+        cache: ResponseCache? = nil
     ) {
         settingsCache = BatchClientSettings(environment: environment)
+        self.cache = cache
         self.stdoutIsTerminal = stdoutIsTerminal
         self.entries = entries
         self.directory = directory
@@ -96,7 +117,7 @@ final class BatchExecutor {
                     try client.poll(timeoutMilliseconds: 100)
                     finished = try client.run()
                 }
-                for each in finished { try report(each.tag, result: each.result) }
+                for each in finished { try report(each.tag, result: each.result, client: client) }
             }
             if wroteLines && stdoutIsTerminal { status.clear() }
             try output.flush()
@@ -150,10 +171,33 @@ final class BatchExecutor {
             url = request.prepared.url
             let settings = try settingsCache.settings(
                 for: request.shared.values, identity: request.optionsIdentity, url: url)
-            inFlight[index] = InFlight(
+            var running = InFlight(
                 sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.shared.values),
-                checkStatus: request.shared.values.checkStatus)
-            try client.start(request.prepared, options: settings, delegate: sink, tag: index, readyAt: readyAt)
+                checkStatus: request.shared.values.checkStatus, settings: settings)
+            var sent = request.prepared
+            var delegate: HTTPClientDelegate = sink
+            if let cache {
+                let step = try cache.plan(
+                    request.prepared, credentials: credentials(settings), follows: settings.follow, delegate: sink)
+                switch step {
+                case .done(let result, let outcome):
+                    // Answered from the store: nothing goes to the network.
+                    running.caching = .asIs(outcome)
+                    inFlight[index] = running
+                    try report(index, result: .success(result))
+                    return
+                case .asIs(let outcome):
+                    running.caching = .asIs(outcome)
+                case .unsafe:
+                    running.caching = .unsafe(request.prepared)
+                case .fetch(let fetch):
+                    running.caching = .fetch(fetch)
+                    sent = fetch.request
+                    delegate = fetch.delegate
+                }
+            }
+            inFlight[index] = running
+            try client.start(sent, options: settings, delegate: delegate, tag: index, readyAt: readyAt)
         } catch {
             inFlight[index] = nil
             var report = BatchReport(name: entry.name, method: method, url: url)
@@ -162,17 +206,69 @@ final class BatchExecutor {
         }
     }
 
+    /// The credentials libcurl adds to requests sent with `settings`, for the cache key.
+    private func credentials(_ settings: ClientOptions) -> [UInt8] {
+        if let known = cacheCredentials[settings.netrcFile] { return known }
+        let material = CacheStage.credentials(settings)
+        cacheCredentials[settings.netrcFile] = material
+        return material
+    }
+
+    /// Lets the cache stage finish request `index`'s answer; false when the cache sent the
+    /// request again (its stored body was gone after a 304), so it is not over yet.
+    private func finishCaching(
+        _ index: Int, _ running: inout InFlight, result: inout Result<HTTPClientResult, any Error>,
+        on client: MultiClient
+    ) throws -> Bool {
+        guard let cache else { return true }
+        switch (running.caching, result) {
+        case (.fetch(let fetch), .success(let exchange)):
+            do {
+                switch try cache.finish(fetch, result: exchange) {
+                case .done(let answered, let outcome):
+                    result = .success(answered)
+                    running.caching = .asIs(outcome)
+                case .fetch(let again):
+                    running.caching = .fetch(again)
+                    inFlight[index] = running
+                    try client.start(
+                        again.request, options: running.settings, delegate: again.delegate, tag: index, readyAt: readyAt)
+                    return false
+                case .asIs, .unsafe:
+                    running.caching = .none
+                }
+            } catch {
+                result = .failure(error)
+            }
+        case (.fetch(let fetch), .failure):
+            fetch.abandon()
+            running.caching = .none
+        case (.unsafe(let request), .success(let exchange)):
+            running.caching = .asIs(cache.invalidate(after: exchange, request: request))
+        default:
+            break
+        }
+        return true
+    }
+
     /// Reports the end of request `index`.
-    private func report(_ index: Int, result: Result<HTTPClientResult, any Error>) throws {
-        guard let running = inFlight.removeValue(forKey: index) else { return }
+    private func report(
+        _ index: Int, result finished: Result<HTTPClientResult, any Error>, client: MultiClient? = nil
+    ) throws {
+        guard var running = inFlight.removeValue(forKey: index) else { return }
+        var result = finished
+        if let client, !(try finishCaching(index, &running, result: &result, on: client)) { return }
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
         report.statusCode = running.sink.finalHead?.statusCode
         report.bytes = running.sink.bytes
+        report.usesCache = cache != nil
+        if case .asIs(let outcome) = running.caching { report.cache = outcome }
         switch result {
         case .success(let exchange):
             report.statusCode = exchange.statusCode
             report.redirects = exchange.redirectCount
-            report.metrics = exchange.outcome.metrics
+            // An answer from the store had no transfer: no times, no connection.
+            if case .hit? = report.cache {} else { report.metrics = exchange.outcome.metrics }
             report.httpVersion = exchange.head.httpVersion
             do {
                 try running.sink.finish()
@@ -196,6 +292,7 @@ final class BatchExecutor {
     /// Reports request `index` as interrupted (Ctrl-C cancelled its transfer).
     private func cancelled(_ index: Int) throws {
         guard let running = inFlight.removeValue(forKey: index) else { return }
+        if case .fetch(let fetch) = running.caching { fetch.abandon() }
         try? running.sink.finish()
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
         report.statusCode = running.sink.finalHead?.statusCode

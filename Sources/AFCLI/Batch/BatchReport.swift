@@ -23,6 +23,10 @@ struct BatchReport {
     var httpVersion: String?
     /// Where the body was saved (`--output-dir`); nil when it was discarded.
     var file: String?
+    /// Whether the run uses the response cache: the line then has a `cache` field.
+    var usesCache = false
+    /// What the cache did for this request; nil when it took no part.
+    var cache: CacheOutcome?
     /// The failure, in afcli's error wording; nil for a success.
     var error: String?
     /// The exit status this request counts as (`.success` when it succeeded).
@@ -97,6 +101,10 @@ struct BatchReport {
         if let file {
             line.raw(",\"file\":")
             line.string(file)
+        }
+        if usesCache {
+            line.raw(",\"cache\":")
+            line.string(cache?.word)
         }
         line.raw(",\"error\":")
         line.string(error)

@@ -25,7 +25,8 @@ enum CommandLineBatch {
     static let runOptions: Set<String> = [
         "offline", "curl", "show-secrets", "env", "session", "session-read-only",
         "session-store-auth", "cookie-jar", "probe", "watch", "retry", "retry-delay",
-        "parallel", "first", "keep-going", "output-dir", "write-out", "meta",
+        "parallel", "first", "keep-going", "output-dir", "write-out", "meta", "cache", "cache-ttl",
+        "cache-namespace",
     ]
 
     /// What every entry of one run shares, held once rather than copied into each entry.

@@ -60,22 +60,23 @@ enum CacheStage {
         }
         let cache = responseCache(
             mode: mode, lifetime: lifetime, options: options, profile: command.profile, directory: directory,
-            follows: settings.follow, environment: command.environment)
+            environment: command.environment)
         if mode == .cjThenNetwork {
             try CacheTransition.attach(to: cache, command: command, log: log)
         }
-        let caching = CachingTransport(wrapping: transport, cache: cache, credentials: credentials(settings))
+        let caching = CachingTransport(
+            wrapping: transport, cache: cache, credentials: credentials(settings), follows: settings.follow)
         return ReportingCacheTransport(cache: caching, printer: printer, log: log)
     }
 
     /// The cache stage for `mode`, warning once on standard error when the store cannot be used.
     static func responseCache(
         mode: CacheMode, lifetime: CacheLifetime?, options: OptionValues, profile: EnvironmentProfile?,
-        directory: String, follows: Bool, environment: [String: String]
+        directory: String, environment: [String: String]
     ) -> ResponseCache {
         let configuration = ResponseCache.Configuration(
             mode: mode, lifetime: lifetime, namespace: options.cache.namespace ?? profile?.cacheNamespace ?? "",
-            directory: directory, follows: follows, now: CacheClock.clock(environment: environment))
+            directory: directory, now: CacheClock.clock(environment: environment))
         let cache = ResponseCache(configuration: configuration)
         var warned = false
         cache.warn = { message in

@@ -67,10 +67,19 @@ extension ManualText {
                     "Command lines on standard input are built in the config environment, as when typed "
                         + "(`afcli --env dev run -` joins each URL to the base URL and merges the common parameters "
                         + "and headers), and an encrypt command encrypts each body. For a .http file, --env names an "
-                        + "environment of its http-client.env.json instead. The response cache, --decrypt-cmd, "
-                        + "--envelope and --log apply to single requests, not to a run. netrc gives credentials to "
-                        + "requests without their own, and `--location-trusted` sends them on to redirect targets, "
-                        + "as for a single request."),
+                        + "environment of its http-client.env.json instead. --decrypt-cmd, --envelope and --log "
+                        + "apply to single requests, not to a run. netrc gives credentials to requests without their "
+                        + "own, and `--location-trusted` sends them on to redirect targets, as for a single request."),
+                .paragraph(
+                    "The response cache serves a run as it serves single requests: `--cache[=MODE]`, "
+                        + "`--cache-ttl` and `--cache-namespace` (or, for `run -`, the environment's cache policy) "
+                        + "apply to every request, with the same rules and the same store. A request the store "
+                        + "answers is not sent: its line has `\"cache\":\"hit\"` and `time` and `remote` null. With "
+                        + "the cache on, every line has a `cache` field: hit, revalidated (a 304 answered with the "
+                        + "stored body), stored, not-stored, invalidated (a POST, PUT, PATCH or DELETE succeeded), "
+                        + "bypassed, or null. A miss under `--cache=only` fails that request with exit status 15. "
+                        + "`--cache=cj-then-network`, which gives two answers to one request, is refused in a run, "
+                        + "and the cache options belong to the run's command line, not to a line of `run -`."),
                 .example(
                     "Fetch users, 16 at a time:",
                     "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),

@@ -37,7 +37,7 @@ struct CommandScope: OptionSet, Sendable {
 
 /// Which commands each option does something for. An option typed on the command line of a
 /// command it would do nothing for is refused (exit status 2, nothing sent) instead of being
-/// silently ignored: `afcli run - --cache` must not look as if the run were cached. The config's
+/// silently ignored: `afcli run - --pretty=all` must not look as if bodies were formatted. The config's
 /// `default_options` are defaults for every command and apply wherever they mean something.
 ///
 /// Every option of `OptionTable.all` has an entry: a unit test fails for an option without one,
@@ -73,8 +73,8 @@ enum OptionScopes {
         "retry": .download, "retry-delay": .download, "verify": .handshaking, "insecure": .handshaking,
         "verify-host": .handshaking, "pin-key": .handshaking, "pin-cert": .handshaking, "cert": .handshaking,
         "cert-key": .handshaking, "tls-min": .handshaking, "resolve": .handshaking, "probe": .reachability,
-        "watch": .reachability, "location-trusted": .sending, "cache": .request, "cache-ttl": .request,
-        "cache-namespace": .request, "cache-transition-output": .request,
+        "watch": .reachability, "location-trusted": .sending, "cache": [.request, .run],
+        "cache-ttl": [.request, .run], "cache-namespace": [.request, .run], "cache-transition-output": .request,
         // General
         "help": .every, "version": .every, "config": .every, "cache-max-size": .cache, "all": .cache,
         "parallel": .run, "first": .run, "keep-going": .run, "output-dir": .run,
@@ -112,7 +112,10 @@ enum OptionScopes {
         if scope != .request, let owner = CommandScope.each.first(where: { $0 == scope }) {
             return "it is an option of afcli \(owner.word)"
         }
-        if long.hasPrefix("cache") { return "the response cache serves single requests" }
+        if long == "cache-transition-output", command == .run {
+            return "it is for --cache=cj-then-network, whose two answers a run cannot report"
+        }
+        if long.hasPrefix("cache") { return "the response cache serves requests and runs" }
         if long == "log" || long == "log-file" { return "the request log is written for single requests" }
         switch command {
         case .download:

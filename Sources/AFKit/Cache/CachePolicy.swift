@@ -116,4 +116,17 @@ package enum CacheOutcome: Equatable, Sendable {
         case .bypassed: return "bypassed"
         }
     }
+
+    /// One word for machines (`afcli run`'s NDJSON): hit, revalidated, stored, not-stored,
+    /// invalidated or bypassed.
+    package var word: String {
+        switch self {
+        case .hit: return "hit"
+        case .revalidated: return "revalidated"
+        case .stored: return "stored"
+        case .notStored: return "not-stored"
+        case .invalidated: return "invalidated"
+        case .bypassed: return "bypassed"
+        }
+    }
 }

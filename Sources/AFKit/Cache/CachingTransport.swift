@@ -7,17 +7,20 @@ package final class CachingTransport: RequestTransport {
     let inner: RequestTransport
     /// What libcurl adds to requests by itself (netrc, cookie files), told apart in the key.
     let credentials: [UInt8]
+    /// Whether the transport follows redirects (a stored redirect then never answers).
+    let follows: Bool
     /// What the stage did for the last request.
     package private(set) var outcome: CacheOutcome?
 
-    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: [UInt8] = []) {
+    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: [UInt8], follows: Bool) {
         self.inner = inner
         self.cache = cache
         self.credentials = credentials
+        self.follows = follows
     }
 
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
-        var step = try cache.plan(request, credentials: credentials, delegate: delegate)
+        var step = try cache.plan(request, credentials: credentials, follows: follows, delegate: delegate)
         while true {
             switch step {
             case .done(let result, let outcome):

@@ -19,19 +19,16 @@ package final class ResponseCache {
         /// The environment's namespace (CJNetwork's app-version slot); "" for none.
         package var namespace: String
         package var directory: String
-        /// Whether redirects are followed: stored redirects are then never answered.
-        package var follows: Bool
         package var now: @Sendable () -> Double
 
         package init(
-            mode: CacheMode, lifetime: CacheLifetime?, namespace: String, directory: String, follows: Bool = false,
+            mode: CacheMode, lifetime: CacheLifetime?, namespace: String, directory: String,
             now: @escaping @Sendable () -> Double
         ) {
             self.mode = mode
             self.lifetime = lifetime
             self.namespace = namespace
             self.directory = directory
-            self.follows = follows
             self.now = now
         }
     }
@@ -93,9 +90,11 @@ package final class ResponseCache {
 
     /// What to do with `request` before the network: answer it from the store (replayed to
     /// `delegate`), or how to send it. `credentials` are what libcurl adds by itself (netrc, cookie
-    /// files) and the key must tell apart. Throws `CacheMissError` for `--cache=only` with nothing
-    /// to answer.
-    package func plan(_ request: PreparedRequest, credentials: [UInt8], delegate: HTTPClientDelegate) throws -> Step {
+    /// files) and the key must tell apart; when the request `follows` redirects, a stored redirect
+    /// never answers it. Throws `CacheMissError` for `--cache=only` with nothing to answer.
+    package func plan(
+        _ request: PreparedRequest, credentials: [UInt8], follows: Bool, delegate: HTTPClientDelegate
+    ) throws -> Step {
         let mode = configuration.mode
         guard mode != .off else { return .asIs(nil) }
         let isSafe = request.method == "GET" || request.method == "HEAD"
@@ -108,7 +107,7 @@ package final class ResponseCache {
             return .asIs(.bypassed)
         }
         let now = configuration.now()
-        let found = guarded { try lookup(key, request: request, in: $0) }
+        let found = guarded { try lookup(key, request: request, follows: follows, in: $0) }
         if found == nil, storeFailed, mode != .only { return .asIs(.bypassed) }
         let candidate = found ?? nil
         if let candidate {
@@ -144,9 +143,11 @@ package final class ResponseCache {
     typealias Candidate = (variant: String, entry: CacheEntry)
 
     /// The stored variant `request` selects, if any.
-    private func lookup(_ key: CacheKey, request: PreparedRequest, in store: CacheStore) throws -> Candidate? {
+    private func lookup(
+        _ key: CacheKey, request: PreparedRequest, follows: Bool, in store: CacheStore
+    ) throws -> Candidate? {
         for (variant, entry) in try store.variants(of: key.digest) {
-            if configuration.follows, (300...399).contains(entry.statusCode) { continue }
+            if follows, (300...399).contains(entry.statusCode) { continue }
             if CacheKey.variant(names: entry.varyNames, headers: request.headers) == variant { return (variant, entry) }
         }
         return nil
