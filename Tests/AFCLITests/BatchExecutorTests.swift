@@ -193,6 +193,41 @@ final class BatchExecutorTests: BatchTestCase {
         XCTAssertEqual(object["remote"] as? String, "[" + controls + ":]:65535")
     }
 
+    func testAFailedTransfersTimesStopAtTheFailureAndTheCacheFieldComesWithTheCache() {
+        // Given: a connection that timed out after connecting, in a run with the cache.
+        var metrics = TransferMetrics()
+        metrics.queue = 0.001
+        metrics.nameLookup = 0.00002
+        metrics.connect = 0.0001
+        metrics.total = 0.5
+        metrics.remoteAddress = "127.0.0.1"
+        metrics.remotePort = 9
+        metrics.newConnections = 1
+        var timedOut = BatchReport(name: "t", method: "GET", url: "http://z/")
+        timedOut.metrics = metrics
+        timedOut.metricsEndAtFailure = true
+        timedOut.error = "timed out"
+        timedOut.status = .timeout
+        timedOut.usesCache = true
+        var hit = BatchReport(name: "h", method: "GET", url: "http://z/")
+        hit.statusCode = 200
+        hit.usesCache = true
+        hit.cache = .hit(age: 3)
+
+        // Then: phases never reached are null; the cache field says what the cache did.
+        XCTAssertEqual(
+            String(decoding: timedOut.jsonLine(), as: UTF8.self),
+            #"{"name":"t","method":"GET","url":"http://z/","status":null,"bytes":0,"redirects":0,"#
+                + #""http_version":null,"time":{"queue":0.001000,"namelookup":0.000020,"connect":0.000100,"#
+                + #""tls":null,"first_byte":null,"total":0.500000},"reused":false,"remote":"127.0.0.1:9","#
+                + #""cache":null,"error":"timed out","exit":7}"# + "\n")
+        XCTAssertEqual(
+            String(decoding: hit.jsonLine(), as: UTF8.self),
+            #"{"name":"h","method":"GET","url":"http://z/","status":200,"bytes":0,"redirects":0,"#
+                + #""http_version":null,"time":null,"reused":null,"remote":null,"cache":"hit","error":null,"#
+                + #""exit":0}"# + "\n")
+    }
+
     func testOutputFileNamesAreSafeAndUniqueInTheOrderWritten() {
         XCTAssertEqual(
             BatchOutputDirectory.fileNames(for: ["a", "a", "../etc/passwd", "", "..", "a-2", "é x"]),
