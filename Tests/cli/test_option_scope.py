@@ -30,7 +30,7 @@ def refused(result, option, command):
     (["--drop-nulls"], "--drop-nulls"),
     (["-w", "%{http_code}"], "--write-out"),
     (["--meta=json"], "--meta"),
-    (["--log=cj"], "--log"),
+    (["--stream"], "--stream"),
     (["--throttle", "1k"], "--throttle"),
     (["--cookie-jar", "jar.txt"], "--cookie-jar"),
     (["-q"], "--quiet"),

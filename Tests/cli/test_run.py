@@ -353,3 +353,32 @@ def test_ndjson_lines_on_the_same_terminal_never_share_a_line_with_the_status(co
     for line in found:
         rest = line.split("\x1b[K")[-1]
         assert rest.startswith("{") and json.loads(rest)["status"] == 200, repr(line)
+
+
+# MARK: - The request log
+
+def test_a_runs_log_blocks_are_those_of_the_same_requests_sent_one_by_one(server, tmp_path):
+    server.handler = lambda request: Response(
+        headers=[("Content-Type", "application/json")], body=b'{"ok":true,"path":"%s"}' % request.target.encode())
+    requests = [
+        ["get", f"{server.url}/a", "page==2"],
+        ["post", f"{server.url}/b", "q=玩具车", "n:=3"],
+        ["get", f"{server.url}/missing-is-fine"],
+    ]
+    single = tmp_path / "single.log"
+    for words in requests:
+        assert run([*words, f"--log-file={single}"]).code == 0
+    batch = tmp_path / "batch.log"
+    source = "".join(" ".join(f"'{w}'" for w in words) + "\n" for words in requests).encode()
+    r = run(["run", "-", f"--log-file={batch}"], input=source)
+    assert r.code == 0, r
+    assert batch.read_bytes() == single.read_bytes()
+    assert batch.read_text().count("网络请求Start") == 3
+
+
+def test_a_run_logs_a_request_that_got_no_response_with_the_failure_text(tmp_path):
+    log = tmp_path / "run.log"
+    r = run(["run", "-", f"--log-file={log}"], input=b"get http://127.0.0.1:1/x\n")
+    assert r.code == 8, r
+    text = log.read_text()
+    assert "地址：http://127.0.0.1:1/x" in text and "结果：无法连接服务器" in text

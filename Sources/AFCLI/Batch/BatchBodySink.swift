@@ -3,8 +3,13 @@ import Glibc
 
 /// Receives one batch request's hops: counts the final body's bytes and, with `--output-dir`,
 /// streams them into the request's file; otherwise each chunk is dropped as it arrives, so a
-/// request in flight holds no more than libcurl's receive buffer.
+/// request in flight holds no more than libcurl's receive buffer (and, for the request log, the
+/// body's first `RequestLogger.bodyLimit` bytes).
 final class BatchBodySink: HTTPClientDelegate {
+    /// Whether the final body's start is kept for the request log.
+    var keepsBodyForLog = false
+    /// The final body's start, for the request log.
+    private(set) var loggedBody = LoggedBody()
     /// The final response's head, once it arrived.
     private(set) var finalHead: ResponseHead?
     /// Body bytes of the final response so far.
@@ -36,6 +41,7 @@ final class BatchBodySink: HTTPClientDelegate {
         guard isFinal else { return }
         finalHead = head
         bytes = 0
+        loggedBody = LoggedBody()
         guard let directory, descriptor < 0 else { return }
         let (path, descriptor) = try directory.create(index: index)
         self.path = path
@@ -45,6 +51,7 @@ final class BatchBodySink: HTTPClientDelegate {
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
         guard isFinal else { return }
         bytes += Int64(chunk.count)
+        if keepsBodyForLog { loggedBody.append(chunk) }
         guard descriptor >= 0 else { return }
         guard FileIO.writeAll(descriptor, chunk) else {
             throw BatchFileError.cannotWrite(path: path ?? name, code: errno)

@@ -36,6 +36,8 @@ struct BatchRequest {
     /// Whether other requests carry the same `shared` (a run's options, or one line's): requests
     /// with the same object then have equal options, so the run need not compare them.
     var isShared: Bool
+    /// What its request log block says of it, when the run logs (`--log=cj`).
+    var logFields: RequestLogFields?
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

@@ -25,6 +25,10 @@ final class BatchExecutor {
         let checkStatus: Bool
         /// The transfer settings, for a request the cache sends again.
         let settings: ClientOptions
+        /// The options it is sent with (AF validation of the request log).
+        let options: SharedOptions
+        /// What its request log block says of the request; nil when the run does not log.
+        let logFields: RequestLogFields?
         /// What the cache stage has to do once the answer is in.
         var caching: Caching = .none
     }
@@ -56,6 +60,8 @@ final class BatchExecutor {
     private let cache: ResponseCache?
     /// The credentials libcurl adds by itself, for the cache key, by netrc file.
     private var cacheCredentials: [String?: [UInt8]] = [:]
+    /// Where the request log goes (`--log=cj`, `--log-file`); nil when the run does not log.
+    private let logDescriptor: Int32?
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
     /// Whether standard output shares the terminal with the live line, which must then be
@@ -70,10 +76,11 @@ final class BatchExecutor {
     init(
         entries: [BatchEntry], options: OptionValues, environment: [String: String],
         directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false,
-        cache: ResponseCache? = nil
+        cache: ResponseCache? = nil, logDescriptor: Int32? = nil
     ) {
         settingsCache = BatchClientSettings(environment: environment)
         self.cache = cache
+        self.logDescriptor = logDescriptor
         self.stdoutIsTerminal = stdoutIsTerminal
         self.entries = entries
         self.directory = directory
@@ -171,9 +178,12 @@ final class BatchExecutor {
             url = request.prepared.url
             let settings = try settingsCache.settings(
                 for: request.shared.values, identity: request.optionsIdentity, url: url)
+            let logFields = logDescriptor == nil ? nil : request.logFields
+            sink.keepsBodyForLog = logFields != nil
             var running = InFlight(
                 sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.shared.values),
-                checkStatus: request.shared.values.checkStatus, settings: settings)
+                checkStatus: request.shared.values.checkStatus, settings: settings, options: request.shared,
+                logFields: logFields)
             var sent = request.prepared
             var delegate: HTTPClientDelegate = sink
             if let cache {
@@ -286,7 +296,25 @@ final class BatchExecutor {
             }
             fail(&report, error)
         }
+        log(running, report: report, result: result)
         try finish(index, report)
+    }
+
+    /// Writes request `running`'s block of the request log, when the run logs: the response
+    /// (its body when AF validation accepts it, else the failure text for its status), or the
+    /// failure of a request that got none.
+    private func log(_ running: InFlight, report: BatchReport, result: Result<HTTPClientResult, any Error>) {
+        guard let logDescriptor, let fields = running.logFields else { return }
+        let logger = RequestLogger(descriptor: logDescriptor, owning: false, fields: fields)
+        if case .hit? = report.cache { logger.answeredFromCache() }
+        guard case .success(let exchange) = result, let head = running.sink.finalHead else {
+            logger.failed(statusCode: running.sink.finalHead?.statusCode)
+            return
+        }
+        let accepted = ResponseChecks.isAccepted(
+            statusCode: exchange.statusCode, contentType: head.value(for: "Content-Type"),
+            bodyLength: Int(clamping: running.sink.bytes), options: running.options.values)
+        logger.responded(statusCode: exchange.statusCode, accepted: accepted, body: running.sink.loggedBody)
     }
 
     /// Reports request `index` as interrupted (Ctrl-C cancelled its transfer).

@@ -174,6 +174,8 @@ enum CommandLineBatch {
         let prepared = try RequestPreparation.serialize(
             &spec, options: options.values, environment: context.environment, standardInput: nil,
             profile: context.profile, acceptLanguage: context.acceptLanguage)
-        return BatchRequest(prepared: prepared, shared: options, isShared: true)
+        var request = BatchRequest(prepared: prepared, shared: options, isShared: true)
+        if RequestLogger.isWanted(options.values) { request.logFields = RequestLogFields(spec: spec, prepared: prepared) }
+        return request
     }
 }

@@ -73,7 +73,9 @@ enum HTTPFileBatch {
         if options.compress {
             try LocatedError.locating("\(path):\(request.line)") { try RequestCompression.apply(to: &prepared) }
         }
-        return BatchRequest(prepared: prepared, options: options)
+        var batchRequest = BatchRequest(prepared: prepared, options: options)
+        if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
+        return batchRequest
     }
 
     /// The chosen environment's variables and the hint for an undefined variable.

@@ -25,11 +25,15 @@ struct RunCommand {
         let directory = try options.outputDirectory.map {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))
         }
+        let cache = try responseCache()
+        // The log file is opened before anything is sent, and closed when the run ends.
+        let logDescriptor = try RequestLogger.openTarget(options)
+        defer { if let logDescriptor, logDescriptor != STDERR_FILENO { close(logDescriptor) } }
         let executor = BatchExecutor(
             entries: entries, options: options, environment: environment, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
-            cache: try responseCache())
+            cache: cache, logDescriptor: logDescriptor)
         return try executor.run()
     }
 

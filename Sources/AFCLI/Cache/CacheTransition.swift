@@ -31,9 +31,7 @@ enum CacheTransition {
             let accepted = ResponseChecks.isAccepted(
                 statusCode: head.statusCode, contentType: head.value(for: "Content-Type"),
                 bodyLength: printer.finalBodyLength, options: options)
-            log.respondedFromCache(
-                statusCode: head.statusCode, accepted: accepted, body: printer.loggedBody,
-                truncated: printer.loggedBodyTruncated)
+            log.respondedFromCache(statusCode: head.statusCode, accepted: accepted, body: printer.loggedBody)
         }
     }
 }

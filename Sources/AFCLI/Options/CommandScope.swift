@@ -59,8 +59,8 @@ enum OptionScopes {
         "print": .request, "verbose": .request, "headers": .request, "body": .request,
         "quiet": [.request, .download, .pin], "output": [.request, .download], "pretty": .request,
         "style": .request, "indent": .request, "sorted": .request, "drop-nulls": .request, "plist-as": .request,
-        "stream": .request, "log": .request, "log-file": .request, "progress": [.request, .download],
-        "resume": .download, "overwrite": .download, "sha256": .download, "envelope": .request,
+        "stream": .request, "log": [.request, .run], "log-file": [.request, .run],
+        "progress": [.request, .download], "resume": .download, "overwrite": .download, "sha256": .download, "envelope": .request,
         "envelope-success": .request, "common-failure": .request, "write-out": .request, "meta": .request,
         // Network
         "follow": .sending, "max-redirects": .sending, "timeout": .handshaking, "max-time": .sending,
@@ -116,7 +116,7 @@ enum OptionScopes {
             return "it is for --cache=cj-then-network, whose two answers a run cannot report"
         }
         if long.hasPrefix("cache") { return "the response cache serves requests and runs" }
-        if long == "log" || long == "log-file" { return "the request log is written for single requests" }
+        if long == "log" || long == "log-file" { return "the request log is written for requests and runs" }
         switch command {
         case .download:
             if bodyOptions.contains(long) { return "a download sends no body" }

@@ -63,7 +63,7 @@ final class ExchangePrinter {
 
     /// How response bodies are shown (formatting, colours, streaming); exact bytes by default.
     var display = ResponseDisplay()
-    /// Whether the final response's body is kept, up to `loggedBodyLimit`, for the request log.
+    /// Whether the final response's body is kept (its start) for the request log.
     var capturesBodyForLog = false
     /// Whether request bodies go out chunked even when their length is known (`--chunked`), so
     /// that the `--offline` head says what would be sent.
@@ -76,9 +76,7 @@ final class ExchangePrinter {
     /// How many bytes the final response's body had.
     private(set) var finalBodyLength = 0
     /// The start of the final response's body, for the request log.
-    private(set) var loggedBody: [UInt8] = []
-    /// Whether `loggedBody` is only the start of the body.
-    private(set) var loggedBodyTruncated = false
+    private(set) var loggedBody = LoggedBody()
     /// How the current response's body is being shown.
     private var renderer: ResponseBodyRenderer?
 
@@ -146,8 +144,7 @@ final class ExchangePrinter {
         if isFinal {
             finalHead = head
             finalBodyLength = 0
-            loggedBody = []
-            loggedBodyTruncated = false
+            loggedBody = LoggedBody()
         }
         currentHopShown = isFinal || showsEveryHop
         guard currentHopShown else { return }
@@ -173,11 +170,7 @@ final class ExchangePrinter {
     /// it (`--envelope` prints only the result, later).
     func recordFinalBody(_ chunk: UnsafeRawBufferPointer) {
         finalBodyLength += chunk.count
-        if capturesBodyForLog, !loggedBodyTruncated {
-            let room = Self.loggedBodyLimit - loggedBody.count
-            loggedBody.append(contentsOf: chunk.prefix(room))
-            loggedBodyTruncated = chunk.count > room
-        }
+        if capturesBodyForLog { loggedBody.append(chunk) }
     }
 
     /// Shows a chunk of the current response's body.
@@ -246,9 +239,6 @@ final class ExchangePrinter {
         try emitRaw(bytes)
         lastByte = last
     }
-
-    /// How much of the final body the request log keeps; a longer body is logged truncated.
-    static let loggedBodyLimit = 4 * 1024 * 1024
 
     /// Prints response metadata (`m`): `block` (the elapsed time, protocol and metrics table, see
     /// MetricsOutput), then what the response cache did, after the separator from what came before.

@@ -1,6 +1,44 @@
 import AFKit
 import Glibc
 
+/// What a request's log block says of the request: its address and its parameters as given and
+/// as sent. Made when the request is built (for `afcli run`, on the thread that builds them).
+struct RequestLogFields: Sendable {
+    var address: String
+    var originalParameters: String
+    var finalParameters: String
+
+    /// The fields of a request built from items.
+    init(spec: RequestSpec, prepared: PreparedRequest) {
+        address = CJRequestLog.address(spec.url)
+        originalParameters = CJRequestLog.originalParameters(spec.parameters, queryItems: spec.queryItems)
+        finalParameters = CJRequestLog.finalParameters(bodyBytes: prepared.bodyBytes)
+    }
+
+    /// The fields of a request written out whole (a `.http` file's): no items, so no parameters.
+    init(prepared: PreparedRequest) {
+        address = CJRequestLog.address(prepared.url)
+        originalParameters = CJRequestLog.originalParameters(nil, queryItems: [])
+        finalParameters = CJRequestLog.finalParameters(bodyBytes: prepared.bodyBytes)
+    }
+}
+
+/// The start of a response body, kept for the request log: at most `RequestLogger.bodyLimit`
+/// bytes, however large the body.
+struct LoggedBody {
+    private(set) var bytes: [UInt8] = []
+    /// Whether `bytes` is only the start of the body.
+    private(set) var truncated = false
+
+    /// Keeps what still fits of `chunk`.
+    mutating func append(_ chunk: UnsafeRawBufferPointer) {
+        guard !truncated else { return }
+        let room = RequestLogger.bodyLimit - bytes.count
+        bytes.append(contentsOf: chunk.prefix(room))
+        truncated = chunk.count > room
+    }
+}
+
 /// Writes the request log (`--log=cj`, `--log-file`): one CJNetwork block per request, to
 /// standard error or appended to a file that is opened before anything is sent.
 final class RequestLogger {
@@ -10,20 +48,37 @@ final class RequestLogger {
     private let originalParameters: String
     private var finalParameters: String
 
+    /// The most of a response body a log block quotes.
+    static let bodyLimit = 4 * 1024 * 1024
+
+    /// Whether the options ask for the request log.
+    static func isWanted(_ options: OptionValues) -> Bool {
+        (options.log ?? (options.logFile != nil ? .cj : .none)) == .cj
+    }
+
+    /// Where the log goes: the `--log-file`, opened (the caller closes it), or standard error; nil
+    /// when the options ask for no log. Throws when the log file cannot be opened.
+    static func openTarget(_ options: OptionValues) throws -> Int32? {
+        guard isWanted(options) else { return nil }
+        guard let path = options.logFile else { return STDERR_FILENO }
+        return try openLogFile(path)
+    }
+
     /// A logger when the options ask for one, else nil; throws when the log file cannot be opened.
-    init?(options: OptionValues, spec: RequestSpec, prepared: PreparedRequest) throws {
-        let format = options.log ?? (options.logFile != nil ? .cj : .none)
-        guard format == .cj else { return nil }
-        if let path = options.logFile {
-            self.descriptor = try Self.openLogFile(path)
-            ownsDescriptor = true
-        } else {
-            descriptor = STDERR_FILENO
-            ownsDescriptor = false
-        }
-        address = CJRequestLog.address(spec.url)
-        originalParameters = CJRequestLog.originalParameters(spec.parameters, queryItems: spec.queryItems)
-        finalParameters = CJRequestLog.finalParameters(bodyBytes: prepared.bodyBytes)
+    convenience init?(options: OptionValues, spec: RequestSpec, prepared: PreparedRequest) throws {
+        guard let descriptor = try Self.openTarget(options) else { return nil }
+        self.init(
+            descriptor: descriptor, owning: descriptor != STDERR_FILENO,
+            fields: RequestLogFields(spec: spec, prepared: prepared))
+    }
+
+    /// A logger writing to `descriptor`, closed with the logger when `owning`.
+    init(descriptor: Int32, owning: Bool, fields: RequestLogFields) {
+        self.descriptor = descriptor
+        ownsDescriptor = owning
+        address = fields.address
+        originalParameters = fields.originalParameters
+        finalParameters = fields.finalParameters
     }
 
     deinit {
@@ -41,10 +96,10 @@ final class RequestLogger {
 
     /// Logs a response: its body as compact JSON when it passed validation, else the failure
     /// text for its status code.
-    func responded(statusCode: Int, accepted: Bool, body: [UInt8], truncated: Bool) {
+    func responded(statusCode: Int, accepted: Bool, body: LoggedBody) {
         let result =
             accepted
-            ? CJRequestLog.successText(body: body, truncated: truncated)
+            ? CJRequestLog.successText(body: body.bytes, truncated: body.truncated)
             : CJRequestLog.failureText(statusCode: statusCode)
         write(result)
     }
@@ -56,10 +111,10 @@ final class RequestLogger {
 
     /// Logs a stored answer given before the network's (`--cache=cj-then-network`): its own block,
     /// with the fallback text as 最终参数, then the next block is the request's again.
-    func respondedFromCache(statusCode: Int, accepted: Bool, body: [UInt8], truncated: Bool) {
+    func respondedFromCache(statusCode: Int, accepted: Bool, body: LoggedBody) {
         let sent = finalParameters
         answeredFromCache()
-        responded(statusCode: statusCode, accepted: accepted, body: body, truncated: truncated)
+        responded(statusCode: statusCode, accepted: accepted, body: body)
         finalParameters = sent
     }
 
@@ -121,7 +176,7 @@ enum ResponseChecks {
             statusCode: result.statusCode,
             accepted: isAccepted(
                 statusCode: result.statusCode, contentType: contentType, bodyLength: length, options: options),
-            body: printer.loggedBody, truncated: printer.loggedBodyTruncated)
+            body: printer.loggedBody)
         guard let validator = validator(options) else { return nil }
         guard
             let failure = validator.validate(
