@@ -1,5 +1,6 @@
-@testable import AFCLI
 import XCTest
+
+@testable import AFCLI
 
 final class ForeignSpellingsTests: XCTestCase {
     func testEveryForeignSpellingIsOneAfcliDoesNotTake() {

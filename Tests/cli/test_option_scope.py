@@ -22,7 +22,6 @@ def refused(result, option, command):
 @pytest.mark.parametrize("options, option", [
     (["--cache-transition-output", "t.txt"], "--cache-transition-output"),
     (["--envelope"], "--envelope"),
-    (["--decrypt-cmd", "cat"], "--decrypt-cmd"),
     (["--local"], "--local"),
     (["-v"], "--verbose"),
     (["--print=hb"], "--print"),
@@ -145,7 +144,7 @@ def test_location_trusted_sends_credentials_to_another_host(server, tmp_path, co
     assert go("--location-trusted") == [basic("ann", "pw"), basic("ann", "pw")]
 
 
-@pytest.mark.parametrize("option", ["--cache-transition-output=t", "--decrypt-cmd=cat", "--local", "--throttle=1k"])
+@pytest.mark.parametrize("option", ["--cache-transition-output=t", "--local", "--throttle=1k"])
 def test_a_line_of_a_run_cannot_bring_in_what_the_run_refuses(server, option):
     result = run(["run", "-"], input=f"get {server.url}/a\nget {server.url}/b {option}\n".encode())
     assert result.code == 2, result

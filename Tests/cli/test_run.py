@@ -382,3 +382,28 @@ def test_a_run_logs_a_request_that_got_no_response_with_the_failure_text(tmp_pat
     assert r.code == 8, r
     text = log.read_text()
     assert "地址：http://127.0.0.1:1/x" in text and "结果：无法连接服务器" in text
+
+
+# MARK: - Decryption
+
+def test_a_run_decrypts_2xx_bodies_and_fails_a_request_whose_decryption_fails(server, tmp_path):
+    def handler(request):
+        if request.target == "/bad":
+            return Response(body=b"not decryptable")
+        if request.target == "/missing":
+            return Response(status=404, reason="Not Found", body=b"PLAIN ERROR")
+        return Response(body=b"SECRET " + request.target.encode())
+    server.handler = handler
+    # A "decryption" that lower-cases, and refuses a body that says it cannot be decrypted.
+    decrypt = "sh -c 'body=$(cat); case \"$body\" in not*) exit 3;; esac; printf %s \"$body\" | tr A-Z a-z'"
+    out = tmp_path / "out"
+    source = lines(server.url, ["a", "b", "missing", "bad"])
+    r = run(["run", "-", "--keep-going", "--decrypt-cmd", decrypt, "--output-dir", str(out)], input=source)
+    result = {record["name"]: record for record in records(r)}
+    assert (out / "line-1.body").read_bytes() == b"secret /a"
+    assert (out / "line-2.body").read_bytes() == b"secret /b"
+    assert result["line-1"]["bytes"] == 9 and result["line-1"]["exit"] == 0
+    # Only 2xx bodies are decrypted; a failed decryption fails that request alone.
+    assert (out / "line-3.body").read_bytes() == b"PLAIN ERROR" and result["line-3"]["exit"] == 4
+    assert result["line-4"]["exit"] == 1 and "decrypt" in result["line-4"]["error"]
+    assert r.code == 4, r

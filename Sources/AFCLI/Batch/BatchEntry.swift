@@ -38,6 +38,8 @@ struct BatchRequest {
     var isShared: Bool
     /// What its request log block says of it, when the run logs (`--log=cj`).
     var logFields: RequestLogFields?
+    /// The command its final 2xx body is decrypted with (`--decrypt-cmd`, or the environment's).
+    var decryptCommand: String?
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

@@ -185,10 +185,13 @@ final class BatchExecutor {
                 checkStatus: request.shared.values.checkStatus, settings: settings, options: request.shared,
                 logFields: logFields)
             var sent = request.prepared
-            var delegate: HTTPClientDelegate = sink
+            // A final 2xx body is decrypted on its way to the sink, stored ones included.
+            let receiver: HTTPClientDelegate =
+                request.decryptCommand.map { DecryptingDelegate(next: sink, command: $0) } ?? sink
+            var delegate = receiver
             if let cache {
                 let step = try cache.plan(
-                    request.prepared, credentials: credentials(settings), follows: settings.follow, delegate: sink)
+                    request.prepared, credentials: credentials(settings), follows: settings.follow, delegate: receiver)
                 switch step {
                 case .done(let result, let outcome):
                     // Answered from the store: nothing goes to the network.
@@ -242,7 +245,8 @@ final class BatchExecutor {
                     running.caching = .fetch(again)
                     inFlight[index] = running
                     try client.start(
-                        again.request, options: running.settings, delegate: again.delegate, tag: index, readyAt: readyAt)
+                        again.request, options: running.settings, delegate: again.delegate, tag: index,
+                        readyAt: readyAt)
                     return false
                 case .asIs, .unsafe:
                     running.caching = .none

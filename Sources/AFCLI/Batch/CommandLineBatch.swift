@@ -175,7 +175,10 @@ enum CommandLineBatch {
             &spec, options: options.values, environment: context.environment, standardInput: nil,
             profile: context.profile, acceptLanguage: context.acceptLanguage)
         var request = BatchRequest(prepared: prepared, shared: options, isShared: true)
-        if RequestLogger.isWanted(options.values) { request.logFields = RequestLogFields(spec: spec, prepared: prepared) }
+        if RequestLogger.isWanted(options.values) {
+            request.logFields = RequestLogFields(spec: spec, prepared: prepared)
+        }
+        request.decryptCommand = options.values.crypto.decryptCommand(profile: context.profile)
         return request
     }
 }

@@ -75,6 +75,7 @@ enum HTTPFileBatch {
         }
         var batchRequest = BatchRequest(prepared: prepared, options: options)
         if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
+        batchRequest.decryptCommand = options.crypto.decryptCommand(profile: nil)
         return batchRequest
     }
 

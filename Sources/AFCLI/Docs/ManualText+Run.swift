@@ -67,8 +67,10 @@ extension ManualText {
                     "Command lines on standard input are built in the config environment, as when typed "
                         + "(`afcli --env dev run -` joins each URL to the base URL and merges the common parameters "
                         + "and headers), and an encrypt command encrypts each body. For a .http file, --env names an "
-                        + "environment of its http-client.env.json instead. --decrypt-cmd and --envelope apply to "
-                        + "single requests, not to a run. `--log=cj` (or `--log-file FILE`, opened before anything is "
+                        + "environment of its http-client.env.json instead. `--decrypt-cmd` (or the environment's "
+                        + "decrypt) decrypts each final 2xx body before it is counted, saved or logged, and a failed "
+                        + "decryption fails that request (exit status 1); `--envelope` applies to single requests, "
+                        + "not to a run. `--log=cj` (or `--log-file FILE`, opened before anything is "
                         + "sent) writes each request's CJNetwork block, in completion order, byte for byte the block "
                         + "the same request sent alone would write. netrc gives credentials to requests without their "
                         + "own, and `--location-trusted` sends them on to redirect targets, as for a single request."),

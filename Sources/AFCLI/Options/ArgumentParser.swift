@@ -204,8 +204,8 @@ private struct Scan {
             given.insert(spec.long)
             spec.reset(&options)
         } else {
-            throw UsageError.unknownOption(
-                spelling, suggestion: ForeignSpellings.advice(for: spelling) ?? OptionSuggester.suggestion(for: spelling))
+            let suggestion = ForeignSpellings.advice(for: spelling) ?? OptionSuggester.suggestion(for: spelling)
+            throw UsageError.unknownOption(spelling, suggestion: suggestion)
         }
     }
 

@@ -50,7 +50,7 @@ enum OptionScopes {
         "multipart": [.request, .run], "plist": [.request, .run], "raw": [.request, .run],
         "base-url": .sending, "ignore-stdin": .sending, "offline": .request, "curl": .request,
         "show-secrets": [.request, .config], "boundary": [.request, .run], "env": .sending, "simulate": .sending,
-        "local": .request, "encrypt-cmd": [.request, .run], "decrypt-cmd": .request,
+        "local": .request, "encrypt-cmd": [.request, .run], "decrypt-cmd": [.request, .run],
         "encrypt": [.request, .run], "encrypted-type": [.request, .run],
         // Authentication
         "auth": .sending, "auth-type": .sending, "session": .request, "session-read-only": .request,
@@ -60,7 +60,8 @@ enum OptionScopes {
         "quiet": [.request, .download, .pin], "output": [.request, .download], "pretty": .request,
         "style": .request, "indent": .request, "sorted": .request, "drop-nulls": .request, "plist-as": .request,
         "stream": .request, "log": [.request, .run], "log-file": [.request, .run],
-        "progress": [.request, .download], "resume": .download, "overwrite": .download, "sha256": .download, "envelope": .request,
+        "progress": [.request, .download], "resume": .download, "overwrite": .download, "sha256": .download,
+        "envelope": .request,
         "envelope-success": .request, "common-failure": .request, "write-out": .request, "meta": .request,
         // Network
         "follow": .sending, "max-redirects": .sending, "timeout": .handshaking, "max-time": .sending,
@@ -121,15 +122,20 @@ enum OptionScopes {
         case .download:
             if bodyOptions.contains(long) { return "a download sends no body" }
             if long == "local" { return "a download always goes to the network" }
-            if long == "offline" || long == "curl" || long == "show-secrets" { return "a download always sends its request" }
+            if long == "offline" || long == "curl" || long == "show-secrets" {
+                return "a download always sends its request"
+            }
             if long.hasPrefix("session") || long == "cookie-jar" { return "a download keeps no session or cookies" }
             return "a download saves the body as received"
         case .run:
             if long == "local" { return "a run sends every request over the network" }
             if long == "throttle" { return "a run sends bodies unpaced" }
-            if long == "offline" || long == "curl" || long == "show-secrets" { return "a batch always sends its requests" }
-            if long.hasPrefix("session") || long == "cookie-jar" { return "the requests of a batch do not share a session or cookies" }
-            if long == "decrypt-cmd" { return "a run saves bodies as received" }
+            if long == "offline" || long == "curl" || long == "show-secrets" {
+                return "a batch always sends its requests"
+            }
+            if long.hasPrefix("session") || long == "cookie-jar" {
+                return "the requests of a batch do not share a session or cookies"
+            }
             return "a run prints one JSON line per request; --output-dir saves the bodies as received"
         case .pin:
             return "it sends no request, only makes a TLS handshake"

@@ -41,7 +41,7 @@ enum ForeignSpellings {
     /// Letters afcli takes from HTTPie where curl means something else, with a note added to
     /// the error when the value afcli's option was given does not fit (`-sSL` gives --style "SL").
     static let sharedLetters: [String: String] = [
-        "-s": "-s is --style; curl's silent -s is -q here",
+        "-s": "-s is --style; curl's silent -s is -q here"
     ]
 
     /// What to type instead of `spelling` (as typed, without `=value`), if it is a known

@@ -120,7 +120,8 @@ extension ResponseCache {
         entry.lastUsed = responseTime
         entry.expires = CacheFreshness.expiry(entry.head, requestTime: requestTime, responseTime: responseTime)
         _ = guarded { try $0.refresh(key: fetch.key.digest, variant: candidate.variant, entry: entry) }
-        let age = CacheFreshness.age(entry.head, requestTime: requestTime, responseTime: responseTime, now: responseTime)
+        let age = CacheFreshness.age(
+            entry.head, requestTime: requestTime, responseTime: responseTime, now: responseTime)
         guard var answered = try replay((candidate.variant, entry), age: age, request: fetch.original, to: fetch.target)
         else {
             // The stored body is gone: ask again without conditions.

@@ -136,7 +136,8 @@ package final class ResponseCache {
         if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
         return .fetch(
-            startFetch(request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate))
+            startFetch(
+                request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate))
     }
 
     /// A stored response and the variant it is stored under.
