@@ -41,21 +41,12 @@ struct RunCommand {
     /// on standard input); nil when off. cj-then-network gives two answers to one request, which a
     /// run's one line per request cannot report: refused.
     func responseCache() throws -> ResponseCache? {
-        let mode = try CacheStage.mode(options: options, profile: profile)
-        guard mode != .off else { return nil }
-        if mode == .cjThenNetwork {
+        if try CacheStage.mode(options: options, profile: profile) == .cjThenNetwork {
             throw UsageError.notForCommand(
                 option: "--cache=cj-then-network", command: "run",
                 reason: "a run reports one answer per request; --cache=cj-first answers from the cache alone")
         }
-        let lifetime = try CacheStage.lifetime(mode, options: options, profile: profile)
-        guard let directory = CacheDirectory.path(environment: environment) else {
-            ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
-            return nil
-        }
-        return CacheStage.responseCache(
-            mode: mode, lifetime: lifetime, options: options, profile: profile, directory: directory,
-            environment: environment)
+        return try CacheStage.responseCache(options: options, profile: profile, environment: environment)
     }
 
     /// Makes every entry named in `names` (`--first`) a keeper; a name that matches no entry is a

@@ -50,18 +50,11 @@ enum CacheStage {
         _ transport: RequestTransport, command: RequestCommand, settings: ClientOptions, printer: ExchangePrinter,
         log: RequestLogger?
     ) throws -> RequestTransport {
-        let options = command.options
-        let mode = try mode(options: options, profile: command.profile)
-        guard mode != .off else { return transport }
-        let lifetime = try lifetime(mode, options: options, profile: command.profile)
-        guard let directory = CacheDirectory.path(environment: command.environment) else {
-            ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
-            return transport
-        }
-        let cache = responseCache(
-            mode: mode, lifetime: lifetime, options: options, profile: command.profile, directory: directory,
-            environment: command.environment)
-        if mode == .cjThenNetwork {
+        guard
+            let cache = try responseCache(
+                options: command.options, profile: command.profile, environment: command.environment)
+        else { return transport }
+        if cache.configuration.mode == .cjThenNetwork {
             try CacheTransition.attach(to: cache, command: command, log: log)
         }
         let caching = CachingTransport(
@@ -69,11 +62,19 @@ enum CacheStage {
         return ReportingCacheTransport(cache: caching, printer: printer, log: log)
     }
 
-    /// The cache stage for `mode`, warning once on standard error when the store cannot be used.
+    /// The cache stage the options and the environment ask for, warning once on standard error
+    /// when the store cannot be used; nil when caching is off, or (after a warning) when there is
+    /// no directory to keep it in.
     static func responseCache(
-        mode: CacheMode, lifetime: CacheLifetime?, options: OptionValues, profile: EnvironmentProfile?,
-        directory: String, environment: [String: String]
-    ) -> ResponseCache {
+        options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
+    ) throws -> ResponseCache? {
+        let mode = try mode(options: options, profile: profile)
+        guard mode != .off else { return nil }
+        let lifetime = try lifetime(mode, options: options, profile: profile)
+        guard let directory = CacheDirectory.path(environment: environment) else {
+            ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
+            return nil
+        }
         let configuration = ResponseCache.Configuration(
             mode: mode, lifetime: lifetime, namespace: options.cache.namespace ?? profile?.cacheNamespace ?? "",
             directory: directory, now: CacheClock.clock(environment: environment))

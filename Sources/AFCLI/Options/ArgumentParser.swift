@@ -204,7 +204,7 @@ private struct Scan {
             given.insert(spec.long)
             spec.reset(&options)
         } else {
-            let suggestion = ForeignSpellings.advice(for: spelling) ?? OptionSuggester.suggestion(for: spelling)
+            let suggestion = ForeignSpellings.advice[spelling] ?? OptionSuggester.suggestion(for: spelling)
             throw UsageError.unknownOption(spelling, suggestion: suggestion)
         }
     }
@@ -217,7 +217,7 @@ private struct Scan {
             rest = rest.dropFirst()
             let spelling = "-" + String(letter)
             guard let spec = OptionTable.byShort[letter] else {
-                let advice = ForeignSpellings.advice(for: spelling)
+                let advice = ForeignSpellings.advice[spelling]
                 throw UsageError.unknownOption(
                     spelling,
                     suggestion: argument.count == 2

@@ -5,7 +5,8 @@
 /// Only spellings afcli does not accept are listed: a letter afcli gives another meaning (`-s`,
 /// `-x`, `-A`, `-b`, `-c` are HTTPie's) is parsed as afcli's.
 enum ForeignSpellings {
-    /// Spelling, then what afcli takes instead, as a noun phrase for "did you mean …?".
+    /// Spelling (as typed, without `=value`), then what afcli takes instead, as a noun phrase for
+    /// "did you mean …?".
     static let advice: [String: String] = [
         // HTTPie
         "--download": "afcli download URL",
@@ -43,10 +44,4 @@ enum ForeignSpellings {
     static let sharedLetters: [String: String] = [
         "-s": "-s is --style; curl's silent -s is -q here"
     ]
-
-    /// What to type instead of `spelling` (as typed, without `=value`), if it is a known
-    /// spelling of another tool.
-    static func advice(for spelling: String) -> String? {
-        advice[spelling]
-    }
 }
