@@ -89,10 +89,16 @@ package final class EasyHandle {
         defer { endTransfer() }
         // Read in place: a copy of the request would retain and release each of its fields.
         let context = active.context
+        requestSentAt = context.requestSentAt
+        // A transfer stopped by a signal or by an error of its own callbacks was still sent and
+        // timed: its error keeps the times up to the stop.
         if afcurl_interrupted() != 0 {
-            throw CurlError.interrupted(signal: afcurl_interrupt_signal())
+            var error = CurlError.interrupted(signal: afcurl_interrupt_signal())
+            error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
+            throw error
         }
-        if let error = context.storedError {
+        if var error = context.storedError {
+            error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
             throw error
         }
         // A body that no one reads any more ends the transfer early, as a complete response.
@@ -261,6 +267,13 @@ package final class EasyHandle {
 
     /// The raw `CURL *`, for the callback installer.
     var rawHandle: UnsafeMutableRawPointer { handle }
+
+    /// The context of the transfer in progress, nil between transfers.
+    var activeContext: TransferContext? { active?.context }
+
+    /// When the last transfer's request was about to be sent (monotonic seconds), when it was
+    /// timed (`timeRequestStart`); 0 otherwise. Set when the transfer is concluded.
+    package private(set) var requestSentAt = 0.0
 
     // MARK: - Results
 
