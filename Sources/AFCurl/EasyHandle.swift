@@ -172,6 +172,9 @@ package final class EasyHandle {
     ) throws(CurlError) {
         let options = request.options
         try setString(CURLOPT_URL, request.url, "the URL was rejected")
+        if let target = request.requestTarget {
+            try setString(CURLOPT_REQUEST_TARGET, target, "the request target was rejected")
+        }
         try setString(CURLOPT_PROTOCOLS_STR, "http,https", "http is not supported by this libcurl")
         try setLong(CURLOPT_FOLLOWLOCATION, 0)
         try setLong(CURLOPT_NOSIGNAL, 1)
