@@ -77,6 +77,19 @@ struct RunCommand {
         }
     }
 
+    /// Options that make a body from items or set the method: a `.http` file writes each request's
+    /// method, headers and body itself, so these would act on none of its requests.
+    static let itemBodyOptions = ["method", "json", "form", "multipart", "plist", "raw", "boundary"]
+
+    /// Refuses, for a `.http` file, the options typed on the command line (`typed`, long names)
+    /// that would do nothing for its requests; a line of `run -` is built from items, and takes them.
+    static func rejectOptions(_ typed: [String], source: String) throws(UsageError) {
+        guard source != "-", let long = typed.first(where: itemBodyOptions.contains) else { return }
+        throw UsageError.notForCommand(
+            option: "--" + long, command: "run with a .http file",
+            reason: "the file writes each request's method, headers and body")
+    }
+
     /// Refuses the options of `afcli run` on any other command.
     static func rejectRunOptions(_ options: OptionValues, command: String) throws(UsageError) {
         let given: [(Bool, String)] = [
