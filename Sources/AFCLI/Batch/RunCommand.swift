@@ -84,7 +84,7 @@ struct RunCommand {
     /// Refuses, for a `.http` file, the options typed on the command line (`typed`, long names)
     /// that would do nothing for its requests; a line of `run -` is built from items, and takes them.
     static func rejectOptions(_ typed: [String], source: String) throws(UsageError) {
-        guard source != "-", let long = typed.first(where: itemBodyOptions.contains) else { return }
+        guard source != "-", !source.isEmpty, let long = typed.first(where: itemBodyOptions.contains) else { return }
         throw UsageError.notForCommand(
             option: "--" + long, command: "run with a .http file",
             reason: "the file writes each request's method, headers and body")
