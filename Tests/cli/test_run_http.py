@@ -149,6 +149,10 @@ def test_item_body_options_are_refused_for_a_http_file_before_anything_is_sent(s
         assert r.code == 2, (option, r)
         assert r.err.startswith(f"afcli: error: --{option[0].lstrip('-').replace('X', 'method')} does not apply to "
                                 "afcli run with a .http file (the file writes each request's method"), r.err
+    r = run(["run", str(path), "--simulate"])
+    assert r.code == 2, r
+    assert r.err == ("afcli: error: --simulate does not apply to afcli run with a .http file (its URLs are its "
+                     "own; --base-url joins the paths it writes)\n")
     assert server.requests == []
     # A line of `run -` is built from items: there they still apply.
     r = run(["run", "-", "--form"], input=f"post {server.url}/f a=b\n".encode())

@@ -31,7 +31,8 @@ extension ManualText {
                         + "`--encrypt-cmd` encrypts every body (its Content-Type becomes the encrypted type). The "
                         + "options that make a body from items or set the method (`--json`, `--form`, `--multipart`, "
                         + "`--plist`, `--raw`, `--boundary`, `--method`) are refused with a .http file, which writes "
-                        + "each request's method and body itself."),
+                        + "each request's method and body itself, and so is `--simulate`: the file's URLs are its "
+                        + "own (`--base-url` joins the paths it writes)."),
                 .definitions([
                     (
                         term: "# @name NAME",
