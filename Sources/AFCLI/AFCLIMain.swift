@@ -49,6 +49,7 @@ package enum AFCLIMain {
                 var command = RunCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
+                try RunCommand.rejectOptions(typed, source: command.source)
                 // Command lines get the config environment, as when typed; a .http file's --env
                 // names an environment of its http-client.env.json instead.
                 if command.source == "-" {

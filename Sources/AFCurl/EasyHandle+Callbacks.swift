@@ -29,6 +29,9 @@ final class TransferContext {
     var requestHead: [UInt8] = []
     /// Whether `events` said it needs no more of the body, so the transfer was cut short on purpose.
     var bodyDeclined = false
+    /// When the request was first about to be sent (monotonic seconds), 0 until then; recorded
+    /// only when asked for (`EasyHandle.timeRequestStart`).
+    var requestSentAt = 0.0
 
     /// The `CURL *` of the transfer, for the received byte count.
     private let handle: UnsafeMutableRawPointer
@@ -203,7 +206,7 @@ final class TransferContext {
     }
 
     /// Monotonic seconds, immune to changes of the wall clock.
-    private static func now() -> Double {
+    static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
@@ -233,6 +236,23 @@ extension TransferContext {
 }
 
 extension EasyHandle {
+    /// Records when libcurl is about to send the request of the transfer just begun (after its
+    /// connection was made or reused, and after any wait for one): read back as `requestSentAt`.
+    func timeRequestStart() throws(CurlError) {
+        guard let context = activeContext else { return }
+        try check(
+            afcurl_setopt_pointer(rawHandle, CURLOPT_PREREQDATA, Unmanaged.passUnretained(context).toOpaque()),
+            "pre-request data")
+        try check(
+            afcurl_setopt_prereq_function(rawHandle) { userdata, _, _, _, _ in
+                guard let userdata else { return Int32(CURL_PREREQFUNC_OK) }
+                TransferContext.with(userdata) { context in
+                    if context.requestSentAt == 0 { context.requestSentAt = TransferContext.now() }
+                }
+                return Int32(CURL_PREREQFUNC_OK)
+            }, "pre-request callback")
+    }
+
     /// The options whose userdata is the transfer's context.
     private static let userdataOptions = [
         CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_XFERINFODATA,

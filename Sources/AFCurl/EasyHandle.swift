@@ -89,10 +89,16 @@ package final class EasyHandle {
         defer { endTransfer() }
         // Read in place: a copy of the request would retain and release each of its fields.
         let context = active.context
+        requestSentAt = context.requestSentAt
+        // A transfer stopped by a signal or by an error of its own callbacks was still sent and
+        // timed: its error keeps the times up to the stop.
         if afcurl_interrupted() != 0 {
-            throw CurlError.interrupted(signal: afcurl_interrupt_signal())
+            var error = CurlError.interrupted(signal: afcurl_interrupt_signal())
+            error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
+            throw error
         }
-        if let error = context.storedError {
+        if var error = context.storedError {
+            error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
             throw error
         }
         // A body that no one reads any more ends the transfer early, as a complete response.
@@ -166,6 +172,9 @@ package final class EasyHandle {
     ) throws(CurlError) {
         let options = request.options
         try setString(CURLOPT_URL, request.url, "the URL was rejected")
+        if let target = request.requestTarget {
+            try setString(CURLOPT_REQUEST_TARGET, target, "the request target was rejected")
+        }
         try setString(CURLOPT_PROTOCOLS_STR, "http,https", "http is not supported by this libcurl")
         try setLong(CURLOPT_FOLLOWLOCATION, 0)
         try setLong(CURLOPT_NOSIGNAL, 1)
@@ -261,6 +270,13 @@ package final class EasyHandle {
 
     /// The raw `CURL *`, for the callback installer.
     var rawHandle: UnsafeMutableRawPointer { handle }
+
+    /// The context of the transfer in progress, nil between transfers.
+    var activeContext: TransferContext? { active?.context }
+
+    /// When the last transfer's request was about to be sent (monotonic seconds), when it was
+    /// timed (`timeRequestStart`); 0 otherwise. Set when the transfer is concluded.
+    package private(set) var requestSentAt = 0.0
 
     // MARK: - Results
 

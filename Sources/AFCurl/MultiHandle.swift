@@ -62,8 +62,13 @@ package final class MultiHandle {
         try handle.begin(request, events: events)
         do throws(CurlError) {
             // Waits for a connection that can multiplex instead of opening one per stream, as
-            // curl -Z does: N parallel requests to one h2 server share one connection.
-            try handle.setLong(CURLOPT_PIPEWAIT, 1)
+            // curl -Z does: N parallel requests to one h2 server share one connection. Only where
+            // HTTP/2 can multiplex: over cleartext HTTP/1.1 the wait would hold every other
+            // transfer until the first one ends.
+            if Self.canMultiplex(request) { try handle.setLong(CURLOPT_PIPEWAIT, 1) }
+            // A transfer may wait here for a connection, and libcurl's phase times start after
+            // that wait: when the request goes out tells how long it was.
+            try handle.timeRequestStart()
             let code = curl_multi_add_handle(multi, handle.rawHandle)
             guard code == CURLM_OK else { throw MultiHandle.error(code, "could not start a transfer") }
         } catch {
@@ -71,6 +76,17 @@ package final class MultiHandle {
             throw error
         }
         running[handle.rawHandle] = handle
+    }
+
+    /// Whether `request` may share a connection as an HTTP/2 stream: over TLS (where ALPN may
+    /// agree on h2) unless HTTP/1.1 is forced, or with h2c prior knowledge.
+    package static func canMultiplex(_ request: TransferRequest) -> Bool {
+        switch request.options.httpVersion {
+        case .http1_1: return false
+        case .http2PriorKnowledge: return true
+        case .automatic, .http2, .http3:
+            return request.url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8)
+        }
     }
 
     /// Runs what can run now, without waiting, and returns the transfers that ended, in the
@@ -102,13 +118,25 @@ package final class MultiHandle {
         return try run()
     }
 
-    /// Removes every running transfer without completing it (they end as interrupted).
-    package func cancelAll() {
+    /// Removes every running transfer without completing it; each ends as interrupted, its
+    /// error carrying its times up to now (the request was sent and timed).
+    @discardableResult
+    package func cancelAll() -> [Completion] {
+        var cancelled: [Completion] = []
         for (raw, handle) in running {
+            let metrics = TransferMetrics.read(from: raw)
             curl_multi_remove_handle(multi, raw)
-            _ = try? handle.conclude(code: CURLE_ABORTED_BY_CALLBACK)
+            var error = CurlError.interrupted(signal: 0)
+            do throws(CurlError) {
+                _ = try handle.conclude(code: CURLE_ABORTED_BY_CALLBACK)
+            } catch let thrown {
+                error = thrown
+            }
+            if error.metrics == nil { error.metrics = metrics }
+            cancelled.append(Completion(handle: handle, result: .failure(error)))
         }
         running.removeAll()
+        return cancelled
     }
 
     /// Reads every "done" message, removing each finished handle and concluding its transfer.

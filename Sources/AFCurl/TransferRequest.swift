@@ -12,6 +12,8 @@ package struct TransferRequest {
     package var body: BodySource?
     /// Connection, proxy, protocol and authentication settings.
     package var options: TransferOptions
+    /// The request target sent instead of the URL's path (`*` for `OPTIONS *`); nil for the URL's.
+    package var requestTarget: String?
 
     package init(
         method: String, url: String, headerLines: [String] = [], body: BodySource? = nil,

@@ -60,6 +60,10 @@ CURLcode afcurl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback ca
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+CURLcode afcurl_setopt_prereq_function(CURL *handle, curl_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
 CURLcode afcurl_setopt_debug_function(CURL *handle, curl_debug_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
 }

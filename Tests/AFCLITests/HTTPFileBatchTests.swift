@@ -154,20 +154,25 @@ final class HTTPFileBatchTests: BatchTestCase {
             .usage)
     }
 
-    func testBodyFilesAreOpenedOnlyWhenPreparedAndStreamed() throws {
-        let entries = try load(
-            "POST http://127.0.0.1:9/up\nContent-Type: application/octet-stream\n\n< ./data/payload.bin\n")
+    func testBodyFilesAreCheckedBeforeAnythingIsSentAndStreamedWhenSent() throws {
+        let text =
+            "GET http://127.0.0.1:9/first\n\n###\n"
+            + "POST http://127.0.0.1:9/up\nContent-Type: application/octet-stream\n\n< ./data/payload.bin\n"
         let path = directory + "/api.http"
+        // The whole file is checked when it is loaded: the second request's file is missing.
         XCTAssertEqual(
-            message { try entries[0].prepare() },
-            "\(path):4: cannot read \"\(directory!)/data/payload.bin\": no such file or directory")
+            message { try load(text) },
+            "\(path):7: cannot read \"\(directory!)/data/payload.bin\": no such file or directory")
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         try write("data/payload.bin", "file bytes")
-        let prepared = try entries[0].prepare().prepared
+        let entries = try load(text)
+        // Opened again when the request is about to be sent, and streamed.
+        try write("data/payload.bin", "new bytes!")
+        let prepared = try entries[1].prepare().prepared
         XCTAssertNil(prepared.bodyBytes)
         XCTAssertTrue(prepared.body is FileBodySource)
         XCTAssertEqual(prepared.body?.length, 10)
-        XCTAssertEqual(try drain(prepared.body), "file bytes")
+        XCTAssertEqual(try drain(prepared.body), "new bytes!")
     }
 
     func testMultipartBodiesUseCRLFAndStreamTheirFiles() throws {

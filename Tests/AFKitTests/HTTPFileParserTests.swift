@@ -130,6 +130,49 @@ final class HTTPFileParserTests: XCTestCase {
             ])
     }
 
+    func testRequestLinesAsTheJetBrainsSpecWritesThem() throws {
+        let file = try parse(
+            """
+            GET {{ host }}/users/{{ id }}?n={{$randomInt 1 5}} HTTP/1.1
+            ###
+            {{ host }}/plain
+            ###
+            OPTIONS * HTTP/1.1
+            Host: example.com
+            """)
+        XCTAssertEqual(file.requests.map(\.method), ["GET", "GET", "OPTIONS"])
+        XCTAssertEqual(
+            file.requests.map(\.url), ["{{ host }}/users/{{ id }}?n={{$randomInt 1 5}}", "{{ host }}/plain", "*"])
+    }
+
+    func testAnInPlaceBodyIsTrimmedAndResponseReferencesAreNotBody() throws {
+        let file = try parse(
+            """
+            POST :1/a
+
+
+            message-body
+
+            <> 2024-01-01T000000.200.json
+            ###
+            POST :1/b
+
+            second
+            > {% client.log(1) %}
+            <> previous-response.200.json
+            <> older.200.json
+            ###
+            GET :1/c
+            <> reference-right-after-the-headers.json
+            """)
+        XCTAssertEqual(file.requests[0].body, [.text("message-body", line: 4)])
+        XCTAssertEqual(file.requests[1].body, [.text("second", line: 10)])
+        XCTAssertEqual(file.requests[2].body, [])
+        // A reference changes nothing that is sent: skipped without a word.
+        XCTAssertEqual(
+            file.warnings, [HTTPFileWarning(line: 11, message: "response handler skipped: afcli runs no JavaScript")])
+    }
+
     func testUnknownDirectivesAndLoneDirectivesAreWarnings() throws {
         let file = try parse("# @no-log\n# @timeout soon\n# @connection-timeout 0\nGET :1\n###\n# @first\n")
         XCTAssertEqual(
@@ -176,7 +219,8 @@ final class HTTPFileParserTests: XCTestCase {
                 "GET :1\n\n> ./a.js\nmore body\n",
                 HTTPFileError(
                     line: 4,
-                    reason: "only response handlers may follow a response handler (start a new request with ###)")
+                    reason: "only response handlers and references may follow a response handler "
+                        + "(start a new request with ###)")
             ),
             (
                 "@ bad name = 1\n",

@@ -99,12 +99,17 @@ final class HTTPFileVariablesTests: XCTestCase {
             )
         }
         XCTAssertThrowsError(try vars.expand("{{$randomInt 5 1}}", line: 5)) { error in
-            XCTAssertEqual("\(error)", "{{$randomInt 5 1}}: unexpected arguments")
+            XCTAssertEqual("\(error)", "{{$randomInt 5 1}}: the minimum 5 is not less than the maximum 1")
         }
+        XCTAssertThrowsError(try vars.expand("{{$randomInt 1 x}}", line: 5)) { error in
+            XCTAssertEqual("\(error)", "{{$randomInt 1 x}}: $randomInt takes no arguments or two integers, MIN MAX")
+        }
+        // Spaces inside the braces are allowed, as the JetBrains format says.
+        XCTAssertEqual(try vars.expand("{{ $randomInt 1 2 }}", line: 1), "1")
         // Bounds whose difference does not fit 64 bits are refused, not a crash.
         let wide = "{{$randomInt -9223372036854775808 9223372036854775807}}"
         XCTAssertThrowsError(try vars.expand(wide, line: 6)) { error in
-            XCTAssertEqual("\(error)", wide + ": unexpected arguments")
+            XCTAssertEqual("\(error)", wide + ": MAX - MIN may be at most 2147483647")
         }
     }
 }

@@ -147,6 +147,40 @@ final class MultiClientTests: LoopbackServerTestCase {
         XCTAssertLessThan(metrics.total, metrics.queue + 60)
     }
 
+    func testAWaitInsideLibcurlForAConnectionCountsAsQueueTime() throws {
+        // Given: one connection at most, held half a second by a transfer to another server.
+        let slow = try startServer { _ in HTTPClientTestServer.Reply(pieces: [], stall: 0.5, close: true) }
+        let fast = try startServer { _ in .response(200, "OK", body: Array("fast".utf8)) }
+        let client = try MultiClient(maxConnections: 1)
+        let ready = FileIO.monotonicSeconds()
+
+        // When: the second transfer is handed to libcurl at once, and waits there for the connection.
+        for (tag, url) in [slow.baseURL + "/slow", fast.baseURL + "/fast"].enumerated() {
+            try client.start(get(url), options: options(), delegate: RecordingDelegate(), tag: tag, readyAt: ready)
+        }
+        let results = try drain(client)
+
+        // Then: libcurl's own times start after the wait; the queue time tells it.
+        let metrics = try XCTUnwrap(results[1]).get().outcome.metrics
+        XCTAssertLessThan(metrics.total, 0.3)
+        XCTAssertGreaterThanOrEqual(metrics.queue, 0.4)
+    }
+
+    func testTransfersWaitForAMultiplexedConnectionOnlyWhereHTTP2CanMultiplex() {
+        func request(_ url: String, _ version: HTTPVersionPreference = .automatic) -> TransferRequest {
+            var options = TransferOptions()
+            options.httpVersion = version
+            return TransferRequest(method: "GET", url: url, options: options)
+        }
+        XCTAssertTrue(MultiHandle.canMultiplex(request("https://example.com/")))
+        XCTAssertTrue(MultiHandle.canMultiplex(request("HTTPS://example.com/")))
+        XCTAssertTrue(MultiHandle.canMultiplex(request("http://example.com/", .http2PriorKnowledge)))
+        // Plain HTTP/1.1 cannot: waiting would hold every transfer until the first one ends.
+        XCTAssertFalse(MultiHandle.canMultiplex(request("http://example.com/")))
+        XCTAssertFalse(MultiHandle.canMultiplex(request("http://example.com/", .http2)))
+        XCTAssertFalse(MultiHandle.canMultiplex(request("https://example.com/", .http1_1)))
+    }
+
     func testCancelAllStopsTheTransfersInFlightAndNamesThem() throws {
         // Given: a server that stays silent.
         let server = try startServer { _ in HTTPClientTestServer.Reply(pieces: [], stall: 10) }
@@ -156,13 +190,21 @@ final class MultiClientTests: LoopbackServerTestCase {
                 get(server.baseURL + "/\(tag)"), options: options(),
                 delegate: RecordingDelegate(), tag: tag, readyAt: FileIO.monotonicSeconds())
         }
-        _ = try client.wait(timeoutMilliseconds: 50)
+        let deadline = Date().addingTimeInterval(5)
+        while server.requests.count < 2, Date() < deadline { _ = try client.wait(timeoutMilliseconds: 20) }
+        Thread.sleep(forTimeInterval: 0.1)
 
         // When
         let cancelled = client.cancelAll()
 
         // Then
-        XCTAssertEqual(Set(cancelled), [3, 4])
+        XCTAssertEqual(Set(cancelled.map(\.tag)), [3, 4])
         XCTAssertEqual(client.inFlight, 0)
+        // The requests were sent and timed: each keeps its times up to the cancellation.
+        for each in cancelled {
+            let metrics = try XCTUnwrap(each.metrics)
+            XCTAssertTrue(each.transferFailed)
+            XCTAssertGreaterThanOrEqual(metrics.total, 0.1)
+        }
     }
 }

@@ -221,8 +221,14 @@ final class RequestSerializerTests: XCTestCase {
         assertSerializationError(
             try prepare(
                 RequestSpec(method: "GET", url: "http://x/", headers: [HeaderItem(name: "X-A", value: "a\r\nB: c")])),
-            .invalidHeader(name: "X-A", reason: "the value contains a line break or NUL"),
-            description: "invalid header \"X-A\": the value contains a line break or NUL")
+            .invalidHeader(name: "X-A", reason: "the value contains a line break"),
+            description: "invalid header \"X-A\": the value contains a line break")
+        // A NUL is named as what it is.
+        assertSerializationError(
+            try prepare(
+                RequestSpec(method: "GET", url: "http://x/", headers: [HeaderItem(name: "X-A", value: "a\u{0}b")])),
+            .invalidHeader(name: "X-A", reason: "the value contains a NUL byte"),
+            description: "invalid header \"X-A\": the value contains a NUL byte")
         XCTAssertThrowsError(
             try prepare(RequestSpec(method: "GET", url: "http://x/", headers: [HeaderItem(name: "A B", value: "1")])))
     }

@@ -3,8 +3,9 @@ server receives them (variables, environment files, streamed `< ./file` bodies, 
 skipped handlers), and the mistakes that stop a run before anything is sent."""
 
 import json
+import subprocess
 
-from conftest import run
+from conftest import BINARY, base_env, run
 from loopback import Response
 
 
@@ -104,3 +105,144 @@ def test_a_run_option_on_a_line_is_refused_before_anything_is_sent(server):
     assert r.err == ("afcli: error: stdin:2: --offline applies to the whole run: give it on the afcli run "
                      "command line, not on a request's line\n")
     assert server.requests == []
+
+
+# MARK: - Options of the run act on every request of the file, or are refused
+
+def test_encrypt_cmd_encrypts_every_body_of_a_http_file_and_never_sends_plain_text(server, tmp_path):
+    (tmp_path / "doc.txt").write_text("streamed secret\n")
+    (tmp_path / "api.http").write_text(
+        f"POST {server.url}/json\n"
+        "Content-Type: application/json\n"
+        "\n"
+        '{"secret": "plain"}\n'
+        "\n"
+        "###\n"
+        f"PUT {server.url}/file\n"
+        "\n"
+        "< ./doc.txt\n"
+        "\n"
+        "###\n"
+        f"GET {server.url}/no-body\n")
+    r = run(["run", str(tmp_path / "api.http"), "--encrypt-cmd", "tr a-z A-Z", "--encrypted-type", "x/secret"])
+    assert r.code == 0, r
+    post, put, get = server.requests
+    assert post.body == b'{"SECRET": "PLAIN"}' and post.header("Content-Type") == "x/secret"
+    assert put.body == b"STREAMED SECRET\n" and put.header("Content-Type") == "x/secret"
+    assert get.body == b"" and get.header("Content-Type") is None
+    for request in server.requests:
+        assert b"secret" not in request.body and b"plain" not in request.body
+
+
+def test_a_failing_encrypt_cmd_sends_nothing_of_that_request(server, tmp_path):
+    (tmp_path / "api.http").write_text(f"POST {server.url}/a\n\nplain text\n")
+    r = run(["run", str(tmp_path / "api.http"), "--encrypt-cmd", "cat >/dev/null; exit 3"])
+    assert r.code != 0 and server.requests == [], r
+    assert "encrypt" in r.err
+
+
+def test_item_body_options_are_refused_for_a_http_file_before_anything_is_sent(server, tmp_path):
+    path = tmp_path / "api.http"
+    path.write_text(f"POST {server.url}/a\nContent-Type: text/plain\n\nbody\n")
+    for option in (["--form"], ["--json"], ["--multipart"], ["--raw", "x"], ["--boundary", "b"], ["-X", "PUT"]):
+        r = run(["run", str(path), *option])
+        assert r.code == 2, (option, r)
+        assert r.err.startswith(f"afcli: error: --{option[0].lstrip('-').replace('X', 'method')} does not apply to "
+                                "afcli run with a .http file (the file writes each request's method"), r.err
+    r = run(["run", str(path), "--simulate"])
+    assert r.code == 2, r
+    assert r.err == ("afcli: error: --simulate does not apply to afcli run with a .http file (its URLs are its "
+                     "own; --base-url joins the paths it writes)\n")
+    assert server.requests == []
+    # A line of `run -` is built from items: there they still apply.
+    r = run(["run", "-", "--form"], input=f"post {server.url}/f a=b\n".encode())
+    assert r.code == 0, r
+    assert server.requests[0].body == b"a=b"
+
+
+# MARK: - The whole file is checked before the first request
+
+def test_a_mistake_in_a_later_request_sends_nothing_at_all(server, tmp_path):
+    (tmp_path / "body.json").write_text("{}")
+    cases = {
+        "undefined variable": ("GET {url}/c/{{{{nope}}}}\n", 10, "variable {{nope}} is not defined"),
+        "bad header name": ("GET {url}/c\nBad Name: x\n", 10, 'invalid header "Bad Name"'),
+        "NUL in a header": ("GET {url}/c\nX-A: a\0b\n", 10, "the value contains a NUL byte"),
+        "missing body file": ("POST {url}/c\n\n< ./missing.json\n", 12, "missing.json"),
+        "bad dynamic variable": ("GET {url}/c?n={{{{$randomInt 9 1}}}}\n", 10, "the minimum 9 is not less than"),
+    }
+    for name, (third, line, message) in cases.items():
+        path = tmp_path / "api.http"
+        path.write_text(
+            f"POST {server.url}/a\nContent-Type: application/json\n\n< ./body.json\n\n###\n"
+            f"DELETE {server.url}/b\n\n###\n" + third.format(url=server.url))
+        r = run(["run", str(path), "--parallel", "4"])
+        assert r.code == 2, (name, r)
+        assert r.err.startswith(f"afcli: error: {path}:{line}: ") and message in r.err, (name, r.err)
+        assert r.out == "" and server.requests == [], name
+
+
+# MARK: - The JetBrains format
+
+def test_spaces_inside_braces_on_the_request_line(server, tmp_path):
+    (tmp_path / "api.http").write_text(
+        f"@host = {server.url}\n@id = 42\n\nGET {{{{ host }}}}/users/{{{{ id }}}}?n={{{{$randomInt 1 2}}}}\n")
+    r = run(["run", str(tmp_path / "api.http")])
+    assert r.code == 0, r
+    assert server.requests[0].target == "/users/42?n=1"
+
+
+def test_in_place_body_is_trimmed_and_response_references_are_not_body(server, tmp_path):
+    (tmp_path / "api.http").write_text(
+        f"POST {server.url}/a\n"
+        "Content-Type: text/plain\n"
+        "\n"
+        "\n"
+        "message-body\n"
+        "\n"
+        "<> 2024-01-01T000000.200.json\n"
+        "\n"
+        "###\n"
+        f"POST {server.url}/b\n"
+        "\n"
+        "second\n"
+        "> {% client.global.set('x', 1) %}\n"
+        "<> previous-response.200.json\n"
+        "<> older-response.200.json\n")
+    r = run(["run", str(tmp_path / "api.http")])
+    assert r.code == 0, r
+    assert [x.body for x in server.requests] == [b"message-body", b"second"]
+    assert "<>" not in r.err
+
+
+def test_options_asterisk_is_sent_as_asterisk(server, tmp_path):
+    host = server.url.split("://")[1]
+    (tmp_path / "api.http").write_text(
+        f"OPTIONS * HTTP/1.1\nHost: {host}\n\n###\nOPTIONS *\nHost: {server.url}\n\n###\nGET *\nHost: {host}\n")
+    r = run(["run", str(tmp_path / "api.http")])
+    assert r.code == 2 and server.requests == [], r
+    assert r.err == f"afcli: error: {tmp_path / 'api.http'}:9: * (the server itself) is a request target of OPTIONS only\n"
+    path = tmp_path / "ok.http"
+    path.write_text(f"OPTIONS * HTTP/1.1\nHost: {host}\n\n###\nOPTIONS *\nHost: {server.url}\n")
+    r = run(["run", str(path)])
+    assert r.code == 0, r
+    assert [(x.method, x.target, x.header("Host")) for x in server.requests] == [("OPTIONS", "*", host)] * 2
+
+
+# MARK: - Sources that are not regular files
+
+def test_a_pipe_or_dev_stdin_is_a_source(server, tmp_path):
+    text = f"GET {server.url}/piped\n".encode()
+    r = run(["run", "/dev/stdin"], input=text)
+    assert r.code == 0, r
+    proc = subprocess.run(
+        ["bash", "-c", f'"{BINARY}" run <(printf "GET {server.url}/substituted\\n")'],
+        capture_output=True, env=base_env(), timeout=30)
+    assert proc.returncode == 0, proc
+    assert [x.target for x in server.requests] == ["/piped", "/substituted"]
+
+
+def test_a_device_without_end_is_bounded(tmp_path):
+    r = run(["run", "/dev/zero"])
+    assert r.code == 2, r
+    assert r.err == "afcli: error: cannot read /dev/zero: it is larger than 16 MiB, the most a .http file may be\n"

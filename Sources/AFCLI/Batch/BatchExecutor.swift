@@ -111,7 +111,7 @@ final class BatchExecutor {
             if Interruption.isInterrupted {
                 interrupted = true
                 scheduler.stop()
-                for index in client.cancelAll() { try cancelled(index) }
+                for each in client.cancelAll() { try cancelled(each) }
                 break
             }
             while let index = scheduler.next() { try start(index, on: client) }
@@ -124,7 +124,7 @@ final class BatchExecutor {
                     try client.poll(timeoutMilliseconds: 100)
                     finished = try client.run()
                 }
-                for each in finished { try report(each.tag, result: each.result, client: client) }
+                for each in finished { try report(each.tag, result: each.result, ended: each, client: client) }
             }
             if wroteLines && stdoutIsTerminal { status.clear() }
             try output.flush()
@@ -265,9 +265,10 @@ final class BatchExecutor {
         return true
     }
 
-    /// Reports the end of request `index`.
+    /// Reports the end of request `index`; `ended` carries the times of its last transfer.
     private func report(
-        _ index: Int, result finished: Result<HTTPClientResult, any Error>, client: MultiClient? = nil
+        _ index: Int, result finished: Result<HTTPClientResult, any Error>, ended: MultiClient.Finished? = nil,
+        client: MultiClient? = nil
     ) throws {
         guard var running = inFlight.removeValue(forKey: index) else { return }
         var result = finished
@@ -294,9 +295,11 @@ final class BatchExecutor {
         case .failure(let error):
             try? running.sink.finish()
             report.file = running.sink.path
-            if let metrics = (error as? CurlError)?.metrics {
+            // A request that was sent keeps its measured times, whatever failed after (its
+            // decryption, a redirect refused); a cache hit had no transfer.
+            if let metrics = ended?.metrics {
                 report.metrics = metrics
-                report.metricsEndAtFailure = true
+                report.metricsEndAtFailure = ended?.transferFailed ?? true
             }
             fail(&report, error)
         }
@@ -321,14 +324,17 @@ final class BatchExecutor {
         logger.responded(statusCode: exchange.statusCode, accepted: accepted, body: running.sink.loggedBody)
     }
 
-    /// Reports request `index` as interrupted (Ctrl-C cancelled its transfer).
-    private func cancelled(_ index: Int) throws {
+    /// Reports a request as interrupted (Ctrl-C cancelled its transfer), with its times so far.
+    private func cancelled(_ ended: MultiClient.Finished) throws {
+        let index = ended.tag
         guard let running = inFlight.removeValue(forKey: index) else { return }
         if case .fetch(let fetch) = running.caching { fetch.abandon() }
         try? running.sink.finish()
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
         report.statusCode = running.sink.finalHead?.statusCode
         report.bytes = running.sink.bytes
+        report.metrics = ended.metrics
+        report.metricsEndAtFailure = true
         report.error = "interrupted"
         report.status = .interrupted
         try finish(index, report)

@@ -19,10 +19,15 @@ struct BatchStatus {
     /// When the live line was last drawn.
     private var drawnAt = 0.0
 
-    init(total: Int, isLive: Bool, startedAt: Double) {
+    /// The columns of the terminal the line is drawn on, asked at every redraw (a resized pane is
+    /// followed); nil when unknown.
+    private let columns: () -> Int?
+
+    init(total: Int, isLive: Bool, startedAt: Double, columns: @escaping () -> Int? = TerminalWidth.standardError) {
         self.total = total
         self.isLive = isLive
         self.startedAt = startedAt
+        self.columns = columns
     }
 
     /// Counts one finished request.
@@ -38,11 +43,26 @@ struct BatchStatus {
     mutating func draw(now: Double, force: Bool = false) {
         guard isLive, force || !lineShown || now - drawnAt >= 0.1 else { return }
         drawnAt = now
-        let elapsed = now - startedAt
-        StandardError.write(
-            "\r\u{1B}[K" + "run: \(done)/\(total) done, \(failed) failed, \(running) running, "
-                + "\(BatchStatus.decimal(rate(elapsed: elapsed), digits: 1))/s")
+        // One cell is left free: a line that fills the last column wraps on some terminals.
+        let width = (columns() ?? TerminalWidth.fallback) - 1
+        StandardError.write("\r\u{1B}[K" + line(now: now, width: width))
         lineShown = true
+    }
+
+    /// The live line in at most `width` columns: a line wider than the terminal wraps, and each
+    /// `\r` redraw would then leave a line behind. The parts at its end (rate, running, failed)
+    /// are left out first; what is left is cut.
+    func line(now: Double, width: Int) -> String {
+        var parts = [
+            "run: \(done)/\(total) done", "\(failed) failed", "\(running) running",
+            "\(BatchStatus.decimal(rate(elapsed: now - startedAt), digits: 1))/s",
+        ]
+        var text = parts.joined(separator: ", ")
+        while text.utf8.count > width, parts.count > 1 {
+            parts.removeLast()
+            text = parts.joined(separator: ", ")
+        }
+        return String(text.prefix(max(0, width)))
     }
 
     /// Removes the live line so that a message can be written on stderr in its place.

@@ -53,6 +53,8 @@ enum CommandLineBatch {
         descriptor: Int32, options: OptionValues, environment: [String: String],
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
+        // A terminal holds no list of requests: reading it would wait for typing, then run none.
+        if isatty(descriptor) == 1 { throw BatchError.terminalInput }
         var runOptions = try BatchCredentials.resolvingPassword(options)
         // Standard input is the list of requests: never peek at it for a body.
         runOptions.ignoreStdin = true
@@ -63,7 +65,9 @@ enum CommandLineBatch {
         var pendingFirst: Int?
         while true {
             let next = reader.lineNumber + 1
-            guard let line = try LocatedError.locating(origin(next), { try reader.next() }) else { break }
+            guard var line = try LocatedError.locating(origin(next), { try reader.next() }) else { break }
+            // A byte order mark (an editor's UTF-8 file) starts no request, as in a .http file.
+            if next == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
             let number = reader.lineNumber
             let origin = origin(number)
             let words = try LocatedError.locating(origin) { try CommandLineSplitter.split(line) }

@@ -4,11 +4,13 @@ import Glibc
 /// Reads `afcli run FILE`: the requests of a `.http` file (JetBrains HTTP Client, VS Code REST
 /// Client) as batch entries.
 ///
-/// The file is parsed whole at once (`HTTPFileParser`, at most 16 MiB), so every syntax error is
-/// reported with its line before anything is sent; skipped constructs (response handlers) are
-/// warned about with theirs. `--env NAME` picks an environment of `http-client.env.json` and
+/// The file (a pipe or a device too, read once) is parsed whole at once (`HTTPFileParser`, at most
+/// 16 MiB), and then every request is built once and dropped (`check`): a syntax error, an
+/// undefined variable, a bad header or a missing body file in any request is reported with its
+/// line before anything is sent. Skipped constructs (response handlers) are warned about with
+/// theirs. `--env NAME` picks an environment of `http-client.env.json` and
 /// `http-client.private.env.json` beside the file. Variables are substituted and body files opened
-/// by `prepare`, request by request. A request is named by `# @name`, else by the text after
+/// again by `prepare`, request by request, when each is about to be sent. A request is named by `# @name`, else by the text after
 /// `###`, else `request-N` (its position in the file). What the file does not say comes from the
 /// run's options; `# @no-redirect`, `# @timeout` and `# @connection-timeout` override theirs.
 enum HTTPFileBatch {
@@ -30,8 +32,10 @@ enum HTTPFileBatch {
 
     /// The entries of the file at `path`, in file order.
     static func load(path: String, options: OptionValues, environment: [String: String]) throws -> [BatchEntry] {
+        // The file may be a pipe or a device (`<(envsubst < api.http)`, `/dev/stdin`), read once.
         let bytes = try read(
-            path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be")
+            path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be",
+            acceptsStreams: true)
         guard let bytes else { throw BatchError.unreadableFile(path: path, reason: SystemError.message(ENOENT)) }
         let file: HTTPFile
         do {
@@ -41,13 +45,14 @@ enum HTTPFileBatch {
         }
         for warning in file.warnings { ErrorReporter.warn("\(path):\(warning.line): \(warning.message)") }
 
-        let directory = Self.directory(of: path)
+        let directory = Self.directory(ofSource: path)
         let (variables, hint) = try environmentVariables(directory: directory, name: options.environmentName)
         let context = Context(
             builder: HTTPFileRequestBuilder(
                 variables: HTTPFileVariables(file: file.variables, environment: variables, undefinedHint: hint),
                 directory: directory),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
+        try check(file.requests, path: path, context: context)
         return file.requests.enumerated().map { index, request in
             BatchEntry(
                 name: request.name ?? "request-\(index + 1)", origin: "\(path):\(request.line)",
@@ -56,27 +61,50 @@ enum HTTPFileBatch {
         }
     }
 
+    /// Builds every request once, in file order, and drops it: the first mistake stops the run
+    /// before anything is sent. The encryption command is not run here (it runs once, when the
+    /// request is sent; a failure then fails that request alone, and nothing plain is sent).
+    static func check(_ requests: [HTTPFileRequest], path: String, context: Context) throws {
+        for (index, request) in requests.enumerated() {
+            if index % 1024 == 1023, Interruption.isInterrupted {
+                throw LocatedError(
+                    origin: "\(path):\(request.line)", underlying: HTTPFileError.interrupted(line: request.line))
+            }
+            _ = try build(request, path: path, context: context)
+        }
+    }
+
     /// Builds one request with the run's options and the request's own directives.
     static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> BatchRequest {
-        var options = context.options
-        if request.noRedirect { options.follow = false }
-        if let timeout = request.timeout { options.timeout = timeout }
-        if let connectionTimeout = request.connectionTimeout { options.connectTimeout = connectionTimeout }
-        var prepared: PreparedRequest
-        do {
-            prepared = try context.builder.prepare(
-                request, baseURL: options.baseURL, credentials: try InvocationBuilder.credentials(options),
-                environment: context.environment)
-        } catch let error as HTTPFileError {
-            throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
-        }
-        if options.compress {
-            try LocatedError.locating("\(path):\(request.line)") { try RequestCompression.apply(to: &prepared) }
+        var (prepared, options) = try build(request, path: path, context: context)
+        // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
+        // The file's own Content-Type is replaced by the encrypted type.
+        try LocatedError.locating("\(path):\(request.line)") {
+            try RequestPreparation.encode(&prepared, options: options, profile: nil)
         }
         var batchRequest = BatchRequest(prepared: prepared, options: options)
         if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
         batchRequest.decryptCommand = options.crypto.decryptCommand(profile: nil)
         return batchRequest
+    }
+
+    /// The request as the file writes it, serialized, and the options it is sent with (the run's,
+    /// with the request's own directives applied).
+    private static func build(
+        _ request: HTTPFileRequest, path: String, context: Context
+    ) throws -> (PreparedRequest, OptionValues) {
+        var options = context.options
+        if request.noRedirect { options.follow = false }
+        if let timeout = request.timeout { options.timeout = timeout }
+        if let connectionTimeout = request.connectionTimeout { options.connectTimeout = connectionTimeout }
+        do {
+            let prepared = try context.builder.prepare(
+                request, baseURL: options.baseURL, credentials: try InvocationBuilder.credentials(options),
+                environment: context.environment)
+            return (prepared, options)
+        } catch let error as HTTPFileError {
+            throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
+        }
     }
 
     /// The chosen environment's variables and the hint for an undefined variable.
@@ -97,14 +125,24 @@ enum HTTPFileBatch {
     }
 
     /// A file's bytes, nil when it does not exist.
-    private static func read(_ path: String, limit: Int, tooLarge: String) throws -> [UInt8]? {
+    private static func read(
+        _ path: String, limit: Int, tooLarge: String, acceptsStreams: Bool = false
+    ) throws -> [UInt8]? {
         var info = stat()
         if stat(path, &info) != 0, errno == ENOENT { return nil }
         do {
-            return try SmallFile.read(path, limit: limit, tooLarge: tooLarge)
+            return try SmallFile.read(path, limit: limit, tooLarge: tooLarge, acceptsStreams: acceptsStreams)
         } catch {
             throw BatchError.unreadableFile(path: path, reason: error.reason)
         }
+    }
+
+    /// The directory `< PATH` and the environment files are found in: the file's own, or the
+    /// working directory for a pipe or a device (`/dev/fd/63` of `<(cmd)` is no place for them).
+    static func directory(ofSource path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG else { return directory(of: path) }
+        return "."
     }
 
     /// The directory part of `path` (`.` for a bare name).

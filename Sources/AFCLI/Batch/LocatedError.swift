@@ -38,6 +38,8 @@ enum BatchError: Error, Equatable, CustomStringConvertible {
     case missingName
     /// More requests than a run takes.
     case tooManyRequests(limit: Int)
+    /// `afcli run -` with a terminal on standard input, where no list of requests is waiting.
+    case terminalInput
 
     var description: String {
         switch self {
@@ -55,6 +57,9 @@ enum BatchError: Error, Equatable, CustomStringConvertible {
             return "# @name needs a name"
         case .tooManyRequests(let limit):
             return "more than \(limit) requests in one run"
+        case .terminalInput:
+            return "afcli run - reads requests from standard input, which is a terminal: "
+                + "pipe or redirect them in (afcli run - < requests.txt), or name a .http file"
         }
     }
 }

@@ -77,6 +77,25 @@ struct RunCommand {
         }
     }
 
+    /// Options a `.http` file cannot honour, each with why: the file writes each request's method,
+    /// headers and body itself, and its URLs do not go through a config environment.
+    static let optionsNotForHTTPFiles: [String: String] = {
+        let written = "the file writes each request's method, headers and body"
+        let itemBody = ["method", "json", "form", "multipart", "plist", "raw", "boundary"]
+        var reasons = Dictionary(uniqueKeysWithValues: itemBody.map { ($0, written) })
+        reasons["simulate"] = "its URLs are its own; --base-url joins the paths it writes"
+        return reasons
+    }()
+
+    /// Refuses, for a `.http` file, the options typed on the command line (`typed`, long names)
+    /// that would do nothing for its requests; a line of `run -` is built from items, and takes them.
+    static func rejectOptions(_ typed: [String], source: String) throws(UsageError) {
+        guard source != "-", !source.isEmpty, let long = typed.first(where: { optionsNotForHTTPFiles[$0] != nil }),
+            let reason = optionsNotForHTTPFiles[long]
+        else { return }
+        throw UsageError.notForCommand(option: "--" + long, command: "run with a .http file", reason: reason)
+    }
+
     /// Refuses the options of `afcli run` on any other command.
     static func rejectRunOptions(_ options: OptionValues, command: String) throws(UsageError) {
         let given: [(Bool, String)] = [

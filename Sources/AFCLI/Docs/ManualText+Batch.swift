@@ -6,24 +6,33 @@ extension ManualText {
             "REQUEST FILES (.HTTP)",
             [
                 .paragraph(
-                    "`afcli run FILE` reads the requests of a JetBrains HTTP Client or VS Code REST Client file. "
-                        + "The whole file (at most 16 MiB, 100000 requests and 1000 headers a request) is read and checked first, so a "
-                        + "mistake stops the run before anything is sent, with `afcli: error: FILE:LINE: …` and exit "
-                        + "status 2. Requests are separated by a line starting with `###`; the text after it names the "
+                    "`afcli run FILE` reads the requests of a JetBrains HTTP Client or VS Code REST Client file; "
+                        + "FILE may be a pipe or a device (`afcli run <(envsubst < api.http)`, `/dev/stdin`), read "
+                        + "once. The whole file (at most 16 MiB, 100000 requests and 1000 headers a request) is read "
+                        + "and checked first, and every request is built once (variables substituted, headers "
+                        + "checked, `< PATH` files opened), so a mistake in any request stops the run before anything "
+                        + "is sent, with `afcli: error: FILE:LINE: …` and exit status 2. Requests are separated by a line starting with `###`; the text after it names the "
                         + "request. Before the request line, lines starting with `#` or `//` are comments, and "
                         + "`@NAME = VALUE` defines a file variable. The request line is `[METHOD] URL [HTTP/VERSION]` "
                         + "(GET when the method is left out; the version is ignored); lines after it that start with "
                         + "white space continue the URL (`    ?page=2`, `    &size=10`). `Name: value` headers follow, "
-                        + "then a blank line and the body, which runs to the next `###` (blank lines at its end are "
-                        + "dropped). A body line `< PATH` inserts the file PATH, relative to the .http file, streamed "
-                        + "from disk when the request is sent; it is not opened before. A URL starting with `/` takes "
-                        + "its host from a `Host:` header."),
+                        + "then a blank line and the body, which runs to the next `###` (blank lines before and after "
+                        + "it are dropped). A body line `< PATH` inserts the file PATH, relative to the .http file (to "
+                        + "the working directory when FILE is a pipe), streamed from disk when the request is sent. A "
+                        + "URL starting with `/` takes its host from a `Host:` header (which may name the scheme, "
+                        + "`Host: https://example.com`), and `OPTIONS *` is sent as `OPTIONS *` to the server that "
+                        + "header or `--base-url` names."),
                 .paragraph(
                     "Headers and the body are sent as written: afcli adds no Content-Type (write one), its "
                         + "User-Agent, Accept (`*/*`), Accept-Encoding and Accept-Language unless the file writes "
                         + "them, and Authorization from `--auth`. Body lines are joined with LF, or CRLF when the "
                         + "Content-Type is multipart. Whatever the file does not say comes from the options of "
-                        + "`afcli run` (`--follow`, `--verify`, `--timeout`, `--base-url`, `--compress`…)."),
+                        + "`afcli run` (`--follow`, `--verify`, `--timeout`, `--base-url`, `--compress`…), and "
+                        + "`--encrypt-cmd` encrypts every body (its Content-Type becomes the encrypted type). The "
+                        + "options that make a body from items or set the method (`--json`, `--form`, `--multipart`, "
+                        + "`--plist`, `--raw`, `--boundary`, `--method`) are refused with a .http file, which writes "
+                        + "each request's method and body itself, and so is `--simulate`: the file's URLs are its "
+                        + "own (`--base-url` joins the paths it writes)."),
                 .definitions([
                     (
                         term: "# @name NAME",
@@ -53,13 +62,16 @@ extension ManualText {
                         + "text and 100000 references in one text. A variable defined nowhere is an error at the line that uses it; an unknown `--env` "
                         + "is an error listing the known environments. The dynamic variables `{{$uuid}}` (also "
                         + "`$random.uuid`, `$guid`), `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}` "
-                        + "(`{{$randomInt MIN MAX}}`) take a new value for every request; other `$` variables are "
-                        + "refused."),
+                        + "(`{{$randomInt MIN MAX}}`, MIN less than MAX) take a new value for every request; other `$` "
+                        + "variables are refused. Spaces inside the braces are allowed, on the request line too "
+                        + "(`GET {{ host }}/users/{{ id }}`)."),
                 .paragraph(
                     "afcli runs no JavaScript. A response handler (`> {% … %}`, `> script.js`) and a response "
                         + "redirect (`>> FILE`, use `--output-dir`) only act on the response, so they are skipped, "
                         + "each with a warning naming its line, and the request is still sent. A pre-request script "
-                        + "(`< {% … %}`) and `<@ PATH` would change the request, so they are refused. Other "
+                        + "(`< {% … %}`) and `<@ PATH` would change the request, so they are refused. A response "
+                        + "reference (`<> previous-response.json`, after the body or a handler) changes nothing that "
+                        + "is sent and is skipped. Other "
                         + "directives (`# @no-log`, `# @no-cookie-jar`) are ignored with a warning. Values from "
                         + "another request's response (`{{login.response.body.token}}`) are not supported."),
             ]),
@@ -71,7 +83,8 @@ extension ManualText {
                         + "line after the program name: `[METHOD] URL [ITEM…] [OPTION…]`. A line is split into words as "
                         + "a shell would split it, with single quotes, double quotes and backslashes, but nothing is "
                         + "expanded (`$HOME`, `~` and `*` stay as written). Blank lines are skipped, and so is "
-                        + "everything from a `#` that starts a word. A line's options apply over the options given "
+                        + "everything from a `#` that starts a word, and a UTF-8 byte order mark before the first "
+                        + "line. Standard input that is a terminal is refused (exit status 2): pipe the lines in. A line's options apply over the options given "
                         + "to `afcli run` for that request only. The comment lines `# @name NAME` and `# @first` name "
                         + "the next request or make it a keeper; an unnamed request is `line-N`, N being its line."),
                 .paragraph(

@@ -8,7 +8,9 @@ extension ManualText {
                 .paragraph(
                     "`afcli run SOURCE` sends many requests from one process, on libcurl's multi interface: "
                         + "connections are reused from one request to the next, and over TLS, requests to one "
-                        + "HTTP/2 server share one connection as streams. SOURCE is a .http file, or `-` for afcli "
+                        + "HTTP/2 server share one connection as streams (a request waits for that connection only "
+                        + "over https: to a plain-http host, `--parallel N` opens up to N connections at once). "
+                        + "SOURCE is a .http file, or `-` for afcli "
                         + "command lines on standard input, one request per line in afcli's own grammar. Every "
                         + "option of the run (`--follow`, `--verify`, `--timeout`, `-a`, `--check-status`…) "
                         + "applies to every request; a line's or an entry's own settings override it for that "
@@ -40,14 +42,16 @@ extension ManualText {
                         + "`reused` (the connection was opened by an earlier request), `remote` (address:port), "
                         + "`file` (with `--output-dir`), `error` (null, or the message) and `exit` (the exit status "
                         + "the request counts as). `time` holds seconds: `queue`, measured by afcli, from the "
-                        + "moment the run was ready to send until the request's first transfer was handed to "
-                        + "libcurl (the wait for a free slot and for keepers, and building the request), then "
+                        + "moment the run was ready to send until libcurl began the request's transfer (the wait "
+                        + "for a free slot and for keepers, building the request, and a wait inside libcurl for a "
+                        + "connection, which is not in `total`), then "
                         + "libcurl's cumulative `namelookup`, `connect`, `tls`, `first_byte` and `total` of the "
                         + "final transfer, so that namelookup <= connect <= tls <= first_byte <= total. A phase that "
                         + "did not happen is null: name lookup and connect on a reused connection, TLS over plain "
-                        + "http. A request that failed in libcurl (refused, timed out) has its times up to the failure, "
-                        + "the phases it never reached null, as curl -w reports them; `time` is null for a request "
-                        + "that could not be built."),
+                        + "http. A request that failed in libcurl (refused, timed out), was interrupted or failed "
+                        + "after its transfer (its decryption) has its measured times up to the failure, the phases "
+                        + "it never reached null, as curl -w reports them; `time` is null for a request that was "
+                        + "never sent (it could not be built, or the cache answered it)."),
                 .paragraph(
                     "`--output-dir DIR` saves each final body as DIR/NAME.body, NAME made safe (bytes other than "
                         + "letters, digits, `.`, `-` and `_` become `_`, no leading dot) and unique in the order "
@@ -55,7 +59,8 @@ extension ManualText {
                         + "replaced when they exist, and never written through a symbolic link."),
                 .paragraph(
                     "When standard error is a terminal, a status line there shows the requests done, failed and "
-                        + "running and the rate, and a summary line ends the run. The exit status is 0 when every "
+                        + "running and the rate, cut to the terminal's width (redrawn in place, never wrapped), and "
+                        + "a summary line ends the run. The exit status is 0 when every "
                         + "request succeeded, else the status of the first request that failed (in completion "
                         + "order): 4 when the first failure was a 404, 8 for a refused connection. A mistake in "
                         + "SOURCE or in the options (exit status 2) stops the run before anything is sent."),

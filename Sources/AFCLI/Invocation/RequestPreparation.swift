@@ -25,6 +25,17 @@ enum RequestPreparation {
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: acceptEncoding,
             standardInput: standardInput, boundary: options.boundary, acceptLanguage: acceptLanguage)
+        try encode(&prepared, options: options, profile: profile, crypto: crypto)
+        return prepared
+    }
+
+    /// The stages after serialization, in pipeline order: the encryption hook, then compression.
+    /// A `.http` file's requests, serialized as the file writes them, pass here too, so that
+    /// `--encrypt-cmd` and `--compress` act on every request of a run.
+    static func encode(
+        _ prepared: inout PreparedRequest, options: OptionValues, profile: EnvironmentProfile?,
+        crypto: CryptoStages? = nil
+    ) throws {
         if let crypto {
             try crypto.encrypt(&prepared)
         } else if options.crypto.encryptCommand(profile: profile) != nil {
@@ -32,6 +43,5 @@ enum RequestPreparation {
             try CryptoStages(options: options, profile: profile).encrypt(&prepared)
         }
         if options.compress { try RequestCompression.apply(to: &prepared) }
-        return prepared
     }
 }

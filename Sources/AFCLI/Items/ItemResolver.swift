@@ -119,8 +119,8 @@ struct ItemResolver {
     }
 
     private static func headerValue(_ value: String, _ item: RequestItem) throws(ItemError) -> String {
-        guard !value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) else {
-            throw .invalidHeader(item: item.original, reason: "the value contains a line break")
+        if let problem = RequestSerializer.headerValueProblem(value) {
+            throw .invalidHeader(item: item.original, reason: problem)
         }
         return value
     }

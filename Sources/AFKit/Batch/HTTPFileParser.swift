@@ -8,10 +8,13 @@ import AFCurl
 /// `@no-redirect`, `@timeout N`, `@connection-timeout N` and `@first`; `@name = value` defines a
 /// file variable; the request line is `[METHOD] URL [HTTP/VERSION]`, and lines after it that start
 /// with white space continue the URL (`    ?page=2`, `    &size=10`); then `Name: value` headers
-/// up to a blank line; then the body up to the next `###`, where a line `< PATH` inserts a file.
-/// A response handler (`> {% … %}`, `> script.js`) or response redirect (`>> file`) ends the body
-/// and is skipped with a warning; a pre-request script (`< {% … %}`) or `<@ PATH` is refused,
-/// since skipping either would send a different request than the file describes.
+/// up to a blank line; then the body up to the next `###` (blank lines before it and after it are
+/// not part of it), where a line `< PATH` inserts a file. A response handler (`> {% … %}`,
+/// `> script.js`) or response redirect (`>> file`) ends the body and is skipped with a warning; a
+/// response reference (`<> previous-response.json`, which only compares responses) ends it and is
+/// skipped; a pre-request script (`< {% … %}`) or `<@ PATH` is refused, since skipping either would
+/// send a different request than the file describes. A request target is a URL, a path with a
+/// `Host:` header, or `*` (`OPTIONS *`); `{{ name }}` may hold spaces there as anywhere.
 package enum HTTPFileParser {
     /// The longest request line or header accepted, in bytes.
     package static let maximumLineLength = 64 << 10
@@ -163,7 +166,7 @@ private struct Parser {
             throw HTTPFileError(
                 line: number, reason: "more than \(HTTPFileParser.maximumRequests) requests in one file")
         }
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var words = Self.words(text)
         if words.count > 1, let last = words.last, last.hasPrefix("HTTP/") { words.removeLast() }
         var method = "GET"
         if words.count == 2, words[0].allSatisfy({ $0.isASCII && $0.isLetter }) {
@@ -186,6 +189,25 @@ private struct Parser {
         phase = .headers
     }
 
+    /// The blank-separated words of a request line; `{{ … }}` is part of its word, spaces and all
+    /// (`GET {{ host }}/users/{{$randomInt 1 5}}`).
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inBraces = false
+        for character in text {
+            if !inBraces, character == " " || character == "\t" {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            word.append(character)
+            if word.hasSuffix("{{") { inBraces = true } else if word.hasSuffix("}}") { inBraces = false }
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
+    }
+
     /// A line after the request line, before the body.
     private mutating func readHeader(_ line: String, number: Int) throws(HTTPFileError) {
         // The request is changed in place (`request?.…`): a copy taken for each line would copy
@@ -201,7 +223,7 @@ private struct Parser {
             return
         }
         if commentText(trimmed) != nil { return }
-        if trimmed.hasPrefix(">") {
+        if trimmed.hasPrefix(">") || Self.isResponseReference(trimmed) {
             try readHandler(trimmed, number: number)
             return
         }
@@ -222,10 +244,12 @@ private struct Parser {
 
     /// A body line: text, `< PATH`, or the start of a response handler.
     private mutating func readBody(_ line: String, number: Int) throws(HTTPFileError) {
-        if line.hasPrefix(">") {
+        if line.hasPrefix(">") || Self.isResponseReference(line) {
             try readHandler(line, number: number)
             return
         }
+        // An in-place body is trimmed: blank lines before it are not part of it.
+        if bodyLines.isEmpty, bodyParts.isEmpty, trim(line[...]).isEmpty { return }
         if line.hasPrefix("<@") {
             throw HTTPFileError(
                 line: number, reason: "<@ (a file with variables substituted) is not supported; use < PATH")
@@ -248,16 +272,28 @@ private struct Parser {
     private mutating func readAfterHandler(_ line: String, number: Int) throws(HTTPFileError) {
         let trimmed = trim(line[...])
         if trimmed.isEmpty || commentText(trimmed) != nil { return }
-        guard trimmed.hasPrefix(">") else {
+        guard trimmed.hasPrefix(">") || Self.isResponseReference(trimmed) else {
             throw HTTPFileError(
                 line: number,
-                reason: "only response handlers may follow a response handler (start a new request with ###)")
+                reason: "only response handlers and references may follow a response handler "
+                    + "(start a new request with ###)")
         }
         try readHandler(trimmed, number: number)
     }
 
-    /// `> {% … %}`, `> script.js`, `>> file`, `>>! file`: skipped with a warning.
+    /// Whether `text` is a response reference, `<> FILE`: a response kept by the JetBrains client
+    /// for comparison, nothing to send.
+    static func isResponseReference(_ text: String) -> Bool {
+        text == "<>" || text.hasPrefix("<> ") || text.hasPrefix("<>\t")
+    }
+
+    /// `> {% … %}`, `> script.js`, `>> file`, `>>! file`: skipped with a warning; `<> FILE`:
+    /// skipped (it changes nothing that is sent).
     private mutating func readHandler(_ text: String, number: Int) throws(HTTPFileError) {
+        if Self.isResponseReference(text) {
+            phase = .afterHandler
+            return
+        }
         if text.hasPrefix(">>") {
             warn(number, "response redirect (>> FILE) skipped: use afcli run --output-dir to save bodies")
             phase = .afterHandler

@@ -32,11 +32,29 @@ package struct HTTPFileRequestBuilder {
                     name: try variables.expand(header.name, line: header.line),
                     value: try variables.expand(header.value, line: header.line)))
         }
-        if url.hasPrefix("/"), baseURL == nil,
-            let host = headers.last(where: { ASCIICase.lowercased($0.name) == "host" })?.value, !host.isEmpty
-        {
-            // JetBrains' form: `GET /path` with a `Host:` header.
-            url = "http://" + host + url
+        // `OPTIONS *` asks the server itself: the URL names the server, the target is `*`.
+        let asksServer = url == "*"
+        if asksServer {
+            guard request.method == "OPTIONS" else {
+                throw HTTPFileError(
+                    line: request.line, reason: "* (the server itself) is a request target of OPTIONS only")
+            }
+            url = "/"
+        }
+        let hostIndex = headers.lastIndex { ASCIICase.lowercased($0.name) == "host" }
+        if url.hasPrefix("/"), baseURL == nil, let hostIndex, let host = headers[hostIndex].value, !host.isEmpty {
+            // JetBrains' form: `GET /path` with a `Host:` header, which may name the scheme too
+            // (`Host: https://example.com:8443`); the header sent is the host and port alone.
+            if let scheme = host.firstRange(of: "://") {
+                let authority = host[scheme.upperBound...].prefix(while: { $0 != "/" })
+                url = String(host[..<authority.endIndex]) + url
+                headers[hostIndex].value = String(authority)
+            } else {
+                url = "http://" + host + url
+            }
+        } else if asksServer, baseURL == nil {
+            throw HTTPFileError(
+                line: request.line, reason: "OPTIONS * needs a Host: header or --base-url to name the server")
         }
         let contentType = headers.last { ASCIICase.lowercased($0.name) == "content-type" }?.value
         let isMultipart = contentType.map { ASCIICase.lowercased($0).hasPrefix("multipart/") } ?? false
@@ -45,9 +63,11 @@ package struct HTTPFileRequestBuilder {
             let spec = RequestSpec(
                 method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers,
                 credentials: credentials)
-            return try RequestSerializer.prepare(
+            var prepared = try RequestSerializer.prepare(
                 spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
                 presetBody: body)
+            if asksServer { prepared.requestTarget = "*" }
+            return prepared
         }
     }
 

@@ -151,11 +151,21 @@ package struct HTTPFileVariables {
             return Self.isoTimestamp(sources.now())
         case "$randomInt", "$random.integer":
             if words.count == 1 { return String(sources.random() % 1000) }
+            guard words.count == 3, let low = Int64(words[1]), let high = Int64(words[2]) else {
+                throw HTTPFileError(
+                    line: line, reason: "{{\(reference)}}: \(words[0]) takes no arguments or two integers, MIN MAX")
+            }
+            guard low < high else {
+                throw HTTPFileError(
+                    line: line, reason: "{{\(reference)}}: the minimum \(low) is not less than the maximum \(high)")
+            }
             // The span is computed without trapping: the bounds may be any two 64-bit numbers.
-            guard words.count == 3, let low = Int64(words[1]), let high = Int64(words[2]), low < high,
-                case (let span, let overflow) = high.subtractingReportingOverflow(low), !overflow,
+            guard case (let span, let overflow) = high.subtractingReportingOverflow(low), !overflow,
                 span <= Int64(Int32.max)
-            else { break }
+            else {
+                throw HTTPFileError(
+                    line: line, reason: "{{\(reference)}}: MAX - MIN may be at most \(Int32.max)")
+            }
             return String(low + Int64(sources.random() % UInt64(span)))
         default:
             throw HTTPFileError(

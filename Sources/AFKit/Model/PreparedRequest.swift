@@ -20,6 +20,9 @@ package struct PreparedRequest {
     package var bodyBytes: [UInt8]?
     /// Digest credentials, negotiated by libcurl; basic and bearer are already in `headers`.
     package var digestCredentials: (user: String, password: String)?
+    /// The request target sent in place of the URL's path and query: `*` for a server-wide
+    /// `OPTIONS *`; nil for the URL's own.
+    package var requestTarget: String?
 
     package init(
         method: String, url: String, headers: [HTTPField], removedHeaders: [String] = [],

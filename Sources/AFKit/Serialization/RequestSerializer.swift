@@ -251,9 +251,19 @@ package enum RequestSerializer {
         guard !item.name.isEmpty, item.name.utf8.allSatisfy(isTokenByte) else {
             throw .invalidHeader(name: item.name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~")
         }
-        if let value = item.value, value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x00 }) {
-            throw .invalidHeader(name: item.name, reason: "the value contains a line break or NUL")
+        if let value = item.value, let problem = headerValueProblem(value) {
+            throw .invalidHeader(name: item.name, reason: problem)
         }
+    }
+
+    /// Why `value` cannot be sent as a header value (a line break would split the header block,
+    /// a NUL would end it), naming what it holds; nil when it can.
+    package static func headerValueProblem(_ value: String) -> String? {
+        for byte in value.utf8 {
+            if byte == 0x00 { return "the value contains a NUL byte" }
+            if byte == 0x0A || byte == 0x0D { return "the value contains a line break" }
+        }
+        return nil
     }
 
     /// Whether `byte` is an RFC 9110 `tchar` (a header name's or a method's byte).

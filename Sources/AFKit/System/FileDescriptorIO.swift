@@ -67,17 +67,24 @@ package enum SmallFile {
 
     /// The bytes of the regular file at `path`; throws when it cannot be opened or read, is not
     /// a regular file, or is larger than `limit` bytes (`tooLarge` says why in that case).
+    /// `acceptsStreams` also takes a pipe (`<(cmd)`) or a character device (`/dev/stdin`), read
+    /// once to its end under the same limit; Ctrl-C stops a read that waits on one.
     package static func read(
-        _ path: String, limit: Int = limit, tooLarge: String = "larger than a certificate file can be"
+        _ path: String, limit: Int = limit, tooLarge: String = "larger than a certificate file can be",
+        acceptsStreams: Bool = false
     ) throws(ReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(reason: SystemError.message(errno)) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(reason: SystemError.message(errno)) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ReadError(reason: "not a regular file") }
+        let type = info.st_mode & S_IFMT
+        let isStream = type == S_IFIFO || type == S_IFCHR
+        guard type == S_IFREG || (acceptsStreams && isStream) else {
+            throw ReadError(reason: acceptsStreams ? "not a regular file, a pipe or a device" : "not a regular file")
+        }
         do {
-            return try FileDescriptorIO.readAll(descriptor, limit: limit)
+            return try FileDescriptorIO.readAll(descriptor, limit: limit, stopsOnInterrupt: isStream)
         } catch {
             throw ReadError(reason: error.code == EFBIG ? tooLarge : error.description)
         }

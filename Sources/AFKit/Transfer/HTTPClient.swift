@@ -82,10 +82,12 @@ package final class HTTPClient {
         transferOptions.network = options.network
         transferOptions.cookieEngine = options.cookies != nil
         transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
-        return TransferRequest(
+        var transfer = TransferRequest(
             method: request.method, url: request.url, headerLines: memo?.lines(for: request) ?? headerLines(for: request),
             body: request.body,
             options: transferOptions)
+        transfer.requestTarget = request.requestTarget
+        return transfer
     }
 
     /// Whether the request brings its own credentials (`-a`, URL user information, a session's

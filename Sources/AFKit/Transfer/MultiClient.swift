@@ -15,15 +15,26 @@ package final class MultiClient {
         package let tag: Int
         /// The exchange's result (its final outcome's metrics carry the queue time), or its error
         /// (a transport `CurlError`, an `HTTPClientError`, or the delegate's own error).
-        package let result: Result<HTTPClientResult, any Error>
+        package var result: Result<HTTPClientResult, any Error>
+        /// The times of the last transfer libcurl ran for it, with the queue time: also when the
+        /// exchange failed after that transfer (a delegate's error, a refused redirect) or was
+        /// cancelled; nil when no transfer ran.
+        package var metrics: TransferMetrics? = nil
+        /// Whether that transfer itself failed or was cancelled, so its times end there.
+        package var transferFailed = false
     }
 
     /// An exchange in flight.
     private struct Running {
         let tag: Int
         let exchange: HTTPExchange
-        /// Seconds the request waited before its first transfer was handed to libcurl.
-        let queue: Double
+        /// Seconds the request waited before its first transfer was handed to libcurl, and then
+        /// inside libcurl before its transfers started (libcurl's times start after that wait).
+        var queue: Double
+        /// When its current transfer was handed to libcurl (monotonic seconds).
+        var handedAt: Double
+        /// When libcurl was first run after that (its total time starts then); 0 until then.
+        var performedAt = 0.0
     }
 
     /// The multi handle every transfer runs on.
@@ -34,6 +45,8 @@ package final class MultiClient {
     private var running: [ObjectIdentifier: Running] = [:]
     /// The header lines of the last transfer, shared by the next one with the same fields.
     private let headerLines = HeaderLinesMemo()
+    /// The transfers handed to libcurl since it last ran, whose `performedAt` the next run sets.
+    private var handedSinceRun: [ObjectIdentifier] = []
 
     /// Creates a client that opens at most `maxConnections` connections at once (0: no limit).
     package init(maxConnections: Int = 0) throws {
@@ -53,7 +66,8 @@ package final class MultiClient {
         let exchange = HTTPExchange(request, options: options, delegate: delegate, headerLines: headerLines)
         let (transfer, events) = try exchange.nextTransfer()
         let handle = try idle.popLast() ?? EasyHandle()
-        let queue = max(0, FileIO.monotonicSeconds() - readyAt)
+        let now = FileIO.monotonicSeconds()
+        let queue = max(0, now - readyAt)
         do {
             try multi.add(handle, request: transfer, events: events)
         } catch {
@@ -62,19 +76,30 @@ package final class MultiClient {
             _ = try exchange.hopEnded(.failure(error))
             throw error
         }
-        running[ObjectIdentifier(handle)] = Running(tag: tag, exchange: exchange, queue: queue)
+        running[ObjectIdentifier(handle)] = Running(tag: tag, exchange: exchange, queue: queue, handedAt: now)
+        handedSinceRun.append(ObjectIdentifier(handle))
     }
 
     /// Runs the transfers for up to `timeoutMilliseconds` (less when one ends) and returns the
     /// exchanges that ended, in the order their last transfers ended.
     package func wait(timeoutMilliseconds: Int) throws -> [Finished] {
-        finish(try multi.perform(timeoutMilliseconds: timeoutMilliseconds))
+        markPerformed()
+        return finish(try multi.perform(timeoutMilliseconds: timeoutMilliseconds))
     }
 
     /// Runs what can run now, without waiting (new requests go out), and returns the exchanges
     /// that ended.
     package func run() throws -> [Finished] {
-        finish(try multi.run())
+        markPerformed()
+        return finish(try multi.run())
+    }
+
+    /// Records that libcurl runs now for the transfers handed to it since it last ran.
+    private func markPerformed() {
+        guard !handedSinceRun.isEmpty else { return }
+        let now = FileIO.monotonicSeconds()
+        for key in handedSinceRun { running[key]?.performedAt = now }
+        handedSinceRun.removeAll(keepingCapacity: true)
     }
 
     /// Waits up to `timeoutMilliseconds` for activity on any transfer; `run` then handles it.
@@ -89,32 +114,78 @@ package final class MultiClient {
         for completion in completions {
             let key = ObjectIdentifier(completion.handle)
             guard let entry = running.removeValue(forKey: key) else { continue }
-            if let result = conclude(entry, handle: completion.handle, result: completion.result) {
-                finished.append(Finished(tag: entry.tag, result: result))
+            if let ended = conclude(entry, handle: completion.handle, result: completion.result) {
+                finished.append(ended)
             }
             if running[key] == nil { idle.append(completion.handle) }
         }
         return finished
     }
 
-    /// Stops every transfer in flight and returns their tags; their exchanges end without results.
+    /// Stops every transfer in flight; their exchanges end as interrupted, each with the times
+    /// of its transfer up to now (`Finished.metrics`), in no particular order.
     @discardableResult
-    package func cancelAll() -> [Int] {
-        let tags = running.values.map(\.tag)
-        multi.cancelAll()
+    package func cancelAll() -> [Finished] {
+        var cancelled: [Finished] = []
+        for completion in multi.cancelAll() {
+            guard let entry = running[ObjectIdentifier(completion.handle)] else { continue }
+            var ended = Finished(tag: entry.tag, result: .failure(CurlError.interrupted(signal: 0)))
+            if case .failure(let error) = completion.result, var metrics = error.metrics {
+                // libcurl's total is not kept current while a transfer waits for its answer.
+                metrics.total = max(metrics.total, FileIO.monotonicSeconds() - entry.handedAt)
+                var entry = entry
+                Self.separateWait(&entry, &metrics, sentAt: completion.handle.requestSentAt)
+                (ended.metrics, ended.transferFailed) = (metrics, true)
+            }
+            cancelled.append(ended)
+        }
         running.removeAll()
-        return tags
+        return cancelled
     }
 
-    /// Ends one hop of `entry`: the exchange's result when it is over, nil when its next hop was
+    /// Moves the time `entry`'s transfer waited before libcurl started its phases (for libcurl to
+    /// run, for a connection, for one to multiplex on) into its queue time. The phases start
+    /// when the request was about to be sent (`sentAt`, absolute) less the phases before it
+    /// (`preTransfer`); libcurl's total starts when it first ran the transfer, so a wait for a
+    /// connection after that is in the total too, and is taken out of it: the queue tells the
+    /// whole wait and the total is the transfer's own.
+    private static func separateWait(_ entry: inout Running, _ metrics: inout TransferMetrics, sentAt: Double) {
+        if sentAt > 0 {
+            let phasesStart = sentAt - metrics.preTransfer
+            entry.queue += max(0, phasesStart - entry.handedAt)
+            let held = max(0, phasesStart - (entry.performedAt > 0 ? entry.performedAt : entry.handedAt))
+            metrics.total = max(metrics.total - held, metrics.startTransfer, metrics.preTransfer)
+        }
+        metrics.queue = entry.queue
+    }
+
+    /// Ends one hop of `entry`: the exchange's end when it is over, nil when its next hop was
     /// queued on `handle`.
-    private func conclude(
-        _ entry: Running, handle: EasyHandle, result: TransferResult
-    ) -> Result<HTTPClientResult, any Error>? {
+    private func conclude(_ entry: Running, handle: EasyHandle, result: TransferResult) -> Finished? {
+        var entry = entry
+        // The hop's times, read before the exchange consumes the result: they are reported
+        // even when the exchange fails after the transfer (a delegate's error).
+        var result = result
+        var metrics: TransferMetrics?
+        switch result {
+        case .success(var outcome):
+            Self.separateWait(&entry, &outcome.metrics, sentAt: handle.requestSentAt)
+            metrics = outcome.metrics
+            result = .success(outcome)
+        case .failure(var error):
+            if var times = error.metrics {
+                Self.separateWait(&entry, &times, sentAt: handle.requestSentAt)
+                error.metrics = times
+                metrics = times
+            }
+            result = .failure(error)
+        }
+        var ended = Finished(tag: entry.tag, result: .failure(CurlError.interrupted(signal: 0)))
+        (ended.metrics, ended.transferFailed) = (metrics, { if case .failure = result { true } else { false } }())
         do {
-            if var final = try entry.exchange.hopEnded(result) {
-                final.outcome.metrics.queue = entry.queue
-                return .success(final)
+            if let final = try entry.exchange.hopEnded(result) {
+                ended.result = .success(final)
+                return ended
             }
             let (transfer, events) = try entry.exchange.nextTransfer()
             do {
@@ -123,14 +194,14 @@ package final class MultiClient {
                 _ = try entry.exchange.hopEnded(.failure(error))
                 throw error
             }
+            entry.handedAt = FileIO.monotonicSeconds()
+            entry.performedAt = 0
             running[ObjectIdentifier(handle)] = entry
+            handedSinceRun.append(ObjectIdentifier(handle))
             return nil
-        } catch var error as CurlError where error.metrics != nil {
-            // A transfer that failed in libcurl keeps its times up to the failure, with the queue.
-            error.metrics?.queue = entry.queue
-            return .failure(error)
         } catch {
-            return .failure(error)
+            ended.result = .failure(error)
+            return ended
         }
     }
 }

@@ -62,6 +62,8 @@ package enum RedirectPolicy {
     ) throws -> PreparedRequest {
         var next = request
         next.url = target
+        // `OPTIONS *` asks the server itself; a redirect names a resource.
+        next.requestTarget = nil
         if changesToGET(method: request.method, status: status) {
             next.method = "GET"
             next.body = nil

@@ -37,6 +37,8 @@ CURLcode afcurl_setopt_read_function(CURL *handle, curl_read_callback callback);
 CURLcode afcurl_setopt_seek_function(CURL *handle, curl_seek_callback callback);
 CURLcode afcurl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
 CURLcode afcurl_setopt_debug_function(CURL *handle, curl_debug_callback callback);
+/* CURLOPT_PREREQFUNCTION (libcurl 7.80): called when the request is about to be sent. */
+CURLcode afcurl_setopt_prereq_function(CURL *handle, curl_prereq_callback callback);
 
 /* Typed getinfo wrappers; the string is owned by the handle and valid until the next transfer. */
 CURLcode afcurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
