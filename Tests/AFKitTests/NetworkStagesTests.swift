@@ -69,7 +69,10 @@ final class NetworkStagesTests: XCTestCase {
         XCTAssertEqual(
             HSTSLocation.defaultFile(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]),
             "/h/.local/state/afcli/hsts.txt")
-        XCTAssertNil(HSTSLocation.defaultFile(environment: [:]))
+        // Without HOME, the password database's home; never a relative path.
+        XCTAssertEqual(
+            HSTSLocation.defaultFile(environment: ["HOME": "rel"]),
+            UserDirectories.home([:]).map { $0 + "/.local/state/afcli/hsts.txt" })
     }
 
     func testHTTP2HeadsShowTheStandardReasonPhrase() {

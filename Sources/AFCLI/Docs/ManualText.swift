@@ -435,6 +435,14 @@ package enum ManualText {
                             + "name first. `--proxy` and `--noproxy` override them."
                     ),
                     (
+                        "HOME",
+                        "The home directory that `~` stands for below. When HOME is unset (or not an absolute "
+                            + "path) afcli takes the home directory from the password database, as curl and HTTPie "
+                            + "do; it never uses a relative path, so the working directory's .config is never read "
+                            + "as the user's. A relative XDG_CONFIG_HOME, XDG_STATE_HOME or XDG_CACHE_HOME is "
+                            + "ignored, as the XDG Base Directory specification says."
+                    ),
+                    (
                         "XDG_STATE_HOME, HOME",
                         "Where the HSTS cache is kept: `$XDG_STATE_HOME/afcli/hsts.txt`, else "
                             + "`~/.local/state/afcli/hsts.txt`."

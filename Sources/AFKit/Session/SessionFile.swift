@@ -85,6 +85,8 @@ package enum SessionError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// A session name with characters other than letters, digits, `_`, `.` and `-`.
     case invalidName(String)
+    /// A session name, but no config directory to find it in (no HOME, no password entry).
+    case noConfigDirectory(String)
 
     package var description: String {
         switch self {
@@ -96,6 +98,9 @@ package enum SessionError: Error, Equatable, CustomStringConvertible {
             return "cannot read session \(path): \(reason)"
         case .cannotWrite(let path, let reason):
             return "cannot write session \(path): \(reason)"
+        case .noConfigDirectory(let name):
+            return "no config directory for session \"\(name)\": HOME is unset and the password database has no "
+                + "home directory for this user; set AFCLI_CONFIG_DIR or give the session as a path"
         case .invalidName(let name):
             return "invalid session name \"\(name)\": use letters, digits, '_', '.' and '-', or a path with a '/'"
         }

@@ -12,13 +12,15 @@ package enum SessionStore {
     /// The largest session file read (HTTPie's are a few KiB).
     package static let maximumSize = 4 * 1024 * 1024
 
-    /// The session file for `value` (`--session`), the request `url` and the config directory;
-    /// a `Host` header given on the command line names the directory instead, as in HTTPie.
+    /// The session file for `value` (`--session`), the request `url` and the config directory
+    /// (nil when the user has no home directory); a `Host` header given on the command line names
+    /// the directory instead, as in HTTPie.
     package static func path(
-        for value: String, url: String, hostHeader: String? = nil, configDirectory: String
+        for value: String, url: String, hostHeader: String? = nil, configDirectory: String?
     ) throws(SessionError) -> String {
         if value.contains("/") { return value }
         guard !value.isEmpty, value.utf8.allSatisfy(isNameByte) else { throw .invalidName(value) }
+        guard let configDirectory else { throw .noConfigDirectory(value) }
         var hostPort: String
         if let hostHeader, !hostHeader.isEmpty {
             hostPort = ASCIICase.lowercased(hostHeader)
