@@ -26,6 +26,7 @@ struct RequestStores {
     /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
     /// that cannot be read or parsed throws before anything is sent.
     init(options: OptionValues, environment: [String: String], spec: inout RequestSpec) throws {
+        if let jar = options.cookieJar { try SessionStore.checkCookieJar(jar) }
         if let value = options.session {
             let path = try SessionStore.path(
                 for: UserDirectories.expandingTilde(value, environment), url: spec.url,
