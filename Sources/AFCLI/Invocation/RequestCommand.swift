@@ -22,8 +22,14 @@ struct RequestCommand {
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
-        let destination: ExchangePrinter.Destination =
-            if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
+        // `-o -` is standard output (curl, wget, HTTPie), written as an output file is: the body
+        // as received, even under --quiet.
+        let destination: ExchangePrinter.Destination
+        switch options.outputFile {
+        case "-"?: destination = .standardOutput
+        case let path?: destination = .file(path: path)
+        case nil: destination = options.quiet ? .discard : .standardOutput
+        }
         let printer = ExchangePrinter(
             parts: parts, destination: destination, colors: display.colors,
             isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
@@ -74,9 +80,16 @@ struct RequestCommand {
         upload?.responseStarted()
         if !CacheStage.answeredLocally(transport) { try stores.save(result) }
         let enveloped = try crypto.concludeEnvelope()
-        try printer.metadata(
-            metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
-        try printer.finish()
+        do {
+            try printer.metadata(
+                metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
+            try printer.finish()
+        } catch {
+            // The end of a small body is written here (a closed stdout, a full disk): the log
+            // says the request failed, as it does when the body fails mid-transfer.
+            requestLog?.failed(statusCode: result.statusCode)
+            throw error
+        }
         let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal, enveloped: enveloped)
         try metrics.finished(result, request: prepared, printsMetadata: parts.contains(.metadata), status: status)
         return status
