@@ -426,7 +426,14 @@ package enum ManualText {
                         "When set and not empty, output is not coloured unless `--pretty=all` or `--pretty=colors` "
                             + "asks for colour (a command-line option wins, as no-color.org says)."
                     ),
-                    ("TERM", "When `dumb`, output is never coloured."),
+                    (
+                        "FORCE_COLOR, CLICOLOR_FORCE",
+                        "When either is set, not empty and not `0`, output that is not a terminal (a pipe, a file, "
+                            + "a CI log) is coloured too, its layout left alone as with `--pretty=colors`, and a "
+                            + "terminal with TERM=dumb is coloured. `NO_COLOR` outranks them, and an explicit "
+                            + "`--pretty` outranks everything."
+                    ),
+                    ("TERM", "When `dumb`, output is not coloured unless FORCE_COLOR or CLICOLOR_FORCE asks."),
                     (
                         "http_proxy, https_proxy, all_proxy, no_proxy",
                         "The proxy for http, https or all URLs, and the hosts reached without one, as libcurl reads "

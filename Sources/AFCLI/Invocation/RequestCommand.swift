@@ -21,7 +21,7 @@ struct RequestCommand {
             profile: profile, crypto: crypto)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
-        let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
+        let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminal: terminal)
         // `-o -` is standard output (curl, wget, HTTPie), written as an output file is: the body
         // as received, even under --quiet.
         let destination: ExchangePrinter.Destination
