@@ -7,6 +7,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from conftest import BINARY, run, run_tty, base_env
 from loopback import Response
 
@@ -138,6 +140,41 @@ def test_ctrl_c_kills_the_command_and_exits_130(server, tmp_path):
     process.stderr.close()
     assert not os.path.exists(f"/proc/{child}")
     assert server.requests == []
+
+
+def running(pid):
+    """Whether `pid` is a live process (a zombie that no one reaped yet is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("role", ["encrypt", "decrypt"])
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_afcli_alone_ends_everything_the_command_started(server, tmp_path, role, sent):
+    # The shell starts a job of its own and waits: only its process group reaches that job.
+    pid_file = tmp_path / "pid"
+    command = f"sleep 60 & echo $! > {pid_file}; wait"
+    serve(server, b"cipher text")
+    process = subprocess.Popen(
+        [str(BINARY), "post", f"{server.url}/x", "a=1", f"--{role}-cmd", command],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    deadline = time.time() + 10
+    while time.time() < deadline and not (pid_file.exists() and pid_file.read_text().strip()):
+        time.sleep(0.05)
+    job = int(pid_file.read_text())
+    assert running(job)
+    # To afcli's pid alone, as `kill PID` or a supervisor sends it, not to its process group.
+    process.send_signal(sent)
+    assert process.wait(timeout=10) == 130
+    process.stdout.close()
+    process.stderr.close()
+    deadline = time.time() + 5
+    while time.time() < deadline and running(job):
+        time.sleep(0.05)
+    assert not running(job)
 
 
 # Decryption

@@ -10,6 +10,11 @@ import Glibc
 /// with `MSG_NOSIGNAL`, so a command that exits without reading its input cannot kill afcli with
 /// SIGPIPE. Standard error is kept up to `maxErrorBytes` for the failure message. Ctrl-C (and
 /// SIGTERM) kills the child and ends in `CurlError.interrupted`.
+///
+/// The shell runs in a process group of its own and is ended with that group, so whatever it
+/// started (a pipeline, `openssl`, a background job) goes with it: a signal sent to afcli alone
+/// (`kill PID`, a supervisor's SIGTERM) would otherwise leave those children running. Ctrl-C on
+/// a terminal reaches afcli, which ends the group within 0.2 s.
 package final class PipedCommand {
     /// The command as given, for messages.
     package let command: String
@@ -75,7 +80,8 @@ package final class PipedCommand {
     }
 
     /// posix_spawn of `/bin/sh -c command` with the given descriptors as 0, 1 and 2, default
-    /// signal handling and an empty signal mask; the process id, or the errno of the failure.
+    /// signal handling, an empty signal mask and a new process group whose id is the child's;
+    /// the process id, or the errno of the failure.
     private static func spawn(_ command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SpawnFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -93,7 +99,9 @@ package final class PipedCommand {
         sigemptyset(&mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
@@ -143,14 +151,16 @@ package final class PipedCommand {
         throw PipedCommandError(role: role, reason: reason, standardError: message)
     }
 
-    /// Kills the command if it still runs, waits for it and closes the descriptors.
+    /// Kills the command and everything in its process group if it still runs, waits for it and
+    /// closes the descriptors.
     package func terminate() {
         closeInput()
         for descriptor in [output, errors] where descriptor >= 0 { close(descriptor) }
         output = -1
         errors = -1
         guard !reaped else { return }
-        kill(pid, SIGKILL)
+        // The group's id is the shell's pid, which stays reserved until the shell is reaped.
+        if kill(-pid, SIGKILL) != 0 { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         reaped = true
