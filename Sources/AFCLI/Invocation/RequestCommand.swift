@@ -65,6 +65,7 @@ struct RequestCommand {
             command: self, settings: settings, printer: printer, log: requestLog)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
+        delegate.notesHSTSUpgrades = options.verbose
         // Validation and the metrics count the body's bytes, so they read the body to its end.
         delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody
         let result: HTTPClientResult
@@ -156,6 +157,8 @@ final class PrintingDelegate: HTTPClientDelegate {
     var upload: UploadProgress?
     /// Whether the final body is read to its end even when nothing more of it is printed.
     var readsWholeBody = false
+    /// Whether an HSTS upgrade is noted on standard error (`-v`).
+    var notesHSTSUpgrades = false
 
     init(printer: ExchangePrinter) {
         self.printer = printer
@@ -189,5 +192,10 @@ final class PrintingDelegate: HTTPClientDelegate {
 
     func willFollowInsecureRedirect(hop: Int, to: String) {
         ErrorReporter.warn("following a redirect from https to http: \(to) is not encrypted")
+    }
+
+    func didUpgradeByHSTS(hop: Int, requested: String) {
+        guard notesHSTSUpgrades else { return }
+        ErrorReporter.note("\(requested) was \(HSTSUpgrade.explanation)")
     }
 }
