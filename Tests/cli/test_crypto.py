@@ -177,6 +177,30 @@ def test_a_signal_to_afcli_alone_ends_everything_the_command_started(server, tmp
     assert not running(job)
 
 
+def test_a_command_that_prompts_on_the_terminal_is_stopped_and_named(server):
+    # afcli leads a session whose controlling terminal is a pseudo-terminal, as in a shell; the
+    # command, in a process group of its own, is no foreground job there.
+    import fcntl, pty, termios
+    master, slave = pty.openpty()
+
+    def controlling_terminal():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    process = subprocess.Popen(
+        [str(BINARY), "post", f"{server.url}/x", "a=1", "--encrypt-cmd", "read x < /dev/tty; echo $x"],
+        stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
+        preexec_fn=controlling_terminal, pass_fds=[slave])
+    os.close(slave)
+    try:
+        _, err = process.communicate(timeout=10)
+    finally:
+        os.close(master)
+    assert process.returncode == 2, err
+    assert err.decode().startswith("afcli: error: the encrypt command stopped when it used the terminal"), err
+    assert server.requests == []
+
+
 # Decryption
 
 
