@@ -194,6 +194,10 @@ def test_a_command_that_prompts_on_the_terminal_is_stopped_and_named(server):
     os.close(slave)
     try:
         _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
     finally:
         os.close(master)
     assert process.returncode == 2, err
