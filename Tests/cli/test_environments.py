@@ -453,7 +453,8 @@ def test_a_relative_home_or_xdg_config_home_is_ignored(server, tmp_path, variabl
     relative = ".config" if variable == "XDG_CONFIG_HOME" else "."
     env = {"HOME": str(home), variable: relative}
     result = run(["config", "path"], env=env, cwd=tmp_path)
-    expected = f"{home}/.config" if variable == "XDG_CONFIG_HOME" else pwd.getpwuid(os.geteuid()).pw_dir.rstrip("/") + "/.config"
+    account = pwd.getpwuid(os.geteuid()).pw_dir.rstrip("/")
+    expected = f"{home}/.config" if variable == "XDG_CONFIG_HOME" else f"{account}/.config"
     assert result.out == f"{expected}/afcli/config.json\n", result
     sent = run([f"{server.url}/x"], env=env, cwd=tmp_path)
     assert sent.code == 0 and len(server.requests) == 1, sent

@@ -12,9 +12,12 @@ struct EnvironmentCommand {
     func runEnvironments() throws -> ExitStatus {
         let words = Array(positionals.dropFirst())
         guard let file = config.file else {
-            if !words.isEmpty { throw EnvironmentUsageError.noConfigToShow(config.shownPath, skipped: !config.readsConfig) }
+            if !words.isEmpty {
+                throw EnvironmentUsageError.noConfigToShow(config.shownPath, skipped: !config.readsConfig)
+            }
             ErrorReporter.warn(
-                config.readsConfig ? "there is no config file at \(config.shownPath)" : "--no-config skips the config file")
+                config.readsConfig
+                    ? "there is no config file at \(config.shownPath)" : "--no-config skips the config file")
             return .success
         }
         switch words.count {

@@ -69,7 +69,8 @@ package final class OutputStream {
             try FileDescriptorIO.writeAll(descriptor, bytes)
         } catch {
             let closed = error.code == EBADF && descriptor == STDOUT_FILENO && StandardStreams.stdoutWasClosed
-            throw WriteError(target: target, code: error.code, reason: closed ? "it was closed when afcli started" : nil)
+            throw WriteError(
+                target: target, code: error.code, reason: closed ? "it was closed when afcli started" : nil)
         }
     }
 }

@@ -54,7 +54,9 @@ package enum ResponseDecision: Equatable, Sendable {
             // A server without range support sends the whole resource again. Exactly as long as
             // the bytes already here (and the state's total), it is the file we have: complete,
             // as wget -c decides, rather than downloaded again beside it as NAME-1.
-            if offset > 0, contentLength == offset, knownTotal == nil || knownTotal == offset { return .alreadyComplete }
+            if offset > 0, contentLength == offset, knownTotal == nil || knownTotal == offset {
+                return .alreadyComplete
+            }
             return .writeFromStart(warning: restartWarning)
         case 416:
             // Complete only when the server's length, the state's and the file's all agree.

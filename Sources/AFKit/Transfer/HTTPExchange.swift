@@ -69,7 +69,7 @@ package final class HTTPExchange {
             }
             // The request never got out (or its head was not reported): still tell the delegate.
             try? hopEvents.announce()
-            if let metrics = error.metrics, HSTSUpgrade.happened(requested: current.url, effective: metrics.effectiveURL) {
+            if HSTSUpgrade.happened(requested: current.url, effective: error.metrics?.effectiveURL) {
                 error.description += " (" + HSTSUpgrade.explanation + ")"
             }
             throw error
