@@ -37,9 +37,6 @@ package enum UserDirectories {
         }
     }
 
-    /// The environment variables these directories depend on (besides `AFCLI_CONFIG_DIR`).
-    package static let variables = ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"]
-
     /// The home directory: an absolute `$HOME`, else the password database's home for the
     /// effective user when that is absolute; nil when neither is.
     package static func home(_ environment: [String: String]) -> String? {

@@ -8,7 +8,7 @@ package enum HSTSLocation {
     /// The variables the location depends on, read with getenv.
     package static func environment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in UserDirectories.variables {
+        for name in ["HOME", UserDirectories.Base.state.variable] {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
