@@ -75,6 +75,16 @@ final class NetworkStagesTests: XCTestCase {
             UserDirectories.home([:]).map { $0 + "/.local/state/afcli/hsts.txt" })
     }
 
+    func testHSTSUpgradeIsAnHTTPRequestThatEndedOnHTTPS() {
+        XCTAssertTrue(HSTSUpgrade.happened(requested: "http://h/x", effective: "https://h/x"))
+        XCTAssertTrue(HSTSUpgrade.happened(requested: "HTTP://h/", effective: "HTTPS://h/"))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "http://h/x", effective: "http://h/x"))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "https://h/x", effective: "https://h/x"))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "http://h/x", effective: nil))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "http://h/x", effective: ""))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "httpx://h/", effective: "https://h/"))
+    }
+
     func testHTTP2HeadsShowTheStandardReasonPhrase() {
         let h2 = ResponseHead(statusCode: 404, reasonPhrase: "", httpVersion: "HTTP/2", headers: [])
         XCTAssertEqual(h2.shownReasonPhrase, "Not Found")
