@@ -5,6 +5,8 @@ import Glibc
 package enum AFCLIMain {
     /// Runs afcli with the process's arguments and exits.
     package static func run() -> Never {
+        // First of all, before anything is opened.
+        StandardStreams.reserve()
         let status = execute(Array(CommandLine.arguments.dropFirst()))
         exit(status.rawValue)
     }

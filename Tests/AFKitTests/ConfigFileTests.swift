@@ -103,11 +103,18 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(file.unknownKeys, ["colour", "environments.d.basse_url", "environments.d.envelope.state"])
     }
 
-    func testLookupOrder() {
+    func testLookupOrder() throws {
         XCTAssertEqual(
             ConfigLoader.path(["AFCLI_CONFIG_DIR": "/a", "XDG_CONFIG_HOME": "/x", "HOME": "/h"]), "/a/config.json")
         XCTAssertEqual(ConfigLoader.path(["XDG_CONFIG_HOME": "/x", "HOME": "/h"]), "/x/afcli/config.json")
         XCTAssertEqual(ConfigLoader.path(["AFCLI_CONFIG_DIR": "", "HOME": "/h"]), "/h/.config/afcli/config.json")
+        // A relative XDG_CONFIG_HOME is ignored (XDG spec); HOME unset or relative is the password
+        // database's home, never the working directory.
+        XCTAssertEqual(ConfigLoader.path(["XDG_CONFIG_HOME": ".config", "HOME": "/h"]), "/h/.config/afcli/config.json")
+        let account = String(cString: try XCTUnwrap(getpwuid(geteuid())?.pointee.pw_dir))
+        for environment in [[:], ["HOME": ""], ["HOME": "."], ["HOME": "rel"], ["XDG_CONFIG_HOME": "x"]] {
+            XCTAssertEqual(ConfigLoader.path(environment), account + "/.config/afcli/config.json", "\(environment)")
+        }
     }
 
     func testMissingFileIsNoConfig() throws {
@@ -120,7 +127,7 @@ final class ConfigFileTests: TemporaryDirectoryTestCase {
             Array(
                 #"{"environments": {"a": {"local_dir": "./mocks"}, "b": {"local_dir": "~/m"}, "c": {"local_dir": "/abs"}}}"#
                     .utf8))
-        let file = try XCTUnwrap(ConfigLoader.load(path: path, home: "/home/u")).file
+        let file = try XCTUnwrap(ConfigLoader.load(path: path, environment: ["HOME": "/home/u"])).file
         XCTAssertEqual(file.environments.map(\.localDirectory), [directory.path + "/mocks", "/home/u/m", "/abs"])
     }
 

@@ -68,6 +68,22 @@ final class DownloadResumeTests: XCTestCase {
             decide(200, nil, offset: 100, total: 200), .writeFromStart(warning: ResponseDecision.restartWarning))
     }
 
+    func testWholeBodyAsLongAsTheFileIsComplete() {
+        func whole(length: Int64?, offset: Int64, total: Int64?) -> ResponseDecision {
+            ResponseDecision.decide(
+                status: 200, reason: "", contentRange: nil, contentLength: length, offset: offset, knownTotal: total,
+                path: "f.part")
+        }
+        // A server without ranges answers with the whole file, exactly as long as ours (wget -c).
+        XCTAssertEqual(whole(length: 200, offset: 200, total: nil), .alreadyComplete)
+        XCTAssertEqual(whole(length: 200, offset: 200, total: 200), .alreadyComplete)
+        let restart = ResponseDecision.writeFromStart(warning: ResponseDecision.restartWarning)
+        XCTAssertEqual(whole(length: 300, offset: 200, total: nil), restart)
+        XCTAssertEqual(whole(length: nil, offset: 200, total: 200), restart)
+        XCTAssertEqual(whole(length: 200, offset: 200, total: 300), restart)
+        XCTAssertEqual(whole(length: 0, offset: 0, total: nil), restart)
+    }
+
     func testRangeNotSatisfiable() {
         XCTAssertEqual(decide(416, "bytes */200", offset: 200, total: 200), .alreadyComplete)
         XCTAssertEqual(decide(416, "bytes */200", offset: 200), .alreadyComplete)

@@ -69,7 +69,20 @@ final class NetworkStagesTests: XCTestCase {
         XCTAssertEqual(
             HSTSLocation.defaultFile(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]),
             "/h/.local/state/afcli/hsts.txt")
-        XCTAssertNil(HSTSLocation.defaultFile(environment: [:]))
+        // Without HOME, the password database's home; never a relative path.
+        XCTAssertEqual(
+            HSTSLocation.defaultFile(environment: ["HOME": "rel"]),
+            UserDirectories.home([:]).map { $0 + "/.local/state/afcli/hsts.txt" })
+    }
+
+    func testHSTSUpgradeIsAnHTTPRequestThatEndedOnHTTPS() {
+        XCTAssertTrue(HSTSUpgrade.happened(requested: "http://h/x", effective: "https://h/x"))
+        XCTAssertTrue(HSTSUpgrade.happened(requested: "HTTP://h/", effective: "HTTPS://h/"))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "http://h/x", effective: "http://h/x"))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "https://h/x", effective: "https://h/x"))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "http://h/x", effective: nil))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "http://h/x", effective: ""))
+        XCTAssertFalse(HSTSUpgrade.happened(requested: "httpx://h/", effective: "https://h/"))
     }
 
     func testHTTP2HeadsShowTheStandardReasonPhrase() {

@@ -7,6 +7,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from conftest import BINARY, run, run_tty, base_env
 from loopback import Response
 
@@ -137,6 +139,69 @@ def test_ctrl_c_kills_the_command_and_exits_130(server, tmp_path):
     process.stdout.close()
     process.stderr.close()
     assert not os.path.exists(f"/proc/{child}")
+    assert server.requests == []
+
+
+def running(pid):
+    """Whether `pid` is a live process (a zombie that no one reaped yet is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("role", ["encrypt", "decrypt"])
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_afcli_alone_ends_everything_the_command_started(server, tmp_path, role, sent):
+    # The shell starts a job of its own and waits: only its process group reaches that job.
+    pid_file = tmp_path / "pid"
+    command = f"sleep 60 & echo $! > {pid_file}; wait"
+    serve(server, b"cipher text")
+    process = subprocess.Popen(
+        [str(BINARY), "post", f"{server.url}/x", "a=1", f"--{role}-cmd", command],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    deadline = time.time() + 10
+    while time.time() < deadline and not (pid_file.exists() and pid_file.read_text().strip()):
+        time.sleep(0.05)
+    job = int(pid_file.read_text())
+    assert running(job)
+    # To afcli's pid alone, as `kill PID` or a supervisor sends it, not to its process group.
+    process.send_signal(sent)
+    assert process.wait(timeout=10) == 130
+    process.stdout.close()
+    process.stderr.close()
+    deadline = time.time() + 5
+    while time.time() < deadline and running(job):
+        time.sleep(0.05)
+    assert not running(job)
+
+
+def test_a_command_that_prompts_on_the_terminal_is_stopped_and_named(server):
+    # afcli leads a session whose controlling terminal is a pseudo-terminal, as in a shell; the
+    # command, in a process group of its own, is no foreground job there.
+    import fcntl, pty, termios
+    master, slave = pty.openpty()
+
+    def controlling_terminal():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    process = subprocess.Popen(
+        [str(BINARY), "post", f"{server.url}/x", "a=1", "--encrypt-cmd", "read x < /dev/tty; echo $x"],
+        stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
+        preexec_fn=controlling_terminal, pass_fds=[slave])
+    os.close(slave)
+    try:
+        _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    finally:
+        os.close(master)
+    assert process.returncode == 2, err
+    assert err.decode().startswith("afcli: error: the encrypt command stopped when it used the terminal"), err
     assert server.requests == []
 
 

@@ -694,8 +694,15 @@ def test_resume_on_a_finished_file_says_it_is_complete(server, tmp_path):
     assert "resumed at 11.7 KiB" in result.err, result
     assert (tmp_path / "done.bin").read_bytes() == data
     assert sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
-    # A server without ranges sends it all again: the file there is kept.
+    # A server without ranges sends it all again, as long as the file: the file is that whole
+    # body (as wget -c decides), so it is complete, and the body is not read to its end.
     server.handler = RangeFile(data, honor_range=False)
+    result = run(["download", "--resume", url], cwd=tmp_path)
+    assert result.code == 0, result
+    assert "afcli: done.bin was already complete (29.3 KiB)" in result.err, result
+    assert "warning" not in result.err and sorted(p.name for p in tmp_path.iterdir()) == ["done.bin"]
+    # Of another length, the file there is kept and the body saved beside it.
+    (tmp_path / "done.bin").write_bytes(data[:12_000])
     result = run(["download", "--resume", url], cwd=tmp_path)
     assert result.code == 0, result
     assert "afcli: warning: done.bin is kept (use --overwrite to replace it); saved as done-1.bin instead" in result.err

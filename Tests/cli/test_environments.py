@@ -6,6 +6,7 @@ Every test writes its own config into a temporary AFCLI_CONFIG_DIR and points HO
 
 import json
 import os
+import pwd
 import shutil
 import subprocess
 from pathlib import Path
@@ -417,6 +418,46 @@ def test_config_path_follows_the_lookup_order(cfg, tmp_path):
     assert xdg.out == f"{tmp_path}/x/afcli/config.json\n"
     home = run(["config", "path"], env={"HOME": str(tmp_path)})
     assert home.out == f"{tmp_path}/.config/afcli/config.json\n"
+
+
+def run_without_home(args, cwd, extra=None):
+    """Runs afcli with HOME unset (as `env -i`, some systemd units and containers do)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", **(extra or {})}
+    proc = subprocess.run([str(BINARY), *args], cwd=cwd, env=env, capture_output=True, timeout=30)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def plant_config(directory, server):
+    """A config in `directory`/.config/afcli whose default options would be obeyed if read."""
+    planted = directory / ".config" / "afcli"
+    planted.mkdir(parents=True)
+    (planted / "config.json").write_text(json.dumps({"default_options": ["--offline"]}))
+    (directory / "sub").mkdir()
+
+
+def test_without_home_the_password_database_is_the_home_never_the_working_directory(server, tmp_path):
+    plant_config(tmp_path, server)
+    account = pwd.getpwuid(os.geteuid()).pw_dir.rstrip("/")
+    code, out, err = run_without_home(["config", "path"], cwd=tmp_path)
+    assert code == 0 and out == f"{account}/.config/afcli/config.json\n", (out, err)
+    # The planted config's --offline would print the request instead of sending it.
+    code, out, err = run_without_home([f"{server.url}/x"], cwd=tmp_path)
+    assert code == 0 and len(server.requests) == 1, (out, err)
+
+
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "HOME"])
+def test_a_relative_home_or_xdg_config_home_is_ignored(server, tmp_path, variable):
+    plant_config(tmp_path, server)
+    home = tmp_path / "home"
+    home.mkdir()
+    relative = ".config" if variable == "XDG_CONFIG_HOME" else "."
+    env = {"HOME": str(home), variable: relative}
+    result = run(["config", "path"], env=env, cwd=tmp_path)
+    account = pwd.getpwuid(os.geteuid()).pw_dir.rstrip("/")
+    expected = f"{home}/.config" if variable == "XDG_CONFIG_HOME" else f"{account}/.config"
+    assert result.out == f"{expected}/afcli/config.json\n", result
+    sent = run([f"{server.url}/x"], env=env, cwd=tmp_path)
+    assert sent.code == 0 and len(server.requests) == 1, sent
 
 
 def test_cj_log_shows_the_joined_address_and_common_parameters(server, cfg):

@@ -16,7 +16,7 @@ import zlib
 
 import pytest
 
-from conftest import run, run_tty
+from conftest import free_port, run, run_tty
 from loopback import LoopbackServer, Response, UnixSocketServer
 from nginx import NginxServer, TLSConfig
 
@@ -251,6 +251,26 @@ def test_hsts_is_remembered_and_upgrades_plain_http(h2tls, certs, tmp_path):
     assert r.stdout == b"hello\n"
     r = run([f"http://hsts.test:{h2tls.port}/hello.txt", *route, "--no-hsts"], env=env)
     assert r.code == 4, r
+
+
+def test_an_hsts_upgrade_is_said_under_verbose_and_in_the_error(h2tls, certs, tmp_path):
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    route = ["--resolve", f"hsts.test:{h2tls.port}:127.0.0.1", f"--verify={certs / 'ca.pem'}"]
+    assert run([f"https://hsts.test:{h2tls.port}/sts", *route], env=env).code == 0
+    url = f"http://hsts.test:{h2tls.port}/hello.txt"
+    note = f"afcli: note: {url} was upgraded to https by HSTS; --no-hsts to skip\n"
+    verbose = run([url, *route, "-v"], env=env)
+    assert verbose.code == 0 and note in verbose.err, verbose
+    quiet = run([url, *route], env=env)
+    assert quiet.code == 0 and quiet.err == "", quiet
+    # The upgraded connection fails (nothing listens on that port): the error says why https.
+    closed = free_port()
+    failed = run([f"http://hsts.test:{closed}/", "--resolve", f"hsts.test:{closed}:127.0.0.1"], env=env)
+    assert failed.code == 8, failed
+    assert failed.err.startswith("afcli: error: ") and failed.err.count("\n") == 1, failed
+    assert failed.err.endswith(" (upgraded to https by HSTS; --no-hsts to skip)\n"), failed
+    plain = run([f"http://hsts.test:{closed}/", "--resolve", f"hsts.test:{closed}:127.0.0.1", "--no-hsts"], env=env)
+    assert plain.code == 8 and "HSTS" not in plain.err, plain
 
 
 def test_https_without_a_policy_creates_no_directory(h2tls, certs, tmp_path):

@@ -41,6 +41,40 @@ def test_no_color_and_dumb_terminal(server):
         assert result.stdout.startswith(b"HTTP/1.1 200 OK\n")
 
 
+def json_handler(request):
+    return Response(200, "OK", [("Content-Type", "application/json")], b'{"a": 1}\n')
+
+
+@pytest.mark.parametrize("variable", ["FORCE_COLOR", "CLICOLOR_FORCE"])
+def test_force_color_colours_a_pipe_and_a_file_but_keeps_the_layout(server, tmp_path, variable):
+    server.handler = json_handler
+    for value in ("1", "true", "3"):
+        result = run(["get", f"{server.url}/j"], env={variable: value})
+        assert result.code == 0 and b"\x1b[" in result.stdout, (value, result)
+        # Colour only: the bytes without the escapes are the body as received.
+        assert ANSI.sub(b"", result.stdout) == b'{"a": 1}\n'
+    saved = tmp_path / "out.json"
+    assert run(["get", f"{server.url}/j", "-o", str(saved)], env={variable: "1"}).code == 0
+    assert b"\x1b[" in saved.read_bytes()
+    # Empty or 0 forces nothing.
+    for value in ("", "0"):
+        assert run(["get", f"{server.url}/j"], env={variable: value}).stdout == b'{"a": 1}\n', value
+
+
+def test_no_color_and_explicit_pretty_win_over_force_color(server):
+    server.handler = json_handler
+    plain = b'{"a": 1}\n'
+    assert run(["get", f"{server.url}/j"], env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout == plain
+    assert run(["get", "--pretty=none", f"{server.url}/j"], env={"FORCE_COLOR": "1"}).stdout == plain
+    assert run(["get", "--pretty=format", f"{server.url}/j"], env={"CLICOLOR_FORCE": "1"}).stdout == \
+        b'{\n    "a": 1\n}\n'
+    # On a terminal FORCE_COLOR outranks TERM=dumb, not NO_COLOR.
+    dumb = run_tty(["get", f"{server.url}/j"], env={"TERM": "dumb", "FORCE_COLOR": "1"})
+    assert b"\x1b[" in dumb.stdout, dumb
+    off = run_tty(["get", f"{server.url}/j"], env={"NO_COLOR": "1", "FORCE_COLOR": "1"})
+    assert b"\x1b[" not in off.stdout, off
+
+
 def test_binary_body_on_terminal_is_replaced_by_notice(server):
     server.handler = lambda r: Response(200, "OK", [("Content-Type", "application/octet-stream")], b"\x00\x01\x02")
     result = run_tty(["get", f"{server.url}/bin"])

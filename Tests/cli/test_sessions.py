@@ -110,6 +110,16 @@ def test_bad_session_name_is_a_usage_error(server, config):
     assert server.requests == []
 
 
+@pytest.mark.parametrize("name", [".", ".."])
+def test_dot_session_names_are_refused(server, config, tmp_path, name):
+    # They would make the hidden files ..json and ...json in the host's session directory.
+    result = run([f"--session={name}", server.url], env=config)
+    assert result.code == 2, result
+    assert result.err == f'afcli: error: invalid session name "{name}": it would name a hidden file; ' \
+        "use a name with a letter or digit\n"
+    assert server.requests == [] and not (tmp_path / "cfg").exists()
+
+
 def test_no_session_touches_no_config_directory(server, config, tmp_path):
     assert run([server.url, "--session=x", "--no-session"], env=config).code == 0
     assert not (tmp_path / "cfg").exists()
@@ -151,6 +161,19 @@ def test_cookie_jar_round_trip_with_curl(server, config, tmp_path):
         curl_jar.write_text("127.0.0.1\tFALSE\t/\tFALSE\t0\tfromcurl\t1\n")
         assert run(["--cookie-jar", str(curl_jar), f"{server.url}/x"], env=config).code == 0
         assert server.requests[3].header("Cookie") == "fromcurl=1"
+
+
+@pytest.mark.parametrize("store", ["session", "jar"])
+def test_a_symbolic_link_is_refused_as_session_and_as_cookie_jar_alike(server, config, tmp_path, store):
+    target = tmp_path / "target.txt"
+    target.write_text("# Netscape HTTP Cookie File\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    option = [f"--session={link}"] if store == "session" else ["--cookie-jar", str(link)]
+    result = run([*option, server.url], env=config)
+    assert result.code == 2 and "symbolic link" in result.err and result.err.count("\n") == 1, result
+    assert server.requests == [] and link.is_symlink()
+    assert target.read_text() == "# Netscape HTTP Cookie File\n"
 
 
 # --- netrc ----------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ struct CacheCommand {
         let action = words.first ?? ""
         let argument = words.dropFirst().first
         guard let directory = CacheDirectory.path(environment: environment) else {
-            throw CacheUsageError(description: "cache: neither XDG_CACHE_HOME nor HOME is set")
+            throw CacheUsageError(
+                description: "cache: no cache directory (no absolute XDG_CACHE_HOME, and no home directory in HOME "
+                    + "or the password database)")
         }
         let expected: Int
         switch action {

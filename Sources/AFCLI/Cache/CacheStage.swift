@@ -72,7 +72,9 @@ enum CacheStage {
         guard mode != .off else { return nil }
         let lifetime = try lifetime(mode, options: options, profile: profile)
         guard let directory = CacheDirectory.path(environment: environment) else {
-            ErrorReporter.warn("neither XDG_CACHE_HOME nor HOME is set: the response cache is bypassed")
+            ErrorReporter.warn(
+                "no cache directory (no absolute XDG_CACHE_HOME, and no home directory in HOME or the password "
+                    + "database): the response cache is bypassed")
             return nil
         }
         let configuration = ResponseCache.Configuration(

@@ -14,7 +14,7 @@ enum CacheTransition {
         let printsToTerminal = toTerminal && path == nil && !options.quiet
         let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
         let display = ResponseDisplay(
-            options: options, toTerminal: toTerminal, terminalColors: command.terminal.colorsStdout)
+            options: options, toTerminal: toTerminal, terminal: command.terminal)
         let printer = ExchangePrinter(
             parts: parts.subtracting([.requestHeaders, .requestBody, .metadata]),
             destination: printsToTerminal ? .standardOutput : .discard, colors: display.colors, isTerminal: toTerminal,

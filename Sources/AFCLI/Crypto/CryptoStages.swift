@@ -115,6 +115,10 @@ final class EnvelopeDelegate: HTTPClientDelegate {
         next.willFollowInsecureRedirect(hop: hop, to: to)
     }
 
+    func didUpgradeByHSTS(hop: Int, requested: String) {
+        next.didUpgradeByHSTS(hop: hop, requested: requested)
+    }
+
     func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
         next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }

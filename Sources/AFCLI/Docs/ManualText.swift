@@ -200,8 +200,10 @@ package enum ManualText {
                         + "ETag, else Last-Modified. A 206 whose Content-Range starts at N and agrees with the "
                         + "total is appended; any other Content-Range stops with an error and leaves the file "
                         + "untouched; a 200 means the file changed or ranges are not supported, and the download "
-                        + "starts again from zero with a warning (CJNetwork would append it to the partial file); "
-                        + "a 416 on a file of the full length means it was already complete (exit status 0). A "
+                        + "starts again from zero with a warning (CJNetwork would append it to the partial file), "
+                        + "unless its Content-Length equals the bytes already there (and its validators agree): "
+                        + "then, as a 416 on a file of the full length, the file was already complete (exit status "
+                        + "0). A "
                         + "Content-Range whose total differs from the state's stops with a message saying so; "
                         + "remove NAME.part to start again. A state is used only for the partial file it was "
                         + "written for and, without `-o`, only for its own URL; one that cannot be used is reported "
@@ -426,13 +428,28 @@ package enum ManualText {
                         "When set and not empty, output is not coloured unless `--pretty=all` or `--pretty=colors` "
                             + "asks for colour (a command-line option wins, as no-color.org says)."
                     ),
-                    ("TERM", "When `dumb`, output is never coloured."),
+                    (
+                        "FORCE_COLOR, CLICOLOR_FORCE",
+                        "When either is set, not empty and not `0`, output that is not a terminal (a pipe, a file, "
+                            + "a CI log) is coloured too, its layout left alone as with `--pretty=colors`, and a "
+                            + "terminal with TERM=dumb is coloured. `NO_COLOR` outranks them, and an explicit "
+                            + "`--pretty` outranks everything."
+                    ),
+                    ("TERM", "When `dumb`, output is not coloured unless FORCE_COLOR or CLICOLOR_FORCE asks."),
                     (
                         "http_proxy, https_proxy, all_proxy, no_proxy",
                         "The proxy for http, https or all URLs, and the hosts reached without one, as libcurl reads "
                             + "them: http_proxy only in lower case (a CGI program gets a request's Proxy header as "
                             + "HTTP_PROXY, so libcurl ignores that name), the others in either case, the lower-case "
                             + "name first. `--proxy` and `--noproxy` override them."
+                    ),
+                    (
+                        "HOME",
+                        "The home directory that `~` stands for below. When HOME is unset (or not an absolute "
+                            + "path) afcli takes the home directory from the password database, as curl and HTTPie "
+                            + "do; it never uses a relative path, so the working directory's .config is never read "
+                            + "as the user's. A relative XDG_CONFIG_HOME, XDG_STATE_HOME or XDG_CACHE_HOME is "
+                            + "ignored, as the XDG Base Directory specification says."
                     ),
                     (
                         "XDG_STATE_HOME, HOME",

@@ -8,8 +8,9 @@ import AFKit
 /// wins). A broken file stops every command that could use it, but not `--help`, `--version`,
 /// `help`, `man`, `completions` or `config path`, which must work while the user repairs it.
 struct ConfigSetup {
-    /// The config file's path (whether or not it exists).
-    let path: String
+    /// The config file's path (whether or not it exists); nil when the user has no home directory
+    /// and no `AFCLI_CONFIG_DIR`, so there is no config to read.
+    let path: String?
     /// Whether the file is read at all (false under `--no-config`).
     let readsConfig: Bool
     /// The file, when it exists, was read and could be used.
@@ -23,12 +24,14 @@ struct ConfigSetup {
 
     /// Reads the config for `argv` and prints its warnings (unknown keys; secrets others can read).
     static func prepare(_ argv: [String], environment: [String: String]) throws -> ConfigSetup {
-        let path = ConfigLoader.path(environment)
+        let found = ConfigLoader.path(environment)
         let reads = readsConfig(argv)
-        guard reads else { return ConfigSetup(path: path, readsConfig: false, file: nil, arguments: argv) }
+        guard reads, let path = found else {
+            return ConfigSetup(path: found, readsConfig: reads, file: nil, arguments: argv)
+        }
         let loaded: ConfigLoader.Loaded?
         do {
-            loaded = try ConfigLoader.load(path: path, home: environment["HOME"])
+            loaded = try ConfigLoader.load(path: path, environment: environment)
         } catch {
             guard toleratesBrokenConfig(argv) else { throw error }
             return ConfigSetup(
@@ -47,13 +50,18 @@ struct ConfigSetup {
             path: path, readsConfig: true, file: loaded.file, arguments: defaults + argv, defaultCount: defaults.count)
     }
 
+    /// The config file's path for messages.
+    var shownPath: String {
+        path ?? "~/.config/afcli/config.json (HOME is unset and the password database has no home for this user)"
+    }
+
     /// The environment the command asks for (`--env`, else `$AFCLI_ENV`); nil for none.
     func profile(for options: OptionValues, environment: [String: String]) throws -> EnvironmentProfile? {
         let fromVariable = environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
         guard let name = options.environmentName ?? (readsConfig ? fromVariable : nil) else { return nil }
-        guard let file else { throw ConfigError.noConfig(name: name, file: path, skipped: !readsConfig) }
+        guard let file else { throw ConfigError.noConfig(name: name, file: shownPath, skipped: !readsConfig) }
         guard let profile = file.environment(named: name) else {
-            throw ConfigError.unknownEnvironment(name: name, file: path, known: file.environments.map(\.name))
+            throw ConfigError.unknownEnvironment(name: name, file: shownPath, known: file.environments.map(\.name))
         }
         return profile
     }

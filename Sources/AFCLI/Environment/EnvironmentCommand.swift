@@ -12,9 +12,12 @@ struct EnvironmentCommand {
     func runEnvironments() throws -> ExitStatus {
         let words = Array(positionals.dropFirst())
         guard let file = config.file else {
-            if !words.isEmpty { throw EnvironmentUsageError.noConfigToShow(config.path, skipped: !config.readsConfig) }
+            if !words.isEmpty {
+                throw EnvironmentUsageError.noConfigToShow(config.shownPath, skipped: !config.readsConfig)
+            }
             ErrorReporter.warn(
-                config.readsConfig ? "there is no config file at \(config.path)" : "--no-config skips the config file")
+                config.readsConfig
+                    ? "there is no config file at \(config.shownPath)" : "--no-config skips the config file")
             return .success
         }
         switch words.count {
@@ -28,7 +31,7 @@ struct EnvironmentCommand {
         case 2 where words[0] == "show":
             guard let profile = file.environment(named: words[1]) else {
                 throw ConfigError.unknownEnvironment(
-                    name: words[1], file: config.path, known: file.environments.map(\.name))
+                    name: words[1], file: config.shownPath, known: file.environments.map(\.name))
             }
             try Self.printOut(Self.describe(profile, showSecrets: options.showSecrets))
         default:
@@ -41,12 +44,16 @@ struct EnvironmentCommand {
     func runConfigPath() throws -> ExitStatus {
         let words = positionals.dropFirst()
         guard words.first == "path" else { throw EnvironmentUsageError.configUsage(words.first ?? "") }
-        try Self.printOut(config.path + "\n")
+        guard let path = config.path else {
+            ErrorReporter.note("there is none: HOME is unset and the password database has no home for this user")
+            return .failure
+        }
+        try Self.printOut(path + "\n")
         if !config.readsConfig {
             ErrorReporter.note("--no-config skips it")
         } else if let problem = config.problem {
             ErrorReporter.note("it cannot be used: \(problem)")
-        } else if !FileIO.exists(config.path) {
+        } else if !FileIO.exists(path) {
             ErrorReporter.note("it does not exist")
         }
         return .success

@@ -21,9 +21,15 @@ struct RequestCommand {
             profile: profile, crypto: crypto)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
-        let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminalColors: terminal.colorsStdout)
-        let destination: ExchangePrinter.Destination =
-            if let path = options.outputFile { .file(path: path) } else if options.quiet { .discard } else { .standardOutput }
+        let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminal: terminal)
+        // `-o -` is standard output (curl, wget, HTTPie), written as an output file is: the body
+        // as received, even under --quiet.
+        let destination: ExchangePrinter.Destination
+        switch options.outputFile {
+        case "-"?: destination = .standardOutput
+        case let path?: destination = .file(path: path)
+        case nil: destination = options.quiet ? .discard : .standardOutput
+        }
         let printer = ExchangePrinter(
             parts: parts, destination: destination, colors: display.colors,
             isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
@@ -59,6 +65,7 @@ struct RequestCommand {
             command: self, settings: settings, printer: printer, log: requestLog)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
+        delegate.notesHSTSUpgrades = options.verbose
         // Validation and the metrics count the body's bytes, so they read the body to its end.
         delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody
         let result: HTTPClientResult
@@ -74,9 +81,16 @@ struct RequestCommand {
         upload?.responseStarted()
         if !CacheStage.answeredLocally(transport) { try stores.save(result) }
         let enveloped = try crypto.concludeEnvelope()
-        try printer.metadata(
-            metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
-        try printer.finish()
+        do {
+            try printer.metadata(
+                metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
+            try printer.finish()
+        } catch {
+            // The end of a small body is written here (a closed stdout, a full disk): the log
+            // says the request failed, as it does when the body fails mid-transfer.
+            requestLog?.failed(statusCode: result.statusCode)
+            throw error
+        }
         let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal, enveloped: enveloped)
         try metrics.finished(result, request: prepared, printsMetadata: parts.contains(.metadata), status: status)
         return status
@@ -143,6 +157,8 @@ final class PrintingDelegate: HTTPClientDelegate {
     var upload: UploadProgress?
     /// Whether the final body is read to its end even when nothing more of it is printed.
     var readsWholeBody = false
+    /// Whether an HSTS upgrade is noted on standard error (`-v`).
+    var notesHSTSUpgrades = false
 
     init(printer: ExchangePrinter) {
         self.printer = printer
@@ -176,5 +192,10 @@ final class PrintingDelegate: HTTPClientDelegate {
 
     func willFollowInsecureRedirect(hop: Int, to: String) {
         ErrorReporter.warn("following a redirect from https to http: \(to) is not encrypted")
+    }
+
+    func didUpgradeByHSTS(hop: Int, requested: String) {
+        guard notesHSTSUpgrades else { return }
+        ErrorReporter.note("\(requested) was \(HSTSUpgrade.explanation)")
     }
 }

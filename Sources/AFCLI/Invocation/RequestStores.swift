@@ -26,11 +26,12 @@ struct RequestStores {
     /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
     /// that cannot be read or parsed throws before anything is sent.
     init(options: OptionValues, environment: [String: String], spec: inout RequestSpec) throws {
+        if let jar = options.cookieJar { try SessionStore.checkCookieJar(jar) }
         if let value = options.session {
             let path = try SessionStore.path(
-                for: RequestStores.expandingTilde(value, environment), url: spec.url,
+                for: UserDirectories.expandingTilde(value, environment), url: spec.url,
                 hostHeader: spec.headers.last { $0.name.lowercased() == "host" }?.value,
-                configDirectory: RequestStores.configDirectory(environment))
+                configDirectory: ConfigLoader.directory(environment))
             let loaded = try SessionStore.loadForUpdate(path)
             sessionIsPrivate = loaded.isPrivate
             var session = Session(path: path, file: loaded.file)
@@ -57,7 +58,7 @@ struct RequestStores {
         } else if let named = environment["NETRC"], !named.isEmpty {
             file = named
         } else {
-            file = environment["HOME"].map { FileIO.join($0, ".netrc") }
+            file = UserDirectories.home(environment).map { FileIO.join($0, ".netrc") }
         }
         // A netrc that is not there is not handed to libcurl, which would only try to open it.
         guard let file else { return nil }
@@ -96,16 +97,4 @@ struct RequestStores {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o077 == 0
     }
 
-    /// The config directory: `$AFCLI_CONFIG_DIR`, else `$XDG_CONFIG_HOME/afcli`, else `~/.config/afcli`.
-    static func configDirectory(_ environment: [String: String]) -> String {
-        if let directory = environment["AFCLI_CONFIG_DIR"], !directory.isEmpty { return directory }
-        if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return FileIO.join(base, "afcli") }
-        return FileIO.join(environment["HOME"] ?? ".", ".config/afcli")
-    }
-
-    /// `~/x` with the home directory, as HTTPie expands a session path.
-    static func expandingTilde(_ path: String, _ environment: [String: String]) -> String {
-        guard path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
-        return FileIO.join(home, String(path.dropFirst(2)))
-    }
 }

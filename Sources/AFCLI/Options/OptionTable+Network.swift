@@ -83,7 +83,8 @@ extension OptionTable {
             long: "hsts", group: .network, help: "remember and apply HSTS (on)",
             description: "Remember the Strict-Transport-Security policies of https sites in "
                 + "$XDG_STATE_HOME/afcli/hsts.txt (else ~/.local/state/afcli/hsts.txt, libcurl's format) "
-                + "and send http:// requests to those hosts over https. This is on by default; "
+                + "and send http:// requests to those hosts over https; -v notes each upgrade, and an error "
+                + "on an upgraded connection says it was upgraded. This is on by default; "
                 + "--no-hsts neither reads nor writes the file.",
             apply: { values, _ in values.hsts = true },
             reset: { $0.hsts = false }),

@@ -9,8 +9,9 @@ extension OptionTable {
                 + "sent again, cookies the server sets are kept (through libcurl's cookie engine) and sent back to "
                 + "the host they belong to. A NAME lives in CONFIG/sessions/HOST_PORT/NAME.json, HTTPie 3.2's "
                 + "layout, with CONFIG $AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a "
-                + "value with a / is a path. HTTPie's session files work as they are. Files are 0600 in 0700 "
-                + "directories, replaced atomically.",
+                + "value with a / is a path (the names . and .. are refused). HTTPie's session files work as they "
+                + "are. Files are 0600 in 0700 directories, replaced atomically; a symbolic link, a file that is "
+                + "not regular or another user's file is refused.",
             completion: .file,
             apply: { values, text in
                 values.session = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
@@ -57,7 +58,8 @@ extension OptionTable {
             help: "read and write cookies in a cookies.txt",
             description: "Load cookies from FILE, a Netscape cookies.txt as curl and browsers write it, send each "
                 + "to the host it belongs to, and write every cookie back to FILE (0600, replaced atomically) "
-                + "after the response. A missing FILE starts empty.",
+                + "after the response. A missing FILE starts empty; a FILE that is a symbolic link, not a regular "
+                + "file or another user's is refused, as a session file is.",
             completion: .file,
             apply: { values, text in
                 values.cookieJar = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")

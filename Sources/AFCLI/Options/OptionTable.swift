@@ -187,7 +187,8 @@ package enum OptionTable {
             description: "Write the output to FILE instead of standard output, as if standard output were "
                 + "redirected: by default only the response body, byte for byte. FILE is opened when the first "
                 + "byte is written, so a failed request leaves it untouched; a symbolic link at FILE owned by "
-                + "another user (a link planted in /tmp) is refused.",
+                + "another user (a link planted in /tmp) is refused. FILE - is standard output, written as an "
+                + "output file is (the body byte for byte, even under --quiet).",
             completion: .file,
             apply: { values, text in
                 values.outputFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")

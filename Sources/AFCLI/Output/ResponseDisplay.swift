@@ -65,7 +65,8 @@ enum ResponseOptionParser {
 /// `--pretty` rules): a terminal gets formatted, coloured output; a pipe or file the exact bytes
 /// unless `--pretty` asks for more. Colour given by `--pretty=all|colors` is written even into a
 /// pipe or file, and even under `NO_COLOR` (no-color.org: a command-line option overrides it); the
-/// default colour on a terminal is off under `NO_COLOR` and `TERM=dumb`.
+/// default colour on a terminal is off under `NO_COLOR` and `TERM=dumb`, and `FORCE_COLOR` or
+/// `CLICOLOR_FORCE` colour a pipe or file (not under `NO_COLOR`).
 struct ResponseDisplay {
     /// Reformat bodies (indentation, sorting, null removal).
     var formats = false
@@ -84,15 +85,17 @@ struct ResponseDisplay {
     /// `--quiet`: formatter warnings are not shown.
     var quiet = false
 
-    /// The display for the options, where output goes and whether that terminal takes colour.
-    init(options: OptionValues, toTerminal: Bool, terminalColors: Bool) {
+    /// The display for the options, where output goes and whether it takes colour by default
+    /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
+    init(options: OptionValues, toTerminal: Bool, terminal: Terminal) {
         isTerminal = toTerminal
         switch options.pretty {
         case .all?: (formats, colors) = (true, true)
         case .colors?: (formats, colors) = (false, true)
         case .format?: (formats, colors) = (true, false)
         case .none?: (formats, colors) = (false, false)
-        case nil: (formats, colors) = (toTerminal, toTerminal && terminalColors)
+        // Forced colour leaves the layout alone, as --pretty=colors does.
+        case nil: (formats, colors) = (toTerminal, toTerminal ? terminal.colorsStdout : terminal.forcesColor)
         }
         style = options.style
         indent = options.indent

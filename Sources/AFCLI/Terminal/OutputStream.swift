@@ -68,7 +68,9 @@ package final class OutputStream {
         do {
             try FileDescriptorIO.writeAll(descriptor, bytes)
         } catch {
-            throw WriteError(target: target, code: error.code)
+            let closed = error.code == EBADF && descriptor == STDOUT_FILENO && StandardStreams.stdoutWasClosed
+            throw WriteError(
+                target: target, code: error.code, reason: closed ? "it was closed when afcli started" : nil)
         }
     }
 }

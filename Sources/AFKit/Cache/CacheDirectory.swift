@@ -3,11 +3,10 @@ import Glibc
 /// Where the cache lives (`$XDG_CACHE_HOME/afcli`, else `~/.cache/afcli`) and how its directories
 /// are made: 0700, never through a symbolic link, and only the user's own.
 package enum CacheDirectory {
-    /// The cache directory for `environment`; nil when neither XDG_CACHE_HOME (absolute) nor HOME is set.
+    /// The cache directory for `environment`; nil when the user has no home directory and
+    /// `XDG_CACHE_HOME` is not absolute.
     package static func path(environment: [String: String]) -> String? {
-        if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/afcli" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/afcli" }
-        return nil
+        UserDirectories.afcliDirectory(.cache, environment)
     }
 
     /// Makes sure `path` is a directory of the user's own that no one else can write, creating

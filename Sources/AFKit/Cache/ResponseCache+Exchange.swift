@@ -255,6 +255,7 @@ final class TeeDelegate: HTTPClientDelegate {
     }
 
     func willFollowInsecureRedirect(hop: Int, to: String) { inner.willFollowInsecureRedirect(hop: hop, to: to) }
+    func didUpgradeByHSTS(hop: Int, requested: String) { inner.didUpgradeByHSTS(hop: hop, requested: requested) }
     func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
         inner.didProgress(hop: hop, downloaded: downloaded, expected: expected)
     }

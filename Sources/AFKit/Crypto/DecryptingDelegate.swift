@@ -70,6 +70,10 @@ package final class DecryptingDelegate: HTTPClientDelegate {
         next.willFollowInsecureRedirect(hop: hop, to: to)
     }
 
+    package func didUpgradeByHSTS(hop: Int, requested: String) {
+        next.didUpgradeByHSTS(hop: hop, requested: requested)
+    }
+
     package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
         next.didProgress(hop: hop, downloaded: downloaded, expected: expected)
     }

@@ -10,6 +10,13 @@ import Glibc
 /// with `MSG_NOSIGNAL`, so a command that exits without reading its input cannot kill afcli with
 /// SIGPIPE. Standard error is kept up to `maxErrorBytes` for the failure message. Ctrl-C (and
 /// SIGTERM) kills the child and ends in `CurlError.interrupted`.
+///
+/// The shell runs in a process group of its own and is ended with that group, so whatever it
+/// started (a pipeline, `openssl`, a background job) goes with it: a signal sent to afcli alone
+/// (`kill PID`, a supervisor's SIGTERM) would otherwise leave those children running. Ctrl-C on
+/// a terminal reaches afcli, which ends the group within 0.2 s. Being no foreground job, a
+/// command that reads the terminal itself (a password prompt on /dev/tty) is stopped by the
+/// kernel; afcli notices, ends it and says why instead of waiting.
 package final class PipedCommand {
     /// The command as given, for messages.
     package let command: String
@@ -26,6 +33,8 @@ package final class PipedCommand {
     private var errorTruncated = false
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var reaped = false
+    /// The wait status of the shell, when it was collected while its output was still being read.
+    private var exitStatus: Int32?
 
     /// Receives each piece of the command's standard output; valid only during the call.
     package typealias Output = (UnsafeRawBufferPointer) throws -> Void
@@ -75,7 +84,8 @@ package final class PipedCommand {
     }
 
     /// posix_spawn of `/bin/sh -c command` with the given descriptors as 0, 1 and 2, default
-    /// signal handling and an empty signal mask; the process id, or the errno of the failure.
+    /// signal handling, an empty signal mask and a new process group whose id is the child's;
+    /// the process id, or the errno of the failure.
     private static func spawn(_ command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SpawnFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -93,7 +103,9 @@ package final class PipedCommand {
         sigemptyset(&mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
@@ -143,14 +155,16 @@ package final class PipedCommand {
         throw PipedCommandError(role: role, reason: reason, standardError: message)
     }
 
-    /// Kills the command if it still runs, waits for it and closes the descriptors.
+    /// Kills the command and everything in its process group if it still runs, waits for it and
+    /// closes the descriptors.
     package func terminate() {
         closeInput()
         for descriptor in [output, errors] where descriptor >= 0 { close(descriptor) }
         output = -1
         errors = -1
         guard !reaped else { return }
-        kill(pid, SIGKILL)
+        // The group's id is the shell's pid, which stays reserved until the shell is reaped.
+        if kill(-pid, SIGKILL) != 0 { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         reaped = true
@@ -179,6 +193,8 @@ package final class PipedCommand {
             let count = poll(&descriptors, 3, 200)
             if count < 0, errno != EINTR { throw PipedCommandError(role: role, reason: "failed: \(SystemError.current)") }
             if count > 0 { break }
+            // Nothing for 0.2 s: the shell may be stopped, waiting for a terminal it cannot have.
+            if exitStatus == nil, let status = try collect() { exitStatus = status }
         }
         let hangup = Int16(POLLHUP | POLLERR)
         return Readiness(
@@ -214,23 +230,38 @@ package final class PipedCommand {
 
     /// Waits for the child to exit, polling so that Ctrl-C still works; its raw wait status.
     private func reap() throws -> Int32 {
-        var status: Int32 = 0
+        if let exitStatus { return exitStatus }
         while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                reaped = true
-                return status
-            }
-            if result < 0, errno != EINTR {
-                reaped = true
-                throw PipedCommandError(role: role, reason: "failed: \(SystemError.current)")
-            }
+            if let status = try collect() { return status }
             if Interruption.isInterrupted {
                 terminate()
                 throw CurlError.interrupted(signal: Interruption.signal ?? SIGINT)
             }
             usleep(10_000)
         }
+    }
+
+    /// The shell's wait status if it has exited, nil while it runs; throws (after ending its
+    /// group) when it was stopped: a job outside the foreground that touched the terminal.
+    private func collect() throws -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG | WUNTRACED)
+        if result < 0, errno != EINTR {
+            reaped = true
+            throw PipedCommandError(role: role, reason: "failed: \(SystemError.current)")
+        }
+        guard result == pid else { return nil }
+        // WIFSTOPPED: the low byte is 0x7f.
+        guard status & 0xff == 0x7f else {
+            reaped = true
+            return status
+        }
+        terminate()
+        throw PipedCommandError(
+            role: role,
+            reason: "stopped when it used the terminal (signal \((status >> 8) & 0xff)): it runs in a process group of "
+                + "its own, so it cannot prompt there; give it what it asks for another way (an environment "
+                + "variable, a file)")
     }
 
     private func closeInput() {

@@ -141,9 +141,16 @@ final class DownloadAttempt: HTTPClientDelegate {
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
         guard isFinal else { return }
         let offset = plan.offset
-        let decision = ResponseDecision.decide(
+        var decision = ResponseDecision.decide(
             status: head.statusCode, reason: head.reasonPhrase, contentRange: head.value(for: "Content-Range"),
-            offset: offset, knownTotal: plan.state?.total, path: displayPath)
+            contentLength: head.value(for: "Content-Length").flatMap { Int64($0) }, offset: offset,
+            knownTotal: plan.state?.total, path: displayPath)
+        // A whole body of the same length is the same file only if its validators still agree.
+        if decision == .alreadyComplete, head.statusCode != 416, let state = plan.state,
+            Self.validatorsChanged(state, head)
+        {
+            decision = .writeFromStart(warning: ResponseDecision.restartWarning)
+        }
         self.decision = decision
         // Retry-After in delay-seconds (RFC 9110 §10.2.3); an HTTP date leaves the backoff in charge.
         if let value = head.value(for: "Retry-After"), !value.isEmpty,
@@ -163,6 +170,18 @@ final class DownloadAttempt: HTTPClientDelegate {
             try openForAppend(head, offset: offset ?? 0, length: length, complete: complete)
         }
         writing = true
+    }
+
+    /// Whether `head` names another version of the resource than the one `state` was saved for.
+    private static func validatorsChanged(_ state: DownloadState, _ head: ResponseHead) -> Bool {
+        if let etag = state.etag, let now = head.value(for: "ETag"), now != etag { return true }
+        if let date = state.lastModified, let now = head.value(for: "Last-Modified"), now != date { return true }
+        return false
+    }
+
+    /// A body that is already on disk (`alreadyComplete`) is not read.
+    func needsMoreFinalBody() -> Bool {
+        decision != .alreadyComplete
     }
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {

@@ -10,7 +10,8 @@ package enum ResponseDecision: Equatable, Sendable {
     /// Append the body at the requested offset; it carries `length` bytes and the resource is
     /// `complete` bytes long, as far as the server said.
     case append(length: Int64, complete: Int64?)
-    /// 416 for a partial file that is already whole: nothing to transfer.
+    /// 416 for a partial file that is already whole, or a whole body (from a server that ignores
+    /// ranges) exactly as long as the file: nothing to transfer.
     case alreadyComplete
     /// 416 for a partial file that is not the size of the resource: start again without a range
     /// (AFNETWORKING.md §8).
@@ -22,11 +23,12 @@ package enum ResponseDecision: Equatable, Sendable {
     package static let restartWarning =
         "the server sent the whole file (it changed, or ranges are not supported); starting again from zero"
 
-    /// Decides for a response with `status` and `contentRange` to a request that asked for bytes
-    /// from `offset` on (nil: no range was asked for), when the state says the resource is
-    /// `knownTotal` bytes long. `path` names the partial file in errors.
+    /// Decides for a response with `status`, `contentRange` and `contentLength` to a request that
+    /// asked for bytes from `offset` on (nil: no range was asked for), when the state says the
+    /// resource is `knownTotal` bytes long. `path` names the partial file in errors.
     package static func decide(
-        status: Int, reason: String, contentRange: String?, offset: Int64?, knownTotal: Int64?, path: String
+        status: Int, reason: String, contentRange: String?, contentLength: Int64? = nil, offset: Int64?,
+        knownTotal: Int64?, path: String
     ) -> ResponseDecision {
         guard let offset else {
             switch status {
@@ -49,6 +51,12 @@ package enum ResponseDecision: Equatable, Sendable {
             }
             return .append(length: last - first + 1, complete: complete ?? knownTotal)
         case 200...299:
+            // A server without range support sends the whole resource again. Exactly as long as
+            // the bytes already here (and the state's total), it is the file we have: complete,
+            // as wget -c decides, rather than downloaded again beside it as NAME-1.
+            if offset > 0, contentLength == offset, knownTotal == nil || knownTotal == offset {
+                return .alreadyComplete
+            }
             return .writeFromStart(warning: restartWarning)
         case 416:
             // Complete only when the server's length, the state's and the file's all agree.

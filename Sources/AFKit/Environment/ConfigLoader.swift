@@ -9,16 +9,16 @@ package enum ConfigLoader {
     /// The file's name inside the config directory.
     package static let fileName = "config.json"
 
-    /// The config directory for `environment`.
-    package static func directory(_ environment: [String: String]) -> String {
+    /// The config directory for `environment`: `$AFCLI_CONFIG_DIR` as given, else the XDG
+    /// config directory (`UserDirectories`); nil when the user has no home directory.
+    package static func directory(_ environment: [String: String]) -> String? {
         if let directory = environment["AFCLI_CONFIG_DIR"], !directory.isEmpty { return directory }
-        if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return FileIO.join(base, "afcli") }
-        return FileIO.join(environment["HOME"] ?? ".", ".config/afcli")
+        return UserDirectories.afcliDirectory(.config, environment)
     }
 
-    /// The config file's path for `environment`.
-    package static func path(_ environment: [String: String]) -> String {
-        FileIO.join(directory(environment), fileName)
+    /// The config file's path for `environment`; nil when there is no config directory.
+    package static func path(_ environment: [String: String]) -> String? {
+        directory(environment).map { FileIO.join($0, fileName) }
     }
 
     /// What `load` found: the file, and whether others can read a file that holds secrets.
@@ -31,9 +31,9 @@ package enum ConfigLoader {
 
     /// Reads and decodes the file at `path`; nil when there is none. A link is followed (the
     /// file is only read), but the result must be a regular file.
-    /// `local_dir` is resolved here: `~/x` against `home`, a relative path against the file's
-    /// own directory (so a config works from any working directory).
-    package static func load(path: String, home: String? = nil) throws(ConfigError) -> Loaded? {
+    /// `local_dir` is resolved here: `~/x` against the home directory of `environment`, a
+    /// relative path against the file's own directory (so a config works from any working directory).
+    package static func load(path: String, environment: [String: String] = [:]) throws(ConfigError) -> Loaded? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             let code = errno
@@ -64,18 +64,17 @@ package enum ConfigLoader {
         var file = try ConfigFileDecoder.decode(bytes, path: path)
         for index in file.environments.indices {
             guard let directory = file.environments[index].localDirectory else { continue }
-            file.environments[index].localDirectory = resolve(directory, configFile: path, home: home)
+            file.environments[index].localDirectory = resolve(directory, configFile: path, environment: environment)
         }
         return Loaded(file: file, exposesSecrets: info.st_mode & 0o044 != 0 && file.holdsSecrets)
     }
 
-    /// `directory` as a path to open: `~/x` under `home`, absolute as it is, else below the
-    /// config file's directory.
-    package static func resolve(_ directory: String, configFile: String, home: String?) -> String {
+    /// `directory` as a path to open: `~/x` under the home directory, absolute as it is, else
+    /// below the config file's directory.
+    package static func resolve(_ directory: String, configFile: String, environment: [String: String]) -> String {
         if directory.hasPrefix("/") { return directory }
-        if directory == "~" || directory.hasPrefix("~/"), let home {
-            return directory == "~" ? home : FileIO.join(home, String(directory.dropFirst(2)))
-        }
+        let expanded = UserDirectories.expandingTilde(directory, environment)
+        if expanded != directory { return expanded }
         var relative = Substring(directory)
         while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
         if relative.isEmpty || relative == "." { return FileIO.directory(of: configFile) }

@@ -83,8 +83,13 @@ package enum SessionError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The session (or a directory for it) could not be written.
     case cannotWrite(path: String, reason: String)
-    /// A session name with characters other than letters, digits, `_`, `.` and `-`.
+    /// A session name with characters other than letters, digits, `_`, `.` and `-`, or `.` or `..`.
     case invalidName(String)
+    /// A cookie jar that is not the user's own regular file (a symbolic link, a directory or
+    /// device, another user's file): refused as a session file would be.
+    case unusableCookieJar(path: String, problem: UnsafeFileProblem)
+    /// A session name, but no config directory to find it in (no HOME, no password entry).
+    case noConfigDirectory(String)
 
     package var description: String {
         switch self {
@@ -96,6 +101,14 @@ package enum SessionError: Error, Equatable, CustomStringConvertible {
             return "cannot read session \(path): \(reason)"
         case .cannotWrite(let path, let reason):
             return "cannot write session \(path): \(reason)"
+        case .invalidName(let name) where name == "." || name == "..":
+            return "invalid session name \"\(name)\": it would name a hidden file; use a name with a letter or digit"
+        case .unusableCookieJar(let path, let problem):
+            return "cannot use cookie jar \(path): \(problem), and a cookie jar, like a session, must be "
+                + "your own regular file"
+        case .noConfigDirectory(let name):
+            return "no config directory for session \"\(name)\": HOME is unset and the password database has no "
+                + "home directory for this user; set AFCLI_CONFIG_DIR or give the session as a path"
         case .invalidName(let name):
             return "invalid session name \"\(name)\": use letters, digits, '_', '.' and '-', or a path with a '/'"
         }

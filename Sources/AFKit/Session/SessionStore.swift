@@ -12,13 +12,18 @@ package enum SessionStore {
     /// The largest session file read (HTTPie's are a few KiB).
     package static let maximumSize = 4 * 1024 * 1024
 
-    /// The session file for `value` (`--session`), the request `url` and the config directory;
-    /// a `Host` header given on the command line names the directory instead, as in HTTPie.
+    /// The session file for `value` (`--session`), the request `url` and the config directory
+    /// (nil when the user has no home directory); a `Host` header given on the command line names
+    /// the directory instead, as in HTTPie.
     package static func path(
-        for value: String, url: String, hostHeader: String? = nil, configDirectory: String
+        for value: String, url: String, hostHeader: String? = nil, configDirectory: String?
     ) throws(SessionError) -> String {
         if value.contains("/") { return value }
-        guard !value.isEmpty, value.utf8.allSatisfy(isNameByte) else { throw .invalidName(value) }
+        // `.` and `..` would make the hidden files `..json` and `...json`.
+        guard !value.isEmpty, value != ".", value != "..", value.utf8.allSatisfy(isNameByte) else {
+            throw .invalidName(value)
+        }
+        guard let configDirectory else { throw .noConfigDirectory(value) }
         var hostPort: String
         if let hostHeader, !hostHeader.isEmpty {
             hostPort = ASCIICase.lowercased(hostHeader)
@@ -42,6 +47,13 @@ package enum SessionStore {
         default:
             return false
         }
+    }
+
+    /// Refuses a `--cookie-jar` that sessions would refuse (the one rule for files that hold
+    /// cookies): a symbolic link, which is never followed nor silently replaced by a regular file,
+    /// anything but a regular file, or another user's file. A missing jar is fine.
+    package static func checkCookieJar(_ path: String) throws(SessionError) {
+        if let problem = FileIO.problem(atPath: path) { throw .unusableCookieJar(path: path, problem: problem) }
     }
 
     /// Reads the session at `path`; a missing file is an empty session.

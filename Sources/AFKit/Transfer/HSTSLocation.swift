@@ -8,28 +8,15 @@ package enum HSTSLocation {
     /// The variables the location depends on, read with getenv.
     package static func environment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["XDG_STATE_HOME", "HOME"] {
+        for name in ["HOME", UserDirectories.Base.state.variable] {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
     }
 
-    /// The cache file for `environment`; nil when neither an absolute `XDG_STATE_HOME` nor an
-    /// absolute `HOME` is set (a relative one is ignored, as the XDG specification says).
+    /// The cache file for `environment`; nil when the user has no home directory and
+    /// `XDG_STATE_HOME` is not absolute (a relative one is ignored, as the XDG specification says).
     package static func defaultFile(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return trimmingSlashes(state) + "/afcli/hsts.txt"
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return trimmingSlashes(home) + "/.local/state/afcli/hsts.txt"
-        }
-        return nil
-    }
-
-    /// `path` without trailing slashes (`/` becomes empty, so appending still gives `/afcli`).
-    private static func trimmingSlashes(_ path: String) -> String {
-        var path = Substring(path)
-        while path.hasSuffix("/") { path = path.dropLast() }
-        return String(path)
+        UserDirectories.afcliDirectory(.state, environment).map { FileIO.join($0, "hsts.txt") }
     }
 }

@@ -299,6 +299,8 @@ package protocol HTTPClientDelegate: AnyObject {
     func needsMoreFinalBody() -> Bool
     /// A redirect from https to plain http (`to`) is about to be followed.
     func willFollowInsecureRedirect(hop: Int, to: String)
+    /// libcurl's HSTS cache turned this hop's `http://` URL (`requested`) into `https://`.
+    func didUpgradeByHSTS(hop: Int, requested: String)
     /// Progress of the current hop's download: bytes so far and expected (0 when unknown).
     func didProgress(hop: Int, downloaded: Int64, expected: Int64)
     /// Progress of the current hop's upload: body bytes sent so far and expected (0 when unknown).
@@ -314,6 +316,8 @@ extension HTTPClientDelegate {
     package func needsMoreFinalBody() -> Bool { true }
     /// Ignores insecure redirects by default.
     package func willFollowInsecureRedirect(hop: Int, to: String) {}
+    /// Ignores HSTS upgrades by default.
+    package func didUpgradeByHSTS(hop: Int, requested: String) {}
     /// Ignores progress by default.
     package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {}
     /// Ignores upload progress by default.

@@ -63,13 +63,19 @@ package final class HTTPExchange {
         case .success(let value):
             try hopEvents.announce()
             outcome = value
-        case .failure(let error):
+        case .failure(var error):
             if error.kind == .responseHandlerFailed, let underlying = error.underlyingError {
                 throw underlying
             }
             // The request never got out (or its head was not reported): still tell the delegate.
             try? hopEvents.announce()
+            if HSTSUpgrade.happened(requested: current.url, effective: error.metrics?.effectiveURL) {
+                error.description += " (" + HSTSUpgrade.explanation + ")"
+            }
             throw error
+        }
+        if HSTSUpgrade.happened(requested: current.url, effective: outcome.effectiveURL) {
+            delegate.didUpgradeByHSTS(hop: hop, requested: current.url)
         }
         elapsed += outcome.totalTime
         hopMetrics.append(outcome.metrics)

@@ -33,7 +33,7 @@ enum ConfigHarnesses {
                     "header value \(header.value.debugDescription) has no line break")
             }
             if let directory = profile.localDirectory {
-                let resolved = ConfigLoader.resolve(directory, configFile: path, home: "/home/fuzz")
+                let resolved = ConfigLoader.resolve(directory, configFile: path, environment: ["HOME": "/home/fuzz"])
                 FuzzInvariant.check(
                     resolved.hasPrefix("/"), "local_dir \(directory.debugDescription) resolves absolute")
             }

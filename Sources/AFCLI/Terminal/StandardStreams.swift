@@ -1,0 +1,33 @@
+import Glibc
+
+/// Keeps the files afcli opens off descriptors 0, 1 and 2.
+///
+/// A program started with one of them closed (`afcli URL >&-`) would otherwise get it back from
+/// its next `open`: a `--log-file`, a download or libcurl's socket pair would become "standard
+/// output" and receive the body. So before anything is opened each closed one is given
+/// `/dev/null`, as glibc does for set-user-ID programs. Standard output gets it read-only: writing
+/// a body there fails (`EBADF`), which afcli reports as the write error it is (exit 1; curl's 23),
+/// instead of a silent success.
+enum StandardStreams {
+    /// Whether standard output was closed when afcli started.
+    nonisolated(unsafe) private(set) static var stdoutWasClosed = false
+
+    /// Puts `/dev/null` on each of descriptors 0-2 that is closed; one `poll` finds them (a closed
+    /// descriptor reports `POLLNVAL`), so a normal start pays a single system call.
+    static func reserve() {
+        var descriptors = (0...2).map { pollfd(fd: Int32($0), events: 0, revents: 0) }
+        guard poll(&descriptors, 3, 0) > 0 else { return }
+        for entry in descriptors where entry.revents & Int16(POLLNVAL) != 0 {
+            // Input and standard output read-only (an empty stdin; a write to stdout fails),
+            // standard error write-only (messages vanish, the exit status still tells).
+            let mode = entry.fd == STDERR_FILENO ? O_WRONLY : O_RDONLY
+            let opened = open("/dev/null", mode)
+            // The lowest free descriptor is the closed one, since those below it are open now.
+            if opened >= 0, opened != entry.fd {
+                dup2(opened, entry.fd)
+                close(opened)
+            }
+            if entry.fd == STDOUT_FILENO { stdoutWasClosed = true }
+        }
+    }
+}
