@@ -376,6 +376,6 @@ final class BatchExecutor {
         let message = report.error ?? "failed"
         // A preparation error already names where the request was written.
         let place = origin.isEmpty || message.hasPrefix(origin + ":") ? "" : " (\(origin))"
-        StandardError.write("afcli: error: \(report.name)\(place): \(message)\n")
+        ErrorReporter.error("\(report.name)\(place): \(message)")
     }
 }
