@@ -22,7 +22,9 @@ extension ManualText {
                         + "`--envelope`, formatting, `--output` and the log; redirects, other statuses and empty "
                         + "bodies are left as received (an error page from a proxy is not encrypted). The output is "
                         + "shown as text, as JSON when it looks like JSON, whatever the response's Content-Type "
-                        + "said. A decrypt command that fails ends with exit status 1 and its standard error. "
+                        + "said. The output is kept in an unlinked temporary file until the command exits, so a "
+                        + "decrypt command that fails writes nothing of it (no `--output` file is created or "
+                        + "truncated); it ends with exit status 1 and its standard error. "
                         + "The environment's encrypt and decrypt commands are used when the options are not "
                         + "given; `--no-encrypt` runs neither for one request."),
                 .paragraph(
