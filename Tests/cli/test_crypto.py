@@ -230,6 +230,9 @@ def test_envelope_success_prints_only_the_exact_result(server):
 def test_envelope_success_statuses(server):
     for body, options, code in [
         (b'{"status":"ok","result":[1]}', [], 0),
+        (b'{"status":"OK","result":[1]}', [], 0),
+        (b'{"status":"Done","result":[1]}', ["--envelope-success", "done"], 0),
+        (b'{"status":0,"message":"\\ud800","result":[1]}', [], 0),
         (b'{"status":"200","result":[1]}', [], 0),
         (b'{"status":1,"result":[1]}', [], 13),
         (b'{"status":1,"result":[1]}', ["--envelope-success", "1,2"], 0),
