@@ -78,7 +78,9 @@ struct RequestCommand {
             metrics.metadataBlock(result, colors: display.syntaxColors, everyHop: options.verbose))
         try printer.finish()
         let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal, enveloped: enveloped)
-        try metrics.finished(result, request: prepared, printsMetadata: parts.contains(.metadata), status: status)
+        try metrics.finished(
+            result, request: prepared, printsMetadata: parts.contains(.metadata), status: status,
+            bodyBytes: printer.finalBodyLength)
         return status
     }
 

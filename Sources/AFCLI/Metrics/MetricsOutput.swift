@@ -95,17 +95,20 @@ struct MetricsOutput {
     }
 
     /// After a response: `--meta=json` on standard error when the `m` part did not show it, then
-    /// the `--write-out` text for the exit status the command ends with.
-    func finished(_ result: HTTPClientResult, request: PreparedRequest, printsMetadata: Bool, status: ExitStatus) throws
-    {
+    /// the `--write-out` text for the exit status the command ends with. `bodyBytes` is the body
+    /// written, which `size_download` counts when no transfer took place (a cache hit, `--local`).
+    func finished(
+        _ result: HTTPClientResult, request: PreparedRequest, printsMetadata: Bool, status: ExitStatus, bodyBytes: Int
+    ) throws {
         let metrics = TaskMetrics(transactions: result.hopMetrics)
         if format == .json, !printsMetadata, let metrics {
             StandardError.write(metrics.jsonText + "\n")
         }
         guard let writeOut else { return }
-        let context = WriteOutContext(
+        var context = WriteOutContext(
             metrics: metrics, url: request.url, method: request.method, head: result.head,
             exitCode: Int(status.rawValue), redirectURL: result.outcome.redirectURL)
+        if metrics == nil { context.metrics.bodyBytesReceived = Int64(bodyBytes) }
         try Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
     }
 

@@ -13,7 +13,8 @@ package struct WriteOutContext: Sendable {
     package var head: ResponseHead?
     /// The exit status afcli ends with (`exitcode`).
     package var exitCode: Int
-    /// The error message afcli prints, without `afcli: error: ` (`errormsg`); nil on success.
+    /// The error message afcli prints, without `afcli: error: ` (`errormsg`); nil when the
+    /// transfer did not fail (`%{onerror}` then ends the output).
     package var errorMessage: String?
     /// Where a redirect that was not followed points (`redirect_url`).
     package var redirectURL: String?
@@ -74,6 +75,9 @@ package enum WriteOutFormatter {
             case .header(let name): append(shown((context.head?.values(for: name) ?? []).joined(separator: ", ")))
             case .toStandardError: toStandardError = true
             case .toStandardOutput: toStandardError = false
+            case .onError:
+                // As curl: a request that did not fail ends the output here.
+                guard context.errorMessage != nil else { return chunks }
             }
         }
         return chunks
