@@ -75,3 +75,13 @@ def test_an_error_message_from_the_server_stays_on_one_line(server):
     result = run(["get", f"{server.url}/x", "--envelope"])
     assert result.code == 13
     assert result.stderr == b"afcli: error: first\\nafcli: error: forged\\x0d\\x1b[2J\n"
+
+
+def test_write_out_values_sent_to_a_terminal_stderr_are_escaped(server):
+    server.handler = lambda request: Response(
+        headers=[("Content-Type", "text/plain"), ("X-Title", TITLE)], body=b"body")
+    code, out, terminal = run_stderr_tty(["get", f"{server.url}/x", "-w", "%{stderr}[%header{x-title}]"])
+    assert (code, out) == (0, b"body")
+    assert terminal == b"[\\x1b]0;pwned\\x07]"
+    piped = run(["get", f"{server.url}/x", "-w", "%{stderr}[%header{x-title}]"])
+    assert piped.stderr == f"[{TITLE}]".encode()

@@ -56,7 +56,8 @@ extension ManualText {
                         + "from standard input; a format is at most 64 KiB, and one that cannot be read ends "
                         + "afcli with status 2 before anything is sent. An unknown variable prints nothing and a "
                         + "warning, as in curl. When standard output is a terminal, control characters in values "
-                        + "the server chose (headers, URLs) are shown escaped, as `\\x1b`. Because afcli streams "
+                        + "the server chose (headers, URLs) are shown escaped, as `\\x1b` (after `%{stderr}`, when "
+                        + "standard error is a terminal). Because afcli streams "
                         + "request bodies, `%{size_request}` counts the request head alone, where curl --data also "
                         + "counts a body sent inline. `afcli download` refuses `--write-out` and `--meta=json` "
                         + "(status 2)."),

@@ -109,7 +109,7 @@ struct MetricsOutput {
             metrics: metrics, url: request.url, method: request.method, head: result.head,
             exitCode: Int(status.rawValue), redirectURL: result.outcome.redirectURL)
         if metrics == nil { context.metrics.bodyBytesReceived = Int64(bodyBytes) }
-        try Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
+        try Self.write(render(writeOut, context))
     }
 
     /// After a failed transfer: the `--write-out` text with no response, afcli's exit status and
@@ -122,7 +122,13 @@ struct MetricsOutput {
         let context = WriteOutContext(
             metrics: metrics, url: request.url, method: request.method, head: nil, exitCode: Int(status.rawValue),
             errorMessage: message)
-        try? Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
+        try? Self.write(render(writeOut, context))
+    }
+
+    /// The `--write-out` text, with values escaped for whichever stream is a terminal.
+    private func render(_ format: WriteOutFormat, _ context: WriteOutContext) -> [WriteOutFormatter.Chunk] {
+        WriteOutFormatter.render(
+            format, context, escapesControls: toTerminal, escapesStandardErrorControls: isatty(STDERR_FILENO) == 1)
     }
 
     /// Writes the chunks to standard output or standard error, in order.

@@ -51,9 +51,11 @@ package enum WriteOutFormatter {
 
     /// The output of `format` for `context`, in order. With `escapesControls` (standard output
     /// is a terminal) control characters in the values, which a server chooses, are shown as
-    /// `\x1b` rather than obeyed; the format's own text and escapes are written as given.
+    /// `\x1b` rather than obeyed; `escapesStandardErrorControls` does the same for what
+    /// `%{stderr}` sends to standard error. The format's own text and escapes are written as given.
     package static func render(
-        _ format: WriteOutFormat, _ context: WriteOutContext, escapesControls: Bool = false
+        _ format: WriteOutFormat, _ context: WriteOutContext, escapesControls: Bool = false,
+        escapesStandardErrorControls: Bool = false
     ) -> [Chunk] {
         var chunks: [Chunk] = []
         var toStandardError = false
@@ -66,7 +68,8 @@ package enum WriteOutFormatter {
             }
         }
         func shown(_ value: String) -> [UInt8] {
-            Array((escapesControls ? value.escapingTerminalControls : value).utf8)
+            let escapes = toStandardError ? escapesStandardErrorControls : escapesControls
+            return Array((escapes ? value.escapingTerminalControls : value).utf8)
         }
         for segment in format.segments {
             switch segment {
