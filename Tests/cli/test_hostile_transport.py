@@ -179,6 +179,8 @@ def test_a_known_coding_is_still_decoded_after_an_unknown_one(server):
     assert result.code == 0, result
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(line["exit"], line["bytes"]) for line in lines] == [(0, len(plain)), (0, len(plain))]
+    assert result.stderr.count(b"afcli: warning:") == 1
+    assert b"Content-Encoding foo is not a coding afcli can decode" in result.stderr
 
 
 def test_an_unknown_transfer_encoding_passes_through(server):

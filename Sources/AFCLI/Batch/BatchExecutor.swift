@@ -280,6 +280,12 @@ final class BatchExecutor {
         switch result {
         case .success(let exchange):
             report.statusCode = exchange.statusCode
+            if let kept = running.sink.finalHead?.keptCoding, !running.options.values.quiet {
+                status.clear()
+                ErrorReporter.warn(
+                    "\(report.name): \(kept.field) \(kept.coding) is not a coding afcli can decode: "
+                        + "the body is kept as received")
+            }
             report.redirects = exchange.redirectCount
             // An answer from the store had no transfer: no times, no connection.
             if case .hit? = report.cache {} else { report.metrics = exchange.outcome.metrics }
