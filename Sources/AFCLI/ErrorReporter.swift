@@ -7,20 +7,29 @@ enum ErrorReporter {
     /// Prints `afcli: error: …` (plus any caret lines) and returns the documented exit status.
     static func report(_ error: any Error) -> ExitStatus {
         let (status, message, detail) = classify(error)
-        var text = "afcli: error: \(message)\n"
-        if let detail { text += detail + "\n" }
+        var text = "afcli: error: \(message.escapingControlsOnOneLine)\n"
+        if let detail { text += detail.escapingTerminalControls + "\n" }
         StandardError.write(text)
         return status
     }
 
+    // Messages quote what servers and files chose (reason phrases, envelope messages, names from
+    // Content-Disposition): each is written on one line with its control characters escaped, so
+    // none can act on a terminal or pass for a line of afcli's own.
+
+    /// Prints `afcli: error: …` for a failure already classified.
+    static func error(_ message: String) {
+        StandardError.write("afcli: error: \(message.escapingControlsOnOneLine)\n")
+    }
+
     /// Prints `afcli: warning: …`.
     static func warn(_ message: String) {
-        StandardError.write("afcli: warning: \(message)\n")
+        StandardError.write("afcli: warning: \(message.escapingControlsOnOneLine)\n")
     }
 
     /// Prints `afcli: note: …`, information `--verbose` asked for.
     static func note(_ message: String) {
-        StandardError.write("afcli: note: \(message)\n")
+        StandardError.write("afcli: note: \(message.escapingControlsOnOneLine)\n")
     }
 
     /// The exit status, the message line and optional lines pointing at the problem.

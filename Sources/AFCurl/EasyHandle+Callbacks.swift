@@ -39,6 +39,10 @@ final class TransferContext {
     private let idleTimeout: Double?
     /// Bounds on the body.
     private let limits: ResponseLimits
+    /// Whether libcurl decodes the content (the request set an Accept-Encoding).
+    private let decodesContent: Bool
+    /// Whether content decoding was turned off for the head being received (`ContentCoding`).
+    private var keepsCoding = false
     /// Body bytes given to `events` so far (after content decoding).
     private var decodedBytes: Int64 = 0
     /// When a byte last moved (monotonic seconds), and the counters seen then.
@@ -47,8 +51,9 @@ final class TransferContext {
 
     init(
         events: TransferEvents, body: BodySource?, defersChallengeHeads: Bool, handle: UnsafeMutableRawPointer,
-        idleTimeout: Double?, limits: ResponseLimits
+        idleTimeout: Double?, limits: ResponseLimits, decodesContent: Bool
     ) {
+        self.decodesContent = decodesContent
         self.events = events
         self.body = body
         self.defersChallengeHeads = defersChallengeHeads
@@ -61,7 +66,7 @@ final class TransferContext {
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         guard storedError == nil else { return false }
         if idleTimeout != nil { lastActivity = TransferContext.now() }
-        let head: ResponseHead
+        var head: ResponseHead
         switch parser.feed(line) {
         case .none: return true
         case .limitExceeded(let violation):
@@ -71,6 +76,13 @@ final class TransferContext {
         }
         // 1xx heads (100 Continue, 101 Switching Protocols for h2c) are interim: never reported.
         guard head.statusCode >= 200 else { return true }
+        head.keptCoding = ContentCoding.undecodable(in: head, decodesContent: decodesContent)
+        if (head.keptCoding != nil) != keepsCoding {
+            // libcurl reads this option for each body write, after the head's last line: a coding
+            // it cannot decode passes through as received instead of failing the transfer.
+            keepsCoding = head.keptCoding != nil
+            _ = afcurl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, keepsCoding ? 0 : 1)
+        }
         // A newer head replaces an unreported one: that was a challenge libcurl answered.
         pendingHead = head
         if defersChallengeHeads && head.statusCode == 401 { return true }

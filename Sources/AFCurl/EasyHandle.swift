@@ -63,7 +63,8 @@ package final class EasyHandle {
         let context = TransferContext(
             events: events, body: body,
             defersChallengeHeads: request.options.digestCredentials != nil, handle: handle,
-            idleTimeout: request.options.idleTimeout, limits: request.options.limits)
+            idleTimeout: request.options.idleTimeout, limits: request.options.limits,
+            decodesContent: request.options.acceptEncoding != nil)
         let headers = try headerList.list(for: request.headerLines, uploading: body != nil)
         let transfer = ActiveTransfer(request: request, context: context)
         active = transfer

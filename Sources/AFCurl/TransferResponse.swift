@@ -8,6 +8,9 @@ package struct ResponseHead: Sendable {
     package var httpVersion: String
     /// The header fields, decoded when read.
     package var fields: HeaderFields
+    /// A content or transfer coding libcurl could not decode, so the body is as received (the
+    /// transport sets it; nil for every other head).
+    package var keptCoding: KeptCoding?
 
     package init(
         statusCode: Int, reasonPhrase: String, httpVersion: String,

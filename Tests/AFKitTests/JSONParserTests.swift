@@ -89,6 +89,9 @@ final class JSONParserTests: XCTestCase {
         assertParseError("\"\\ud800\"", "unpaired surrogate at offset 1")
         assertParseError("\"\\udc00\"", "unpaired surrogate at offset 1")
         assertParseError("\"\\ud800\\u0041\"", "unpaired surrogate at offset 1")
+        XCTAssertEqual(
+            try JSONParser.parse(bytes: Array(#"["\ud800", "\udc00\ud83d\ude00"]"#.utf8), replacingLoneSurrogates: true),
+            .array([.string("\u{FFFD}"), .string("\u{FFFD}\u{1F600}")]))
         assertParseError("\"a\nb\"", "control character in string at offset 2")
         XCTAssertThrowsError(try JSONParser.parse(bytes: [0x22, 0xC3, 0x28, 0x22])) { error in
             XCTAssertEqual(error as? JSONParseError, JSONParseError(offset: 1, reason: "invalid utf-8"))

@@ -81,6 +81,16 @@ final class MetricsTests: XCTestCase {
             ])
     }
 
+    func testOnErrorEndsTheOutputOfARequestThatDidNotFail() throws {
+        let format = try WriteOutFormat(parsing: "done%{OnError} failed: %{errormsg}")
+        XCTAssertEqual(format.unknownVariables, [])
+        XCTAssertEqual(WriteOutFormatter.render(format, context).flatMap(\.bytes), Array("done".utf8))
+        var failed = context
+        failed.errorMessage = "timed out"
+        XCTAssertEqual(
+            WriteOutFormatter.render(format, failed).flatMap(\.bytes), Array("done failed: timed out".utf8))
+    }
+
     func testFormatLengthIsLimited() {
         // The longest format is one literal, appended byte by byte in place (not copied each time).
         XCTAssertEqual(

@@ -57,6 +57,27 @@ final class ResponseEnvelopeTests: XCTestCase {
         XCTAssertEqual(try evaluate(#"{"code":"9","msg":"m","status":0}"#, spec), .failure(status: "9", message: "m"))
     }
 
+    func testStringStatusesAreComparedWithoutRegardToCase() throws {
+        XCTAssertEqual(try evaluate(#"{"status":"OK","result":1}"#), success("1"))
+        XCTAssertEqual(try evaluate(#"{"status":"Success","result":1}"#), success("1"))
+        var spec = EnvelopeSpec()
+        spec.success = ["done"]
+        spec.commonFailure = ["relogin"]
+        XCTAssertEqual(try evaluate(#"{"status":"DONE","result":1}"#, spec), success("1"))
+        XCTAssertEqual(
+            try evaluate(#"{"status":"ReLogin","message":"m"}"#, spec), .commonFailure(status: "ReLogin", message: "m"))
+        // Literals stay exact: `True` is no JSON, and a number is its literal.
+        spec.success = ["TRUE"]
+        XCTAssertEqual(try evaluate(#"{"status":true,"message":"m"}"#, spec), .failure(status: "true", message: "m"))
+    }
+
+    func testALoneSurrogateIsStillJSON() throws {
+        XCTAssertEqual(try evaluate(#"{"status":0,"result":{"s":"\ud800x"}}"#), success(#"{"s":"\ud800x"}"#))
+        XCTAssertEqual(
+            try evaluate(#"{"status":1,"message":"bad \udc00 or \ud800\u0041"}"#),
+            .failure(status: "1", message: "bad \u{FFFD} or \u{FFFD}A"))
+    }
+
     func testBodiesThatAreNotEnvelopes() {
         XCTAssertThrowsError(try evaluate("[1]")) { XCTAssertEqual($0 as? EnvelopeError, .notAnObject) }
         XCTAssertThrowsError(try evaluate(#"{"code":0}"#)) {

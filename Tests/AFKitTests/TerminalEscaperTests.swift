@@ -51,6 +51,11 @@ final class TerminalEscaperTests: XCTestCase {
         XCTAssertEqual("plain value".escapingTerminalControls, "plain value")
     }
 
+    func testDiagnosticsStayOnOneLine() {
+        XCTAssertEqual("a\nb\r\nc\u{1B}[2J".escapingControlsOnOneLine, #"a\nb\x0d\nc\x1b[2J"#)
+        XCTAssertEqual("tab\tand é".escapingControlsOnOneLine, "tab\tand é")
+    }
+
     func testFormattersEscapeWhatTheyShowAsReceived() throws {
         let sink = CollectingSink()
         let formatter = JSONStreamFormatter(options: JSONFormatOptions(escapesControls: true), sink: sink)

@@ -246,6 +246,31 @@ def test_failing_decrypt_command(server):
     assert b"bad decrypt" in result.stderr
 
 
+def test_a_failed_decryption_writes_nothing_of_its_output(server, tmp_path):
+    serve(server, b"ciphertext " * 20000)
+    failing = "cat; echo 'bad key' >&2; exit 3"
+    result = run(["get", f"{server.url}/x", "--decrypt-cmd", failing])
+    assert result.code == 1
+    assert result.stdout == b""
+    assert result.stderr == b"afcli: error: the decrypt command failed with exit status 3\nbad key\n"
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"earlier result")
+    result = run(["get", f"{server.url}/x", "--decrypt-cmd", failing, "-o", str(kept)])
+    assert (result.code, kept.read_bytes()) == (1, b"earlier result")
+    fresh = tmp_path / "fresh.json"
+    result = run(["get", f"{server.url}/x", "--decrypt-cmd", failing, "-o", str(fresh)])
+    assert result.code == 1 and not fresh.exists()
+
+
+def test_a_large_decrypted_body_is_handed_on_whole(server, tmp_path):
+    body = bytes(range(256)) * 40000
+    serve(server, body, content_type="application/octet-stream")
+    saved = tmp_path / "out.bin"
+    result = run(["get", f"{server.url}/x", "--decrypt-cmd", "cat", "-o", str(saved)])
+    assert result.code == 0, result
+    assert saved.read_bytes() == body
+
+
 def test_error_responses_are_not_decrypted(server):
     serve(server, b"upstream down", status=502, reason="Bad Gateway")
     result = run(["get", f"{server.url}/x", "--decrypt-cmd", "false"])
@@ -270,6 +295,9 @@ def test_envelope_success_prints_only_the_exact_result(server):
 def test_envelope_success_statuses(server):
     for body, options, code in [
         (b'{"status":"ok","result":[1]}', [], 0),
+        (b'{"status":"OK","result":[1]}', [], 0),
+        (b'{"status":"Done","result":[1]}', ["--envelope-success", "done"], 0),
+        (b'{"status":0,"message":"\\ud800","result":[1]}', [], 0),
         (b'{"status":"200","result":[1]}', [], 0),
         (b'{"status":1,"result":[1]}', [], 13),
         (b'{"status":1,"result":[1]}', ["--envelope-success", "1,2"], 0),

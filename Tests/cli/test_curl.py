@@ -132,7 +132,11 @@ def test_chunked(server):
 
 
 def test_stdin_body(server):
-    compare(server, ["put", f"{server.url}/put"], input=b"raw\x00bytes")
+    line, notes = compare(server, ["put", f"{server.url}/put"], input=b"raw\x00bytes")
+    assert "--data-binary @-" in line
+    assert notes == (
+        "afcli: note: the body is read from standard input (--data-binary @-): pipe into curl what you piped "
+        "into afcli\n")
 
 
 def test_http1_1_forced(server):

@@ -400,6 +400,45 @@ def test_env_show_redacts_secrets(server, cfg):
     assert run(["env", "list"], env=env).code == 2
 
 
+def test_env_and_env_show_redact_credentials_in_urls_and_secret_parameters(cfg):
+    env = cfg.write({"environments": {"dev": {
+        "base_url": "https://ann:hunter2@api.example.com/v2/",
+        "simulate_domain": "http://TOKEN123@10.0.0.5:8080",
+        "params": {"user": "ann", "password": "hunter2", "api_token": "t0k"},
+    }}})
+    listed = run(["env"], env=env)
+    assert (listed.code, listed.out) == (0, "dev  https://ann:***@api.example.com/v2/\n")
+    shown = run(["env", "show", "dev"], env=env)
+    assert shown.code == 0, shown
+    assert shown.out == (
+        "name: dev\n"
+        "base_url: https://ann:***@api.example.com/v2/\n"
+        "params:\n  user: ann\n  password: <redacted>\n  api_token: <redacted>\n"
+        "simulate_domain: http://***@10.0.0.5:8080\n"
+    )
+    assert "hunter2" not in shown.out + listed.out and "TOKEN123" not in shown.out
+    revealed = run(["env", "show", "dev", "--show-secrets"], env=env)
+    assert "ann:hunter2@" in revealed.out and "password: hunter2" in revealed.out and "TOKEN123@" in revealed.out
+    assert "ann:hunter2@" in run(["env", "--show-secrets"], env=env).out
+
+
+@pytest.mark.parametrize("environment", [
+    {"base_url": "https://ann:hunter2@api.example.com/"},
+    {"base_url": "https://api.example.com/", "simulate_domain": "http://ann:pw@10.0.0.5"},
+    {"base_url": "https://api.example.com/", "params": {"password": "hunter2"}},
+    {"base_url": "https://api.example.com/", "params": {"token": "t"}},
+])
+def test_credentials_in_a_config_others_can_read_warn(cfg, environment):
+    env = cfg.write({"environments": {"dev": environment}}, mode=0o644)
+    result = run(["env"], env=env)
+    assert result.code == 0
+    assert result.err == (
+        f"afcli: warning: {cfg.path} holds secrets (an Authorization header, a password or token, a URL with "
+        f"a password, or an encryption command) and other users can read it: chmod 600 {cfg.path}\n")
+    cfg.write({"environments": {"dev": environment}}, mode=0o600)
+    assert run(["env"], env=env).err == ""
+
+
 def test_env_without_a_config_warns_and_lists_nothing(cfg):
     result = run(["env"], env=cfg.env)
     assert result.code == 0

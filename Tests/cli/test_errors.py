@@ -1,7 +1,9 @@
 """Bad input: one clear error line, exit 2, nothing sent, nothing overwritten."""
 
 import os
+import re
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -109,6 +111,14 @@ def test_help_and_version():
     assert len(long_help.out) > len(result.out)
     version = run(["--version"])
     assert version.code == 0 and version.out.startswith("afcli ")
+
+
+def test_the_readme_tells_the_length_of_help_within_a_tenth():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    claimed = re.search(r"afcli --help +#.*about (\d+) lines", readme)
+    assert claimed, "README no longer says how long --help is"
+    lines = run(["--help"]).out.count("\n")
+    assert abs(lines - int(claimed.group(1))) <= lines / 10, (lines, claimed.group(0))
 
 
 def test_completions_command():

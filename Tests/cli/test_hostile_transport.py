@@ -5,6 +5,7 @@ Every server is in-process on 127.0.0.1; each test takes well under a few second
 """
 
 import gzip
+import json
 import os
 import pty
 import select
@@ -12,7 +13,7 @@ import subprocess
 import threading
 import time
 
-from conftest import BINARY, Response, base_env, drain, run
+from conftest import BINARY, Response, base_env, drain, run, run_tty
 
 
 def trickle(count, interval, byte=b"x"):
@@ -138,6 +139,63 @@ def test_expansion_check_can_be_turned_off(server):
     result = run([server.url + "/bomb", "--max-expansion", "0"])
     assert result.code == 0, result
     assert len(result.stdout) == 24 << 20
+
+
+# MARK: - Codings afcli cannot decode
+
+
+def test_an_unknown_content_encoding_passes_through_with_one_warning(server, tmp_path):
+    body = b'{"a": 1}'
+    server.handler = lambda r: Response(
+        headers=[("Content-Type", "application/json"), ("Content-Encoding", "foo")], body=body)
+    result = run([server.url + "/x"])
+    assert (result.code, result.stdout) == (0, body), result
+    assert result.stderr == (
+        b"afcli: warning: Content-Encoding foo is not a coding afcli can decode: the body is passed on as received\n")
+    saved = tmp_path / "out"
+    assert run([server.url + "/x", "-o", str(saved), "--quiet"]).code == 0
+    assert saved.read_bytes() == body
+
+
+def test_an_unknown_content_encoding_is_opaque_to_the_formatters(server):
+    server.handler = lambda r: Response(
+        headers=[("Content-Type", "application/json"), ("Content-Encoding", "gzip, foo")], body=b'{"a": 1}')
+    shown = run_tty([server.url + "/x", "--pretty=all"])
+    assert shown.code == 0
+    assert b"binary data not shown" in shown.stdout and b'"a"' not in shown.stdout
+    assert b"Content-Encoding foo is not a coding" in shown.stderr
+
+
+def test_a_known_coding_is_still_decoded_after_an_unknown_one(server):
+    plain = b'{"a": 1}'
+    codings = iter([("foo", plain), ("gzip", gzip.compress(plain))])
+
+    def answer(request):
+        coding, body = next(codings)
+        return Response(headers=[("Content-Type", "application/json"), ("Content-Encoding", coding)], body=body)
+
+    server.handler = answer
+    result = run(["run", "-"], input=f"get {server.url}/1\nget {server.url}/2\n".encode())
+    assert result.code == 0, result
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(line["exit"], line["bytes"]) for line in lines] == [(0, len(plain)), (0, len(plain))]
+    assert result.stderr.count(b"afcli: warning:") == 1
+    assert b"Content-Encoding foo is not a coding afcli can decode" in result.stderr
+
+
+def test_an_unknown_transfer_encoding_passes_through(server):
+    server.handler = lambda r: Response(
+        headers=[("Content-Type", "text/plain"), ("Transfer-Encoding", "foo")], body=b"coded bytes", fault="close")
+    result = run([server.url + "/x"])
+    assert (result.code, result.stdout) == (0, b"coded bytes"), result
+    assert b"Transfer-Encoding foo is not a coding" in result.stderr
+    server.handler = lambda r: Response(
+        headers=[("Content-Type", "text/plain"), ("Transfer-Encoding", "foo, chunked")],
+        body=b"5\r\ncoded\r\n0\r\n\r\n")
+    result = run([server.url + "/x"])
+    assert (result.code, result.stdout) == (0, b"coded"), result
+    downloaded = run(["download", server.url + "/x", "-o", "-"])
+    assert (downloaded.code, downloaded.stdout) == (0, b"coded"), downloaded
 
 
 def test_max_filesize_refuses_an_announced_length_before_the_body(server):

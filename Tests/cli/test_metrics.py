@@ -259,6 +259,37 @@ def test_write_out_after_a_failed_transfer(tmp_path):
     assert result.err == f"afcli: error: {message}\n"
 
 
+def test_write_out_onerror_prints_the_rest_only_for_a_failed_transfer(redirecting, tmp_path):
+    fmt = "%{http_code}%{onerror} failed: %{exitcode}\\n"
+    done = run(["-w", fmt, "get", f"{redirecting.url}/b", "-o", str(tmp_path / "body")])
+    assert (done.code, done.stdout) == (0, b"200")
+    assert curl_write_out([f"{redirecting.url}/b"], fmt) == b"200"
+    failed = run(["-w", "%{onError}[%{errormsg}]", "get", f"127.0.0.1:{free_port()}/"])
+    assert failed.code != 0 and failed.out.startswith("[failed to connect")
+    assert "unknown --write-out variable" not in failed.err
+
+
+def test_write_out_size_download_counts_a_local_answer(tmp_path):
+    mocks = tmp_path / "mocks"
+    mocks.mkdir()
+    (mocks / "x.json").write_bytes(b'{"cards":[1]}')
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"environments": {"dev": {"base_url": "http://127.0.0.1:1/", "local_dir": "./mocks"}}}))
+    result = run(["--env", "dev", "--local", "get", "/x", "-o", str(tmp_path / "out"), "-w", "%{size_download}"],
+                 env={"AFCLI_CONFIG_DIR": str(tmp_path)})
+    assert (result.code, result.stdout) == (0, b"13"), result
+
+
+def test_write_out_size_download_counts_a_cache_hit(server, tmp_path):
+    server.handler = lambda request: Response(
+        headers=[("Content-Type", "application/json"), ("Cache-Control", "max-age=60")], body=b'{"n":12345}')
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    args = ["--cache", f"{server.url}/x", "-o", str(tmp_path / "out"), "-w", "%{size_download}"]
+    assert run(args, env=env).stdout == b"11"
+    hit = run(args, env=env)
+    assert (hit.code, hit.stdout, len(server.requests)) == (0, b"11", 1), hit
+
+
 def test_write_out_after_a_timeout_has_the_times_up_to_the_failure():
     # A server that accepts the connection and never answers: as curl does, -w reports the
     # connect time, the time spent until --max-time gave up, and the address reached.

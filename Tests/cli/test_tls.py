@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run
+from conftest import run, run_tty
 from nginx import NginxServer, TLSConfig
 
 AF_REJECTION = ("The certificate for this server is invalid. You might be connecting to a server that is "
@@ -281,6 +281,24 @@ def test_pin_command_with_insecure_and_json(tls):
     assert document["verified"] is False
     assert [c["pin"] for c in document["certificates"]] == [spki_pin(certs.self_signed)]
     assert "did not verify" in result.err
+
+
+def test_pin_command_shows_control_characters_of_a_subject_escaped_on_a_terminal(tls, tmp_path):
+    certs, _ = tls
+    # U+009B is CSI for a terminal that reads C1 controls; OpenSSL prints it as UTF-8.
+    openssl("req", "-x509", *certs.key_args, "-keyout", "c1.key", "-out", "c1.pem", "-days", "30", "-utf8",
+            "-subj", "/CN=evil\u009b2Jname", cwd=tmp_path)
+    www = tmp_path / "www"
+    www.mkdir()
+    server = Server(www, tmp_path, tmp_path / "c1.pem", tmp_path / "c1.key").start()
+    try:
+        shown = run_tty(["pin", "-k", server.url])
+        piped = run(["pin", "-k", server.url])
+    finally:
+        server.nginx.__exit__()
+    assert shown.code == 0, shown
+    assert "\u009b".encode() not in shown.stdout and b"CN=evil\\x9b2Jname" in shown.stdout
+    assert "CN=evil\u009b2Jname".encode() in piped.stdout
 
 
 # MARK: - Certificate pins

@@ -281,6 +281,12 @@ final class BatchExecutor {
         switch result {
         case .success(let exchange):
             report.statusCode = exchange.statusCode
+            if let kept = running.sink.finalHead?.keptCoding, !running.options.values.quiet {
+                status.clear()
+                ErrorReporter.warn(
+                    "\(report.name): \(kept.field) \(kept.coding) is not a coding afcli can decode: "
+                        + "the body is kept as received")
+            }
             report.redirects = exchange.redirectCount
             // An answer from the store had no transfer: no times, no connection.
             if case .hit? = report.cache {} else { report.metrics = exchange.outcome.metrics }
@@ -382,6 +388,6 @@ final class BatchExecutor {
         let message = report.error ?? "failed"
         // A preparation error already names where the request was written.
         let place = origin.isEmpty || message.hasPrefix(origin + ":") ? "" : " (\(origin))"
-        StandardError.write("afcli: error: \(report.name)\(place): \(message)\n")
+        ErrorReporter.error("\(report.name)\(place): \(message)")
     }
 }

@@ -142,11 +142,11 @@ final class EnvelopeDelegate: HTTPClientDelegate {
             return nil
         case .failure(_, let message):
             try next.printer.finish()
-            StandardError.write("afcli: error: \(message.escapingTerminalControls)\n")
+            ErrorReporter.error(message)
             return .envelopeFailure
         case .commonFailure(_, let message):
             try next.printer.finish()
-            StandardError.write("afcli: error: \(message.escapingTerminalControls)\n")
+            ErrorReporter.error(message)
             return .envelopeCommonFailure
         }
     }

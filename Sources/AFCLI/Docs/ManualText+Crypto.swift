@@ -22,7 +22,9 @@ extension ManualText {
                         + "`--envelope`, formatting, `--output` and the log; redirects, other statuses and empty "
                         + "bodies are left as received (an error page from a proxy is not encrypted). The output is "
                         + "shown as text, as JSON when it looks like JSON, whatever the response's Content-Type "
-                        + "said. A decrypt command that fails ends with exit status 1 and its standard error. "
+                        + "said. The output is kept in an unlinked temporary file until the command exits, so a "
+                        + "decrypt command that fails writes nothing of it (no `--output` file is created or "
+                        + "truncated); it ends with exit status 1 and its standard error. "
                         + "The environment's encrypt and decrypt commands are used when the options are not "
                         + "given; `--no-encrypt` runs neither for one request."),
                 .paragraph(
@@ -37,8 +39,9 @@ extension ManualText {
                     "`--envelope` reads the body of a final 2xx response (after decryption, at most 64 MiB, "
                         + "else exit status 12) as CJNetwork's envelope: a JSON object with a status, a message "
                         + "and a result, under the environment's key names, else status, message and result. The "
-                        + "status is compared as text (0 and \"0\" are the same) with `--envelope-success`, else "
-                        + "the environment's success list, else 0, 200, ok, success and true. On success only "
+                        + "status is compared as text (0 and \"0\" are the same; a string status without regard "
+                        + "to case, so \"OK\" is ok) with `--envelope-success`, else the environment's success "
+                        + "list, else 0, 200, ok, success and true. On success only "
                         + "the result is printed: formatted on a terminal, its exact JSON text when piped, and "
                         + "without the response head unless `--print` or `--verbose` asks for it. On a status in "
                         + "`--common-failure` (or the environment's common_failure) the message goes to "

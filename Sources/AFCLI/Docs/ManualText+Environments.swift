@@ -30,7 +30,9 @@ extension ManualText {
                         + "JSON is an error naming the file, line and column; a value of the wrong kind names its "
                         + "key; both exit with status 2 before anything is sent. A key afcli does not know gives a "
                         + "warning. A file that group or others may read and that holds an Authorization (or other "
-                        + "secret-looking) header or an encryption command gives one warning per run. `--help`, "
+                        + "secret-looking) header, a `password` or `token` parameter, a base URL or simulated domain "
+                        + "with a password (`user:PASSWORD@`) or an encryption command gives one warning per run. "
+                        + "`--help`, "
                         + "`--version`, `help`, `man`, `completions` and `config path` work even with a broken file."),
                 .paragraph(
                     "`--env NAME` (else $AFCLI_ENV) picks an environment; an unknown NAME is an error listing "
@@ -79,8 +81,10 @@ extension ManualText {
                 .paragraph(
                     "`afcli env` lists the environments, one per line: the name and the base URL. `afcli env "
                         + "show NAME` prints one environment, with Authorization, Cookie and token-looking header "
-                        + "values and the passwords in encryption commands (`pass:…`, `-k`, `-K`) shown as "
-                        + "<redacted> unless `--show-secrets` is given. `afcli config path` prints the config "
+                        + "values, parameters named like secrets (password, token, key…) and the passwords in "
+                        + "encryption commands (`pass:…`, `-k`, `-K`) shown as <redacted>, and the user information "
+                        + "of base_url and simulate_domain as the request log shows it (`user:***@`), unless "
+                        + "`--show-secrets` is given. `afcli config path` prints the config "
                         + "file's path, with a note on stderr when it does not exist."),
             ])
     ]

@@ -22,6 +22,12 @@ extension ManualText {
                         + "head may have at most 1000 header fields and 1 MiB, and one header line at most 100 KiB "
                         + "(`response header too large`)."),
                 .paragraph(
+                    "A Content-Encoding or Transfer-Encoding afcli cannot decode (anything but gzip, deflate, "
+                        + "br, zstd, identity and chunked) does not fail the request: the body is passed on as "
+                        + "received, with one warning naming the coding, and the formatters treat it as opaque "
+                        + "bytes (a terminal gets the binary notice), as browsers, HTTPie and curl without "
+                        + "`--compressed` do."),
+                .paragraph(
                     "The response head is printed as soon as it arrives. When nothing more of the body would "
                         + "be shown (`--headers`, `--print` without b, `--quiet`, or the binary notice on a "
                         + "terminal), afcli stops reading it and closes the connection; the exit status is that of "

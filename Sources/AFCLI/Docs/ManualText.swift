@@ -362,7 +362,10 @@ package enum ManualText {
                         + "bodies, C0 controls other than tab and line feed, a carriage return not followed by a "
                         + "line feed, DEL and the C1 controls U+0080 to U+009F appear as `\\xHH` (`\\x1b`, "
                         + "`\\x07`), so a response cannot retitle the window or clear the screen. Pipes and files "
-                        + "get the bytes unchanged."),
+                        + "get the bytes unchanged. The same holds for the `--log=cj` block on a terminal (a "
+                        + "`--log-file` keeps the bytes), and each `afcli: error:`, `warning:` or `note:` line stays "
+                        + "one line whatever it quotes (a reason phrase, an envelope message): a line feed in it is "
+                        + "written `\\n`."),
                 .paragraph(
                     "On a terminal, an image is replaced by one line with its format, dimensions (from the PNG, "
                         + "JPEG, GIF, BMP, ICO, TIFF or WebP header) and size, and other binary bodies (a binary "

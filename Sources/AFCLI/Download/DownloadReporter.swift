@@ -63,7 +63,7 @@ final class DownloadReporter: DownloadObserver {
     /// for standard output, which may be feeding a pipeline (`| tar x`).
     func saved(_ result: DownloadResult) {
         guard !quiet, result.path != nil else { return }
-        StandardError.write("afcli: " + Self.describe(result) + "\n")
+        StandardError.write("afcli: " + Self.describe(result).escapingControlsOnOneLine + "\n")
     }
 
     /// The one-line account of a result, shared with the summary.
@@ -101,7 +101,7 @@ struct DownloadSummary {
     var text: String {
         let failed = lines.filter { !$0.ok }.count
         var text = "afcli: \(lines.count) downloads, \(lines.count - failed) complete, \(failed) failed\n"
-        for line in lines { text += "  \(line.text)\n" }
+        for line in lines { text += "  \(line.text.escapingControlsOnOneLine)\n" }
         return text
     }
 

@@ -41,8 +41,8 @@ struct ConfigSetup {
         for key in loaded.file.unknownKeys { ErrorReporter.warn("\(path): unknown key \(key) (ignored)") }
         if loaded.exposesSecrets {
             ErrorReporter.warn(
-                "\(path) holds secrets (an Authorization header or an encryption command) and other users "
-                    + "can read it: chmod 600 \(path)")
+                "\(path) holds secrets (an Authorization header, a password or token, a URL with a password, "
+                    + "or an encryption command) and other users can read it: chmod 600 \(path)")
         }
         let defaults = loaded.file.defaultOptions
         try checkDefaultOptions(defaults, file: path)

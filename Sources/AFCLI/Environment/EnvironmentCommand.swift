@@ -25,7 +25,8 @@ struct EnvironmentCommand {
             let width = file.environments.map(\.name.count).max() ?? 0
             let lines = file.environments.map { profile in
                 let padding = String(repeating: " ", count: width - profile.name.count)
-                return profile.name + padding + "  " + (profile.baseURL ?? "-") + "\n"
+                let base = profile.baseURL.map { Self.shown(url: $0, showSecrets: options.showSecrets) } ?? "-"
+                return Self.visible(profile.name + padding + "  " + base) + "\n"
             }
             try Self.printOut(lines.joined())
         case 2 where words[0] == "show":
@@ -62,10 +63,14 @@ struct EnvironmentCommand {
     /// One environment as `key: value` lines, in the config's terms; secrets as `<redacted>`.
     static func describe(_ profile: EnvironmentProfile, showSecrets: Bool) -> String {
         var lines = ["name: " + profile.name]
-        if let base = profile.baseURL { lines.append("base_url: " + base) }
+        if let base = profile.baseURL { lines.append("base_url: " + shown(url: base, showSecrets: showSecrets)) }
         if !profile.parameters.isEmpty {
             lines.append("params:")
             for parameter in profile.parameters {
+                if !showSecrets, SecretRedaction.isSecretParameter(name: parameter.name) {
+                    lines.append("  \(parameter.name): \(SecretRedaction.placeholder)")
+                    continue
+                }
                 switch parameter.value {
                 case .text(let text): lines.append("  \(parameter.name): \(text)")
                 case .json(let json): lines.append("  \(parameter.name): \(json) (JSON)")
@@ -95,12 +100,19 @@ struct EnvironmentCommand {
             lines.append("\(key): " + (showSecrets ? command : SecretRedaction.command(command)))
         }
         let rest = [
-            ("simulate_domain", profile.simulateDomain), ("local_dir", profile.localDirectory),
+            ("simulate_domain", profile.simulateDomain.map { shown(url: $0, showSecrets: showSecrets) }),
+            ("local_dir", profile.localDirectory),
             ("cache", profile.cachePolicy), ("cache_namespace", profile.cacheNamespace),
         ]
         for case (let key, let value?) in rest { lines.append("\(key): \(value)") }
         // Names and values come from a file: control characters must not reach the terminal raw.
         return lines.map { visible($0) + "\n" }.joined()
+    }
+
+    /// A URL from the config: its user information hidden as the request log hides it
+    /// (`ann:***@`) unless `--show-secrets`.
+    static func shown(url: String, showSecrets: Bool) -> String {
+        showSecrets ? url : SecretRedaction.url(url)
     }
 
     /// `text` with C0 controls (but tab), DEL and C1 controls written as `\xHH`.

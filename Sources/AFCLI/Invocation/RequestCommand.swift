@@ -92,7 +92,9 @@ struct RequestCommand {
             throw error
         }
         let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal, enveloped: enveloped)
-        try metrics.finished(result, request: prepared, printsMetadata: parts.contains(.metadata), status: status)
+        try metrics.finished(
+            result, request: prepared, printsMetadata: parts.contains(.metadata), status: status,
+            bodyBytes: printer.finalBodyLength)
         return status
     }
 

@@ -95,18 +95,21 @@ struct MetricsOutput {
     }
 
     /// After a response: `--meta=json` on standard error when the `m` part did not show it, then
-    /// the `--write-out` text for the exit status the command ends with.
-    func finished(_ result: HTTPClientResult, request: PreparedRequest, printsMetadata: Bool, status: ExitStatus) throws
-    {
+    /// the `--write-out` text for the exit status the command ends with. `bodyBytes` is the body
+    /// written, which `size_download` counts when no transfer took place (a cache hit, `--local`).
+    func finished(
+        _ result: HTTPClientResult, request: PreparedRequest, printsMetadata: Bool, status: ExitStatus, bodyBytes: Int
+    ) throws {
         let metrics = TaskMetrics(transactions: result.hopMetrics)
         if format == .json, !printsMetadata, let metrics {
             StandardError.write(metrics.jsonText + "\n")
         }
         guard let writeOut else { return }
-        let context = WriteOutContext(
+        var context = WriteOutContext(
             metrics: metrics, url: request.url, method: request.method, head: result.head,
             exitCode: Int(status.rawValue), redirectURL: result.outcome.redirectURL)
-        try Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
+        if metrics == nil { context.metrics.bodyBytesReceived = Int64(bodyBytes) }
+        try Self.write(render(writeOut, context))
     }
 
     /// After a failed transfer: the `--write-out` text with no response, afcli's exit status and
@@ -119,7 +122,13 @@ struct MetricsOutput {
         let context = WriteOutContext(
             metrics: metrics, url: request.url, method: request.method, head: nil, exitCode: Int(status.rawValue),
             errorMessage: message)
-        try? Self.write(WriteOutFormatter.render(writeOut, context, escapesControls: toTerminal))
+        try? Self.write(render(writeOut, context))
+    }
+
+    /// The `--write-out` text, with values escaped for whichever stream is a terminal.
+    private func render(_ format: WriteOutFormat, _ context: WriteOutContext) -> [WriteOutFormatter.Chunk] {
+        WriteOutFormatter.render(
+            format, context, escapesControls: toTerminal, escapesStandardErrorControls: isatty(STDERR_FILENO) == 1)
     }
 
     /// Writes the chunks to standard output or standard error, in order.

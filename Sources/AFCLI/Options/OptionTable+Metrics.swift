@@ -13,7 +13,7 @@ extension OptionTable {
                 + "local_ip, local_port, num_connects, num_redirects, num_headers, url, url_effective, "
                 + "redirect_url, content_type, http_version, scheme, method, exitcode, errormsg), %{json} all of "
                 + "them as one JSON object, %header{NAME} a response header, %{stderr} and %{stdout} switch "
-                + "streams, \\n, \\r and \\t are escapes and %% is a percent sign. @FILE reads FORMAT from a "
+                + "streams, %{onerror} prints the rest only for a failed transfer, \\n, \\r and \\t are escapes and %% is a percent sign. @FILE reads FORMAT from a "
                 + "file, @- from standard input (at most 64 KiB). Also printed when the transfer fails.",
             apply: { values, text in values.writeOut = text ?? "" },
             reset: { $0.writeOut = nil }),

@@ -154,8 +154,15 @@ final class ExchangePrinter {
             // The head is shown when it arrives, not when a slow body has ended.
             try stream?.flush()
         }
+        if isFinal, let kept = head.keptCoding, !display.quiet {
+            try stream?.flush()
+            ErrorReporter.warn(
+                "\(kept.field) \(kept.coding) is not a coding afcli can decode: the body is passed on as received")
+        }
         if parts.contains(.responseBody), !destination.isDiscard {
-            let contentType = (isFinal ? finalBodyContentType : nil) ?? head.value(for: "Content-Type")
+            // A body still in a coding afcli could not decode is opaque bytes, whatever its type.
+            let served = head.keptCoding == nil ? head.value(for: "Content-Type") : "application/octet-stream"
+            let contentType = (isFinal ? finalBodyContentType : nil) ?? served
             renderer = ResponseBodyRenderer(contentType: contentType, display: display, sink: PrinterBodySink(printer: self))
         }
     }

@@ -125,9 +125,12 @@ final class RequestLogger {
 
     /// Writes one block with `result` as 结果.
     private func write(_ result: String) {
-        let text = CJRequestLog(
+        var text = CJRequestLog(
             address: address, originalParameters: originalParameters, finalParameters: finalParameters, result: result
         ).text
+        // The block quotes the response body: on a terminal its control characters are shown,
+        // not obeyed, as the printed body's are; a log file keeps the bytes as CJNetwork wrote them.
+        if isatty(descriptor) == 1 { text = text.escapingTerminalControls }
         // A log that cannot be written must not fail the request it describes.
         try? FileDescriptorIO.writeAll(descriptor, text)
     }

@@ -35,9 +35,12 @@ struct PinCommand {
         if options.encoding == .json {
             try stream.write(try Self.json(report, url: url) + "\n")
         } else {
+            // A subject is the server's text: on a terminal its control characters are shown, not obeyed.
+            let toTerminal = isatty(STDOUT_FILENO) == 1
             for (depth, certificate) in report.chain.enumerated() {
                 let pin = PinnedPublicKey(digest: certificate.keySHA256)?.description ?? "?"
-                try stream.write("\(pin)  \(depth)  \(Self.role(depth: depth, in: report))  \(certificate.subject)\n")
+                let subject = toTerminal ? certificate.subject.escapingTerminalControls : certificate.subject
+                try stream.write("\(pin)  \(depth)  \(Self.role(depth: depth, in: report))  \(subject)\n")
             }
         }
         try stream.flush()

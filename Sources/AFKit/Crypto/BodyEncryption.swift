@@ -54,16 +54,22 @@ package final class TemporaryFileBodySource: BodySource {
     private let descriptor: Int32
     private var written: UInt64 = 0
     private var position: UInt64 = 0
+    /// What the file holds, for messages (`the encrypted body`).
+    private let contents: String
 
-    /// Creates the file with `mkstemp` (0600) and unlinks its name at once.
-    package init() throws(TemporaryFileError) {
+    /// Creates the file with `mkstemp` (0600) and unlinks its name at once; `contents` names what
+    /// it will hold, for messages.
+    package init(holding contents: String = "the encrypted body") throws(TemporaryFileError) {
         let directory = Self.directory()
         var template = Array((directory + "/afcli-body-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw TemporaryFileError(directory: directory, error: .current) }
+        guard descriptor >= 0 else {
+            throw TemporaryFileError(directory: directory, error: .current, contents: contents)
+        }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         self.descriptor = descriptor
+        self.contents = contents
     }
 
     deinit {
@@ -81,7 +87,7 @@ package final class TemporaryFileBodySource: BodySource {
         do {
             try FileDescriptorIO.writeAll(descriptor, bytes)
         } catch {
-            throw TemporaryFileError(directory: Self.directory(), error: error)
+            throw TemporaryFileError(directory: Self.directory(), error: error, contents: contents)
         }
         written += UInt64(bytes.count)
     }
@@ -92,7 +98,9 @@ package final class TemporaryFileBodySource: BodySource {
         let wanted = Int(min(UInt64(buffer.count), written - position))
         guard wanted > 0 else { return 0 }
         let count = pread(descriptor, buffer.baseAddress, wanted, off_t(position))
-        guard count > 0 else { throw TemporaryFileError(directory: Self.directory(), error: .current) }
+        guard count > 0 else {
+            throw TemporaryFileError(directory: Self.directory(), error: .current, contents: contents)
+        }
         position += UInt64(count)
         return count
     }
@@ -116,14 +124,16 @@ package final class TemporaryFileBodySource: BodySource {
     }
 }
 
-/// The temporary file of an encrypted body could not be created, written or read.
+/// The temporary file of an encrypted or decrypted body could not be created, written or read.
 package struct TemporaryFileError: Error, Equatable, CustomStringConvertible {
     /// Where the file was to be.
     package var directory: String
     /// The system's error.
     package var error: SystemError
+    /// What the file was to hold (`the encrypted body`).
+    package var contents = "the encrypted body"
 
     package var description: String {
-        "cannot keep the encrypted body in a temporary file in \(directory): \(error)"
+        "cannot keep \(contents) in a temporary file in \(directory): \(error)"
     }
 }

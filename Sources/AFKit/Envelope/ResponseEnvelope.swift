@@ -29,7 +29,7 @@ package enum ResponseEnvelope {
         guard body.count <= maximumBodyBytes else { throw .tooLarge(limit: maximumBodyBytes) }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes: body)
+            value = try JSONParser.parse(bytes: body, replacingLoneSurrogates: true)
         } catch {
             throw .notJSON(reason: error.description)
         }
@@ -39,15 +39,25 @@ package enum ResponseEnvelope {
         }
         let statusText = text(of: status)
         let success = spec.success.isEmpty ? defaultSuccess : spec.success
-        if success.contains(statusText) {
+        if matches(status, statusText, success) {
             let result = members.contains { $0.key == spec.resultKey } ? memberText(body, key: spec.resultKey) : nil
             return .success(result: result ?? Array("null".utf8))
         }
         let message =
             members.last(where: { $0.key == spec.messageKey }).map { text(of: $0.value) }
             ?? "the server answered status \(statusText) without a \(spec.messageKey)"
-        if spec.commonFailure.contains(statusText) { return .commonFailure(status: statusText, message: message) }
+        if matches(status, statusText, spec.commonFailure) {
+            return .commonFailure(status: statusText, message: message)
+        }
         return .failure(status: statusText, message: message)
+    }
+
+    /// Whether a status is one of `list`: a string status compared without regard to case (`"OK"`
+    /// is `ok`), any other as its exact text (`0`, `true`).
+    static func matches(_ status: JSONValue, _ text: String, _ list: [String]) -> Bool {
+        guard case .string = status else { return list.contains(text) }
+        let lower = text.lowercased()
+        return list.contains { $0.lowercased() == lower }
     }
 
     /// A status or message as text: a string's characters, a number's literal, `true`, `false`,
@@ -78,7 +88,8 @@ package enum ResponseEnvelope {
             scanner.skipSpace()
             let keyStart = scanner.position
             scanner.skipValue()
-            let name = try? JSONParser.parse(bytes: Array(body[keyStart..<scanner.position]))
+            let name = try? JSONParser.parse(
+                bytes: Array(body[keyStart..<scanner.position]), replacingLoneSurrogates: true)
             scanner.skipSpace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipSpace()

@@ -25,11 +25,16 @@ package struct ConfigFile: Equatable, Sendable {
     }
 
     /// Whether the file holds something only its owner should read: an `Authorization` header
-    /// (or another header `SecretRedaction` hides) or an encryption command.
+    /// (or another header `SecretRedaction` hides), an encryption command, a `password`/`token`
+    /// parameter, or a base URL or simulated domain with `user:password@`.
     package var holdsSecrets: Bool {
         environments.contains { profile in
             profile.encryptCommand != nil || profile.decryptCommand != nil
                 || profile.headers.contains { SecretRedaction.isSecretHeader(name: $0.name, value: $0.value) }
+                || profile.parameters.contains { SecretRedaction.isSecretParameter(name: $0.name) }
+                || [profile.baseURL, profile.simulateDomain].contains {
+                    $0.map(SecretRedaction.urlHoldsCredentials) ?? false
+                }
         }
     }
 }

@@ -1,7 +1,8 @@
 import AFCurl
 
 /// Decides which config values are secrets and hides them as `<redacted>` (the word `--curl`
-/// uses), for `afcli env show` and the permission warning on a config others can read.
+/// uses), for `afcli env show` and the permission warning on a config others can read; a URL's
+/// user information is hidden as the request log hides it (`ann:***@`).
 ///
 /// A header is secret by its name (`Authorization`, `Proxy-Authorization`, `Cookie`, or a name
 /// with `token`, `secret`, `key`, `auth`, `password`, `session` or `signature` in it) or by its
@@ -45,6 +46,38 @@ package enum SecretRedaction {
             }
         }
         return letters && digits
+    }
+
+    /// `url` with the password of its user information replaced by `***`
+    /// (`https://ann:***@host/`), and user information without a password (often a token, as in
+    /// `https://TOKEN@host/`) replaced whole; everything else is left as it is. The request log,
+    /// `afcli env` and the permission warning use it.
+    package static func url(_ url: String) -> String {
+        let characters = Array(url)
+        var schemeEnd: Int?
+        for index in 0..<max(characters.count - 2, 0) where characters[index] == ":" {
+            if characters[index + 1] == "/" && characters[index + 2] == "/" { schemeEnd = index + 3 }
+            break
+        }
+        guard let authorityStart = schemeEnd else { return url }
+        var authorityEnd = authorityStart
+        while authorityEnd < characters.count, !"/?#".contains(characters[authorityEnd]) { authorityEnd += 1 }
+        guard let at = characters[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
+        let userInfo = characters[authorityStart..<at]
+        let redacted = userInfo.firstIndex(of: ":").map { String(characters[authorityStart..<$0]) + ":***" } ?? "***"
+        return String(characters[..<authorityStart]) + redacted + String(characters[at...])
+    }
+
+    /// Whether `url` carries user information (a password or a token) that `url(_:)` hides.
+    package static func urlHoldsCredentials(_ url: String) -> Bool {
+        self.url(url) != url
+    }
+
+    /// Whether a common parameter with this name is a secret (`password`, `token`, `api_key`):
+    /// the same name fragments as for headers.
+    package static func isSecretParameter(name: String) -> Bool {
+        let lower = ASCIICase.lowercased(name)
+        return secretNameParts.contains { lower.contains($0) }
     }
 
     /// `command` with its password arguments hidden; environment-variable and file references

@@ -177,4 +177,17 @@ extension String {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The text as one line of a diagnostic (`afcli: error: …`): a line feed is written `\n` and
+    /// every other control character as `escapingTerminalControls` writes it, so that text a server
+    /// or a file chose can neither act on a terminal nor pass for a line of afcli's own.
+    package var escapingControlsOnOneLine: String {
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return self }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 8)
+        for byte in utf8 {
+            if byte == 0x0A { bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")] } else { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self).escapingTerminalControls
+    }
 }

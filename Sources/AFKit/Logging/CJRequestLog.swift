@@ -34,19 +34,7 @@ package struct CJRequestLog: Equatable, Sendable {
     /// in `https://TOKEN@host/`) replaced whole; the log may be kept or shared, the URL's
     /// credentials must not be in it. Everything else is left as it is.
     package static func address(_ url: String) -> String {
-        let characters = Array(url)
-        var schemeEnd: Int?
-        for index in 0..<max(characters.count - 2, 0) where characters[index] == ":" {
-            if characters[index + 1] == "/" && characters[index + 2] == "/" { schemeEnd = index + 3 }
-            break
-        }
-        guard let authorityStart = schemeEnd else { return url }
-        var authorityEnd = authorityStart
-        while authorityEnd < characters.count, !"/?#".contains(characters[authorityEnd]) { authorityEnd += 1 }
-        guard let at = characters[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
-        let userInfo = characters[authorityStart..<at]
-        let redacted = userInfo.firstIndex(of: ":").map { String(characters[authorityStart..<$0]) + ":***" } ?? "***"
-        return String(characters[..<authorityStart]) + redacted + String(characters[at...])
+        SecretRedaction.url(url)
     }
 
     /// 最终参数 when the body is not available as text: none, streamed (multipart, a file,

@@ -19,6 +19,8 @@ package struct WriteOutFormat: Equatable, Sendable {
         case toStandardError
         /// `%{stdout}`: what follows goes to standard output (the start).
         case toStandardOutput
+        /// `%{onerror}` (curl 7.75): the rest of the format is printed only when the transfer failed.
+        case onError
     }
 
     /// The pieces in order; adjacent literal bytes are joined.
@@ -74,6 +76,8 @@ package struct WriteOutFormat: Equatable, Sendable {
                 segments.append(.toStandardError)
             } else if lowered == "stdout" {
                 segments.append(.toStandardOutput)
+            } else if lowered == "onerror" {
+                segments.append(.onError)
             } else if let variable = WriteOutVariable(rawValue: lowered) {
                 segments.append(.variable(variable))
             } else {

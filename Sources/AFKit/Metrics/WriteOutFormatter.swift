@@ -13,7 +13,8 @@ package struct WriteOutContext: Sendable {
     package var head: ResponseHead?
     /// The exit status afcli ends with (`exitcode`).
     package var exitCode: Int
-    /// The error message afcli prints, without `afcli: error: ` (`errormsg`); nil on success.
+    /// The error message afcli prints, without `afcli: error: ` (`errormsg`); nil when the
+    /// transfer did not fail (`%{onerror}` then ends the output).
     package var errorMessage: String?
     /// Where a redirect that was not followed points (`redirect_url`).
     package var redirectURL: String?
@@ -50,9 +51,11 @@ package enum WriteOutFormatter {
 
     /// The output of `format` for `context`, in order. With `escapesControls` (standard output
     /// is a terminal) control characters in the values, which a server chooses, are shown as
-    /// `\x1b` rather than obeyed; the format's own text and escapes are written as given.
+    /// `\x1b` rather than obeyed; `escapesStandardErrorControls` does the same for what
+    /// `%{stderr}` sends to standard error. The format's own text and escapes are written as given.
     package static func render(
-        _ format: WriteOutFormat, _ context: WriteOutContext, escapesControls: Bool = false
+        _ format: WriteOutFormat, _ context: WriteOutContext, escapesControls: Bool = false,
+        escapesStandardErrorControls: Bool = false
     ) -> [Chunk] {
         var chunks: [Chunk] = []
         var toStandardError = false
@@ -65,7 +68,8 @@ package enum WriteOutFormatter {
             }
         }
         func shown(_ value: String) -> [UInt8] {
-            Array((escapesControls ? value.escapingTerminalControls : value).utf8)
+            let escapes = toStandardError ? escapesStandardErrorControls : escapesControls
+            return Array((escapes ? value.escapingTerminalControls : value).utf8)
         }
         for segment in format.segments {
             switch segment {
@@ -74,6 +78,9 @@ package enum WriteOutFormatter {
             case .header(let name): append(shown((context.head?.values(for: name) ?? []).joined(separator: ", ")))
             case .toStandardError: toStandardError = true
             case .toStandardOutput: toStandardError = false
+            case .onError:
+                // As curl: a request that did not fail ends the output here.
+                guard context.errorMessage != nil else { return chunks }
             }
         }
         return chunks

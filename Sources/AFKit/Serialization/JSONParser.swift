@@ -39,9 +39,15 @@ package enum JSONParser {
         try parse(bytes: Array(text.utf8))
     }
 
-    /// Parses a whole JSON text given as UTF-8 bytes; invalid UTF-8 is an error.
-    package static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    /// Parses a whole JSON text given as UTF-8 bytes; invalid UTF-8 is an error. A `\u` escape of
+    /// a lone surrogate (`"\ud800"`) is valid JSON (RFC 8259 §8.2) that a Swift string cannot
+    /// hold: an error by default, U+FFFD with `replacingLoneSurrogates` (for reading what a
+    /// server sent, where refusing the whole body over one character would be wrong).
+    package static func parse(bytes: [UInt8], replacingLoneSurrogates: Bool = false) throws(JSONParseError)
+        -> JSONValue
+    {
         var cursor = JSONCursor(bytes: bytes)
+        cursor.replacesLoneSurrogates = replacingLoneSurrogates
         return try cursor.parseDocument()
     }
 
@@ -97,6 +103,8 @@ private struct JSONCursor {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// Whether a lone surrogate escape becomes U+FFFD instead of an error.
+    var replacesLoneSurrogates = false
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -295,12 +303,18 @@ private struct JSONCursor {
         let high = try hexQuad(at: index + 2, escapeStart: start)
         index += 6
         var scalarValue = UInt32(high)
-        if (0xDC00...0xDFFF).contains(high) { throw failure("unpaired surrogate", at: start) }
+        func loneSurrogate() throws(JSONParseError) {
+            guard replacesLoneSurrogates else { throw failure("unpaired surrogate", at: start) }
+            result.append(contentsOf: [0xEF, 0xBF, 0xBD])
+        }
+        if (0xDC00...0xDFFF).contains(high) { return try loneSurrogate() }
         if (0xD800...0xDBFF).contains(high) {
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { throw failure("unpaired surrogate", at: start) }
+            else { return try loneSurrogate() }
             let low = try hexQuad(at: index + 2, escapeStart: index)
-            guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate", at: start) }
+            // A high surrogate followed by an escape that is not a low one: the high one is lone,
+            // and the next escape is read on its own.
+            guard (0xDC00...0xDFFF).contains(low) else { return try loneSurrogate() }
             index += 6
             scalarValue = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
         }

@@ -87,7 +87,11 @@ package struct CurlCommand: Sendable {
         }
         if let bytes = request.bodyBytes { return .bytes(bytes) }
         if let file = body as? FileBodySource { return .file(path: file.path) }
-        if body is StandardInputBodySource { return .standardInput(note: nil) }
+        if body is StandardInputBodySource {
+            return .standardInput(
+                note: "the body is read from standard input (--data-binary @-): pipe into curl what you piped "
+                    + "into afcli")
+        }
         return .standardInput(
             note: "the body is made while it is sent (a compressed stream): pipe afcli's body into curl")
     }

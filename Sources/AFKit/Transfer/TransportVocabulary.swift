@@ -12,6 +12,9 @@ package typealias BodySource = AFCurl.BodySource
 /// A response's status line and header fields as received; AFCLI prints and validates it.
 package typealias ResponseHead = AFCurl.ResponseHead
 
+/// A content or transfer coding the transport could not decode, so the body is as received.
+package typealias KeptCoding = AFCurl.KeptCoding
+
 /// The TLS settings of a request (verification, CA files, client certificates, pins), built by
 /// AFCLI from `--verify`, `--cert` and the pin options through `SecurityPolicy`.
 package typealias TLSOptions = AFCurl.TLSOptions

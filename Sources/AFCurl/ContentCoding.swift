@@ -1,0 +1,71 @@
+/// A content or transfer coding of a response that libcurl cannot decode (`Content-Encoding:
+/// foo`): the transfer then leaves the body as received instead of failing with "unrecognized
+/// content encoding type", as browsers, HTTPie and curl without `--compressed` do.
+package struct KeptCoding: Equatable, Sendable {
+    /// The header that names it: `Content-Encoding` or `Transfer-Encoding`.
+    package var field: String
+    /// The coding as the server wrote it (`foo`).
+    package var coding: String
+
+    package init(field: String, coding: String) {
+        self.field = field
+        self.coding = coding
+    }
+}
+
+/// Which codings of a response libcurl decodes, read from the encodings this libcurl was built
+/// with (`gzip, deflate, br, zstd`) plus the names libcurl also knows (`identity`, `x-gzip`).
+package enum ContentCoding {
+    /// The coding names libcurl decodes, lower case; computed the first time a coding is seen.
+    private static let decodable: Set<String> = {
+        var names: Set<String> = ["identity", "none"]
+        for name in CurlRuntime.supportedEncodings.split(separator: ",") {
+            names.insert(String(name).trimmingSpace.lowercasedASCII)
+        }
+        if names.contains("gzip") { names.insert("x-gzip") }
+        return names
+    }()
+
+    /// The first coding of `head` that libcurl would fail on, nil when it decodes them all:
+    /// `Transfer-Encoding` codings other than `chunked` always (libcurl applies them whatever
+    /// the request asked), `Content-Encoding` codings only when `decodesContent` (the request
+    /// set an Accept-Encoding, so libcurl decodes the content).
+    package static func undecodable(in head: ResponseHead, decodesContent: Bool) -> KeptCoding? {
+        for value in head.values(for: "Transfer-Encoding") {
+            if let coding = firstUnknown(in: value, skipping: "chunked") {
+                return KeptCoding(field: "Transfer-Encoding", coding: coding)
+            }
+        }
+        guard decodesContent else { return nil }
+        for value in head.values(for: "Content-Encoding") {
+            if let coding = firstUnknown(in: value, skipping: nil) {
+                return KeptCoding(field: "Content-Encoding", coding: coding)
+            }
+        }
+        return nil
+    }
+
+    /// The first name in a comma-separated list that libcurl does not decode.
+    private static func firstUnknown(in list: String, skipping skipped: String?) -> String? {
+        for item in list.split(separator: ",") {
+            let name = String(item).trimmingSpace
+            let lower = name.lowercasedASCII
+            if lower.isEmpty || lower == skipped || decodable.contains(lower) { continue }
+            return name
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The text without spaces and tabs at either end.
+    fileprivate var trimmingSpace: String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+
+    /// The text with ASCII letters in lower case.
+    fileprivate var lowercasedASCII: String { ASCIICase.lowercased(self) }
+}
