@@ -227,6 +227,9 @@ def test_options_asterisk_is_sent_as_asterisk(server, tmp_path):
     r = run(["run", str(path)])
     assert r.code == 0, r
     assert [(x.method, x.target, x.header("Host")) for x in server.requests] == [("OPTIONS", "*", host)] * 2
+    # Reported as the server's origin with no path (RFC 9110's target URI for `*`), unlike the
+    # path `/` (`…/`) or the path `/*` (`…/*`).
+    assert [json.loads(x)["url"] for x in r.out.splitlines()] == [server.url] * 2
 
 
 # MARK: - Sources that are not regular files
@@ -240,6 +243,17 @@ def test_a_pipe_or_dev_stdin_is_a_source(server, tmp_path):
         capture_output=True, env=base_env(), timeout=30)
     assert proc.returncode == 0, proc
     assert [x.target for x in server.requests] == ["/piped", "/substituted"]
+
+
+def test_ignore_stdin_refuses_a_body_read_from_standard_input(server, tmp_path):
+    path = tmp_path / "api.http"
+    path.write_text(f"POST {server.url}/first\n\nplain\n\n###\nPOST {server.url}/piped\n\n< /dev/stdin\n")
+    r = run(["run", str(path), "--ignore-stdin"], input=b"from-stdin")
+    assert r.code == 2 and r.out == "" and server.requests == [], r
+    assert r.err == f"afcli: error: {path}:8: < /dev/stdin reads standard input, which --ignore-stdin leaves unread\n"
+    r = run(["run", str(path)], input=b"from-stdin")
+    assert r.code == 0, r
+    assert [x.body for x in server.requests] == [b"plain", b"from-stdin"]
 
 
 def test_a_device_without_end_is_bounded(tmp_path):

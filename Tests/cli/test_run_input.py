@@ -1,5 +1,6 @@
 """afcli run -: what its standard input may be: not a terminal (said so, not "0 requests"), a
-UTF-8 file with a byte order mark, and a line whose header holds a NUL (named as one)."""
+UTF-8 file with a byte order mark, and a line whose header holds a NUL (named as one). A .http
+source that is a terminal (/dev/stdin on one) is refused in the same way."""
 
 import os
 import pty
@@ -9,11 +10,14 @@ import subprocess
 from conftest import BINARY, base_env, run
 
 
-def test_a_terminal_on_standard_input_is_refused_with_a_reason(server):
+def run_on_terminal(source):
+    """afcli run SOURCE with a pseudo-terminal on standard input (SOURCE may be a callable given
+    the terminal's path); its exit status, output and error output, within 5 seconds."""
     master, slave = pty.openpty()
     try:
+        word = source(os.ttyname(slave)) if callable(source) else source
         proc = subprocess.Popen(
-            [str(BINARY), "run", "-"], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+            [str(BINARY), "run", word], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
         try:
             out, err = proc.communicate(timeout=5)
         finally:
@@ -21,11 +25,26 @@ def test_a_terminal_on_standard_input_is_refused_with_a_reason(server):
     finally:
         os.close(slave)
         os.close(master)
-    assert proc.returncode == 2, (out, err)
-    assert err.decode() == (
+    return proc.returncode, out, err.decode(), word
+
+
+def test_a_terminal_on_standard_input_is_refused_with_a_reason(server):
+    code, out, err, _ = run_on_terminal("-")
+    assert code == 2, (out, err)
+    assert err == (
         "afcli: error: afcli run - reads requests from standard input, which is a terminal: pipe or redirect "
         "them in (afcli run - < requests.txt), or name a .http file\n")
     assert out == b"" and server.requests == []
+
+
+def test_a_source_that_is_a_terminal_is_refused_rather_than_waited_on(server):
+    for source in ["/dev/stdin", lambda tty: tty]:
+        code, out, err, word = run_on_terminal(source)
+        assert code == 2, (word, out, err)
+        assert err == (
+            f"afcli: error: afcli run {word} reads requests from a terminal: pipe or redirect them in "
+            "(afcli run /dev/stdin < api.http), or name a .http file\n")
+        assert out == b"" and server.requests == []
 
 
 def test_a_byte_order_mark_before_the_first_line_is_skipped(server):

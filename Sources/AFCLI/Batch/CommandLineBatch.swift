@@ -54,7 +54,7 @@ enum CommandLineBatch {
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
-        if isatty(descriptor) == 1 { throw BatchError.terminalInput }
+        if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
         // Standard input is the list of requests: never peek at it for a body.
         runOptions.ignoreStdin = true

@@ -50,7 +50,7 @@ enum HTTPFileBatch {
         let context = Context(
             builder: HTTPFileRequestBuilder(
                 variables: HTTPFileVariables(file: file.variables, environment: variables, undefinedHint: hint),
-                directory: directory),
+                directory: directory, refusesStandardInput: options.ignoreStdin),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context)
         return file.requests.enumerated().map { index, request in
@@ -133,6 +133,7 @@ enum HTTPFileBatch {
         do {
             return try SmallFile.read(path, limit: limit, tooLarge: tooLarge, acceptsStreams: acceptsStreams)
         } catch {
+            if error.isTerminal { throw BatchError.terminalInput(source: path) }
             throw BatchError.unreadableFile(path: path, reason: error.reason)
         }
     }
