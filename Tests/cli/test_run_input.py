@@ -1,6 +1,7 @@
 """afcli run -: what its standard input may be: not a terminal (said so, not "0 requests"), a
 UTF-8 file with a byte order mark, and a line whose header holds a NUL (named as one). A .http
-source that is a terminal (/dev/stdin on one) is refused in the same way."""
+source that is a terminal (/dev/stdin on one) is refused in the same way. A line without a URL
+that can be sent stops the run before anything is."""
 
 import os
 import pty
@@ -59,6 +60,21 @@ def test_a_nul_in_a_header_value_is_named_as_a_nul(server):
     assert r.err.startswith("afcli: error: line-1: stdin:1: invalid header ") and r.err.endswith(
         ": the value contains a NUL byte\n"), r.err
     assert server.requests == [] and records(r)[0]["error"].endswith("the value contains a NUL byte")
+
+
+def test_a_line_without_a_usable_url_stops_the_run_before_anything_is_sent(server):
+    mistakes = {
+        "get": "missing URL (see afcli --help)",
+        "frob :1/x": '"frob" is not a URL, and METHOD is one of get, head, post, put, patch, delete or options '
+        "(did you mean --method FROB?)",
+        "get :99999/x": 'invalid URL ":99999/x": the port must be a number from 1 to 65535, not 99999',
+        "get http://[::1/x --follow": 'invalid URL "http://[::1/x": the host [::1 is not valid',
+    }
+    for line, message in mistakes.items():
+        r = run(["run", "-"], input=f"post {server.url}/first a=1\n{line}\n".encode())
+        assert r.code == 2 and r.out == "", (line, r)
+        assert r.err == f"afcli: error: stdin:2: {message}\n", (line, r)
+    assert server.requests == []
 
 
 def records(result):

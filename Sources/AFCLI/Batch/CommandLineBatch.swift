@@ -12,8 +12,9 @@ import Glibc
 /// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
 /// input, which carries the requests.
 ///
-/// Every line is parsed and checked as it is read (its words and options), so a mistake stops the
-/// run before anything is sent; items (and the files they name) are read only by `prepare`.
+/// Every line is parsed and checked as it is read (its words, options, METHOD and URL), so a
+/// mistake stops the run before anything is sent; items (and the files they name) are read only
+/// by `prepare`.
 enum CommandLineBatch {
     /// The most requests one run reads.
     static let maximumRequests = 100_000
@@ -82,7 +83,9 @@ enum CommandLineBatch {
             }
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
-            let (positionals, options) = try LocatedError.locating(origin) { try check(words, over: context.options) }
+            let (positionals, options) = try LocatedError.locating(origin) {
+                try check(words, over: context.options, profile: context.profile)
+            }
             let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context
             entries.append(
@@ -137,15 +140,17 @@ enum CommandLineBatch {
         return SharedOptions(options)
     }
 
-    /// Parses a line's words over the run's options and refuses what a line cannot say; returns
-    /// the line's positionals, and its options applied over the run's when it gave any (nil when
-    /// it gave none: the run's options are its options).
+    /// Parses a line's words over the run's options and refuses what a line cannot say: a run's
+    /// option, a missing URL, an unknown METHOD word, a URL that is none (joined in `profile`).
+    /// Returns the line's positionals, and its options applied over the run's when it gave any
+    /// (nil when it gave none: the run's options are its options).
     static func check(
-        _ words: [String], over options: OptionValues
+        _ words: [String], over options: OptionValues, profile: EnvironmentProfile? = nil
     ) throws -> (positionals: [String], options: OptionValues?) {
         // Most lines are a method, a URL and items: with no word that looks like an option and no
         // subcommand word, parsing would give these positionals and the run's options.
         if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
+            try checkTarget(words, options: options, profile: profile)
             return (words, nil)
         }
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
@@ -160,7 +165,18 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
+        try checkTarget(parsed.positionals, options: parsed.options, profile: profile)
         return (parsed.positionals, given.isEmpty ? nil : parsed.options)
+    }
+
+    /// Refuses a line without a URL, with an unknown METHOD word or with a URL that is none, as
+    /// `prepare` would: a mistake in the list stops the run before anything is sent. The URL is
+    /// resolved again by `prepare` (holding it would cost every entry more memory than the second
+    /// resolution costs time); items, which may read files, are left to `prepare`.
+    private static func checkTarget(
+        _ positionals: [String], options: OptionValues, profile: EnvironmentProfile?
+    ) throws {
+        _ = try EnvironmentTarget.resolve(InvocationBuilder.split(positionals).url, options: options, profile: profile)
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over
