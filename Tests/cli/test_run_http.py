@@ -3,7 +3,10 @@ server receives them (variables, environment files, streamed `< ./file` bodies, 
 skipped handlers), and the mistakes that stop a run before anything is sent."""
 
 import json
+import os
+import signal
 import subprocess
+import time
 
 from conftest import BINARY, base_env, run
 from loopback import Response
@@ -243,6 +246,34 @@ def test_a_pipe_or_dev_stdin_is_a_source(server, tmp_path):
         capture_output=True, env=base_env(), timeout=30)
     assert proc.returncode == 0, proc
     assert [x.target for x in server.requests] == ["/piped", "/substituted"]
+
+
+def test_ctrl_c_while_a_pipe_is_read_is_an_interruption(server):
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [str(BINARY), "run", "/dev/stdin"], stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=base_env())
+        # Waits until afcli has opened /dev/stdin: two of its descriptors on the pipe, so it reads it.
+        pipe = os.readlink(f"/proc/self/fd/{read_end}")
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                links = [os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")]
+            except OSError:
+                links = []
+            if links.count(pipe) >= 2:
+                break
+            time.sleep(0.02)
+        time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert proc.returncode == 130, (out, err)
+    assert err.decode() == "afcli: error: /dev/stdin: interrupted\n" and out == b""
+    assert server.requests == []
 
 
 def test_ignore_stdin_refuses_a_body_read_from_standard_input(server, tmp_path):

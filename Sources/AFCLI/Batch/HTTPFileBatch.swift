@@ -134,6 +134,8 @@ enum HTTPFileBatch {
             return try SmallFile.read(path, limit: limit, tooLarge: tooLarge, acceptsStreams: acceptsStreams)
         } catch {
             if error.isTerminal { throw BatchError.terminalInput(source: path) }
+            // Ctrl-C while a pipe was read (`afcli run <(slow-command)`): interrupted, not unreadable.
+            if Interruption.isInterrupted { throw LocatedError(origin: path, underlying: LineReaderError.interrupted) }
             throw BatchError.unreadableFile(path: path, reason: error.reason)
         }
     }
