@@ -276,6 +276,25 @@ def test_ctrl_c_while_a_pipe_is_read_is_an_interruption(server):
     assert server.requests == []
 
 
+def test_parallel_beyond_the_open_file_limit_is_cut_to_it_with_a_warning(server, tmp_path):
+    import resource
+
+    (tmp_path / "body.bin").write_bytes(b"x" * 1000)
+    (tmp_path / "api.http").write_text(
+        "".join(f"### r{i}\nPOST {server.url}/r{i}\n\n< ./body.bin\n\n" for i in range(150)))
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    proc = subprocess.run(
+        [str(BINARY), "run", str(tmp_path / "api.http"), "--parallel", "300", "--keep-going"],
+        capture_output=True, env=base_env(), timeout=60,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, hard)))
+    # Without the cut, every request past the limit failed ("couldn't connect", "too many open files").
+    assert proc.returncode == 0, proc.stderr.decode()[-500:]
+    assert proc.stderr.decode() == (
+        "afcli: warning: --parallel 300 needs more files open at once than the limit of 128 (ulimit -n) allows: "
+        "sending up to 32 at once\n")
+    assert sorted(x.body for x in server.requests) == [b"x" * 1000] * 150
+
+
 def test_ignore_stdin_refuses_a_body_read_from_standard_input(server, tmp_path):
     path = tmp_path / "api.http"
     path.write_text(f"POST {server.url}/first\n\nplain\n\n###\nPOST {server.url}/piped\n\n< /dev/stdin\n")
