@@ -12,9 +12,9 @@ import Glibc
 /// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
 /// input, which carries the requests.
 ///
-/// Every line is parsed and checked as it is read (its words, options, METHOD and URL), so a
-/// mistake stops the run before anything is sent; items (and the files they name) are read only
-/// by `prepare`.
+/// Every line is parsed and checked as it is read (its words, options, METHOD, URL and the
+/// syntax of its items), so a mistake stops the run before anything is sent; the files items name
+/// are read only by `prepare`.
 enum CommandLineBatch {
     /// The most requests one run reads.
     static let maximumRequests = 100_000
@@ -150,7 +150,7 @@ enum CommandLineBatch {
         // Most lines are a method, a URL and items: with no word that looks like an option and no
         // subcommand word, parsing would give these positionals and the run's options.
         if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
-            try checkTarget(words, options: options, profile: profile)
+            try checkRequest(words, options: options, profile: profile)
             return (words, nil)
         }
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
@@ -165,18 +165,21 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
-        try checkTarget(parsed.positionals, options: parsed.options, profile: profile)
+        try checkRequest(parsed.positionals, options: parsed.options, profile: profile)
         return (parsed.positionals, given.isEmpty ? nil : parsed.options)
     }
 
-    /// Refuses a line without a URL, with an unknown METHOD word or with a URL that is none, as
-    /// `prepare` would: a mistake in the list stops the run before anything is sent. The URL is
-    /// resolved again by `prepare` (holding it would cost every entry more memory than the second
-    /// resolution costs time); items, which may read files, are left to `prepare`.
-    private static func checkTarget(
+    /// Refuses a line without a URL, with an unknown METHOD word, a URL that is none, an item
+    /// that is none or a body from standard input, as `prepare` would: a mistake in the list stops
+    /// the run before anything is sent. The URL is resolved again by `prepare` (holding it would
+    /// cost every entry more memory than the second resolution costs time); the files items name
+    /// are read by `prepare` alone.
+    private static func checkRequest(
         _ positionals: [String], options: OptionValues, profile: EnvironmentProfile?
     ) throws {
-        _ = try EnvironmentTarget.resolve(InvocationBuilder.split(positionals).url, options: options, profile: profile)
+        let (_, url, items) = try InvocationBuilder.split(positionals)
+        for item in items where try ItemResolver.checkSyntax(item) == "-" { throw BatchError.standardInputBody }
+        _ = try EnvironmentTarget.resolve(url, options: options, profile: profile)
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over

@@ -97,9 +97,9 @@ extension ManualText {
                         + "(`--print`, `--verbose`, `--output`, `--pretty`…), `--offline`, `--curl`, `--env`, "
                         + "`--session`, `--cookie-jar`, `--help` and the options of `afcli run` itself. Standard "
                         + "input carries the requests, so a line cannot use it as a body (`@-`). Every line is read "
-                        + "and its words, options, METHOD and URL checked before the first request is sent (a "
-                        + "line without a URL, or with a URL that is none, is `stdin:LINE: …`, exit status 2); a "
-                        + "line may be at "
+                        + "and its words, options, METHOD, URL and the syntax of its items checked before the "
+                        + "first request is sent (a line without a URL, with a URL or an item that is none, is "
+                        + "`stdin:LINE: …`, exit status 2); a line may be at "
                         + "most 64 KiB and must be UTF-8, and a run takes at most 100000 lines with requests. "
                         + "Items are read, and files named by items opened, only when the line's request is sent."),
                 .example(
