@@ -104,4 +104,13 @@ final class BatchSchedulerTests: XCTestCase {
         XCTAssertNil(scheduler.next())
         XCTAssertTrue(scheduler.isDone)
     }
+
+    func testParallelismIsCutToWhatTheOpenFileLimitAllows() {
+        XCTAssertEqual(BatchScheduler.affordable(300, openFileLimit: 128, perRequest: 3), 32)
+        XCTAssertEqual(BatchScheduler.affordable(300, openFileLimit: 128, perRequest: 4), 24)
+        XCTAssertEqual(BatchScheduler.affordable(8, openFileLimit: 1024, perRequest: 3), 8)
+        XCTAssertEqual(BatchScheduler.affordable(8, openFileLimit: 16, perRequest: 3), 1, "one at a time at least")
+        XCTAssertEqual(BatchScheduler.descriptorsPerRequest(savesBodies: false), 3)
+        XCTAssertEqual(BatchScheduler.descriptorsPerRequest(savesBodies: true), 4)
+    }
 }

@@ -151,11 +151,13 @@ final class CommandLineBatchTests: BatchTestCase {
     }
 
     func testStandardInputCannotBeABody() throws {
-        let entries = try load("post :8080/a @-\npost :8080/b file@-\n")
+        // Found as the lines are read, before anything is sent.
         XCTAssertEqual(
-            message { try entries[0].prepare() },
+            message { try self.load("post :8080/a @-\n") },
             "stdin:1: standard input carries the requests, so it cannot also be a request body (@- or field@-)")
-        XCTAssertEqual(message { try entries[1].prepare() }?.hasPrefix("stdin:2: standard input carries"), true)
+        XCTAssertEqual(
+            message { try self.load("get :8080/a\npost :8080/b 'file@-;type=text/plain'\n") }?.hasPrefix(
+                "stdin:2: standard input carries"), true)
     }
 
     func testFilesAreReadOnlyWhenTheRequestIsPrepared() throws {

@@ -3,7 +3,10 @@ server receives them (variables, environment files, streamed `< ./file` bodies, 
 skipped handlers), and the mistakes that stop a run before anything is sent."""
 
 import json
+import os
+import signal
 import subprocess
+import time
 
 from conftest import BINARY, base_env, run
 from loopback import Response
@@ -227,6 +230,9 @@ def test_options_asterisk_is_sent_as_asterisk(server, tmp_path):
     r = run(["run", str(path)])
     assert r.code == 0, r
     assert [(x.method, x.target, x.header("Host")) for x in server.requests] == [("OPTIONS", "*", host)] * 2
+    # Reported as the server's origin with no path (RFC 9110's target URI for `*`), unlike the
+    # path `/` (`…/`) or the path `/*` (`…/*`).
+    assert [json.loads(x)["url"] for x in r.out.splitlines()] == [server.url] * 2
 
 
 # MARK: - Sources that are not regular files
@@ -240,6 +246,64 @@ def test_a_pipe_or_dev_stdin_is_a_source(server, tmp_path):
         capture_output=True, env=base_env(), timeout=30)
     assert proc.returncode == 0, proc
     assert [x.target for x in server.requests] == ["/piped", "/substituted"]
+
+
+def test_ctrl_c_while_a_pipe_is_read_is_an_interruption(server):
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [str(BINARY), "run", "/dev/stdin"], stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=base_env())
+        # Waits until afcli has opened /dev/stdin: two of its descriptors on the pipe, so it reads it.
+        pipe = os.readlink(f"/proc/self/fd/{read_end}")
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                links = [os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")]
+            except OSError:
+                links = []
+            if links.count(pipe) >= 2:
+                break
+            time.sleep(0.02)
+        time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert proc.returncode == 130, (out, err)
+    assert err.decode() == "afcli: error: /dev/stdin: interrupted\n" and out == b""
+    assert server.requests == []
+
+
+def test_parallel_beyond_the_open_file_limit_is_cut_to_it_with_a_warning(server, tmp_path):
+    import resource
+
+    (tmp_path / "body.bin").write_bytes(b"x" * 1000)
+    (tmp_path / "api.http").write_text(
+        "".join(f"### r{i}\nPOST {server.url}/r{i}\n\n< ./body.bin\n\n" for i in range(150)))
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    proc = subprocess.run(
+        [str(BINARY), "run", str(tmp_path / "api.http"), "--parallel", "300", "--keep-going"],
+        capture_output=True, env=base_env(), timeout=60,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, hard)))
+    # Without the cut, every request past the limit failed ("couldn't connect", "too many open files").
+    assert proc.returncode == 0, proc.stderr.decode()[-500:]
+    assert proc.stderr.decode() == (
+        "afcli: warning: --parallel 300 needs more files open at once than the limit of 128 (ulimit -n) allows: "
+        "sending up to 32 at once\n")
+    assert sorted(x.body for x in server.requests) == [b"x" * 1000] * 150
+
+
+def test_ignore_stdin_refuses_a_body_read_from_standard_input(server, tmp_path):
+    path = tmp_path / "api.http"
+    path.write_text(f"POST {server.url}/first\n\nplain\n\n###\nPOST {server.url}/piped\n\n< /dev/stdin\n")
+    r = run(["run", str(path), "--ignore-stdin"], input=b"from-stdin")
+    assert r.code == 2 and r.out == "" and server.requests == [], r
+    assert r.err == f"afcli: error: {path}:8: < /dev/stdin reads standard input, which --ignore-stdin leaves unread\n"
+    r = run(["run", str(path)], input=b"from-stdin")
+    assert r.code == 0, r
+    assert [x.body for x in server.requests] == [b"plain", b"from-stdin"]
 
 
 def test_a_device_without_end_is_bounded(tmp_path):

@@ -175,7 +175,7 @@ final class BatchExecutor {
         do {
             let request = try request(index)
             method = request.prepared.method
-            url = request.prepared.url
+            url = request.prepared.targetURI
             let settings = try settingsCache.settings(
                 for: request.shared.values, identity: request.optionsIdentity, url: url)
             let logFields = logDescriptor == nil ? nil : request.logFields

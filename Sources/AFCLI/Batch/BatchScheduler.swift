@@ -86,4 +86,19 @@ struct BatchScheduler {
     var isDone: Bool {
         running.isEmpty && (isStopped || notStarted == 0)
     }
+
+    /// The descriptors one request of a run may hold at once: its connection and the body files of
+    /// up to two prepared requests (one in flight, one built ahead), plus its `--output-dir` file.
+    static func descriptorsPerRequest(savesBodies: Bool) -> Int { savesBodies ? 4 : 3 }
+
+    /// Descriptors kept for everything else: standard streams, the log file, libcurl's own.
+    static let reservedDescriptors = 32
+
+    /// The most requests that may be in flight when `openFileLimit` descriptors may be open: the
+    /// `requested` number, or fewer when that many would run out of descriptors and fail every
+    /// request past the limit (with errors that name connections and files, not the limit).
+    static func affordable(_ requested: Int, openFileLimit: Int, perRequest: Int) -> Int {
+        let room = max(0, openFileLimit - reservedDescriptors) / perRequest
+        return max(1, min(requested, room))
+    }
 }

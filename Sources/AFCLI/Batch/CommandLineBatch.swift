@@ -12,8 +12,9 @@ import Glibc
 /// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
 /// input, which carries the requests.
 ///
-/// Every line is parsed and checked as it is read (its words and options), so a mistake stops the
-/// run before anything is sent; items (and the files they name) are read only by `prepare`.
+/// Every line is parsed and checked as it is read (its words, options, METHOD, URL and the
+/// syntax of its items), so a mistake stops the run before anything is sent; the files items name
+/// are read only by `prepare`.
 enum CommandLineBatch {
     /// The most requests one run reads.
     static let maximumRequests = 100_000
@@ -54,7 +55,7 @@ enum CommandLineBatch {
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
     ) throws -> [BatchEntry] {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
-        if isatty(descriptor) == 1 { throw BatchError.terminalInput }
+        if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
         // Standard input is the list of requests: never peek at it for a body.
         runOptions.ignoreStdin = true
@@ -82,7 +83,9 @@ enum CommandLineBatch {
             }
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
-            let (positionals, options) = try LocatedError.locating(origin) { try check(words, over: context.options) }
+            let (positionals, options) = try LocatedError.locating(origin) {
+                try check(words, over: context.options, profile: context.profile)
+            }
             let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context
             entries.append(
@@ -137,15 +140,17 @@ enum CommandLineBatch {
         return SharedOptions(options)
     }
 
-    /// Parses a line's words over the run's options and refuses what a line cannot say; returns
-    /// the line's positionals, and its options applied over the run's when it gave any (nil when
-    /// it gave none: the run's options are its options).
+    /// Parses a line's words over the run's options and refuses what a line cannot say: a run's
+    /// option, a missing URL, an unknown METHOD word, a URL that is none (joined in `profile`).
+    /// Returns the line's positionals, and its options applied over the run's when it gave any
+    /// (nil when it gave none: the run's options are its options).
     static func check(
-        _ words: [String], over options: OptionValues
+        _ words: [String], over options: OptionValues, profile: EnvironmentProfile? = nil
     ) throws -> (positionals: [String], options: OptionValues?) {
         // Most lines are a method, a URL and items: with no word that looks like an option and no
         // subcommand word, parsing would give these positionals and the run's options.
         if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
+            try checkRequest(words, options: options, profile: profile)
             return (words, nil)
         }
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
@@ -160,7 +165,21 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
+        try checkRequest(parsed.positionals, options: parsed.options, profile: profile)
         return (parsed.positionals, given.isEmpty ? nil : parsed.options)
+    }
+
+    /// Refuses a line without a URL, with an unknown METHOD word, a URL that is none, an item
+    /// that is none or a body from standard input, as `prepare` would: a mistake in the list stops
+    /// the run before anything is sent. The URL is resolved again by `prepare` (holding it would
+    /// cost every entry more memory than the second resolution costs time); the files items name
+    /// are read by `prepare` alone.
+    private static func checkRequest(
+        _ positionals: [String], options: OptionValues, profile: EnvironmentProfile?
+    ) throws {
+        let (_, url, items) = try InvocationBuilder.split(positionals)
+        for item in items where try ItemResolver.checkSyntax(item) == "-" { throw BatchError.standardInputBody }
+        _ = try EnvironmentTarget.resolve(url, options: options, profile: profile)
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over

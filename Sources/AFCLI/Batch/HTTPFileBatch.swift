@@ -50,7 +50,7 @@ enum HTTPFileBatch {
         let context = Context(
             builder: HTTPFileRequestBuilder(
                 variables: HTTPFileVariables(file: file.variables, environment: variables, undefinedHint: hint),
-                directory: directory),
+                directory: directory, refusesStandardInput: options.ignoreStdin),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context)
         return file.requests.enumerated().map { index, request in
@@ -133,6 +133,9 @@ enum HTTPFileBatch {
         do {
             return try SmallFile.read(path, limit: limit, tooLarge: tooLarge, acceptsStreams: acceptsStreams)
         } catch {
+            if error.isTerminal { throw BatchError.terminalInput(source: path) }
+            // Ctrl-C while a pipe was read (`afcli run <(slow-command)`): interrupted, not unreadable.
+            if Interruption.isInterrupted { throw LocatedError(origin: path, underlying: LineReaderError.interrupted) }
             throw BatchError.unreadableFile(path: path, reason: error.reason)
         }
     }

@@ -38,8 +38,9 @@ enum BatchError: Error, Equatable, CustomStringConvertible {
     case missingName
     /// More requests than a run takes.
     case tooManyRequests(limit: Int)
-    /// `afcli run -` with a terminal on standard input, where no list of requests is waiting.
-    case terminalInput
+    /// `afcli run -` with a terminal on standard input, or `afcli run /dev/stdin` (any source) that
+    /// is a terminal, where no list of requests is waiting.
+    case terminalInput(source: String)
 
     var description: String {
         switch self {
@@ -57,9 +58,12 @@ enum BatchError: Error, Equatable, CustomStringConvertible {
             return "# @name needs a name"
         case .tooManyRequests(let limit):
             return "more than \(limit) requests in one run"
-        case .terminalInput:
+        case .terminalInput(let source) where source == "-":
             return "afcli run - reads requests from standard input, which is a terminal: "
                 + "pipe or redirect them in (afcli run - < requests.txt), or name a .http file"
+        case .terminalInput(let source):
+            return "afcli run \(source) reads requests from a terminal: "
+                + "pipe or redirect them in (afcli run /dev/stdin < api.http), or name a .http file"
         }
     }
 }

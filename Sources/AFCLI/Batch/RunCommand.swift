@@ -19,6 +19,8 @@ struct RunCommand {
     /// Loads the batch and runs it (its options checked by `rejectUnsupportedOptions` and
     /// `OptionScopes`); returns the run's exit status.
     func run() throws -> ExitStatus {
+        var options = options
+        options.parallel = affordableParallel()
         var entries = try BatchLoader.load(
             source: source, options: options, environment: environment, profile: profile)
         try RunCommand.markKeepers(&entries, names: options.firstNames)
@@ -35,6 +37,26 @@ struct RunCommand {
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
             cache: cache, logDescriptor: logDescriptor)
         return try executor.run()
+    }
+
+    /// `--parallel N`, or fewer with a warning when N requests at once would need more descriptors
+    /// than the open-file limit (`ulimit -n`) allows; nil for 1, the default.
+    func affordableParallel() -> Int? {
+        guard let requested = options.parallel, requested > 1 else { return options.parallel }
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return requested
+        }
+        let openFiles = Int(clamping: limit.rlim_cur)
+        let affordable = BatchScheduler.affordable(
+            requested, openFileLimit: openFiles,
+            perRequest: BatchScheduler.descriptorsPerRequest(savesBodies: options.outputDirectory != nil))
+        if affordable < requested {
+            ErrorReporter.warn(
+                "--parallel \(requested) needs more files open at once than the limit of \(openFiles) "
+                    + "(ulimit -n) allows: sending up to \(affordable) at once")
+        }
+        return affordable
     }
 
     /// The run's cache stage: `--cache`, else the config environment's policy (for command lines

@@ -8,7 +8,7 @@ extension ManualText {
                 .paragraph(
                     "`afcli run FILE` reads the requests of a JetBrains HTTP Client or VS Code REST Client file; "
                         + "FILE may be a pipe or a device (`afcli run <(envsubst < api.http)`, `/dev/stdin`), read "
-                        + "once. The whole file (at most 16 MiB, 100000 requests and 1000 headers a request) is read "
+                        + "once; a terminal is refused (exit status 2), as no file is waiting there. The whole file (at most 16 MiB, 100000 requests and 1000 headers a request) is read "
                         + "and checked first, and every request is built once (variables substituted, headers "
                         + "checked, `< PATH` files opened), so a mistake in any request stops the run before anything "
                         + "is sent, with `afcli: error: FILE:LINE: …` and exit status 2. Requests are separated by a line starting with `###`; the text after it names the "
@@ -18,10 +18,14 @@ extension ManualText {
                         + "white space continue the URL (`    ?page=2`, `    &size=10`). `Name: value` headers follow, "
                         + "then a blank line and the body, which runs to the next `###` (blank lines before and after "
                         + "it are dropped). A body line `< PATH` inserts the file PATH, relative to the .http file (to "
-                        + "the working directory when FILE is a pipe), streamed from disk when the request is sent. A "
+                        + "the working directory when FILE is a pipe), streamed from disk when the request is sent; "
+                        + "with `--ignore-stdin`, a PATH that is standard input (`< /dev/stdin`, `< /dev/fd/0`) is "
+                        + "refused before anything is sent. A "
                         + "URL starting with `/` takes its host from a `Host:` header (which may name the scheme, "
                         + "`Host: https://example.com`), and `OPTIONS *` is sent as `OPTIONS *` to the server that "
-                        + "header or `--base-url` names."),
+                        + "header or `--base-url` names; its report's `url` is that server's origin with no path "
+                        + "(`http://host:port`, the target URI RFC 9110 gives `*`), never `…/` or `…/*`, which are "
+                        + "requests for the paths `/` and `/*`."),
                 .paragraph(
                     "Headers and the body are sent as written: afcli adds no Content-Type (write one), its "
                         + "User-Agent, Accept (`*/*`), Accept-Encoding and Accept-Language unless the file writes "
@@ -93,7 +97,9 @@ extension ManualText {
                         + "(`--print`, `--verbose`, `--output`, `--pretty`…), `--offline`, `--curl`, `--env`, "
                         + "`--session`, `--cookie-jar`, `--help` and the options of `afcli run` itself. Standard "
                         + "input carries the requests, so a line cannot use it as a body (`@-`). Every line is read "
-                        + "and its words and options checked before the first request is sent; a line may be at "
+                        + "and its words, options, METHOD, URL and the syntax of its items checked before the "
+                        + "first request is sent (a line without a URL, with a URL or an item that is none, is "
+                        + "`stdin:LINE: …`, exit status 2); a line may be at "
                         + "most 64 KiB and must be UTF-8, and a run takes at most 100000 lines with requests. "
                         + "Items are read, and files named by items opened, only when the line's request is sent."),
                 .example(

@@ -23,19 +23,9 @@ enum InvocationBuilder {
     static func build(
         positionals: [String], options: OptionValues, profile: EnvironmentProfile? = nil
     ) throws -> Invocation {
-        var rest = positionals[...]
-        var methodWord: String?
-        if let first = rest.first, let word = recognizedMethod(first) {
-            methodWord = word
-            rest = rest.dropFirst()
-            guard !rest.isEmpty else { throw UsageError.missingURL }
-        }
-        guard let urlText = rest.first else { throw UsageError.missingURL }
-        if methodWord == nil, looksLikeMethod(urlText), rest.dropFirst().contains(where: isURL) {
-            throw UsageError.unknownMethod(urlText)
-        }
+        let (methodWord, urlText, items) = try split(positionals)
         var resolver = ItemResolver()
-        for argument in rest.dropFirst() { try resolver.add(argument) }
+        for argument in items { try resolver.add(argument) }
 
         var rawBody: RawBody?
         if let raw = options.rawBody { rawBody = .bytes(Array(raw.utf8)) }
@@ -85,6 +75,24 @@ enum InvocationBuilder {
             encoding: encoding, credentials: try credentials(options))
         spec.urlIsFinal = target.isFinal
         return Invocation(spec: spec, standardInput: standardInput, apiPath: target.apiPath)
+    }
+
+    /// The METHOD word of `positionals` (upper-cased, nil when left out), the URL and the items;
+    /// throws when the URL is missing or a word before it reads as an unknown METHOD.
+    static func split(
+        _ positionals: [String]
+    ) throws(UsageError) -> (method: String?, url: String, items: ArraySlice<String>) {
+        var rest = positionals[...]
+        var methodWord: String?
+        if let first = rest.first, let word = recognizedMethod(first) {
+            methodWord = word
+            rest = rest.dropFirst()
+        }
+        guard let urlText = rest.first else { throw UsageError.missingURL }
+        if methodWord == nil, looksLikeMethod(urlText), rest.dropFirst().contains(where: isURL) {
+            throw UsageError.unknownMethod(urlText)
+        }
+        return (methodWord, urlText, rest.dropFirst())
     }
 
     /// `text` upper-cased when it is one of `methodWords` in any case, else nil.

@@ -111,6 +111,25 @@ struct ItemResolver {
         }
     }
 
+    /// Checks the syntax of `argument` as `add` would, without reading any file it names: its
+    /// separator, a header's name and value, a file item's options. Returns the path a file item
+    /// names (`-` for standard input), else nil.
+    static func checkSyntax(_ argument: String) throws(ItemError) -> String? {
+        guard let item = RequestItem.parse(argument) else { throw .noSeparator(argument: argument) }
+        switch item.kind {
+        case .header:
+            try checkHeaderName(item)
+            if !item.value.isEmpty { _ = try headerValue(item.value, item) }
+        case .emptyHeader, .headerFromFile:
+            try checkHeaderName(item)
+        case .file:
+            return try fileItem(item).path
+        default:
+            break
+        }
+        return nil
+    }
+
     private static func checkHeaderName(_ item: RequestItem) throws(ItemError) {
         guard !item.key.isEmpty else { throw .invalidHeader(item: item.original, reason: "the name is empty") }
         guard item.key.utf8.allSatisfy(isTokenCharacter) else {

@@ -6,7 +6,8 @@ extension OptionTable {
             long: "parallel", valueName: "N", group: .general, help: "run: send up to N requests at once (1)",
             description: "For afcli run: keep up to N requests in flight at once over one libcurl multi handle "
                 + "(connections are reused, HTTP/2 requests share a connection). The default, 1, sends the "
-                + "requests one after the other in the order written.",
+                + "requests one after the other in the order written. N is cut, with a warning, to what the "
+                + "open-file limit (ulimit -n) allows: three files a request, four with --output-dir.",
             apply: { values, text in values.parallel = try OptionValueParser.positiveInteger(text ?? "") },
             reset: { $0.parallel = nil }),
         OptionSpec(

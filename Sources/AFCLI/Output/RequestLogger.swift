@@ -17,7 +17,7 @@ struct RequestLogFields: Sendable {
 
     /// The fields of a request written out whole (a `.http` file's): no items, so no parameters.
     init(prepared: PreparedRequest) {
-        address = CJRequestLog.address(prepared.url)
+        address = CJRequestLog.address(prepared.targetURI)
         originalParameters = CJRequestLog.originalParameters(nil, queryItems: [])
         finalParameters = CJRequestLog.finalParameters(bodyBytes: prepared.bodyBytes)
     }

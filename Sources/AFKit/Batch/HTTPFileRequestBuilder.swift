@@ -13,11 +13,19 @@ package struct HTTPFileRequestBuilder {
     package let variables: HTTPFileVariables
     /// The directory of the `.http` file, which `< PATH` is relative to.
     package let directory: String
+    /// Whether a `< PATH` naming standard input (`< /dev/stdin`) is refused (`--ignore-stdin`).
+    package let refusesStandardInput: Bool
 
-    package init(variables: HTTPFileVariables, directory: String) {
+    package init(variables: HTTPFileVariables, directory: String, refusesStandardInput: Bool = false) {
         self.variables = variables
         self.directory = directory
+        self.refusesStandardInput = refusesStandardInput
     }
+
+    /// The paths that name the process's standard input itself, whatever it is.
+    package static let standardInputPaths: Set<String> = [
+        "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0",
+    ]
 
     /// The prepared request; errors are `HTTPFileError`s at the line concerned. `credentials`
     /// (the run's `--auth`) give an Authorization header unless the file writes one.
@@ -94,6 +102,10 @@ package struct HTTPFileRequestBuilder {
                 let expanded = try variables.expand(path, line: line)
                 let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
                 let resolved = expanded.hasPrefix("/") ? expanded : directory + "/" + relative
+                if refusesStandardInput, Self.standardInputPaths.contains(resolved) {
+                    throw HTTPFileError(
+                        line: line, reason: "< \(expanded) reads standard input, which --ignore-stdin leaves unread")
+                }
                 let source = try located(line) { () throws(SerializationError) in try FileBodySource(path: resolved) }
                 sources.append(source)
                 allText = nil

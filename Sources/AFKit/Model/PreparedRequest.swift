@@ -24,6 +24,15 @@ package struct PreparedRequest {
     /// `OPTIONS *`; nil for the URL's own.
     package var requestTarget: String?
 
+    /// The URI the request is for, as reports name it: `url`, or for an asterisk-form `OPTIONS *`
+    /// the origin alone (`http://host:port`, no path), the target URI RFC 9110 reconstructs for it;
+    /// `http://host:port/` would be a request for the path `/`, and `…/*` one for the path `/*`.
+    package var targetURI: String {
+        guard requestTarget == "*", let scheme = url.firstRange(of: "://") else { return url }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return String(url[..<authority.endIndex])
+    }
+
     package init(
         method: String, url: String, headers: [HTTPField], removedHeaders: [String] = [],
         body: BodySource? = nil, bodyBytes: [UInt8]? = nil,

@@ -60,6 +60,8 @@ package enum SmallFile {
     /// Why a read failed, in the system's words (`no such file or directory`).
     package struct ReadError: Error, Equatable {
         package let reason: String
+        /// Whether the stream is a terminal, which holds nothing until someone types (`acceptsStreams`).
+        package var isTerminal = false
     }
 
     /// The default limit: certificates and keys are a few kilobytes.
@@ -68,12 +70,14 @@ package enum SmallFile {
     /// The bytes of the regular file at `path`; throws when it cannot be opened or read, is not
     /// a regular file, or is larger than `limit` bytes (`tooLarge` says why in that case).
     /// `acceptsStreams` also takes a pipe (`<(cmd)`) or a character device (`/dev/stdin`), read
-    /// once to its end under the same limit; Ctrl-C stops a read that waits on one.
+    /// once to its end under the same limit; Ctrl-C stops a read that waits on one. A terminal is
+    /// refused (`isTerminal`) rather than read: it would wait for typing and an end-of-file.
     package static func read(
         _ path: String, limit: Int = limit, tooLarge: String = "larger than a certificate file can be",
         acceptsStreams: Bool = false
     ) throws(ReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NOCTTY: opening a terminal (refused below) must not make it afcli's controlling one.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw ReadError(reason: SystemError.message(errno)) }
         defer { close(descriptor) }
         var info = stat()
@@ -83,6 +87,7 @@ package enum SmallFile {
         guard type == S_IFREG || (acceptsStreams && isStream) else {
             throw ReadError(reason: acceptsStreams ? "not a regular file, a pipe or a device" : "not a regular file")
         }
+        if type == S_IFCHR, isatty(descriptor) == 1 { throw ReadError(reason: "it is a terminal", isTerminal: true) }
         do {
             return try FileDescriptorIO.readAll(descriptor, limit: limit, stopsOnInterrupt: isStream)
         } catch {
