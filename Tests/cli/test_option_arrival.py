@@ -118,3 +118,24 @@ def test_a_default_option_still_applies_where_it_belongs_and_typed_words_beat_it
     assert typed.code == 0 and typed.out.endswith("typed:200") and "default:" not in typed.out, typed
     undone = run(["get", f"{server.url}/c", "--no-write-out"], env=env)
     assert undone.code == 0 and "default:" not in undone.out, undone
+
+
+@pytest.mark.parametrize("default_options, typed, expected", [
+    pytest.param(["--encrypt-cmd", "sed s/^/default:/"], ["--encrypt-cmd", "sed s/^/typed:/"], "typed:",
+                 id="typed"),
+    pytest.param(["--encrypt-cmd", "sed s/^/default:/"], [], "default:", id="default_options"),
+    pytest.param([], [], "env:", id="environment"),
+    pytest.param([], ["--no-encrypt"], "", id="typed-no-encrypt-over-the-environment"),
+])
+def test_a_setting_comes_from_typed_then_default_options_then_the_environment(
+        tmp_path, default_options, typed, expected):
+    config = {"default_options": default_options, "environments": {"dev": {"encrypt": "sed s/^/env:/"}}}
+    directory = tmp_path / "config"
+    directory.mkdir()
+    (directory / "config.json").write_text(json.dumps(config))
+    (directory / "config.json").chmod(0o600)
+    env = {"AFCLI_CONFIG_DIR": str(directory), "HOME": str(tmp_path)}
+    result = run(["--env", "dev", "--offline", "--print=B", "--raw", "secret", *typed, "post",
+                  "http://127.0.0.1:9/x"], env=env)
+    assert result.code == 0, result
+    assert result.out.strip() == expected + "secret", result

@@ -166,7 +166,7 @@ enum CommandLineBatch {
         if RequestLogger.isWanted(options.values) {
             request.logFields = RequestLogFields(spec: spec, prepared: prepared)
         }
-        request.decryptCommand = options.values.crypto.decryptCommand(profile: context.profile)
+        request.decryptCommand = SettingsResolver(options.values, profile: context.profile).decryptCommand
         return request
     }
 }

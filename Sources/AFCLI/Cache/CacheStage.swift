@@ -10,17 +10,10 @@ struct CacheUsageError: Error, CustomStringConvertible {
 /// Puts the response cache in front of a request's transport when the options or the environment
 /// ask for it, and reports what it did to the printer (`cache: …`) and the request log.
 enum CacheStage {
-    /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off.
+    /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off
+    /// (`SettingsResolver` decides).
     static func mode(options: OptionValues, profile: EnvironmentProfile?) throws -> CacheMode {
-        if let mode = options.cache.mode { return mode }
-        guard let policy = profile?.cachePolicy, !policy.isEmpty else { return .off }
-        if policy == "off" || policy == "none" { return .off }
-        guard let mode = CacheMode(value: policy) else {
-            throw CacheUsageError(
-                description: "the environment's cache \"\(policy)\" is not a --cache mode "
-                    + "(http, refresh, only, cj-first, cj-then-network or off)")
-        }
-        return mode
+        try SettingsResolver(options, profile: profile).cacheMode()
     }
 
     /// Refuses a CJ strategy without `--cache-ttl`; checked again once the environment is known,
@@ -33,14 +26,10 @@ enum CacheStage {
 
     /// The CJ strategies' lifetime: `--cache-ttl`, else the environment's `cache_ttl`; a CJ
     /// strategy with neither is refused.
-    static func lifetime(_ mode: CacheMode, options: OptionValues, profile: EnvironmentProfile?) throws -> CacheLifetime? {
-        if let lifetime = options.cache.lifetime { return lifetime }
-        if let text = profile?.cacheLifetime {
-            guard let lifetime = CacheLifetime(text) else {
-                throw CacheUsageError(description: "the environment's cache_ttl \"\(text)\" is not a duration such as 10m, or forever")
-            }
-            return lifetime
-        }
+    static func lifetime(_ mode: CacheMode, options: OptionValues, profile: EnvironmentProfile?) throws
+        -> CacheLifetime?
+    {
+        if let lifetime = try SettingsResolver(options, profile: profile).cacheLifetime() { return lifetime }
         try checkLifetime(mode, options: options)
         return nil
     }
@@ -68,7 +57,8 @@ enum CacheStage {
     static func responseCache(
         options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
     ) throws -> ResponseCache? {
-        let mode = try mode(options: options, profile: profile)
+        let settings = SettingsResolver(options, profile: profile)
+        let mode = try settings.cacheMode()
         guard mode != .off else { return nil }
         let lifetime = try lifetime(mode, options: options, profile: profile)
         guard let directory = CacheDirectory.path(environment: environment) else {
@@ -78,7 +68,7 @@ enum CacheStage {
             return nil
         }
         let configuration = ResponseCache.Configuration(
-            mode: mode, lifetime: lifetime, namespace: options.cache.namespace ?? profile?.cacheNamespace ?? "",
+            mode: mode, lifetime: lifetime, namespace: settings.cacheNamespace,
             directory: directory, now: CacheClock.clock(environment: environment))
         let cache = ResponseCache(configuration: configuration)
         var warned = false
