@@ -23,12 +23,12 @@ package enum AFCLIMain {
             try OptionScopes.check(typed, for: parsed)
             switch parsed.command {
             case .request:
-                try CacheStage.checkLifetime(parsed.options.cache.mode, options: parsed.options)
                 Interruption.install()
                 var command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
                 command.profile = try config.profile(for: parsed.options, environment: environment)
+                try CacheStage.checkLifetime(options: parsed.options, profile: command.profile)
                 return try command.run()
             case .download:
                 try DownloadCommand.validate(parsed.options, urlCount: parsed.positionals.count - 1)

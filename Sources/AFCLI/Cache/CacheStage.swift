@@ -16,22 +16,25 @@ enum CacheStage {
         try SettingsResolver(options, profile: profile).cacheMode()
     }
 
-    /// Refuses a CJ strategy without `--cache-ttl`; checked again once the environment is known,
-    /// and first straight after parsing, before a log file is opened or anything is sent.
-    static func checkLifetime(_ mode: CacheMode?, options: OptionValues) throws {
-        guard let mode, mode.isCJStrategy, options.cache.lifetime == nil else { return }
-        throw CacheUsageError(
-            description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
+    /// Refuses a CJ strategy with no lifetime from `--cache-ttl` or the environment's
+    /// `cache_ttl`: checked once the environment is known, before a log file is opened or anything
+    /// is sent.
+    static func checkLifetime(options: OptionValues, profile: EnvironmentProfile?) throws {
+        let settings = SettingsResolver(options, profile: profile)
+        let mode = try settings.cacheMode()
+        guard mode.isCJStrategy else { return }
+        _ = try lifetime(mode, settings: settings)
     }
 
-    /// The CJ strategies' lifetime: `--cache-ttl`, else the environment's `cache_ttl`; a CJ
-    /// strategy with neither is refused.
-    static func lifetime(_ mode: CacheMode, options: OptionValues, profile: EnvironmentProfile?) throws
-        -> CacheLifetime?
-    {
-        if let lifetime = try SettingsResolver(options, profile: profile).cacheLifetime() { return lifetime }
-        try checkLifetime(mode, options: options)
-        return nil
+    /// The stored answers' lifetime: `--cache-ttl`, else the environment's `cache_ttl`
+    /// (`SettingsResolver` decides); a CJ strategy with neither is refused.
+    static func lifetime(_ mode: CacheMode, settings: SettingsResolver) throws -> CacheLifetime? {
+        let lifetime = try settings.cacheLifetime()
+        if lifetime == nil, mode.isCJStrategy {
+            throw CacheUsageError(
+                description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
+        }
+        return lifetime
     }
 
     /// `transport`, wrapped in the cache stage when caching is on.
@@ -60,7 +63,7 @@ enum CacheStage {
         let settings = SettingsResolver(options, profile: profile)
         let mode = try settings.cacheMode()
         guard mode != .off else { return nil }
-        let lifetime = try lifetime(mode, options: options, profile: profile)
+        let lifetime = try lifetime(mode, settings: settings)
         guard let directory = CacheDirectory.path(environment: environment) else {
             ErrorReporter.warn(
                 "no cache directory (no absolute XDG_CACHE_HOME, and no home directory in HOME or the password "

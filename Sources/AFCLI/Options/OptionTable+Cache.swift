@@ -25,8 +25,9 @@ extension OptionTable {
             description: "Use the response cache (see RESPONSE CACHE). --cache alone, or --cache=http, follows HTTP's "
                 + "caching rules for a private cache; --cache=refresh revalidates even a fresh response; --cache=only "
                 + "answers from the cache or fails with exit status 15, sending nothing; --cache=cj-first and "
-                + "--cache=cj-then-network are CJNetwork's strategies and need --cache-ttl. --no-cache turns the "
-                + "cache off, also when the environment sets a policy.",
+                + "--cache=cj-then-network are CJNetwork's strategies and need a lifetime, from --cache-ttl or "
+                + "the environment's cache_ttl. --no-cache turns the cache off, also when the environment sets a "
+                + "policy.",
             completion: .words(["http", "refresh", "only", "cj-first", "cj-then-network"]),
             apply: { values, text in
                 guard let mode = CacheMode(value: text ?? "") else {
