@@ -19,23 +19,19 @@ package enum AFCLIMain {
             // The config's default_options go before argv, through the same parser.
             let config = try ConfigSetup.prepare(arguments, environment: environment)
             let (parsed, typed) = try ArgumentParser.parse(config.arguments, defaults: config.defaultCount)
+            // Options typed where they do nothing are refused before anything else happens.
+            try OptionScopes.check(typed, for: parsed)
             switch parsed.command {
             case .request:
-                try DownloadCommand.rejectDownloadOptions(parsed.options)
-                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
-                try CacheStage.checkLifetime(parsed.options.cache.mode, options: parsed.options)
-                try RunCommand.rejectRunOptions(parsed.options, command: "request")
-                try OptionScopes.check(typed, command: .request)
                 Interruption.install()
                 var command = RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
                 command.profile = try config.profile(for: parsed.options, environment: environment)
+                try CacheStage.checkLifetime(options: parsed.options, profile: command.profile)
                 return try command.run()
             case .download:
-                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
                 try DownloadCommand.validate(parsed.options, urlCount: parsed.positionals.count - 1)
-                try OptionScopes.check(typed, command: .download)
                 Interruption.install()
                 var command = DownloadCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
@@ -43,15 +39,10 @@ package enum AFCLIMain {
                 command.profile = try config.profile(for: parsed.options, environment: environment)
                 return try command.run()
             case .run:
-                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
-                try DownloadCommand.rejectDownloadOptions(parsed.options)
-                try RunCommand.rejectUnsupportedOptions(parsed.options)
-                try OptionScopes.check(typed, command: .run)
                 Interruption.install()
                 var command = RunCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
                     terminal: terminal)
-                try RunCommand.rejectOptions(typed, source: command.source)
                 // Command lines get the config environment, as when typed; a .http file's --env
                 // names an environment of its http-client.env.json instead.
                 if command.source == "-" {
@@ -59,16 +50,14 @@ package enum AFCLIMain {
                 }
                 return try command.run()
             case .pin:
-                try ReachabilityCommand.rejectReachabilityOptions(parsed.options)
-                try OptionScopes.check(typed, command: .pin)
                 Interruption.install()
                 return try PinCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .reachability:
-                try OptionScopes.check(typed, command: .reachability)
                 return try ReachabilityCommand(positionals: parsed.positionals, options: parsed.options).run()
             case .cache:
-                try OptionScopes.check(typed, command: .cache)
-                return try CacheCommand(positionals: parsed.positionals, options: parsed.options, environment: environment).run()
+                return try CacheCommand(
+                    positionals: parsed.positionals, options: parsed.options, environment: environment
+                ).run()
             case .help(let length):
                 try printOut(length == .short ? HelpText.short() : HelpText.long())
             case .completions(let shell):
@@ -76,11 +65,9 @@ package enum AFCLIMain {
             case .manPage:
                 try printOut(ManPage.render())
             case .environments:
-                try OptionScopes.check(typed, command: .config)
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runEnvironments()
             case .configPath:
-                try OptionScopes.check(typed, command: .config, word: "config path")
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runConfigPath()
             case .version:

@@ -94,6 +94,11 @@ enum ErrorReporter {
             return (.usage, error.description, nil)
         case let error as CacheError:
             return (.failure, error.description, nil)
+        case let error as BatchFileError:
+            // A --output-dir that cannot be a directory is bad input, found before anything is
+            // sent; a body that cannot be written is a failure of the run.
+            if case .badDirectory = error { return (.usage, error.description, nil) }
+            return (.failure, error.description, nil)
         case let error as SessionError:
             // A session that cannot be read stops the request before it is sent; one that cannot be
             // written back fails after the exchange.

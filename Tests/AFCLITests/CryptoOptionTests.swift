@@ -6,8 +6,8 @@ import XCTest
 /// The encryption and envelope options, and how they combine with a config environment's
 /// `encrypt`, `decrypt` and `envelope`.
 final class CryptoOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> CryptoOptions {
-        try ArgumentParser.parse(["example.org"] + arguments).options.crypto
+    private func options(_ arguments: String...) throws -> OptionValues {
+        try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
     private var profile: EnvironmentProfile {
@@ -23,41 +23,45 @@ final class CryptoOptionTests: XCTestCase {
     }
 
     func testCommandsComeFromTheOptionsElseTheEnvironment() throws {
-        XCTAssertNil(try options().encryptCommand(profile: nil))
-        XCTAssertEqual(try options().encryptCommand(profile: profile), "env-encrypt")
-        XCTAssertEqual(try options().decryptCommand(profile: profile), "env-decrypt")
+        XCTAssertNil(SettingsResolver(try options(), profile: nil).encryptCommand)
+        XCTAssertEqual(SettingsResolver(try options(), profile: profile).encryptCommand, "env-encrypt")
+        XCTAssertEqual(SettingsResolver(try options(), profile: profile).decryptCommand, "env-decrypt")
         let given = try options("--encrypt-cmd", "mine", "--decrypt-cmd=theirs")
-        XCTAssertEqual(given.encryptCommand(profile: profile), "mine")
-        XCTAssertEqual(given.decryptCommand(profile: profile), "theirs")
-        XCTAssertEqual(given.encryptCommand(profile: nil), "mine")
+        XCTAssertEqual(SettingsResolver(given, profile: profile).encryptCommand, "mine")
+        XCTAssertEqual(SettingsResolver(given, profile: profile).decryptCommand, "theirs")
+        XCTAssertEqual(SettingsResolver(given, profile: nil).encryptCommand, "mine")
     }
 
     func testNoEncryptTurnsBothOffAndEncryptUndoesIt() throws {
         let off = try options("--encrypt-cmd", "mine", "--no-encrypt")
-        XCTAssertNil(off.encryptCommand(profile: profile))
-        XCTAssertNil(off.decryptCommand(profile: profile))
-        XCTAssertEqual(try options("--no-encrypt", "--encrypt").encryptCommand(profile: profile), "env-encrypt")
-        XCTAssertNil(try options("--encrypt-cmd", "mine", "--no-encrypt-cmd").encryptCommand(profile: nil))
+        XCTAssertNil(SettingsResolver(off, profile: profile).encryptCommand)
+        XCTAssertNil(SettingsResolver(off, profile: profile).decryptCommand)
+        XCTAssertEqual(
+            SettingsResolver(try options("--no-encrypt", "--encrypt"), profile: profile).encryptCommand, "env-encrypt")
+        XCTAssertNil(
+            SettingsResolver(try options("--encrypt-cmd", "mine", "--no-encrypt-cmd"), profile: nil).encryptCommand)
     }
 
     func testEnvelopeSpec() throws {
-        XCTAssertNil(try options().envelopeSpec(profile: profile))
-        XCTAssertEqual(try options("--envelope").envelopeSpec(profile: nil), EnvelopeSpec())
-        let configured = try XCTUnwrap(try options("--envelope").envelopeSpec(profile: profile))
+        XCTAssertNil(SettingsResolver(try options(), profile: profile).envelope)
+        XCTAssertEqual(SettingsResolver(try options("--envelope"), profile: nil).envelope, EnvelopeSpec())
+        let configured = try XCTUnwrap(SettingsResolver(try options("--envelope"), profile: profile).envelope)
         XCTAssertEqual(configured.statusKey, "code")
         XCTAssertEqual(configured.commonFailure, ["5"])
         let overridden = try XCTUnwrap(
-            try options("--envelope", "--envelope-success", "1,ok", "--common-failure=9").envelopeSpec(
-                profile: profile))
+            SettingsResolver(
+                try options("--envelope", "--envelope-success", "1,ok", "--common-failure=9"), profile: profile
+            ).envelope)
         XCTAssertEqual(overridden.success, ["1", "ok"])
         XCTAssertEqual(overridden.commonFailure, ["9"])
         XCTAssertEqual(overridden.statusKey, "code")
     }
 
     func testBadValues() {
-        for arguments in [["--envelope-success", ""], ["--envelope-success", "0,,1"], ["--encrypt-cmd", ""],
-            ["--encrypted-type", ""]]
-        {
+        for arguments in [
+            ["--envelope-success", ""], ["--envelope-success", "0,,1"], ["--encrypt-cmd", ""],
+            ["--encrypted-type", ""],
+        ] {
             XCTAssertThrowsError(try ArgumentParser.parse(["example.org"] + arguments), "\(arguments)") {
                 XCTAssertTrue($0 is UsageError)
             }

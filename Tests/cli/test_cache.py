@@ -213,6 +213,29 @@ def test_cj_first_uses_its_own_lifetime(server, cache):
     assert len(server.requests) == 3
 
 
+@pytest.mark.parametrize("mode_from", ["typed", "default_options"])
+def test_cj_first_takes_its_lifetime_from_the_environment_when_no_option_gives_one(server, cache, tmp_path, mode_from):
+    server.handler = answer(Cache_Control="no-cache")
+    config = tmp_path / "config"
+    config.mkdir()
+    defaults = ["--cache=cj-first"] if mode_from == "default_options" else []
+    (config / "config.json").write_text(
+        '{"default_options": %s, "environments": {"dev": {"cache_ttl": "10m"}}}' % str(defaults).replace("'", '"'))
+    (config / "config.json").chmod(0o600)
+    typed = ["--cache=cj-first"] if mode_from == "typed" else []
+
+    def go(*args, at=0):
+        return run(["--env", "dev", *typed, *args, server.url + "/j"], env=cache.env(at, AFCLI_CONFIG_DIR=str(config)))
+
+    first = go()
+    assert first.code == 0, first
+    hit = go("--print=m", at=599)
+    assert hit.code == 0 and "cache: hit, age 599 s" in hit.out, hit
+    assert len(server.requests) == 1
+    # The typed --cache-ttl beats the environment's.
+    assert go("--cache-ttl=5m", at=599).code == 0 and len(server.requests) == 2
+
+
 def test_cj_then_network_gives_the_stored_answer_first(server, cache, tmp_path):
     server.handler = answer(body=b'{"n":1}')
     transition = tmp_path / "cached.json"

@@ -595,7 +595,7 @@ def test_bad_combinations_are_usage_errors(server, tmp_path):
         (["download", "-o", "f", server.url + "/a", server.url + "/b"], "-o names one file, but 2 URLs"),
         (["download", "--sha256", "abc", server.url + "/x"], "is not 64 hexadecimal digits"),
         (["download"], "missing URL"),
-        (["get", server.url + "/x", "--resume"], "--resume only applies to afcli download"),
+        (["get", server.url + "/x", "--resume"], "--resume does not apply to afcli request (it is an option of afcli download)"),
     ]
     for args, message in cases:
         result = run(args, cwd=tmp_path)

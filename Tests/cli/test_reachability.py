@@ -114,8 +114,8 @@ def test_tls_probe_to_nginx(tmp_path):
     (["reachability", "a", "b"], 'unexpected argument "b"'),
     (["reachability", "--probe"], "--probe needs a host"),
     (["reachability", "ftp://example.com/"], "not an http or https URL"),
-    (["get", "http://127.0.0.1:9/", "--probe"], "--probe is only for afcli reachability"),
-    (["pin", "https://127.0.0.1:9/", "--watch"], "--watch is only for afcli reachability"),
+    (["get", "http://127.0.0.1:9/", "--probe"], "--probe does not apply to afcli request (it is an option of afcli reachability)"),
+    (["pin", "https://127.0.0.1:9/", "--watch"], "--watch does not apply to afcli pin (it is an option of afcli reachability)"),
 ])
 def test_bad_input(args, fragment):
     result = run(args)

@@ -261,8 +261,12 @@ def test_output_dir_that_is_a_file_is_refused_before_sending(counting, tmp_path)
     counting.answer()
     (tmp_path / "f").write_text("x")
     r = run(["run", "-", "--output-dir", str(tmp_path / "f")], input=lines(counting.url, ["a"]))
-    assert r.code != 0 and "not a directory" in r.err, r
+    # Bad input, found before anything is sent: a usage error, as a bad -o of a download is.
+    assert r.code == 2, r
+    assert r.err == f'afcli: error: --output-dir "{tmp_path / "f"}": not a directory\n', r.err
+    assert r.stdout == b""
     assert counting.arrivals == []
+    assert (tmp_path / "f").read_text() == "x"
 
 
 # MARK: - Ctrl-C

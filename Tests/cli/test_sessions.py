@@ -222,7 +222,8 @@ def test_download_takes_netrc_credentials_and_refuses_sessions(server, config, t
     for option in ([f"--session={tmp_path / 's.json'}"], ["--cookie-jar", str(tmp_path / "jar.txt")]):
         refused = run(["download", *option, "-o", str(tmp_path / "other.bin"), server.url + "/f"], env=env)
         assert refused.code == 2, refused
-        assert refused.err == f"afcli: error: {option[0].split('=')[0]} cannot be used with afcli download\n"
+        assert refused.err == (f"afcli: error: {option[0].split('=')[0]} does not apply to afcli download "
+                               "(a download keeps no session or cookies)\n")
     assert len(server.requests) == 1 and not (tmp_path / "other.bin").exists()
 
 

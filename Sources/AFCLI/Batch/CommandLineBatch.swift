@@ -19,17 +19,6 @@ enum CommandLineBatch {
     /// The most requests one run reads.
     static let maximumRequests = 100_000
 
-    /// Option groups that shape output or the program rather than one request.
-    static let runGroups: Set<OptionGroup> = [.output, .general]
-
-    /// Options outside those groups that belong to the run, or make no sense for one request of it.
-    static let runOptions: Set<String> = [
-        "offline", "curl", "show-secrets", "env", "session", "session-read-only",
-        "session-store-auth", "cookie-jar", "probe", "watch", "retry", "retry-delay",
-        "parallel", "first", "keep-going", "output-dir", "write-out", "meta", "cache", "cache-ttl",
-        "cache-namespace",
-    ]
-
     /// What every entry of one run shares, held once rather than copied into each entry.
     final class Context {
         /// The run's options, which a line without options of its own is sent with.
@@ -154,14 +143,9 @@ enum CommandLineBatch {
             return (words, nil)
         }
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
-        for long in given.sorted() {
-            guard let spec = OptionTable.byLong[long] else { continue }
-            if runGroups.contains(spec.group) || runOptions.contains(long) {
-                throw BatchError.runOption(spec.longFlag)
-            }
-            // What a run refuses on its command line, a line cannot bring in either.
-            try OptionScopes.check([long], command: .run)
-        }
+        // What belongs to the run, and what a run refuses on its command line, a line cannot
+        // bring in either.
+        try OptionScopes.check(given.sorted(), command: .run, source: .line)
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
@@ -201,7 +185,7 @@ enum CommandLineBatch {
         if RequestLogger.isWanted(options.values) {
             request.logFields = RequestLogFields(spec: spec, prepared: prepared)
         }
-        request.decryptCommand = options.values.crypto.decryptCommand(profile: context.profile)
+        request.decryptCommand = SettingsResolver(options.values, profile: context.profile).decryptCommand
         return request
     }
 }

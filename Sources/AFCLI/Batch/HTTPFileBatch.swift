@@ -84,7 +84,7 @@ enum HTTPFileBatch {
         }
         var batchRequest = BatchRequest(prepared: prepared, options: options)
         if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
-        batchRequest.decryptCommand = options.crypto.decryptCommand(profile: nil)
+        batchRequest.decryptCommand = SettingsResolver(options, profile: nil).decryptCommand
         return batchRequest
     }
 

@@ -16,8 +16,8 @@ struct RunCommand {
     /// The SOURCE word: a `.http` file, or `-` for command lines on standard input.
     var source: String { positionals.dropFirst().first ?? "" }
 
-    /// Loads the batch and runs it (its options checked by `rejectUnsupportedOptions` and
-    /// `OptionScopes`); returns the run's exit status.
+    /// Loads the batch and runs it (its options checked by `OptionScopes` against the run's
+    /// scope and its `RunSource`); returns the run's exit status.
     func run() throws -> ExitStatus {
         var options = options
         options.parallel = affordableParallel()
@@ -83,49 +83,6 @@ struct RunCommand {
             guard found else {
                 throw UsageError.invalidValue(option: "--first", value: name, reason: "names no request of the batch")
             }
-        }
-    }
-
-    /// Refuses options that have no meaning for a batch: it prints NDJSON, not exchanges.
-    static func rejectUnsupportedOptions(_ options: OptionValues) throws(UsageError) {
-        let given: [(Bool, String, String)] = [
-            (options.offline, "--offline", "a batch always sends its requests"),
-            (options.curl, "--curl", "a batch always sends its requests"),
-            (options.outputFile != nil, "--output", "use --output-dir to save each body"),
-            (options.session != nil, "--session", "the requests of a batch do not share a session"),
-        ]
-        if let (_, name, reason) = given.first(where: { $0.0 }) {
-            throw UsageError.notForCommand(option: name, command: "run", reason: reason)
-        }
-    }
-
-    /// Options a `.http` file cannot honour, each with why: the file writes each request's method,
-    /// headers and body itself, and its URLs do not go through a config environment.
-    static let optionsNotForHTTPFiles: [String: String] = {
-        let written = "the file writes each request's method, headers and body"
-        let itemBody = ["method", "json", "form", "multipart", "plist", "raw", "boundary"]
-        var reasons = Dictionary(uniqueKeysWithValues: itemBody.map { ($0, written) })
-        reasons["simulate"] = "its URLs are its own; --base-url joins the paths it writes"
-        return reasons
-    }()
-
-    /// Refuses, for a `.http` file, the options typed on the command line (`typed`, long names)
-    /// that would do nothing for its requests; a line of `run -` is built from items, and takes them.
-    static func rejectOptions(_ typed: [String], source: String) throws(UsageError) {
-        guard source != "-", !source.isEmpty, let long = typed.first(where: { optionsNotForHTTPFiles[$0] != nil }),
-            let reason = optionsNotForHTTPFiles[long]
-        else { return }
-        throw UsageError.notForCommand(option: "--" + long, command: "run with a .http file", reason: reason)
-    }
-
-    /// Refuses the options of `afcli run` on any other command.
-    static func rejectRunOptions(_ options: OptionValues, command: String) throws(UsageError) {
-        let given: [(Bool, String)] = [
-            (options.parallel != nil, "--parallel"), (!options.firstNames.isEmpty, "--first"),
-            (options.keepGoing, "--keep-going"), (options.outputDirectory != nil, "--output-dir"),
-        ]
-        if let (_, name) = given.first(where: { $0.0 }) {
-            throw UsageError.notForCommand(option: name, command: command, reason: "it is an option of afcli run")
         }
     }
 }

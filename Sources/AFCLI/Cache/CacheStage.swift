@@ -10,39 +10,31 @@ struct CacheUsageError: Error, CustomStringConvertible {
 /// Puts the response cache in front of a request's transport when the options or the environment
 /// ask for it, and reports what it did to the printer (`cache: …`) and the request log.
 enum CacheStage {
-    /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off.
+    /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off
+    /// (`SettingsResolver` decides).
     static func mode(options: OptionValues, profile: EnvironmentProfile?) throws -> CacheMode {
-        if let mode = options.cache.mode { return mode }
-        guard let policy = profile?.cachePolicy, !policy.isEmpty else { return .off }
-        if policy == "off" || policy == "none" { return .off }
-        guard let mode = CacheMode(value: policy) else {
+        try SettingsResolver(options, profile: profile).cacheMode()
+    }
+
+    /// Refuses a CJ strategy with no lifetime from `--cache-ttl` or the environment's
+    /// `cache_ttl`: checked once the environment is known, before a log file is opened or anything
+    /// is sent.
+    static func checkLifetime(options: OptionValues, profile: EnvironmentProfile?) throws {
+        let settings = SettingsResolver(options, profile: profile)
+        let mode = try settings.cacheMode()
+        guard mode.isCJStrategy else { return }
+        _ = try lifetime(mode, settings: settings)
+    }
+
+    /// The stored answers' lifetime: `--cache-ttl`, else the environment's `cache_ttl`
+    /// (`SettingsResolver` decides); a CJ strategy with neither is refused.
+    static func lifetime(_ mode: CacheMode, settings: SettingsResolver) throws -> CacheLifetime? {
+        let lifetime = try settings.cacheLifetime()
+        if lifetime == nil, mode.isCJStrategy {
             throw CacheUsageError(
-                description: "the environment's cache \"\(policy)\" is not a --cache mode "
-                    + "(http, refresh, only, cj-first, cj-then-network or off)")
+                description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
         }
-        return mode
-    }
-
-    /// Refuses a CJ strategy without `--cache-ttl`; checked again once the environment is known,
-    /// and first straight after parsing, before a log file is opened or anything is sent.
-    static func checkLifetime(_ mode: CacheMode?, options: OptionValues) throws {
-        guard let mode, mode.isCJStrategy, options.cache.lifetime == nil else { return }
-        throw CacheUsageError(
-            description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
-    }
-
-    /// The CJ strategies' lifetime: `--cache-ttl`, else the environment's `cache_ttl`; a CJ
-    /// strategy with neither is refused.
-    static func lifetime(_ mode: CacheMode, options: OptionValues, profile: EnvironmentProfile?) throws -> CacheLifetime? {
-        if let lifetime = options.cache.lifetime { return lifetime }
-        if let text = profile?.cacheLifetime {
-            guard let lifetime = CacheLifetime(text) else {
-                throw CacheUsageError(description: "the environment's cache_ttl \"\(text)\" is not a duration such as 10m, or forever")
-            }
-            return lifetime
-        }
-        try checkLifetime(mode, options: options)
-        return nil
+        return lifetime
     }
 
     /// `transport`, wrapped in the cache stage when caching is on.
@@ -68,9 +60,10 @@ enum CacheStage {
     static func responseCache(
         options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
     ) throws -> ResponseCache? {
-        let mode = try mode(options: options, profile: profile)
+        let settings = SettingsResolver(options, profile: profile)
+        let mode = try settings.cacheMode()
         guard mode != .off else { return nil }
-        let lifetime = try lifetime(mode, options: options, profile: profile)
+        let lifetime = try lifetime(mode, settings: settings)
         guard let directory = CacheDirectory.path(environment: environment) else {
             ErrorReporter.warn(
                 "no cache directory (no absolute XDG_CACHE_HOME, and no home directory in HOME or the password "
@@ -78,7 +71,7 @@ enum CacheStage {
             return nil
         }
         let configuration = ResponseCache.Configuration(
-            mode: mode, lifetime: lifetime, namespace: options.cache.namespace ?? profile?.cacheNamespace ?? "",
+            mode: mode, lifetime: lifetime, namespace: settings.cacheNamespace,
             directory: directory, now: CacheClock.clock(environment: environment))
         let cache = ResponseCache(configuration: configuration)
         var warned = false

@@ -11,9 +11,10 @@ final class CryptoStages {
 
     init(options: OptionValues, profile: EnvironmentProfile?) {
         self.options = options
-        encryptCommand = options.crypto.encryptCommand(profile: profile)
-        decryptCommand = options.crypto.decryptCommand(profile: profile)
-        envelopeSpec = options.crypto.envelopeSpec(profile: profile)
+        let settings = SettingsResolver(options, profile: profile)
+        encryptCommand = settings.encryptCommand
+        decryptCommand = settings.decryptCommand
+        envelopeSpec = settings.envelope
     }
 
     /// Encrypts the serialized body, when a command is set and there is a body. `--curl` is refused
@@ -34,7 +35,9 @@ final class CryptoStages {
     /// The parts to print: with `--envelope` and no `--print`/`--verbose`, only the body, since
     /// stdout gets only the result.
     func printParts(_ resolved: OptionValues.PrintParts) -> OptionValues.PrintParts {
-        guard envelopeSpec != nil, options.printParts == nil, !options.verbose, !options.offline else { return resolved }
+        guard envelopeSpec != nil, options.printParts == nil, !options.verbose, !options.offline else {
+            return resolved
+        }
         return [.responseBody]
     }
 

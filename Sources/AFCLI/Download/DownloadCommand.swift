@@ -90,25 +90,6 @@ struct DownloadCommand {
             throw DownloadUsageError.oneOutputForSeveralURLs(urlCount)
         }
         if options.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
-        if options.offline { throw DownloadUsageError.notForDownloads("--offline") }
-        if options.curl { throw DownloadUsageError.notForDownloads("--curl") }
-        if options.local { throw DownloadUsageError.notForDownloads("--local") }
-        if options.rawBody != nil { throw DownloadUsageError.notForDownloads("--raw") }
-        if options.method != nil { throw DownloadUsageError.notForDownloads("--method") }
-        // Sessions and cookie jars belong to requests; a download says so rather than ignore them.
-        if options.session != nil { throw DownloadUsageError.notForDownloads("--session") }
-        if options.cookieJar != nil { throw DownloadUsageError.notForDownloads("--cookie-jar") }
-        if options.writeOut != nil { throw DownloadUsageError.notForDownloads("--write-out") }
-        if options.metaFormat == .json { throw DownloadUsageError.notForDownloads("--meta=json") }
-    }
-
-    /// Refuses the download options on a plain request, where they would silently do nothing.
-    static func rejectDownloadOptions(_ options: OptionValues) throws {
-        let given = [
-            (options.resume, "--resume"), (options.overwrite, "--overwrite"), (options.sha256 != nil, "--sha256"),
-            (options.retry > 0, "--retry"),
-        ]
-        if let (_, name) = given.first(where: { $0.0 }) { throw DownloadUsageError.onlyForDownloads(name) }
     }
 }
 
@@ -120,10 +101,6 @@ enum DownloadUsageError: Error, CustomStringConvertible {
     case oneOutputForSeveralURLs(Int)
     /// `--sha256` with several URLs.
     case oneDigestForSeveralURLs(Int)
-    /// A request option that means nothing for a download.
-    case notForDownloads(String)
-    /// A download option on a plain request.
-    case onlyForDownloads(String)
 
     var description: String {
         switch self {
@@ -133,10 +110,6 @@ enum DownloadUsageError: Error, CustomStringConvertible {
             return "-o names one file, but \(count) URLs were given"
         case .oneDigestForSeveralURLs(let count):
             return "--sha256 checks one file, but \(count) URLs were given"
-        case .notForDownloads(let option):
-            return "\(option) cannot be used with afcli download"
-        case .onlyForDownloads(let option):
-            return "\(option) only applies to afcli download (afcli download \(option) URL)"
         }
     }
 }

@@ -27,7 +27,7 @@ enum EnvironmentTarget {
         case .url(let url)?:
             base = url
         case .environment?:
-            base = profile?.simulateDomain ?? defaultSimulateDomain
+            base = SettingsResolver(options, profile: profile).simulateOrigin
         case nil:
             if let baseURL = options.baseURL {
                 let url = try RequestURL.make(from: text, baseURL: baseURL)

@@ -38,7 +38,7 @@ enum RequestPreparation {
     ) throws {
         if let crypto {
             try crypto.encrypt(&prepared)
-        } else if options.crypto.encryptCommand(profile: profile) != nil {
+        } else if SettingsResolver(options, profile: profile).encryptCommand != nil {
             // Stages are made only when they have something to encrypt (most requests have not).
             try CryptoStages(options: options, profile: profile).encrypt(&prepared)
         }

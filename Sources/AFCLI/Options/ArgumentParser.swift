@@ -93,18 +93,31 @@ package enum ArgumentParser {
     /// Parses `argv` whose first `defaults` words are the config's `default_options`; also
     /// returns the long names of the options applied by the words after them, in the order typed
     /// (not those undone with `--no-X`), for `OptionScopes.check`.
+    ///
+    /// A default option outside the command's scope (`--retry` for a plain request) is passed
+    /// over: the line is read again without it. That second reading happens only when the config
+    /// holds such an option, so a plain GET pays nothing for it.
     package static func parse(
         _ argv: [String], defaults: Int
     ) throws -> (parsed: ParsedCommandLine, typed: [String]) {
-        let (parsed, scan) = try scanned(argv, over: OptionValues())
+        var (parsed, scan) = try scanned(argv, over: OptionValues())
+        if let found = scan, defaults > 0, let command = CommandScope(parsed.command) {
+            let passOver = Set(found.defaultsGiven(before: defaults).filter { !OptionScopes.applies($0, to: command) })
+            if !passOver.isEmpty {
+                (parsed, scan) = try scanned(argv, over: OptionValues(), passingOver: passOver, before: defaults)
+            }
+        }
         return (parsed, scan?.applied.filter { $0.end > defaults }.map(\.long) ?? [])
     }
 
     /// The command line and the scan it came from; no scan when a mistake gave way to `--help`.
-    private static func scanned(_ argv: [String], over base: OptionValues) throws -> (ParsedCommandLine, Scan?) {
+    /// The options named in `passOver` are read but not applied among the first `before` words.
+    private static func scanned(
+        _ argv: [String], over base: OptionValues, passingOver passOver: Set<String> = [], before: Int = 0
+    ) throws -> (ParsedCommandLine, Scan?) {
         let scan: Scan
         do {
-            scan = try Scan(argv, base: base)
+            scan = try Scan(argv, base: base, passingOver: passOver, before: before)
         } catch {
             let beforeDoubleDash = argv.prefix(while: { $0 != "--" })
             if beforeDoubleDash.contains("--help") {
@@ -159,14 +172,24 @@ private struct Scan {
     /// The options applied (not reset), in order, each with the index just past the words it
     /// read (its value included).
     var applied: [(long: String, end: Int)] = []
+    /// The options reset with `--no-X`, each with the index just past its word.
+    var reset: [(long: String, end: Int)] = []
     var firstPositionalIsBeforeDoubleDash = false
     private var arguments: [String]
     private var index = 0
+    /// Options read but not applied (nor reset) while they lie within the first `passOverEnd` words.
+    private let passOver: Set<String>
+    private let passOverEnd: Int
 
-    /// Reads every argument, throwing at the first mistake.
-    init(_ argv: [String], base: OptionValues) throws(UsageError) {
+    /// Reads every argument, throwing at the first mistake; the options in `passOver` are read
+    /// but not applied among the first `before` words.
+    init(_ argv: [String], base: OptionValues, passingOver passOver: Set<String> = [], before: Int = 0)
+        throws(UsageError)
+    {
         options = base
         arguments = argv
+        self.passOver = passOver
+        passOverEnd = before
         var optionsEnded = false
         while index < arguments.count {
             let argument = arguments[index]
@@ -202,7 +225,8 @@ private struct Scan {
         } else if name.hasPrefix("no-"), let spec = OptionTable.byLong[String(name.dropFirst(3))] {
             guard inlineValue == nil else { throw UsageError.unexpectedValue(option: spelling) }
             given.insert(spec.long)
-            spec.reset(&options)
+            reset.append((spec.long, index))
+            if !passesOver(spec) { spec.reset(&options) }
         } else {
             let suggestion = ForeignSpellings.advice[spelling] ?? OptionSuggester.suggestion(for: spelling)
             throw UsageError.unknownOption(spelling, suggestion: suggestion)
@@ -257,16 +281,29 @@ private struct Scan {
     private mutating func run(_ spec: OptionSpec, spelling: String, value: String?) throws(UsageError) {
         given.insert(spec.long)
         applied.append((spec.long, index))
+        if passesOver(spec) { return }
         do {
             try spec.apply(&options, value)
         } catch let error as OptionValueError {
-            if value == nil, spec.valueName == nil { throw UsageError.refusedFlag(option: spelling, reason: error.reason) }
+            if value == nil, spec.valueName == nil {
+                throw UsageError.refusedFlag(option: spelling, reason: error.reason)
+            }
             // `-s` typed for curl's silent mode reaches --style: say whose letter it is.
             let note = ForeignSpellings.sharedLetters[spelling].map { " (\($0))" } ?? ""
             throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: error.reason + note)
         } catch {
             throw UsageError.invalidValue(option: spelling, value: value ?? "", reason: "is not valid (\(error))")
         }
+    }
+
+    /// Whether `spec`, just read, is a default option this reading passes over.
+    private func passesOver(_ spec: OptionSpec) -> Bool {
+        index <= passOverEnd && passOver.contains(spec.long)
+    }
+
+    /// The long names of the options applied or reset by the first `count` words.
+    func defaultsGiven(before count: Int) -> [String] {
+        (applied + reset).filter { $0.end <= count }.map(\.long)
     }
 
     /// For `-follow` or `-no-follow` typed with one dash: the long spelling it resembles, if any.

@@ -1,8 +1,12 @@
 /// The commands options are given to: the three that send requests (a single request, `afcli
 /// download`, `afcli run`), and `afcli pin`, `afcli reachability`, `afcli cache` and the config's
 /// own commands (`afcli env`, `afcli config path`).
-struct CommandScope: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct CommandScope: OptionSet, Sendable {
+    package let rawValue: UInt8
+
+    package init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
 
     static let request = CommandScope(rawValue: 1)
     static let download = CommandScope(rawValue: 2)
@@ -21,6 +25,21 @@ struct CommandScope: OptionSet, Sendable {
     /// Each command alone, in the order messages name them.
     static let each: [CommandScope] = [.request, .download, .run, .pin, .reachability, .cache, .config]
 
+    /// The command `command` names; nil for those that take no options of their own (help, the
+    /// version, the manual and completions), where every option is accepted and none matters.
+    init?(_ command: Command) {
+        switch command {
+        case .request: self = .request
+        case .download: self = .download
+        case .run: self = .run
+        case .pin: self = .pin
+        case .reachability: self = .reachability
+        case .cache: self = .cache
+        case .environments, .configPath: self = .config
+        case .help, .completions, .manPage, .version: return nil
+        }
+    }
+
     /// The word afcli's messages name the command by (`afcli env` for the config's commands).
     var word: String {
         switch self {
@@ -35,51 +54,22 @@ struct CommandScope: OptionSet, Sendable {
     }
 }
 
-/// Which commands each option does something for. An option typed on the command line of a
-/// command it would do nothing for is refused (exit status 2, nothing sent) instead of being
-/// silently ignored: `afcli run - --pretty=all` must not look as if bodies were formatted. The config's
-/// `default_options` are defaults for every command and apply wherever they mean something.
-///
-/// Every option of `OptionTable.all` has an entry: a unit test fails for an option without one,
-/// so a new option is placed in this table when it is added.
+/// Refuses options where they would do nothing, from the scope each option's own `OptionSpec`
+/// entry names and what a run's source declares it can carry (`RunSource`). An option typed on
+/// the command line of a command it would do nothing for is refused (exit status 2, nothing sent)
+/// instead of being silently ignored: `afcli run - --pretty=all` must not look as if bodies were
+/// formatted. The config's `default_options` are defaults for every command: the parser passes
+/// over those outside the command's scope, so they never reach this check.
 enum OptionScopes {
-    /// Option long names, each with the commands it does something for.
-    static let table: [String: CommandScope] = [
-        // Request
-        "method": [.request, .run], "json": [.request, .run, .pin, .reachability], "form": [.request, .run],
-        "multipart": [.request, .run], "plist": [.request, .run], "raw": [.request, .run],
-        "base-url": .sending, "ignore-stdin": .sending, "offline": .request, "curl": .request,
-        "show-secrets": [.request, .config], "boundary": [.request, .run], "env": .sending, "simulate": .sending,
-        "local": .request, "encrypt-cmd": [.request, .run], "decrypt-cmd": [.request, .run],
-        "encrypt": [.request, .run], "encrypted-type": [.request, .run],
-        // Authentication
-        "auth": .sending, "auth-type": .sending, "session": .request, "session-read-only": .request,
-        "session-store-auth": .request, "cookie-jar": .request, "ignore-netrc": .sending,
-        // Output
-        "print": .request, "verbose": .request, "headers": .request, "body": .request,
-        "quiet": [.request, .download, .pin], "output": [.request, .download], "pretty": .request,
-        "style": .request, "indent": .request, "sorted": .request, "drop-nulls": .request, "plist-as": .request,
-        "stream": .request, "log": [.request, .run], "log-file": [.request, .run],
-        "progress": [.request, .download], "resume": .download, "overwrite": .download, "sha256": .download,
-        "envelope": .request,
-        "envelope-success": .request, "common-failure": .request, "write-out": .request, "meta": .request,
-        // Network
-        "follow": .sending, "max-redirects": .sending, "timeout": .handshaking, "max-time": .sending,
-        "max-filesize": .sending, "max-expansion": .sending, "connect-timeout": .handshaking,
-        "proxy": [.request, .download, .run, .pin], "check-status": .sending, "http1.1": .sending,
-        "http2": .sending, "http2-prior-knowledge": .sending, "http3": .sending, "connect-to": .sending,
-        "ipv4": .sending, "ipv6": .sending, "unix-socket": .sending, "interface": .sending, "noproxy": .sending,
-        "compress": [.request, .run], "chunked": [.request, .run], "limit-rate": .sending, "hsts": .sending,
-        "accept-status": [.request, .run], "accept-type": [.request, .run], "throttle": .request,
-        "retry": .download, "retry-delay": .download, "verify": .handshaking, "insecure": .handshaking,
-        "verify-host": .handshaking, "pin-key": .handshaking, "pin-cert": .handshaking, "cert": .handshaking,
-        "cert-key": .handshaking, "tls-min": .handshaking, "resolve": .handshaking, "probe": .reachability,
-        "watch": .reachability, "location-trusted": .sending, "cache": [.request, .run],
-        "cache-ttl": [.request, .run], "cache-namespace": [.request, .run], "cache-transition-output": .request,
-        // General
-        "help": .every, "version": .every, "config": .every, "cache-max-size": .cache, "all": .cache,
-        "parallel": .run, "first": .run, "keep-going": .run, "output-dir": .run,
-    ]
+    /// The commands the option named `long` does something for; empty for no option.
+    static func scope(of long: String) -> CommandScope {
+        OptionTable.byLong[long]?.scope ?? []
+    }
+
+    /// Whether the option named `long` does something for `command`.
+    static func applies(_ long: String, to command: CommandScope) -> Bool {
+        scope(of: long).contains(command)
+    }
 
     /// Options that shape a body sent, which a download never has.
     private static let bodyOptions: Set<String> = [
@@ -90,25 +80,44 @@ enum OptionScopes {
     /// The options typed on `command`'s command line that it refuses, as `--long`, in table order
     /// of `OptionTable.all`: for the manual.
     static func refused(by command: CommandScope) -> [String] {
-        OptionTable.all.compactMap { spec in
-            guard let scope = table[spec.long], !scope.contains(command) else { return nil }
-            return spec.longFlag
-        }
+        OptionTable.all.compactMap { spec in spec.scope.contains(command) ? nil : spec.longFlag }
     }
 
-    /// Refuses the first option in `typed` (long names, as given on the command line) that does
-    /// nothing for `command`; `word` names the command in the message (`config path`).
-    static func check(_ typed: [String], command: CommandScope, word: String? = nil) throws(UsageError) {
+    /// Refuses the first option in `typed` (long names, as given on the command line) that
+    /// `source` refuses or that does nothing for `command`; `word` names the command in the
+    /// message (`config path`). This is the one place afcli refuses an option for where it is
+    /// given; combinations of values (`--resume` with `-o -`) are checked by their commands.
+    static func check(
+        _ typed: [String], command: CommandScope, word: String? = nil, source: RunSource? = nil
+    ) throws {
         for long in typed {
-            guard let scope = table[long], !scope.contains(command) else { continue }
+            if let source, let refusal = source.refusals[long] {
+                switch refusal {
+                case .doesNotApply(let reason):
+                    throw UsageError.notForCommand(option: "--" + long, command: source.word, reason: reason)
+                case .belongsToTheRun:
+                    throw BatchError.runOption("--" + long)
+                }
+            }
+            let scope = scope(of: long)
+            guard !scope.isEmpty, !scope.contains(command) else { continue }
             throw UsageError.notForCommand(
                 option: "--" + long, command: word ?? command.word, reason: reason(long, command))
         }
     }
 
+    /// Refuses, as `check` does, the options typed on `parsed`'s command line that its command
+    /// (and for `afcli run`, its source) cannot use.
+    static func check(_ typed: [String], for parsed: ParsedCommandLine) throws {
+        guard !typed.isEmpty, let command = CommandScope(parsed.command) else { return }
+        let word = parsed.command == .configPath ? "config path" : nil
+        let source = command == .run ? RunSource.of(parsed.positionals.dropFirst().first ?? "") : nil
+        try check(typed, command: command, word: word, source: source)
+    }
+
     /// Why `long` does nothing for `command`, as a clause.
     static func reason(_ long: String, _ command: CommandScope) -> String {
-        let scope = table[long] ?? []
+        let scope = scope(of: long)
         // An option of one command alone is named after it.
         if scope != .request, let owner = CommandScope.each.first(where: { $0 == scope }) {
             return "it is an option of afcli \(owner.word)"

@@ -13,6 +13,10 @@ package struct OptionSpec: Sendable {
 
     /// The long name without dashes (`follow` for `--follow`).
     package let long: String
+    /// The commands the option does something for. Typed on another command's line it is refused
+    /// (exit status 2, nothing sent) rather than silently ignored; from the config's
+    /// `default_options` it is passed over there (`ArgumentParser`, `OptionScope`).
+    package let scope: CommandScope
     /// The short letter (`F` for `-F`), if any.
     package let short: Character?
     /// The value's placeholder (`SECONDS`); nil for a flag.
@@ -35,11 +39,13 @@ package struct OptionSpec: Sendable {
     package private(set) var optionalValueName: String? = nil
 
     package init(
-        long: String, short: Character? = nil, valueName: String? = nil, group: OptionGroup, help: String,
+        long: String, scope: CommandScope, short: Character? = nil, valueName: String? = nil, group: OptionGroup,
+        help: String,
         description: String, completion: ValueCompletion = .none, apply: @escaping Apply,
         reset: @escaping Reset
     ) {
         self.long = long
+        self.scope = scope
         self.short = short
         self.valueName = valueName
         self.group = group

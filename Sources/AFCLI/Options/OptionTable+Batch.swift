@@ -3,7 +3,8 @@
 extension OptionTable {
     static let batch: [OptionSpec] = [
         OptionSpec(
-            long: "parallel", valueName: "N", group: .general, help: "run: send up to N requests at once (1)",
+            long: "parallel", scope: .run, valueName: "N", group: .general,
+            help: "run: send up to N requests at once (1)",
             description: "For afcli run: keep up to N requests in flight at once over one libcurl multi handle "
                 + "(connections are reused, HTTP/2 requests share a connection). The default, 1, sends the "
                 + "requests one after the other in the order written. N is cut, with a warning, to what the "
@@ -11,7 +12,8 @@ extension OptionTable {
             apply: { values, text in values.parallel = try OptionValueParser.positiveInteger(text ?? "") },
             reset: { $0.parallel = nil }),
         OptionSpec(
-            long: "first", valueName: "NAME", group: .general, help: "run: finish request NAME before others",
+            long: "first", scope: .run, valueName: "NAME", group: .general,
+            help: "run: finish request NAME before others",
             description: "For afcli run: make the request named NAME a keeper, like # @first in the file: every "
                 + "keeper completes before any other request starts. Repeatable.",
             apply: { values, text in
@@ -19,13 +21,14 @@ extension OptionTable {
             },
             reset: { $0.firstNames = [] }),
         OptionSpec(
-            long: "keep-going", group: .general, help: "run: go on after a request fails",
+            long: "keep-going", scope: .run, group: .general, help: "run: go on after a request fails",
             description: "For afcli run: start the remaining requests after one has failed. Without it, the first "
                 + "failure stops new requests from starting (those in flight finish).",
             apply: { values, _ in values.keepGoing = true },
             reset: { $0.keepGoing = false }),
         OptionSpec(
-            long: "output-dir", valueName: "DIR", group: .general, help: "run: save each body as DIR/NAME.body",
+            long: "output-dir", scope: .run, valueName: "DIR", group: .general,
+            help: "run: save each body as DIR/NAME.body",
             description: "For afcli run: save each final response body as NAME.body in DIR (created, mode 0700, if "
                 + "missing). Names are made safe (characters other than letters, digits, dot, dash and underscore "
                 + "become _) and unique (-2, -3…); files are created 0600, replaced if they exist, and never "

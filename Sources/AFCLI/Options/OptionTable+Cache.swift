@@ -21,12 +21,13 @@ package struct CacheOptions: Equatable, Sendable {
 extension OptionTable {
     static let cache: [OptionSpec] = [
         OptionSpec(
-            long: "cache", group: .network, help: "use the response cache, in MODE (http)",
+            long: "cache", scope: [.request, .run], group: .network, help: "use the response cache, in MODE (http)",
             description: "Use the response cache (see RESPONSE CACHE). --cache alone, or --cache=http, follows HTTP's "
                 + "caching rules for a private cache; --cache=refresh revalidates even a fresh response; --cache=only "
                 + "answers from the cache or fails with exit status 15, sending nothing; --cache=cj-first and "
-                + "--cache=cj-then-network are CJNetwork's strategies and need --cache-ttl. --no-cache turns the "
-                + "cache off, also when the environment sets a policy.",
+                + "--cache=cj-then-network are CJNetwork's strategies and need a lifetime, from --cache-ttl or "
+                + "the environment's cache_ttl. --no-cache turns the cache off, also when the environment sets a "
+                + "policy.",
             completion: .words(["http", "refresh", "only", "cj-first", "cj-then-network"]),
             apply: { values, text in
                 guard let mode = CacheMode(value: text ?? "") else {
@@ -37,7 +38,8 @@ extension OptionTable {
             reset: { $0.cache.mode = .off }
         ).withOptionalValue("MODE"),
         OptionSpec(
-            long: "cache-ttl", valueName: "DURATION", group: .network, help: "lifetime of cj-first/cj-then-network",
+            long: "cache-ttl", scope: [.request, .run], valueName: "DURATION", group: .network,
+            help: "lifetime of cj-first/cj-then-network",
             description: "How long a stored answer serves --cache=cj-first and --cache=cj-then-network: seconds, or a "
                 + "number with s, m, h or d (90, 10m, 1h, 7d), or forever (kept until removed). An entry older than "
                 + "DURATION is fetched again.",
@@ -50,7 +52,8 @@ extension OptionTable {
             },
             reset: { $0.cache.lifetime = nil }),
         OptionSpec(
-            long: "cache-namespace", valueName: "NAME", group: .network, help: "keep cached answers apart by NAME",
+            long: "cache-namespace", scope: [.request, .run], valueName: "NAME", group: .network,
+            help: "keep cached answers apart by NAME",
             description: "Part of every cache key (CJNetwork's app-version slot): answers stored under one NAME never "
                 + "answer another. Overrides the environment's cacheNamespace.",
             apply: { values, text in
@@ -58,7 +61,7 @@ extension OptionTable {
             },
             reset: { $0.cache.namespace = nil }),
         OptionSpec(
-            long: "cache-transition-output", valueName: "FILE", group: .network,
+            long: "cache-transition-output", scope: .request, valueName: "FILE", group: .network,
             help: "cj-then-network: stored body to FILE",
             description: "With --cache=cj-then-network, write the stored answer's body to FILE (0600, not through a "
                 + "link) instead of standard output; standard output then gets only the network's answer.",
@@ -68,13 +71,14 @@ extension OptionTable {
             },
             reset: { $0.cache.transitionOutput = nil }),
         OptionSpec(
-            long: "cache-max-size", valueName: "BYTES", group: .general, help: "cache prune: trim to BYTES (256m)",
+            long: "cache-max-size", scope: .cache, valueName: "BYTES", group: .general,
+            help: "cache prune: trim to BYTES (256m)",
             description: "The size afcli cache prune trims the cache to, least recently used entries first, after "
                 + "removing expired ones: a number with k, m or g. 256m by default.",
             apply: { values, text in values.cache.maxSize = try OptionValueParser.byteCount(text ?? "") },
             reset: { $0.cache.maxSize = 256 << 20 }),
         OptionSpec(
-            long: "all", group: .general, help: "cache rm: remove every entry",
+            long: "all", scope: .cache, group: .general, help: "cache rm: remove every entry",
             description: "With afcli cache rm, remove every stored response.",
             apply: { values, _ in values.cache.all = true },
             reset: { $0.cache.all = false }),

@@ -4,7 +4,8 @@
 extension OptionTable {
     static let crypto: [OptionSpec] = [
         OptionSpec(
-            long: "encrypt-cmd", valueName: "CMD", group: .request, help: "pipe the request body through CMD",
+            long: "encrypt-cmd", scope: [.request, .run], valueName: "CMD", group: .request,
+            help: "pipe the request body through CMD",
             description: "Run CMD with /bin/sh -c, feed it the serialized body (JSON, form, plist, multipart, a file "
                 + "or standard input) and send its output as the body, with Content-Type from --encrypted-type "
                 + "and an exact Content-Length. Overrides the environment's encrypt. A command that fails stops "
@@ -14,7 +15,8 @@ extension OptionTable {
             },
             reset: { $0.crypto.encryptCommand = nil }),
         OptionSpec(
-            long: "decrypt-cmd", valueName: "CMD", group: .request, help: "pipe the response body through CMD",
+            long: "decrypt-cmd", scope: [.request, .run], valueName: "CMD", group: .request,
+            help: "pipe the response body through CMD",
             description: "Run CMD with /bin/sh -c on the body of a final 2xx response and use its output as the "
                 + "body for validation, --envelope, formatting and the log. Overrides the environment's "
                 + "decrypt. A command that fails ends with exit status 1 and its standard error.",
@@ -23,14 +25,15 @@ extension OptionTable {
             },
             reset: { $0.crypto.decryptCommand = nil }),
         OptionSpec(
-            long: "encrypt", group: .request, help: "use the encryption commands (the default)",
+            long: "encrypt", scope: [.request, .run], group: .request,
+            help: "use the encryption commands (the default)",
             description: "Encrypt and decrypt with --encrypt-cmd, --decrypt-cmd or the environment's commands, the "
                 + "default. --no-encrypt sends this request's body as it is and shows the response as received, "
                 + "whatever the options and the environment say.",
             apply: { values, _ in values.crypto.disabled = false },
             reset: { $0.crypto.disabled = true }),
         OptionSpec(
-            long: "encrypted-type", valueName: "TYPE", group: .request,
+            long: "encrypted-type", scope: [.request, .run], valueName: "TYPE", group: .request,
             help: "Content-Type of an encrypted body (text/plain)",
             description: "The Content-Type sent with an encrypted body instead of the serializer's; text/plain "
                 + "by default.",
@@ -40,7 +43,7 @@ extension OptionTable {
             },
             reset: { $0.crypto.encryptedType = nil }),
         OptionSpec(
-            long: "envelope", group: .output, help: "print only the result of an envelope",
+            long: "envelope", scope: .request, group: .output, help: "print only the result of an envelope",
             description: "Read the body of a final 2xx response as the environment's envelope, else with the keys "
                 + "status, message and result. On a success status only the result value is printed (formatted "
                 + "on a terminal, its exact JSON text otherwise); on another status the message goes to standard "
@@ -49,7 +52,7 @@ extension OptionTable {
             apply: { values, _ in values.crypto.envelope = true },
             reset: { $0.crypto.envelope = false }),
         OptionSpec(
-            long: "envelope-success", valueName: "LIST", group: .output,
+            long: "envelope-success", scope: .request, valueName: "LIST", group: .output,
             help: "envelope statuses meaning success",
             description: "Comma-separated status values (compared as text, so 0 matches both 0 and \"0\") that "
                 + "mean success for --envelope, instead of the environment's success list; without either, "
@@ -57,7 +60,7 @@ extension OptionTable {
             apply: { values, text in values.crypto.envelopeSuccess = try CryptoOptions.statusList(text ?? "") },
             reset: { $0.crypto.envelopeSuccess = nil }),
         OptionSpec(
-            long: "common-failure", valueName: "LIST", group: .output,
+            long: "common-failure", scope: .request, valueName: "LIST", group: .output,
             help: "envelope statuses of a common failure",
             description: "Comma-separated status values that --envelope reports as a common failure (CJNetwork's "
                 + "\"logged in elsewhere\"), exit status 14, instead of the environment's common_failure list.",

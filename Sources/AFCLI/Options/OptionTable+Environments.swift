@@ -3,7 +3,7 @@
 extension OptionTable {
     static let environments: [OptionSpec] = [
         OptionSpec(
-            long: "env", valueName: "NAME", group: .request,
+            long: "env", scope: .sending, valueName: "NAME", group: .request,
             help: "use the environment NAME of the config",
             description: "Use the environment NAME: from the config file's environments for a request, and "
                 + "from http-client.env.json beside the file for afcli run. Without --env, $AFCLI_ENV names it. "
@@ -15,7 +15,7 @@ extension OptionTable {
             },
             reset: { $0.environmentName = nil }),
         OptionSpec(
-            long: "config", group: .general,
+            long: "config", scope: .every, group: .general,
             help: "read the config file (default: on)",
             description: "Read the config file (the default): CONFIG/config.json, with CONFIG $AFCLI_CONFIG_DIR, "
                 + "else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli. --no-config, anywhere on the command line, "
@@ -23,7 +23,7 @@ extension OptionTable {
             apply: { values, _ in values.readsConfig = true },
             reset: { $0.readsConfig = false }),
         OptionSpec(
-            long: "simulate", group: .request,
+            long: "simulate", scope: .sending, group: .request,
             help: "send to the simulation origin instead",
             description: "Send the request to the environment's simulate_domain (default http://localhost/), or "
                 + "to URL, instead of its base_url: the same relative path, joined with the same rules. An "
@@ -38,7 +38,7 @@ extension OptionTable {
             reset: { $0.simulate = nil }
         ).withOptionalValue("URL"),
         OptionSpec(
-            long: "local", group: .request,
+            long: "local", scope: .request, group: .request,
             help: "answer from local files, no network",
             description: "Answer from a file in the environment's local_dir instead of the network: the path "
                 + "/api/card/list reads api:card:list, else api:card:list.json, as a 200 response. A missing "

@@ -4,7 +4,7 @@
 extension OptionTable {
     static let metrics: [OptionSpec] = [
         OptionSpec(
-            long: "write-out", short: "w", valueName: "FORMAT", group: .output,
+            long: "write-out", scope: .request, short: "w", valueName: "FORMAT", group: .output,
             help: "print FORMAT after the response, as curl -w",
             description: "After the response, print FORMAT to standard output as curl's --write-out does: "
                 + "%{variable} takes curl's variables (time_namelookup, time_connect, time_appconnect, "
@@ -18,7 +18,7 @@ extension OptionTable {
             apply: { values, text in values.writeOut = text ?? "" },
             reset: { $0.writeOut = nil }),
         OptionSpec(
-            long: "meta", valueName: "FORMAT", group: .output,
+            long: "meta", scope: .request, valueName: "FORMAT", group: .output,
             help: "metrics as a table (default) or json",
             description: "How the metrics are shown: table (the default) prints the phase table with the m "
                 + "part of --print and with --verbose; json prints them as one line of JSON with AFNetworking's "

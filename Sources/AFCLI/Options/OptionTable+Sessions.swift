@@ -3,7 +3,7 @@
 extension OptionTable {
     static let sessions: [OptionSpec] = [
         OptionSpec(
-            long: "session", valueName: "NAME", group: .authentication,
+            long: "session", scope: .request, valueName: "NAME", group: .authentication,
             help: "keep headers, auth and cookies in a session",
             description: "Use and update a session (NAME may be a path): headers and auth given with it are stored and "
                 + "sent again, cookies the server sets are kept (through libcurl's cookie engine) and sent back to "
@@ -22,7 +22,7 @@ extension OptionTable {
                 values.sessionReadOnly = false
             }),
         OptionSpec(
-            long: "session-read-only", valueName: "NAME", group: .authentication,
+            long: "session-read-only", scope: .request, valueName: "NAME", group: .authentication,
             help: "use a session without updating it",
             description: "As --session, but the session file is only read: nothing the request or the response "
                 + "changes is written back.",
@@ -38,7 +38,7 @@ extension OptionTable {
                 }
             }),
         OptionSpec(
-            long: "session-store-auth", valueName: "BOOL", group: .authentication,
+            long: "session-store-auth", scope: .request, valueName: "BOOL", group: .authentication,
             help: "yes (default): keep -a credentials in it",
             description:
                 "yes or no (also true or false). With no, credentials given with --auth are used for this request "
@@ -54,7 +54,7 @@ extension OptionTable {
             },
             reset: { $0.sessionStoreAuth = true }),
         OptionSpec(
-            long: "cookie-jar", valueName: "FILE", group: .authentication,
+            long: "cookie-jar", scope: .request, valueName: "FILE", group: .authentication,
             help: "read and write cookies in a cookies.txt",
             description: "Load cookies from FILE, a Netscape cookies.txt as curl and browsers write it, send each "
                 + "to the host it belongs to, and write every cookie back to FILE (0600, replaced atomically) "
@@ -66,14 +66,14 @@ extension OptionTable {
             },
             reset: { $0.cookieJar = nil }),
         OptionSpec(
-            long: "ignore-netrc", group: .authentication, help: "never take credentials from netrc",
+            long: "ignore-netrc", scope: .sending, group: .authentication, help: "never take credentials from netrc",
             description: "Without --auth, URL credentials, session auth or an Authorization header, afcli lets "
                 + "libcurl look the request's host up in $NETRC, else ~/.netrc (as curl --netrc-optional). "
                 + "This turns that off. A netrc with passwords that others can read draws a warning.",
             apply: { values, _ in values.ignoreNetrc = true },
             reset: { $0.ignoreNetrc = false }),
         OptionSpec(
-            long: "location-trusted", group: .network, help: "send credentials to redirect targets",
+            long: "location-trusted", scope: .sending, group: .network, help: "send credentials to redirect targets",
             description: "With --follow, keep Authorization and Cookie headers and digest credentials when a "
                 + "redirect leads to another host, port or scheme; by default they are dropped there. Session "
                 + "and cookie-jar cookies always go only to their own domain, and netrc is looked up for "

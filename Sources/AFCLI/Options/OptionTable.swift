@@ -39,27 +39,29 @@ package enum OptionTable {
     /// A body-encoding switch sharing the `encoding` destination: the last one given wins, and
     /// `--no-X` clears the destination only while it still holds X's encoding.
     private static func encodingSwitch(
-        _ encoding: BodyEncoding, long: String, short: Character?, help: String, description: String
+        _ encoding: BodyEncoding, long: String, scope: CommandScope, short: Character?, help: String,
+        description: String
     ) -> OptionSpec {
         OptionSpec(
-            long: long, short: short, group: .request, help: help, description: description,
+            long: long, scope: scope, short: short, group: .request, help: help, description: description,
             apply: { values, _ in values.encoding = encoding },
             reset: { values in if values.encoding == encoding { values.encoding = nil } })
     }
 
     /// A `--print` shorthand sharing the `printParts` destination with `--print`.
     private static func printSwitch(
-        _ parts: OptionValues.PrintParts, long: String, short: Character, help: String, description: String
+        _ parts: OptionValues.PrintParts, long: String, scope: CommandScope, short: Character, help: String,
+        description: String
     ) -> OptionSpec {
         OptionSpec(
-            long: long, short: short, group: .output, help: help, description: description,
+            long: long, scope: scope, short: short, group: .output, help: help, description: description,
             apply: { values, _ in values.printParts = parts },
             reset: { values in if values.printParts == parts { values.printParts = nil } })
     }
 
     private static let request: [OptionSpec] = [
         OptionSpec(
-            long: "method", short: "X", valueName: "NAME", group: .request,
+            long: "method", scope: [.request, .run], short: "X", valueName: "NAME", group: .request,
             help: "use the method NAME (any token, case kept)",
             description: "Send the request with the method NAME, for methods without a METHOD word (PURGE, "
                 + "PROPFIND) or to force one. NAME may be any HTTP token and is sent exactly as typed. It "
@@ -68,51 +70,55 @@ package enum OptionTable {
             apply: { values, text in values.method = try OptionValueParser.methodToken(text ?? "") },
             reset: { $0.method = nil }),
         encodingSwitch(
-            .json, long: "json", short: "j", help: "send data items as a JSON object (default)",
+            .json, long: "json", scope: [.request, .run, .pin, .reachability], short: "j",
+            help: "send data items as a JSON object (default)",
             description: "Serialize data items as a compact UTF-8 JSON object, with keys in the order typed. "
                 + "This is the default; the option matters only to override an earlier --form, --multipart "
                 + "or --plist."),
         encodingSwitch(
-            .form, long: "form", short: "f", help: "send data items as a urlencoded form",
+            .form, long: "form", scope: [.request, .run], short: "f", help: "send data items as a urlencoded form",
             description: "Serialize data items as application/x-www-form-urlencoded with AFNetworking's "
                 + "escaping (a space is %20). Structured := values are flattened AFNetworking style, as "
                 + "a[b]=1 and a[]=2. With a file item the body becomes multipart instead."),
         encodingSwitch(
-            .multipart, long: "multipart", short: nil, help: "send a multipart/form-data body",
+            .multipart, long: "multipart", scope: [.request, .run], short: nil, help: "send a multipart/form-data body",
             description: "Send data items and file items as multipart/form-data even when no file item "
                 + "is present."),
         encodingSwitch(
-            .plist, long: "plist", short: nil, help: "send data items as an XML property list",
+            .plist, long: "plist", scope: [.request, .run], short: nil, help: "send data items as an XML property list",
             description: "Serialize data items as an XML property list (application/x-plist), as "
                 + "AFNetworking's property list serializer does."),
         OptionSpec(
-            long: "raw", valueName: "TEXT", group: .request, help: "send TEXT as the request body",
+            long: "raw", scope: [.request, .run], valueName: "TEXT", group: .request,
+            help: "send TEXT as the request body",
             description: "Send TEXT, byte for byte, as the request body. It cannot be combined with data or "
                 + "file items. Without --method the request is a POST.",
             apply: { values, text in values.rawBody = text ?? "" },
             reset: { $0.rawBody = nil }),
         OptionSpec(
-            long: "base-url", valueName: "URL", group: .request, help: "resolve relative request URLs against URL",
+            long: "base-url", scope: .sending, valueName: "URL", group: .request,
+            help: "resolve relative request URLs against URL",
             description: "Resolve the request URL against URL as RFC 3986 does, so that a path such as /users "
                 + "or users becomes a URL on the same server.",
             completion: .url,
             apply: { values, text in values.baseURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL") },
             reset: { $0.baseURL = nil }),
         OptionSpec(
-            long: "ignore-stdin", short: "I", group: .request, help: "never read the body from standard input",
+            long: "ignore-stdin", scope: .sending, short: "I", group: .request,
+            help: "never read the body from standard input",
             description: "Do not read standard input, even when it is a pipe or a file. A terminal or "
                 + "/dev/null on standard input is never read in any case. With afcli run FILE.http, a body "
                 + "line `< /dev/stdin` (or /dev/fd/0) is refused before anything is sent.",
             apply: { values, _ in values.ignoreStdin = true },
             reset: { $0.ignoreStdin = false }),
         OptionSpec(
-            long: "offline", group: .request, help: "print the request instead of sending it",
+            long: "offline", scope: .request, group: .request, help: "print the request instead of sending it",
             description: "Build the request and print it (its headers and body, unless --print says "
                 + "otherwise) without connecting to anything.",
             apply: { values, _ in values.offline = true },
             reset: { $0.offline = false }),
         OptionSpec(
-            long: "curl", group: .request, help: "print the same request as a curl command",
+            long: "curl", scope: .request, group: .request, help: "print the same request as a curl command",
             description: "Print, as one shell-quoted line, a curl command that sends the same request: method, "
                 + "URL, every header, the body and the TLS and network options, made from the same settings that "
                 + "configure the transfer. Nothing is sent. A file body stays @FILE; multipart becomes -F when "
@@ -122,7 +128,7 @@ package enum OptionTable {
             apply: { values, _ in values.curl = true },
             reset: { $0.curl = false }),
         OptionSpec(
-            long: "show-secrets", group: .request, help: "show secrets in --curl output",
+            long: "show-secrets", scope: [.request, .config], group: .request, help: "show secrets in --curl output",
             description: "Show the secrets that --curl otherwise prints as <redacted>: a password asked for on "
                 + "the terminal, and a session's stored headers, credentials and cookies. What is typed on the "
                 + "command line is always shown as typed.",
@@ -132,7 +138,7 @@ package enum OptionTable {
 
     private static let authentication: [OptionSpec] = [
         OptionSpec(
-            long: "auth", short: "a", valueName: "USER[:PASS]", group: .authentication,
+            long: "auth", scope: .sending, short: "a", valueName: "USER[:PASS]", group: .authentication,
             help: "credentials (or a TOKEN with -A bearer)",
             description: "Authenticate as USER with password PASS, split at the first colon; without a colon "
                 + "afcli asks for the password on the terminal (echo off), and sends an empty one when there is "
@@ -142,7 +148,7 @@ package enum OptionTable {
             },
             reset: { $0.auth = nil }),
         OptionSpec(
-            long: "auth-type", short: "A", valueName: "TYPE", group: .authentication,
+            long: "auth-type", scope: .sending, short: "A", valueName: "TYPE", group: .authentication,
             help: "basic (default), digest or bearer",
             description: "How to send the --auth credentials: basic (Authorization: Basic, computed by afcli), "
                 + "digest (negotiated after the server's challenge) or bearer (Authorization: Bearer TOKEN).",
@@ -155,7 +161,7 @@ package enum OptionTable {
 
     private static let output: [OptionSpec] = [
         OptionSpec(
-            long: "print", short: "p", valueName: "WHAT", group: .output,
+            long: "print", scope: .request, short: "p", valueName: "WHAT", group: .output,
             help: "parts to print, from the letters HBhbm",
             description: "Print the parts named by the letters of WHAT: H request headers, B request body, "
                 + "h response headers, b response body, m metadata: the elapsed time, the protocol and the "
@@ -165,26 +171,29 @@ package enum OptionTable {
             apply: { values, text in values.printParts = try OptionValueParser.printParts(text ?? "") },
             reset: { $0.printParts = nil }),
         OptionSpec(
-            long: "verbose", short: "v", group: .output, help: "print the request as well as the response",
+            long: "verbose", scope: .request, short: "v", group: .output,
+            help: "print the request as well as the response",
             description: "Print the request headers and body before the response headers and body, and the "
                 + "metrics after them, like --print=HBhbm; with --follow, every hop and its metrics. An explicit "
                 + "--print, --headers or --body takes precedence.",
             apply: { values, _ in values.verbose = true },
             reset: { $0.verbose = false }),
         printSwitch(
-            .responseHeaders, long: "headers", short: "h", help: "print only the response headers",
+            .responseHeaders, long: "headers", scope: .request, short: "h", help: "print only the response headers",
             description: "Print only the response status line and headers; a shortcut for --print=h."),
         printSwitch(
-            .responseBody, long: "body", short: "b", help: "print only the response body",
+            .responseBody, long: "body", scope: .request, short: "b", help: "print only the response body",
             description: "Print only the response body, even on a terminal; a shortcut for --print=b."),
         OptionSpec(
-            long: "quiet", short: "q", group: .output, help: "print nothing but errors",
+            long: "quiet", scope: [.request, .download, .pin], short: "q", group: .output,
+            help: "print nothing but errors",
             description: "Print nothing on standard output (except into the --output file) and no warnings "
                 + "on standard error. Errors are still reported, and the exit status is unchanged.",
             apply: { values, _ in values.quiet = true },
             reset: { $0.quiet = false }),
         OptionSpec(
-            long: "output", short: "o", valueName: "FILE", group: .output, help: "write the output to FILE",
+            long: "output", scope: [.request, .download], short: "o", valueName: "FILE", group: .output,
+            help: "write the output to FILE",
             description: "Write the output to FILE instead of standard output, as if standard output were "
                 + "redirected: by default only the response body, byte for byte. FILE is opened when the first "
                 + "byte is written, so a failed request leaves it untouched; a symbolic link at FILE owned by "
@@ -199,18 +208,20 @@ package enum OptionTable {
 
     private static let network: [OptionSpec] = [
         OptionSpec(
-            long: "follow", short: "F", group: .network, help: "follow redirects",
+            long: "follow", scope: .sending, short: "F", group: .network, help: "follow redirects",
             description: "Follow redirects, at most --max-redirects of them. A 307 or 308 resends the method "
                 + "and body; other redirects turn a POST into a GET, as browsers do.",
             apply: { values, _ in values.follow = true },
             reset: { $0.follow = false }),
         OptionSpec(
-            long: "max-redirects", valueName: "N", group: .network, help: "follow at most N redirects (30)",
+            long: "max-redirects", scope: .sending, valueName: "N", group: .network,
+            help: "follow at most N redirects (30)",
             description: "With --follow, give up with exit status 6 after N redirects. The default is 30.",
             apply: { values, text in values.maxRedirects = try OptionValueParser.positiveInteger(text ?? "") },
             reset: { $0.maxRedirects = 30 }),
         OptionSpec(
-            long: "timeout", valueName: "SECONDS", group: .network, help: "give up after SECONDS without data",
+            long: "timeout", scope: .handshaking, valueName: "SECONDS", group: .network,
+            help: "give up after SECONDS without data",
             description: "Fail with exit status 7 when nothing is received or sent for SECONDS, which may have a "
                 + "fraction (0.5): an idle timeout, as HTTPie's and AFNetworking's timeoutInterval, checked "
                 + "about once a second. It also bounds connecting unless --connect-timeout is given. A slow "
@@ -220,13 +231,15 @@ package enum OptionTable {
             apply: { values, text in values.timeout = try OptionValueParser.positiveSeconds(text ?? "") },
             reset: { $0.timeout = nil }),
         OptionSpec(
-            long: "max-time", valueName: "SECONDS", group: .network, help: "give up after SECONDS in total",
+            long: "max-time", scope: .sending, valueName: "SECONDS", group: .network,
+            help: "give up after SECONDS in total",
             description: "Fail with exit status 7 when the whole exchange, redirects included, takes longer "
                 + "than SECONDS (curl's --max-time), however steadily data flows. There is no limit by default.",
             apply: { values, text in values.maxTime = try OptionValueParser.positiveSeconds(text ?? "") },
             reset: { $0.maxTime = nil }),
         OptionSpec(
-            long: "max-filesize", valueName: "BYTES", group: .network, help: "refuse a response body over BYTES",
+            long: "max-filesize", scope: .sending, valueName: "BYTES", group: .network,
+            help: "refuse a response body over BYTES",
             description: "Fail with exit status 12 when a response body is larger than BYTES after decoding "
                 + "(k, m and g mean KiB, MiB and GiB: 500k, 2g), as curl's --max-filesize: at once when the "
                 + "server announces a larger Content-Length, else as soon as more arrives. There is no limit "
@@ -234,7 +247,7 @@ package enum OptionTable {
             apply: { values, text in values.maxFilesize = try OptionValueParser.byteCount(text ?? "") },
             reset: { $0.maxFilesize = nil }),
         OptionSpec(
-            long: "max-expansion", valueName: "RATIO", group: .network,
+            long: "max-expansion", scope: .sending, valueName: "RATIO", group: .network,
             help: "refuse bodies inflating over RATIO (200)",
             description: "Fail with exit status 12 when a compressed (Content-Encoding) body decodes to more "
                 + "than RATIO times the bytes received, once past \(ClientOptions.expansionCheckThreshold >> 20) "
@@ -243,13 +256,15 @@ package enum OptionTable {
             apply: { values, text in values.maxExpansion = try OptionValueParser.nonNegativeInteger(text ?? "") },
             reset: { $0.maxExpansion = ClientOptions.defaultExpansionRatio }),
         OptionSpec(
-            long: "connect-timeout", valueName: "SECONDS", group: .network, help: "give up connecting after SECONDS",
+            long: "connect-timeout", scope: .handshaking, valueName: "SECONDS", group: .network,
+            help: "give up connecting after SECONDS",
             description: "Fail with exit status 7 when connecting (including name resolution and the TLS "
                 + "handshake) takes longer than SECONDS.",
             apply: { values, text in values.connectTimeout = try OptionValueParser.positiveSeconds(text ?? "") },
             reset: { $0.connectTimeout = nil }),
         OptionSpec(
-            long: "proxy", valueName: "[PROTOCOL:]URL", group: .network, help: "use the proxy at URL",
+            long: "proxy", scope: [.request, .download, .run, .pin], valueName: "[PROTOCOL:]URL", group: .network,
+            help: "use the proxy at URL",
             description: "Send requests through the proxy at URL, for PROTOCOL http, https or all (the "
                 + "default), as in --proxy=https:http://proxy:3128. It overrides the proxy environment "
                 + "variables.",
@@ -257,7 +272,7 @@ package enum OptionTable {
             apply: { values, text in values.proxy = try OptionValueParser.proxy(text ?? "") },
             reset: { $0.proxy = nil }),
         OptionSpec(
-            long: "check-status", group: .network, help: "exit with 3, 4 or 5 for 3xx, 4xx, 5xx (on)",
+            long: "check-status", scope: .sending, group: .network, help: "exit with 3, 4 or 5 for 3xx, 4xx, 5xx (on)",
             description: "Exit with status 3, 4 or 5 when the final response is a 3xx, 4xx or 5xx. This is on "
                 + "by default; --no-check-status makes such responses exit with 0.",
             apply: { values, _ in values.checkStatus = true },
@@ -268,7 +283,8 @@ package enum OptionTable {
     /// Multipart uploads and progress (the groups place them in the Request, Network and Output lists).
     private static let uploads: [OptionSpec] = [
         OptionSpec(
-            long: "boundary", valueName: "TEXT", group: .request, help: "use TEXT as the multipart boundary",
+            long: "boundary", scope: [.request, .run], valueName: "TEXT", group: .request,
+            help: "use TEXT as the multipart boundary",
             description: "Separate the parts of a multipart body with TEXT instead of a fresh random boundary "
                 + "(AFNetworking's Boundary+ and 16 hex digits). TEXT is 1 to 70 letters, digits, spaces or "
                 + "'()+_,-./:=? and does not end with a space (RFC 2046). It implies --multipart unless "
@@ -280,7 +296,8 @@ package enum OptionTable {
             },
             reset: { $0.boundary = nil }),
         OptionSpec(
-            long: "throttle", valueName: "RATE", group: .network, help: "pace the upload: 3g, or bytes a second",
+            long: "throttle", scope: .request, valueName: "RATE", group: .network,
+            help: "pace the upload: 3g, or bytes a second",
             description: "Pace the request body. 3g is AFNetworking's suggested 3G throttling: 16384-byte "
                 + "packets 0.2 seconds apart, about 80 KiB a second. Otherwise RATE is bytes per second, "
                 + "with k for KiB or m for MiB as in curl's --limit-rate (500k).",
@@ -293,7 +310,8 @@ package enum OptionTable {
             },
             reset: { $0.throttle = nil }),
         OptionSpec(
-            long: "progress", valueName: "WHEN", group: .output, help: "auto (default), bar, percent or none",
+            long: "progress", scope: [.request, .download], valueName: "WHEN", group: .output,
+            help: "auto (default), bar, percent or none",
             description: "How transfer progress is shown on standard error while a file is uploaded or "
                 + "downloaded (afcli download). auto "
                 + "draws a bar (bytes sent, percent, rate and time left, fitted to the terminal's width) when "
@@ -310,7 +328,7 @@ package enum OptionTable {
     /// `afcli download` (listed with the Output and Network options).
     private static let downloads: [OptionSpec] = [
         OptionSpec(
-            long: "resume", short: "c", group: .output, help: "download: continue a partial file",
+            long: "resume", scope: .download, short: "c", group: .output, help: "download: continue a partial file",
             description: "With afcli download, continue an interrupted download instead of starting again: "
                 + "afcli's own NAME.part (found by URL, or named by -o), or with -o FILE a partial FILE written "
                 + "by another tool. It asks for the rest with Range and If-Range; when the server sends the "
@@ -319,14 +337,15 @@ package enum OptionTable {
             apply: { values, _ in values.resume = true },
             reset: { $0.resume = false }),
         OptionSpec(
-            long: "overwrite", group: .output, help: "download: replace an existing file",
+            long: "overwrite", scope: .download, group: .output, help: "download: replace an existing file",
             description: "With afcli download, replace a file that has the chosen name. Without it an existing "
                 + "file is never replaced: the download is saved as NAME-1, NAME-2 and so on. A file named "
                 + "with -o is always replaced.",
             apply: { values, _ in values.overwrite = true },
             reset: { $0.overwrite = false }),
         OptionSpec(
-            long: "sha256", valueName: "HEX", group: .output, help: "download: check the file's SHA-256",
+            long: "sha256", scope: .download, valueName: "HEX", group: .output,
+            help: "download: check the file's SHA-256",
             description: "With afcli download, compute the file's SHA-256 while it is written (reading back "
                 + "what a resumed download already had) and fail, removing the file, unless it is HEX (64 "
                 + "hexadecimal digits).",
@@ -337,7 +356,8 @@ package enum OptionTable {
             },
             reset: { $0.sha256 = nil }),
         OptionSpec(
-            long: "retry", valueName: "N", group: .network, help: "download: retry N times after failures",
+            long: "retry", scope: .download, valueName: "N", group: .network,
+            help: "download: retry N times after failures",
             description: "With afcli download, try again up to N times after a transient failure (the "
                 + "connection dropped or was refused, a timeout, HTTP 408, 429, 500, 502, 503 or 504), "
                 + "continuing from the bytes already saved. The waits double each time from --retry-delay, "
@@ -351,7 +371,8 @@ package enum OptionTable {
             },
             reset: { $0.retry = 0 }),
         OptionSpec(
-            long: "retry-delay", valueName: "SECONDS", group: .network, help: "wait SECONDS before the first retry (1)",
+            long: "retry-delay", scope: .download, valueName: "SECONDS", group: .network,
+            help: "wait SECONDS before the first retry (1)",
             description: "With --retry, wait SECONDS before the first retry; each later retry waits twice as "
                 + "long as the one before, at most 60 seconds. The default is 1.",
             apply: { values, text in values.retryDelay = try OptionValueParser.positiveSeconds(text ?? "") },
@@ -361,7 +382,8 @@ package enum OptionTable {
     /// TLS verification, pinning and client certificates (AFSecurityPolicy), listed under Network.
     private static let security: [OptionSpec] = [
         OptionSpec(
-            long: "verify", valueName: "yes|no|PATH", group: .network, help: "verify TLS certificates, or trust PATH",
+            long: "verify", scope: .handshaking, valueName: "yes|no|PATH", group: .network,
+            help: "verify TLS certificates, or trust PATH",
             description: "yes (the default) verifies the server's certificate chain against the system's CA "
                 + "certificates and checks that it names the host. PATH, a CA bundle file or a directory of "
                 + "hashed CA certificates, replaces the system's CAs. no accepts any certificate and any host "
@@ -371,13 +393,14 @@ package enum OptionTable {
             apply: { values, text in values.verify = try SecurityOptionParser.verification(text ?? "") },
             reset: { $0.verify = nil }),
         OptionSpec(
-            long: "insecure", short: "k", group: .network, help: "accept any certificate (--verify=no)",
+            long: "insecure", scope: .handshaking, short: "k", group: .network,
+            help: "accept any certificate (--verify=no)",
             description: "The same as --verify=no: accept any certificate and host name. Pins are still "
                 + "enforced, so --insecure with --pin-key trusts exactly the pinned keys.",
             apply: { values, _ in values.verify = .no },
             reset: { values in if values.verify == .no { values.verify = nil } }),
         OptionSpec(
-            long: "verify-host", group: .network, help: "check the certificate's host name (on)",
+            long: "verify-host", scope: .handshaking, group: .network, help: "check the certificate's host name (on)",
             description: "Check that the server's certificate names the host in the URL (AFNetworking: "
                 + "validatesDomainName). It is on unless --verify=no is given; --no-verify-host turns only "
                 + "this check off and keeps the chain verification. --insecure --verify-host is refused "
@@ -386,7 +409,8 @@ package enum OptionTable {
             apply: { values, _ in values.verifyHost = true },
             reset: { $0.verifyHost = false }),
         OptionSpec(
-            long: "pin-key", valueName: "sha256//BASE64", group: .network, help: "accept only this public key (repeat)",
+            long: "pin-key", scope: .handshaking, valueName: "sha256//BASE64", group: .network,
+            help: "accept only this public key (repeat)",
             description: "Accept the server only if a certificate anywhere in its chain (as sent, or as "
                 + "verified up to its root) has this public key: the base64 SHA-256 of its "
                 + "SubjectPublicKeyInfo, as afcli pin prints it (AFNetworking's PublicKey pinning mode). Give "
@@ -395,7 +419,8 @@ package enum OptionTable {
             apply: { values, text in values.pinnedKeys.append(try SecurityOptionParser.publicKeyPin(text ?? "")) },
             reset: { $0.pinnedKeys = [] }),
         OptionSpec(
-            long: "pin-cert", valueName: "FILE", group: .network, help: "trust only the certificates in FILE (repeat)",
+            long: "pin-cert", scope: .handshaking, valueName: "FILE", group: .network,
+            help: "trust only the certificates in FILE (repeat)",
             description: "Trust only the certificates in FILE (PEM, or one DER certificate such as "
                 + "AFNetworking's .cer files), which must appear in the server's chain (AFNetworking's "
                 + "Certificate pinning mode). Give it several times to pin several; --no-pin-cert forgets "
@@ -407,7 +432,8 @@ package enum OptionTable {
             },
             reset: { $0.pinnedCertificateFiles = [] }),
         OptionSpec(
-            long: "cert", valueName: "FILE", group: .network, help: "client certificate (PEM) for mutual TLS",
+            long: "cert", scope: .handshaking, valueName: "FILE", group: .network,
+            help: "client certificate (PEM) for mutual TLS",
             description: "Present the client certificate in FILE (PEM) when the server asks for one. FILE may "
                 + "also hold the private key; otherwise give --cert-key.",
             completion: .file,
@@ -416,13 +442,16 @@ package enum OptionTable {
             },
             reset: { $0.clientCertificate = nil }),
         OptionSpec(
-            long: "cert-key", valueName: "FILE", group: .network, help: "the private key of --cert (PEM)",
+            long: "cert-key", scope: .handshaking, valueName: "FILE", group: .network,
+            help: "the private key of --cert (PEM)",
             description: "The private key (PEM, unencrypted) of the --cert certificate.",
             completion: .file,
-            apply: { values, text in values.clientKey = try OptionValueParser.nonEmpty(text ?? "", what: "a file name") },
+            apply: { values, text in values.clientKey = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+            },
             reset: { $0.clientKey = nil }),
         OptionSpec(
-            long: "tls-min", valueName: "VERSION", group: .network, help: "oldest TLS version accepted: 1.2 or 1.3",
+            long: "tls-min", scope: .handshaking, valueName: "VERSION", group: .network,
+            help: "oldest TLS version accepted: 1.2 or 1.3",
             description: "Refuse to connect with a TLS version older than VERSION, 1.2 or 1.3.",
             completion: .words(OptionValues.TLSMinimum.allCases.map(\.rawValue)),
             apply: { values, text in
@@ -430,7 +459,8 @@ package enum OptionTable {
             },
             reset: { $0.tlsMinimum = nil }),
         OptionSpec(
-            long: "resolve", valueName: "HOST:PORT:ADDR", group: .network, help: "connect to ADDR for HOST:PORT (repeat)",
+            long: "resolve", scope: .handshaking, valueName: "HOST:PORT:ADDR", group: .network,
+            help: "connect to ADDR for HOST:PORT (repeat)",
             description: "Use the address ADDR (IPv6 in brackets; several separated by commas) for HOST and "
                 + "PORT instead of resolving the name, as curl's --resolve does. The URL, the Host header, "
                 + "TLS server name and certificate checks keep HOST. Give it once per host and port.",
@@ -441,14 +471,14 @@ package enum OptionTable {
     /// `afcli reachability` (listed under Network).
     private static let reachability: [OptionSpec] = [
         OptionSpec(
-            long: "probe", group: .network, help: "reachability: also connect, and time it",
+            long: "probe", scope: .reachability, group: .network, help: "reachability: also connect, and time it",
             description: "With afcli reachability, also open a TCP connection to the host (and do a TLS "
                 + "handshake for port 443 or an https URL) and report how long each took. Unlike the route "
                 + "lookup, this sends packets. A failed probe makes the exit status 1.",
             apply: { values, _ in values.probe = true },
             reset: { $0.probe = false }),
         OptionSpec(
-            long: "watch", group: .network, help: "reachability: print every change until Ctrl-C",
+            long: "watch", scope: .reachability, group: .network, help: "reachability: print every change until Ctrl-C",
             description: "With afcli reachability, keep watching and print a line each time the status, the "
                 + "interface or the source address changes, starting from unknown. Changes are noticed "
                 + "through netlink (or by polling every 2 seconds where netlink is unavailable).",
@@ -458,7 +488,7 @@ package enum OptionTable {
 
     private static let responseDisplay: [OptionSpec] = [
         OptionSpec(
-            long: "pretty", valueName: "STYLE", group: .output, help: "all, colors, format or none",
+            long: "pretty", scope: .request, valueName: "STYLE", group: .output, help: "all, colors, format or none",
             description: "How to show response bodies: all formats and colours them (the default on a terminal), "
                 + "colors only colours them, format only formats them (JSON indented 4, XML indented 2), and none "
                 + "prints the exact bytes (the default into a pipe or file). --pretty=all and --pretty=colors write "
@@ -469,7 +499,8 @@ package enum OptionTable {
             },
             reset: { $0.pretty = nil }),
         OptionSpec(
-            long: "style", short: "s", valueName: "NAME", group: .output, help: "colour scheme: auto, mono, monokai...",
+            long: "style", scope: .request, short: "s", valueName: "NAME", group: .output,
+            help: "colour scheme: auto, mono, monokai...",
             description: "The colour scheme for headers and bodies: auto (the terminal's own colours, the default), "
                 + "mono (bold and dim only), monokai or solarized (256 colours).",
             completion: .words(OptionValues.ColorStyle.allCases.map(\.rawValue)),
@@ -478,25 +509,27 @@ package enum OptionTable {
             },
             reset: { $0.style = .auto }),
         OptionSpec(
-            long: "indent", valueName: "N", group: .output, help: "indent formatted bodies by N spaces",
+            long: "indent", scope: .request, valueName: "N", group: .output,
+            help: "indent formatted bodies by N spaces",
             description: "Indent formatted JSON and XML by N spaces per level, 0 to 16. The default is 4 for JSON "
                 + "and 2 for XML.",
             apply: { values, text in values.indent = try ResponseOptionParser.indent(text ?? "") },
             reset: { $0.indent = nil }),
         OptionSpec(
-            long: "sorted", group: .output, help: "sort the keys of JSON objects",
+            long: "sorted", scope: .request, group: .output, help: "sort the keys of JSON objects",
             description: "Sort the members of formatted JSON objects by key. Each object is held in memory while "
                 + "it is sorted: the whole top-level object, or one element at a time of a top-level array.",
             apply: { values, _ in values.sorted = true },
             reset: { $0.sorted = false }),
         OptionSpec(
-            long: "drop-nulls", group: .output, help: "leave out null members and elements",
+            long: "drop-nulls", scope: .request, group: .output, help: "leave out null members and elements",
             description: "Leave null members and null array elements out of formatted JSON, recursively, as "
                 + "AFNetworking's removesKeysWithNullValues does. Only one key at a time is held in memory.",
             apply: { values, _ in values.dropNulls = true },
             reset: { $0.dropNulls = false }),
         OptionSpec(
-            long: "plist-as", valueName: "FORMAT", group: .output, help: "show property lists as xml or json",
+            long: "plist-as", scope: .request, valueName: "FORMAT", group: .output,
+            help: "show property lists as xml or json",
             description: "Show property-list responses (XML or binary bplist00) as an indented XML property list "
                 + "(xml, the default) or as JSON (json). A binary list is held in memory to be decoded.",
             completion: .words(PropertyListDisplay.allCases.map(\.rawValue)),
@@ -505,7 +538,8 @@ package enum OptionTable {
             },
             reset: { $0.plistAs = .xml }),
         OptionSpec(
-            long: "stream", short: "S", group: .output, help: "print the body line by line as it arrives",
+            long: "stream", scope: .request, short: "S", group: .output,
+            help: "print the body line by line as it arrives",
             description: "Write each part of the body as soon as it arrives instead of in large blocks, and read "
                 + "a JSON body as a sequence of values, one per line. This is automatic for text/event-stream "
                 + "and NDJSON responses.",
@@ -515,7 +549,8 @@ package enum OptionTable {
 
     private static let responseChecks: [OptionSpec] = [
         OptionSpec(
-            long: "accept-status", valueName: "CODES", group: .network, help: "accept only these codes (200-299,304)",
+            long: "accept-status", scope: [.request, .run], valueName: "CODES", group: .network,
+            help: "accept only these codes (200-299,304)",
             description: "Validate the final status code as AFNetworking does, against CODES: codes and ranges "
                 + "from 100 to 599, comma-separated. A failure prints AFNetworking's message (Request failed: not "
                 + "found (404)) and exits with 3, 4 or 5 for a 3xx, 4xx or 5xx, else with 11. It replaces "
@@ -523,7 +558,8 @@ package enum OptionTable {
             apply: { values, text in values.acceptStatus = try ResponseOptionParser.statusCodes(text ?? "") },
             reset: { $0.acceptStatus = nil }),
         OptionSpec(
-            long: "accept-type", valueName: "TYPES", group: .network, help: "accept only these media types",
+            long: "accept-type", scope: [.request, .run], valueName: "TYPES", group: .network,
+            help: "accept only these media types",
             description: "Validate the media type of a non-empty response body as AFNetworking does, against "
                 + "TYPES: media types, comma-separated, compared without parameters; json, xml, plist and image "
                 + "stand for AFNetworking's lists for those serializers. The status code must then be 200-299 "
@@ -532,7 +568,8 @@ package enum OptionTable {
             apply: { values, text in values.acceptTypes = try ResponseOptionParser.contentTypes(text ?? "") },
             reset: { $0.acceptTypes = nil }),
         OptionSpec(
-            long: "log", valueName: "FORMAT", group: .output, help: "log each request: cj or none",
+            long: "log", scope: [.request, .run], valueName: "FORMAT", group: .output,
+            help: "log each request: cj or none",
             description: "Write a log block for each request to standard error, in CJNetwork's format (cj): the "
                 + "address, the parameters before and after serialization, and the result.",
             completion: .words(OptionValues.RequestLogFormat.allCases.map(\.rawValue)),
@@ -541,7 +578,8 @@ package enum OptionTable {
             },
             reset: { $0.log = nil }),
         OptionSpec(
-            long: "log-file", valueName: "FILE", group: .output, help: "append the request log to FILE",
+            long: "log-file", scope: [.request, .run], valueName: "FILE", group: .output,
+            help: "append the request log to FILE",
             description: "Append the request log to FILE instead of writing it to standard error; implies "
                 + "--log=cj unless --log says otherwise. FILE is opened before anything is sent, created "
                 + "0600, and never through a symbolic link.",
@@ -552,13 +590,13 @@ package enum OptionTable {
 
     private static let general: [OptionSpec] = [
         OptionSpec(
-            long: "help", group: .general, help: "show this help (afcli help shows more)",
+            long: "help", scope: .every, group: .general, help: "show this help (afcli help shows more)",
             description: "Print a short summary of usage and options and exit. afcli help prints the whole "
                 + "manual.",
             apply: { values, _ in values.showHelp = true },
             reset: { $0.showHelp = false }),
         OptionSpec(
-            long: "version", group: .general, help: "show the version",
+            long: "version", scope: .every, group: .general, help: "show the version",
             description: "Print the version and exit.",
             apply: { values, _ in values.showVersion = true },
             reset: { $0.showVersion = false }),

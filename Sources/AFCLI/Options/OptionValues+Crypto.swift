@@ -1,7 +1,8 @@
 import AFKit
 
 /// The values of the encryption and envelope options (`--encrypt-cmd`, `--envelope`…), kept
-/// together in `OptionValues.crypto`; the environment's settings fill what they leave unset.
+/// together in `OptionValues.crypto`; the environment's settings fill what they leave unset
+/// (`SettingsResolver`).
 package struct CryptoOptions: Equatable, Sendable {
     /// `--encrypt-cmd`: nil for the environment's command, if any.
     package var encryptCommand: String? = nil
@@ -17,27 +18,6 @@ package struct CryptoOptions: Equatable, Sendable {
     package var envelopeSuccess: [String]? = nil
     /// `--common-failure`: nil for the environment's list.
     package var envelopeCommonFailure: [String]? = nil
-
-    /// The command the body is encrypted with: the option's, else the environment's; nil for none
-    /// and under `--no-encrypt`.
-    package func encryptCommand(profile: EnvironmentProfile?) -> String? {
-        disabled ? nil : encryptCommand ?? profile?.encryptCommand
-    }
-
-    /// The command the response is decrypted with, chosen as `encryptCommand(profile:)` is.
-    package func decryptCommand(profile: EnvironmentProfile?) -> String? {
-        disabled ? nil : decryptCommand ?? profile?.decryptCommand
-    }
-
-    /// The envelope `--envelope` reads: the environment's (else the default key names) with the
-    /// status lists the options give; nil without `--envelope`.
-    package func envelopeSpec(profile: EnvironmentProfile?) -> EnvelopeSpec? {
-        guard envelope else { return nil }
-        var spec = profile?.envelope ?? EnvelopeSpec()
-        if let envelopeSuccess { spec.success = envelopeSuccess }
-        if let envelopeCommonFailure { spec.commonFailure = envelopeCommonFailure }
-        return spec
-    }
 
     /// A comma-separated list of status values; empty entries are refused.
     static func statusList(_ text: String) throws(OptionValueError) -> [String] {

@@ -40,12 +40,6 @@ struct ReachabilityCommand {
         return report.status == .reachable && !probeFailed ? .success : .failure
     }
 
-    /// Refuses `--probe` and `--watch` outside `afcli reachability`, where they would do nothing.
-    static func rejectReachabilityOptions(_ options: OptionValues) throws {
-        if options.probe { throw ReachabilityError.onlyForReachability("--probe") }
-        if options.watch { throw ReachabilityError.onlyForReachability("--watch") }
-    }
-
     /// Seconds a probe may take to connect.
     private var timeout: Double? { options.connectTimeout ?? options.timeout }
 

@@ -14,14 +14,6 @@ struct PinCommand {
 
     /// Connects, prints the pins and returns the exit status (TLS failures are thrown).
     func run() throws -> ExitStatus {
-        if options.offline {
-            throw UsageError.notForCommand(
-                option: "--offline", command: "pin", reason: "it sends no request, only makes a TLS handshake")
-        }
-        if options.curl {
-            throw UsageError.notForCommand(
-                option: "--curl", command: "pin", reason: "it sends no request, only makes a TLS handshake")
-        }
         let text = positionals.dropFirst().first ?? ""
         let url = Self.httpsURL(text)
         guard let host = CertificateChainProbe.httpsHost(of: url) else {

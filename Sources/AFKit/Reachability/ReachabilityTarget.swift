@@ -89,8 +89,6 @@ package enum ReachabilityError: Error, Equatable, Sendable, CustomStringConverti
     case invalidTarget(String, reason: String)
     /// `--probe` without a host to probe.
     case probeNeedsHost
-    /// A reachability option given to another command.
-    case onlyForReachability(String)
 
     package var description: String {
         switch self {
@@ -98,8 +96,6 @@ package enum ReachabilityError: Error, Equatable, Sendable, CustomStringConverti
             return "reachability: \"\(text)\" \(reason)"
         case .probeNeedsHost:
             return "reachability: --probe needs a host (afcli reachability --probe HOST[:PORT])"
-        case .onlyForReachability(let option):
-            return "\(option) is only for afcli reachability"
         }
     }
 }
