@@ -205,11 +205,16 @@ final class ExchangePrinter {
         try endBody(warnings: renderer.warnings)
     }
 
-    /// The transfer failed part-way (not when interrupted): what was formatted is written, then
-    /// what the formatter held back as received, so nothing received is lost.
+    /// The transfer failed part-way: what was formatted is written, then what the formatter held
+    /// back as received, so nothing received is lost. When interrupted nothing more is formatted;
+    /// what was shown ends its line on a terminal, so the error line starts one of its own.
     func transferFailed(_ error: any Error) throws {
         defer { renderer = nil }
-        if Interruption.isInterrupted { return }
+        if Interruption.isInterrupted {
+            if sawBodyByte, isTerminal, lastByte != 10 { try emit("\n") }
+            try stream?.flush()
+            return
+        }
         guard currentHopShown, let renderer else {
             try stream?.flush()
             return
