@@ -285,7 +285,8 @@ final class DownloadAttempt: HTTPClientDelegate {
     private func openStream(_ path: String?) throws {
         guard stream == nil else { return }
         guard let path else {
-            stream = WriteBuffer(descriptor: STDOUT_FILENO, path: DownloadDestination.standardOutputName, initialOffset: streamWritten)
+            stream = WriteBuffer(
+                descriptor: STDOUT_FILENO, path: DownloadDestination.standardOutputName, initialOffset: streamWritten)
             return
         }
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
