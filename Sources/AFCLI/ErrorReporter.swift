@@ -113,6 +113,12 @@ enum ErrorReporter {
     /// saved), 2 for a bad -o, 1 for the rest.
     private static func classify(downloadError: DownloadError) -> (ExitStatus, String, String?) {
         if downloadError.isInterrupt { return (.interrupted, downloadError.description, nil) }
+        // `-o -` with a standard output closed at start: the same words as a request's body.
+        if case .cannotWrite(let path, let code) = downloadError, path == DownloadDestination.standardOutputName,
+            let reason = StandardStreams.closedReason(descriptor: STDOUT_FILENO, code: code)
+        {
+            return (.failure, "cannot write to \(path): \(reason)", nil)
+        }
         if let code = downloadError.httpStatusCode {
             return (ExitStatus(checkingHTTPStatus: code) ?? .failure, downloadError.description, nil)
         }

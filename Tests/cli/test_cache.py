@@ -266,6 +266,25 @@ def test_cj_then_network_gives_the_stored_answer_first(server, cache, tmp_path):
     assert not (tmp_path / "victim").exists()
 
 
+def test_cj_then_network_transition_output_dash_is_standard_output(server, cache, tmp_path):
+    server.handler = answer(body=b'{"n":1}')
+    args = ["--cache=cj-then-network", "--cache-ttl", "1h", "--cache-transition-output", "-", server.url + "/t"]
+    network = tmp_path / "new.json"
+    first = cache.run(*args, "-o", str(network), cwd=tmp_path)
+    assert first.code == 0 and first.out == "" and network.read_bytes() == b'{"n":1}', first
+    server.handler = answer(body=b'{"n":2}')
+    both = cache.run(*args, "-o", str(network), at=5, cwd=tmp_path)
+    # The stored body on standard output, the network's in the -o file; no file named "-".
+    assert (both.code, both.stdout) == (0, b'{"n":1}') and network.read_bytes() == b'{"n":2}', both
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "new.json", "xdg"]
+    # Where standard output carries the network's answer, the two would mix: refused, nothing sent.
+    sent = len(server.requests)
+    refused = cache.run(*args, at=6, cwd=tmp_path)
+    assert refused.code == 2 and refused.out == "" and len(server.requests) == sent, refused
+    assert refused.err.startswith('afcli: error: --cache-transition-output: "-" is standard output, which carries')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "new.json", "xdg"]
+
+
 def test_cj_then_network_failure_comes_after_the_stored_answer(server, cache, tmp_path):
     server.handler = answer(body=b'{"n":1}')
     cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/f")

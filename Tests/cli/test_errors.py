@@ -102,6 +102,32 @@ def test_interrupt_exits_130(server):
     assert time.time() - started < 2
 
 
+def test_an_interrupted_body_on_a_terminal_ends_its_line(server):
+    import pty
+    import signal
+    import subprocess
+    import time
+    from conftest import BINARY, Response, base_env, drain
+
+    def trickle():
+        yield b"abc"
+        time.sleep(10)
+    server.handler = lambda request: Response(headers=[("Content-Type", "text/plain"), ("Content-Length", "100")],
+                                              body=trickle)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([str(BINARY), "get", f"{server.url}/slow", "--body"], stdin=subprocess.DEVNULL,
+                            stdout=slave, stderr=subprocess.PIPE, env=base_env({"TERM": "xterm"}))
+    os.close(slave)
+    time.sleep(0.7)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=5) == 130
+    shown = drain(master, 0.2)
+    os.close(master)
+    # The error line on standard error, which shares the terminal, must not continue "abc".
+    assert shown.replace(b"\r\n", b"\n").endswith(b"abc\n"), shown
+    assert proc.stderr.read() == b"afcli: error: interrupted\n"
+
+
 def test_help_and_version():
     result = run(["--help"])
     assert result.code == 0 and "usage: afcli" in result.out.lower()

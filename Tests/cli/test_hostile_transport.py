@@ -157,6 +157,21 @@ def test_an_unknown_content_encoding_passes_through_with_one_warning(server, tmp
     assert saved.read_bytes() == body
 
 
+def test_an_unknown_content_encoding_without_a_body_draws_no_warning(server):
+    def answer(request):
+        status, reason = {"/204": (204, "No Content"), "/304": (304, "Not Modified")}.get(request.target, (200, "OK"))
+        body = b"" if status != 200 else b'{"a": 1}'
+        return Response(status, reason, [("Content-Type", "application/json"), ("Content-Encoding", "foo")], body)
+
+    server.handler = answer
+    for args in (["head", server.url + "/x"], [server.url + "/204"], [server.url + "/304", "--no-check-status"]):
+        result = run(args)
+        # Nothing was passed through, so there is nothing to warn about.
+        assert (result.code, result.stdout, result.stderr) == (0, b"", b""), (args, result)
+    batch = run(["run", "-"], input=f"head {server.url}/x\nget {server.url}/204\n".encode())
+    assert batch.code == 0 and batch.stderr == b"", batch
+
+
 def test_an_unknown_content_encoding_is_opaque_to_the_formatters(server):
     server.handler = lambda r: Response(
         headers=[("Content-Type", "application/json"), ("Content-Encoding", "gzip, foo")], body=b'{"a": 1}')

@@ -410,4 +410,25 @@ def test_a_run_decrypts_2xx_bodies_and_fails_a_request_whose_decryption_fails(se
     # Only 2xx bodies are decrypted; a failed decryption fails that request alone.
     assert (out / "line-3.body").read_bytes() == b"PLAIN ERROR" and result["line-3"]["exit"] == 4
     assert result["line-4"]["exit"] == 1 and "decrypt" in result["line-4"]["error"]
+    # Nothing of a failed decryption is written: no file, none named in the line.
+    assert not (out / "line-4.body").exists() and result["line-4"].get("file") is None
     assert r.code == 4, r
+
+
+def test_a_failed_decryption_leaves_an_earlier_body_file_as_it_was(server, tmp_path):
+    server.handler = lambda request: Response(body=b"not decryptable")
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    (out / "line-1.body").write_bytes(b"from an earlier run")
+    r = run(["run", "-", "--decrypt-cmd", "cat >/dev/null; exit 3", "--output-dir", str(out)],
+            input=lines(server.url, ["a"]))
+    assert r.code == 1 and records(r)[0]["exit"] == 1, r
+    assert (out / "line-1.body").read_bytes() == b"from an earlier run"
+
+
+def test_an_empty_final_body_is_saved_as_an_empty_file(server, tmp_path):
+    server.handler = lambda request: Response(status=204, reason="No Content", body=b"")
+    out = tmp_path / "out"
+    r = run(["run", "-", "--output-dir", str(out)], input=lines(server.url, ["a"]))
+    assert r.code == 0 and records(r)[0]["file"] == str(out / "line-1.body"), r
+    assert (out / "line-1.body").read_bytes() == b""

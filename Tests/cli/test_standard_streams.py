@@ -70,3 +70,47 @@ def test_output_dash_is_standard_output_for_a_download(server, tmp_path):
     assert list(tmp_path.iterdir()) == []
     refused = run(["download", "--resume", f"{server.url}/file.txt", "-o", "-"], cwd=tmp_path)
     assert refused.code == 2 and len(server.requests) == 1, refused
+
+
+def test_a_closed_stdout_is_named_as_closed_for_a_download(server, tmp_path):
+    server.handler = text
+    code, _, err = run_redirected(["download", f"{server.url}/file.txt", "-o", "-"], ">&-", tmp_path)
+    # The words a request gives, not the errno text of the /dev/null put in its place.
+    assert (code, err) == (1, "afcli: error: cannot write to standard output: it was closed when afcli started\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_log_file_dash_is_standard_output_when_the_response_goes_elsewhere(server, tmp_path):
+    server.handler = text
+    for extra in (["-o", str(tmp_path / "body.txt")], ["--quiet"]):
+        result = run([f"{server.url}/x", "--log-file", "-", *extra], cwd=tmp_path)
+        assert result.code == 0 and result.err == "", (extra, result)
+        assert result.out.count("网络请求Start") == 1 and "结果：the-body-bytes" in result.out, (extra, result)
+    assert (tmp_path / "body.txt").read_bytes() == BODY
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["body.txt"]
+
+
+def test_log_file_dash_is_refused_where_standard_output_carries_something_else(server, tmp_path):
+    server.handler = text
+    source = tmp_path / "a.http"
+    source.write_text(f"GET {server.url}/x\n")
+    for args, carrying in (
+        ([f"{server.url}/x"], "the response"),
+        ([f"{server.url}/x", "-o", "-", "--quiet"], "the response"),
+        (["run", str(source)], "the run's JSON lines"),
+    ):
+        result = run([*args, "--log-file", "-"], cwd=tmp_path)
+        assert result.code == 2 and result.out == "", (args, result)
+        assert result.err.startswith(f'afcli: error: --log-file: "-" is standard output, which carries {carrying}')
+        assert result.err.count("\n") == 1, result
+    assert server.requests == [] and sorted(p.name for p in tmp_path.iterdir()) == ["a.http"]
+    # --log=none asks for no log, so there is nothing to mix.
+    quiet_log = run([f"{server.url}/x", "--log-file", "-", "--log=none"], cwd=tmp_path)
+    assert (quiet_log.code, quiet_log.stdout) == (0, BODY), quiet_log
+
+
+def test_log_file_dash_with_a_closed_stdout_is_refused_before_sending(server, tmp_path):
+    server.handler = text
+    code, _, err = run_redirected([f"{server.url}/x", "--log-file", "-", "--quiet"], ">&-", tmp_path)
+    assert (code, err) == (1, "afcli: error: cannot write to standard output: it was closed when afcli started\n")
+    assert server.requests == [] and list(tmp_path.iterdir()) == []

@@ -20,7 +20,9 @@ final class BatchBodySink: HTTPClientDelegate {
     private let name: String
     /// The request's index, which names its file.
     private let index: Int
-    /// The open body file, created with the final head (a failed request before it leaves none).
+    /// The open body file, created with the final body's first byte, or when the final response
+    /// ended without one: a request that failed before (its decryption, its connection) leaves
+    /// none, and an existing file of that name is left as it was.
     private var descriptor: Int32 = -1
     /// The file's path, once created.
     private(set) var path: String?
@@ -42,20 +44,31 @@ final class BatchBodySink: HTTPClientDelegate {
         finalHead = head
         bytes = 0
         loggedBody = LoggedBody()
-        guard let directory, descriptor < 0 else { return }
-        let (path, descriptor) = try directory.create(index: index)
-        self.path = path
-        self.descriptor = descriptor
     }
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
         guard isFinal else { return }
         bytes += Int64(chunk.count)
         if keepsBodyForLog { loggedBody.append(chunk) }
+        try createFile()
         guard descriptor >= 0 else { return }
         guard FileIO.writeAll(descriptor, chunk) else {
             throw BatchFileError.cannotWrite(path: path ?? name, code: errno)
         }
+    }
+
+    func didFinishResponse(hop: Int, isFinal: Bool) throws {
+        // An empty final body (204, HEAD) is saved as an empty file.
+        if isFinal { try createFile() }
+    }
+
+    /// Creates the body file with `--output-dir`, once: the final body has begun (a decrypted one
+    /// arrives only after its command succeeded) or the final response ended.
+    private func createFile() throws {
+        guard let directory, descriptor < 0, path == nil else { return }
+        let (path, descriptor) = try directory.create(index: index)
+        self.path = path
+        self.descriptor = descriptor
     }
 
     /// Closes the body file; throws when its data could not be written out.

@@ -281,7 +281,10 @@ final class BatchExecutor {
         switch result {
         case .success(let exchange):
             report.statusCode = exchange.statusCode
-            if let kept = running.sink.finalHead?.keptCoding, !running.options.values.quiet {
+            // Warned of only when a body passed through (not for a HEAD, a 204 or a 304).
+            if let kept = running.sink.finalHead?.keptCoding, running.sink.bytes > 0,
+                !running.options.values.quiet
+            {
                 status.clear()
                 ErrorReporter.warn(
                     "\(report.name): \(kept.field) \(kept.coding) is not a coding afcli can decode: "

@@ -19,6 +19,12 @@ struct RunCommand {
     /// Loads the batch and runs it (its options checked by `OptionScopes` against the run's
     /// scope and its `RunSource`); returns the run's exit status.
     func run() throws -> ExitStatus {
+        // Standard output carries the run's JSON lines, which a log there would break apart.
+        if RequestLogger.isWanted(options) {
+            try StandardStreams.claim(
+                options.logFile, for: "--log-file", carrying: "the run's JSON lines",
+                instead: "without --log-file the log goes to standard error")
+        }
         var options = options
         options.parallel = affordableParallel()
         var entries = try BatchLoader.load(
@@ -30,7 +36,7 @@ struct RunCommand {
         let cache = try responseCache()
         // The log file is opened before anything is sent, and closed when the run ends.
         let logDescriptor = try RequestLogger.openTarget(options)
-        defer { if let logDescriptor, logDescriptor != STDERR_FILENO { close(logDescriptor) } }
+        defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
         let executor = BatchExecutor(
             entries: entries, options: options, environment: environment, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),

@@ -38,7 +38,8 @@ enum CacheTransition {
 
 /// The stored answer's events: to a printer (the terminal, or the log's capture) and its body to
 /// the transition file when one was given. The file is opened (0600, never through a link) only
-/// when there is a stored answer, before anything is sent: without one it is left alone.
+/// when there is a stored answer, before anything is sent: without one it is left alone. `-` is
+/// standard output, which then does not carry the network's answer (`RequestCommand.claimStandardOutput`).
 final class TransitionDelegate: HTTPClientDelegate {
     private let printing: PrintingDelegate
     private let path: String?
@@ -52,14 +53,17 @@ final class TransitionDelegate: HTTPClientDelegate {
     deinit { closeFile() }
 
     func closeFile() {
-        if fileDescriptor >= 0 { close(fileDescriptor) }
+        // `-` is standard output, which stays open for the network's answer and -w.
+        if fileDescriptor > STDERR_FILENO { close(fileDescriptor) }
         fileDescriptor = -1
     }
 
     func willSend(hop: Int, request: SentRequest) throws {}
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
-        if let path, fileDescriptor < 0 {
+        if StandardStreams.isStandardOutput(path) {
+            fileDescriptor = STDOUT_FILENO
+        } else if let path, fileDescriptor < 0 {
             do {
                 fileDescriptor = try FileIO.openOwnedRegularFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
             } catch {
@@ -70,7 +74,16 @@ final class TransitionDelegate: HTTPClientDelegate {
     }
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        if fileDescriptor >= 0 { try FileDescriptorIO.writeAll(fileDescriptor, chunk) }
+        if fileDescriptor >= 0 {
+            do {
+                try FileDescriptorIO.writeAll(fileDescriptor, chunk)
+            } catch {
+                let target = fileDescriptor == STDOUT_FILENO ? "standard output" : path ?? ""
+                throw OutputStream.WriteError(
+                    target: target, code: error.code,
+                    reason: StandardStreams.closedReason(descriptor: fileDescriptor, code: error.code))
+            }
+        }
         if printing.needsMoreFinalBody() { try printing.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
     }
 

@@ -97,7 +97,7 @@ final class EnvelopeDelegate: HTTPClientDelegate {
         guard body.count + chunk.count <= ResponseEnvelope.maximumBodyBytes else {
             throw EnvelopeError.tooLarge(limit: ResponseEnvelope.maximumBodyBytes)
         }
-        next.printer.recordFinalBody(chunk)
+        try next.printer.recordFinalBody(chunk)
         body.append(contentsOf: chunk)
     }
 

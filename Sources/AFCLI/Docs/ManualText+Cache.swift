@@ -30,7 +30,8 @@ extension ManualText {
                         + "any method, and a network failure never falls back to the cache. On a terminal, "
                         + "cj-then-network prints both answers, the stored one first; when standard output is a pipe "
                         + "or a file it gets only the network's answer, and the stored answer's body goes to "
-                        + "`--cache-transition-output FILE` when given (otherwise it only appears in the request log). "
+                        + "`--cache-transition-output FILE` when given (otherwise it only appears in the request log; "
+                        + "`-` is standard output when `-o FILE` takes the network's answer, and refused otherwise). "
                         + "`--log=cj` writes one block per answer, the stored one first, whose final parameters are the "
                         + "fallback text, since nothing was sent for it."),
                 .paragraph(

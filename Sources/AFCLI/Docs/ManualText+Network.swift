@@ -24,7 +24,8 @@ extension ManualText {
                 .paragraph(
                     "A Content-Encoding or Transfer-Encoding afcli cannot decode (anything but gzip, deflate, "
                         + "br, zstd, identity and chunked) does not fail the request: the body is passed on as "
-                        + "received, with one warning naming the coding, and the formatters treat it as opaque "
+                        + "received, with one warning naming the coding (none when no body passes: a HEAD, a 204, "
+                        + "a 304), and the formatters treat it as opaque "
                         + "bytes (a terminal gets the binary notice), as browsers, HTTPie and curl without "
                         + "`--compressed` do."),
                 .paragraph(

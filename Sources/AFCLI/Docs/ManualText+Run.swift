@@ -55,8 +55,10 @@ extension ManualText {
                 .paragraph(
                     "`--output-dir DIR` saves each final body as DIR/NAME.body, NAME made safe (bytes other than "
                         + "letters, digits, `.`, `-` and `_` become `_`, no leading dot) and unique in the order "
-                        + "written (NAME-2.body…). DIR is created 0700 when missing; files are created 0600, "
-                        + "replaced when they exist, and never written through a symbolic link."),
+                        + "written (NAME-2.body…). DIR is created 0700 when missing; files are created 0600 when "
+                        + "the final body begins (or ends empty), replaced when they exist, and never written "
+                        + "through a symbolic link. A request whose `--decrypt-cmd` fails writes nothing: no file "
+                        + "is created, and one left by an earlier run is kept as it was."),
                 .paragraph(
                     "When standard error is a terminal, a status line there shows the requests done, failed and "
                         + "running and the rate, cut to the terminal's width (redrawn in place, never wrapped), and "

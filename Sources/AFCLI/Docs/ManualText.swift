@@ -169,7 +169,8 @@ package enum ManualText {
                         + "gets one from the Content-Type (`index.html`). An existing file is never replaced unless "
                         + "`-o` names it or `--overwrite` is given: the download is saved as NAME-1, NAME-2 and so "
                         + "on (`big-1.iso`), and a file that appears under the name while the download runs is not "
-                        + "replaced either. `-o -` writes the body to standard output."),
+                        + "replaced either. `-o -` writes the body to standard output; one that was closed when "
+                        + "afcli started is a write error (exit status 1) that says so."),
                 .paragraph(
                     "Data goes to NAME.part, with a small state file NAME.part.state beside it (the URL, the "
                         + "bytes on disk, the ETag, Last-Modified and total length). The data is fsynced before "
@@ -387,7 +388,9 @@ package enum ManualText {
                         + "status is 3, 4 or 5 for a 3xx, 4xx or 5xx status and 11 otherwise."),
                 .paragraph(
                     "`--log=cj` writes CJNetwork's log block for the request to standard error (`--log-file` "
-                        + "appends it to a file, created 0600 and never through a symbolic link), byte for byte "
+                        + "appends it to a file, created 0600 and never through a symbolic link; `--log-file -` "
+                        + "writes it to standard output, refused while standard output carries the response, so "
+                        + "give `-o FILE` or `--quiet`), byte for byte "
                         + "with its Chinese labels: the address without the query items (and with a password in the "
                         + "URL shown as user:***, a user name alone as ***); the original parameters as compact JSON (query items first, then data "
                         + "fields), or (null); the final parameters, the body sent when it was built in memory as "

@@ -11,6 +11,7 @@ struct RequestCommand {
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     func run() throws -> ExitStatus {
+        try Self.claimStandardOutput(options)
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
         var spec = invocation.spec
@@ -96,6 +97,21 @@ struct RequestCommand {
             result, request: prepared, printsMetadata: parts.contains(.metadata), status: status,
             bodyBytes: printer.finalBodyLength)
         return status
+    }
+
+    /// Checks the options that may name standard output as `-` besides `-o -` (`--log-file`,
+    /// `--cache-transition-output`): standard output carries the response unless `-o FILE` or
+    /// `--quiet` sends it elsewhere, and the two must not mix into one stream.
+    static func claimStandardOutput(_ options: OptionValues) throws {
+        let carrying = options.outputFile == "-" || (options.outputFile == nil && !options.quiet) ? "the response" : nil
+        if RequestLogger.isWanted(options) {
+            try StandardStreams.claim(
+                options.logFile, for: "--log-file", carrying: carrying,
+                instead: "-o FILE or --quiet sends it elsewhere; without --log-file the log goes to standard error")
+        }
+        try StandardStreams.claim(
+            options.cache.transitionOutput, for: "--cache-transition-output", carrying: carrying,
+            instead: "-o FILE takes the network's answer")
     }
 
     /// The exit status for the final response: a failed validation decides first, then the

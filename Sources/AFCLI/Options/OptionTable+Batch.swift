@@ -31,8 +31,9 @@ extension OptionTable {
             help: "run: save each body as DIR/NAME.body",
             description: "For afcli run: save each final response body as NAME.body in DIR (created, mode 0700, if "
                 + "missing). Names are made safe (characters other than letters, digits, dot, dash and underscore "
-                + "become _) and unique (-2, -3…); files are created 0600, replaced if they exist, and never "
-                + "written through a symbolic link. Without it, bodies are counted and discarded.",
+                + "become _) and unique (-2, -3…); files are created 0600 when the body begins, replaced if they "
+                + "exist, and never written through a symbolic link; a request whose decryption fails writes "
+                + "none. Without it, bodies are counted and discarded.",
             completion: .file,
             apply: { values, text in
                 values.outputDirectory = try OptionValueParser.nonEmpty(text ?? "", what: "a directory")

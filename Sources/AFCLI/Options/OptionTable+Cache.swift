@@ -64,7 +64,8 @@ extension OptionTable {
             long: "cache-transition-output", scope: .request, valueName: "FILE", group: .network,
             help: "cj-then-network: stored body to FILE",
             description: "With --cache=cj-then-network, write the stored answer's body to FILE (0600, not through a "
-                + "link) instead of standard output; standard output then gets only the network's answer.",
+                + "link) instead of standard output; standard output then gets only the network's answer. - is "
+                + "standard output, when -o FILE takes the network's answer.",
             completion: .file,
             apply: { values, text in
                 values.cache.transitionOutput = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")

@@ -582,7 +582,8 @@ package enum OptionTable {
             help: "append the request log to FILE",
             description: "Append the request log to FILE instead of writing it to standard error; implies "
                 + "--log=cj unless --log says otherwise. FILE is opened before anything is sent, created "
-                + "0600, and never through a symbolic link.",
+                + "0600, and never through a symbolic link. - is standard output, as in curl, when it carries "
+                + "nothing else (-o FILE or --quiet for the response; never for afcli run, whose lines it carries).",
             completion: .file,
             apply: { values, text in values.logFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name") },
             reset: { $0.logFile = nil }),

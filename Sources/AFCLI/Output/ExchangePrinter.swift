@@ -79,6 +79,9 @@ final class ExchangePrinter {
     private(set) var loggedBody = LoggedBody()
     /// How the current response's body is being shown.
     private var renderer: ResponseBodyRenderer?
+    /// The final head's coding afcli cannot decode, still to be warned about when its body's
+    /// first byte passes through (a HEAD, 204 or 304 passes nothing, and gets no warning).
+    private var unwarnedKeptCoding: KeptCoding?
 
     /// A multipart body streamed from files or standard input (not in `requestBody`), printed part
     /// by part from a second reading: file contents as placeholders on a terminal, in full otherwise;
@@ -154,11 +157,7 @@ final class ExchangePrinter {
             // The head is shown when it arrives, not when a slow body has ended.
             try stream?.flush()
         }
-        if isFinal, let kept = head.keptCoding, !display.quiet {
-            try stream?.flush()
-            ErrorReporter.warn(
-                "\(kept.field) \(kept.coding) is not a coding afcli can decode: the body is passed on as received")
-        }
+        if isFinal { unwarnedKeptCoding = display.quiet ? nil : head.keptCoding }
         if parts.contains(.responseBody), !destination.isDiscard {
             // A body still in a coding afcli could not decode is opaque bytes, whatever its type.
             let served = head.keptCoding == nil ? head.value(for: "Content-Type") : "application/octet-stream"
@@ -169,15 +168,23 @@ final class ExchangePrinter {
 
     /// Prints a chunk of a response body (and keeps the final one's start for the request log).
     func responseBody(_ chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        if isFinal { recordFinalBody(chunk) }
+        if isFinal { try recordFinalBody(chunk) }
         try renderBody(chunk)
     }
 
     /// Counts a chunk of the final body and keeps its start for the request log, without printing
-    /// it (`--envelope` prints only the result, later).
-    func recordFinalBody(_ chunk: UnsafeRawBufferPointer) {
+    /// it (`--envelope` prints only the result, later). The body's first byte brings the warning
+    /// about a coding passed through as received.
+    func recordFinalBody(_ chunk: UnsafeRawBufferPointer) throws {
         finalBodyLength += chunk.count
         if capturesBodyForLog { loggedBody.append(chunk) }
+        if let kept = unwarnedKeptCoding, !chunk.isEmpty {
+            unwarnedKeptCoding = nil
+            // The head already shown comes before the warning.
+            try stream?.flush()
+            ErrorReporter.warn(
+                "\(kept.field) \(kept.coding) is not a coding afcli can decode: the body is passed on as received")
+        }
     }
 
     /// Shows a chunk of the current response's body.
@@ -198,11 +205,16 @@ final class ExchangePrinter {
         try endBody(warnings: renderer.warnings)
     }
 
-    /// The transfer failed part-way (not when interrupted): what was formatted is written, then
-    /// what the formatter held back as received, so nothing received is lost.
+    /// The transfer failed part-way: what was formatted is written, then what the formatter held
+    /// back as received, so nothing received is lost. When interrupted nothing more is formatted;
+    /// what was shown ends its line on a terminal, so the error line starts one of its own.
     func transferFailed(_ error: any Error) throws {
         defer { renderer = nil }
-        if Interruption.isInterrupted { return }
+        if Interruption.isInterrupted {
+            if sawBodyByte, isTerminal, lastByte != 10 { try emit("\n") }
+            try stream?.flush()
+            return
+        }
         guard currentHopShown, let renderer else {
             try stream?.flush()
             return

@@ -56,11 +56,13 @@ final class RequestLogger {
         (options.log ?? (options.logFile != nil ? .cj : .none)) == .cj
     }
 
-    /// Where the log goes: the `--log-file`, opened (the caller closes it), or standard error; nil
-    /// when the options ask for no log. Throws when the log file cannot be opened.
+    /// Where the log goes: the `--log-file`, opened (the caller closes a descriptor above 2),
+    /// standard output for `--log-file -`, or standard error; nil when the options ask for no
+    /// log. Throws when the log file cannot be opened.
     static func openTarget(_ options: OptionValues) throws -> Int32? {
         guard isWanted(options) else { return nil }
         guard let path = options.logFile else { return STDERR_FILENO }
+        if StandardStreams.isStandardOutput(path) { return STDOUT_FILENO }
         return try openLogFile(path)
     }
 
@@ -68,7 +70,7 @@ final class RequestLogger {
     convenience init?(options: OptionValues, spec: RequestSpec, prepared: PreparedRequest) throws {
         guard let descriptor = try Self.openTarget(options) else { return nil }
         self.init(
-            descriptor: descriptor, owning: descriptor != STDERR_FILENO,
+            descriptor: descriptor, owning: descriptor > STDERR_FILENO,
             fields: RequestLogFields(spec: spec, prepared: prepared))
     }
 

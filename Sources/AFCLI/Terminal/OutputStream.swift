@@ -68,9 +68,9 @@ package final class OutputStream {
         do {
             try FileDescriptorIO.writeAll(descriptor, bytes)
         } catch {
-            let closed = error.code == EBADF && descriptor == STDOUT_FILENO && StandardStreams.stdoutWasClosed
             throw WriteError(
-                target: target, code: error.code, reason: closed ? "it was closed when afcli started" : nil)
+                target: target, code: error.code,
+                reason: StandardStreams.closedReason(descriptor: descriptor, code: error.code))
         }
     }
 }

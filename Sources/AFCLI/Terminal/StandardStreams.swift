@@ -30,4 +30,28 @@ enum StandardStreams {
             if entry.fd == STDOUT_FILENO { stdoutWasClosed = true }
         }
     }
+
+    /// Why a write to `descriptor` failed with `code`, when the cause is a standard output that
+    /// was closed at start (the read-only `/dev/null` put there answers `EBADF`); nil otherwise.
+    static func closedReason(descriptor: Int32, code: Int32) -> String? {
+        code == EBADF && descriptor == STDOUT_FILENO && stdoutWasClosed ? "it was closed when afcli started" : nil
+    }
+
+    /// Whether `path`, the FILE of an output option, is `-`: standard output, as for `-o -`.
+    static func isStandardOutput(_ path: String?) -> Bool { path == "-" }
+
+    /// Checks, before anything is sent, that `option`'s FILE may be `-` (standard output, as
+    /// curl's `--stderr -` and `--trace -` are): refused when standard output already carries
+    /// `carrying` (the response, a run's lines), since the two would mix into one stream, and
+    /// when standard output was closed at start, as writing the body there is.
+    static func claim(_ path: String?, for option: String, carrying: String?, instead: String) throws {
+        guard isStandardOutput(path) else { return }
+        if let carrying {
+            throw UsageError.invalidValue(
+                option: option, value: "-", reason: "is standard output, which carries \(carrying) (\(instead))")
+        }
+        if let reason = closedReason(descriptor: STDOUT_FILENO, code: EBADF) {
+            throw OutputStream.WriteError(target: "standard output", code: EBADF, reason: reason)
+        }
+    }
 }

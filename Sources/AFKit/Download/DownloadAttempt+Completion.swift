@@ -121,5 +121,5 @@ extension DownloadAttempt {
     }
 
     /// The stream's name in messages.
-    private var streamName: String { streamPath ?? "standard output" }
+    private var streamName: String { streamPath ?? DownloadDestination.standardOutputName }
 }

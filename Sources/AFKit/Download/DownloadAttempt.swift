@@ -285,7 +285,8 @@ final class DownloadAttempt: HTTPClientDelegate {
     private func openStream(_ path: String?) throws {
         guard stream == nil else { return }
         guard let path else {
-            stream = WriteBuffer(descriptor: STDOUT_FILENO, path: "standard output", initialOffset: streamWritten)
+            stream = WriteBuffer(
+                descriptor: STDOUT_FILENO, path: DownloadDestination.standardOutputName, initialOffset: streamWritten)
             return
         }
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
@@ -334,7 +335,7 @@ final class DownloadAttempt: HTTPClientDelegate {
     private func announce(total: Int64?, alreadyDone: Int64) {
         guard !announced else { return }
         announced = true
-        let name = finalPath ?? (stream?.path ?? "standard output")
+        let name = finalPath ?? (stream?.path ?? DownloadDestination.standardOutputName)
         observer.downloadDidStart(name: name, total: total, alreadyDone: alreadyDone)
     }
 

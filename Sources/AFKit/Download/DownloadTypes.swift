@@ -34,6 +34,9 @@ package enum DownloadDestination: Equatable, Sendable {
     case file(path: String, replaces: Bool)
     /// Standard output (`-o -`): streamed, no partial file.
     case standardOutput
+
+    /// How messages name standard output as a download's target.
+    package static let standardOutputName = "standard output"
 }
 
 /// What a finished download produced.
