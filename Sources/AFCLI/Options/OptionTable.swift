@@ -108,7 +108,7 @@ package enum OptionTable {
             help: "never read the body from standard input",
             description: "Do not read standard input, even when it is a pipe or a file. A terminal or "
                 + "/dev/null on standard input is never read in any case. With afcli run FILE.http, a body "
-                + "line `< /dev/stdin` (or /dev/fd/0) is refused before anything is sent.",
+                + "line < /dev/stdin (or /dev/fd/0) is refused before anything is sent.",
             apply: { values, _ in values.ignoreStdin = true },
             reset: { $0.ignoreStdin = false }),
         OptionSpec(
