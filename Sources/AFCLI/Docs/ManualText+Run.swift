@@ -56,7 +56,8 @@ extension ManualText {
                     "`--output-dir DIR` saves each final body as DIR/NAME.body, NAME made safe (bytes other than "
                         + "letters, digits, `.`, `-` and `_` become `_`, no leading dot) and unique in the order "
                         + "written (NAME-2.body…). DIR is created 0700 when missing; files are created 0600, "
-                        + "replaced when they exist, and never written through a symbolic link."),
+                        + "replaced when they exist, and never written through a symbolic link. A DIR that is not a "
+                        + "directory or cannot be created is refused before anything is sent (exit status 2)."),
                 .paragraph(
                     "When standard error is a terminal, a status line there shows the requests done, failed and "
                         + "running and the rate, cut to the terminal's width (redrawn in place, never wrapped), and "

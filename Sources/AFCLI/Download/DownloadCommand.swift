@@ -113,7 +113,7 @@ struct DownloadCommand {
 }
 
 /// Download command lines that cannot work; reported with exit status 2, nothing sent.
-enum DownloadUsageError: Error, CustomStringConvertible {
+enum DownloadUsageError: ClassifiedError, CustomStringConvertible {
     /// `-o -` with `--resume`.
     case resumeToStandardOutput
     /// `-o FILE` with several URLs.
@@ -124,6 +124,8 @@ enum DownloadUsageError: Error, CustomStringConvertible {
     case notForDownloads(String)
     /// A download option on a plain request.
     case onlyForDownloads(String)
+
+    var failureClass: FailureClass { .badInput }
 
     var description: String {
         switch self {

@@ -58,8 +58,10 @@ package enum FileDescriptorIO {
 /// without Foundation and with a size limit, so a huge or endless file is refused, not loaded.
 package enum SmallFile {
     /// Why a read failed, in the system's words (`no such file or directory`).
-    package struct ReadError: Error, Equatable {
+    package struct ReadError: ClassifiedError, Equatable {
         package let reason: String
+        /// A file named in the options or input that cannot be read is bad input.
+        package var failureClass: FailureClass { .badInput }
     }
 
     /// The default limit: certificates and keys are a few kilobytes.
