@@ -133,6 +133,8 @@ enum HTTPFileBatch {
         do {
             return try SmallFile.read(path, limit: limit, tooLarge: tooLarge, acceptsStreams: acceptsStreams)
         } catch {
+            // Ctrl-C while a pipe (`<(cmd)`) was read is an interrupt, not an unreadable file.
+            if error.isInterrupt { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
             throw BatchError.unreadableFile(path: path, reason: error.reason)
         }
     }

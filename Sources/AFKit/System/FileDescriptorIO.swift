@@ -60,8 +60,10 @@ package enum SmallFile {
     /// Why a read failed, in the system's words (`no such file or directory`).
     package struct ReadError: ClassifiedError, Equatable {
         package let reason: String
+        /// Whether Ctrl-C stopped a read from a pipe or a device, rather than the file failing.
+        package var isInterrupt = false
         /// A file named in the options or input that cannot be read is bad input.
-        package var failureClass: FailureClass { .badInput }
+        package var failureClass: FailureClass { isInterrupt ? .interrupted : .badInput }
     }
 
     /// The default limit: certificates and keys are a few kilobytes.
@@ -88,7 +90,7 @@ package enum SmallFile {
         do {
             return try FileDescriptorIO.readAll(descriptor, limit: limit, stopsOnInterrupt: isStream)
         } catch {
-            throw ReadError(reason: error.code == EFBIG ? tooLarge : error.description)
+            throw ReadError(reason: error.code == EFBIG ? tooLarge : error.description, isInterrupt: error.code == EINTR)
         }
     }
 }

@@ -16,8 +16,9 @@ package struct SystemError: ClassifiedError, Equatable, Sendable, CustomStringCo
     /// The error for the current `errno`.
     package static var current: SystemError { SystemError(code: errno) }
 
-    /// A failed system call is an I/O failure.
-    package var failureClass: FailureClass { .failure }
+    /// A failed system call is an I/O failure; one that a signal stopped (afcli's handlers do not
+    /// restart calls) is an interrupt.
+    package var failureClass: FailureClass { code == EINTR ? .interrupted : .failure }
 
     /// The system's text for `code`.
     package var description: String { Self.message(code) }
