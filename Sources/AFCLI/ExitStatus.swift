@@ -1,3 +1,5 @@
+import AFKit
+
 /// The process exit statuses afcli documents, one case per distinct outcome.
 ///
 /// This enum is the only table of exit codes: the man page's EXIT STATUS section and the long help
@@ -90,6 +92,26 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case 400...499: self = .clientError
         case 500...599: self = .serverError
         default: return nil
+        }
+    }
+
+    /// The status of a failure of `failureClass`: the one place where an error's class becomes
+    /// a code, with no default, so a new class must be given its code here.
+    package init(_ failureClass: FailureClass) {
+        switch failureClass {
+        case .badInput: self = .usage
+        case .failure: self = .failure
+        case .httpStatus(let code): self = ExitStatus(checkingHTTPStatus: code) ?? .failure
+        case .unacceptableStatus(let code): self = ExitStatus(checkingHTTPStatus: code) ?? .responseRejected
+        case .redirectNotFollowed: self = .tooManyRedirects
+        case .timeout: self = .timeout
+        case .connectionFailed: self = .connectionFailed
+        case .tlsFailure: self = .tlsFailure
+        case .pinMismatch: self = .pinMismatch
+        case .responseRejected: self = .responseRejected
+        case .limitExceeded: self = .limitExceeded
+        case .cacheMiss: self = .cacheMiss
+        case .interrupted: self = .interrupted
         }
     }
 

@@ -108,4 +108,8 @@ package enum IDNA {
 /// A host name that IDNA cannot convert; `reason` is libidn2's explanation in lower case.
 package struct IDNAError: Error, Sendable {
     package var reason: String
+
+    package init(reason: String) {
+        self.reason = reason
+    }
 }

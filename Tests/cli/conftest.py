@@ -102,6 +102,30 @@ def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
+def run_interrupted(args, stdin=subprocess.DEVNULL, pending=None, settle=0.5, timeout=10):
+    """Runs afcli until it waits (it must still run after `settle` seconds), then sends SIGINT.
+    `pending` is written to a standard input that is left open, so afcli waits for the rest; it
+    is closed only once afcli has ended, since an end of input could otherwise win over the
+    signal. For runs that print little. Returns its Result."""
+    proc = subprocess.Popen(
+        [str(BINARY), *args], stdin=subprocess.PIPE if pending is not None else stdin,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
+    )
+    try:
+        if pending is not None:
+            proc.stdin.write(pending)
+            proc.stdin.flush()
+        time.sleep(settle)
+        assert proc.poll() is None, "afcli ended before it was interrupted"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out, err = proc.communicate()
+    return Result(proc.returncode, out, err)
+
+
 def drain(master, wait):
     """Reads a pseudo-terminal until it closes, fails (EIO once the child is gone), or stays
     silent for `wait` seconds; returns what was read."""

@@ -182,30 +182,16 @@ def test_auth_without_password_and_without_a_terminal_sends_an_empty_one():
 @pytest.mark.parametrize("item,opened", [("a=@", True), ("f@", False), ("@", False)])
 def test_interrupt_stops_reading_an_item_file(tmp_path, item, opened):
     import os
-    import signal
-    import subprocess
 
-    from conftest import BINARY, base_env
+    from conftest import run_interrupted
 
     fifo = tmp_path / "never"
     os.mkfifo(fifo)
     # With a writer that never writes, a read blocks; without one, opening the pipe blocks.
     writer = os.open(fifo, os.O_RDWR) if opened else None
-    proc = subprocess.Popen(
-        [str(BINARY), "--offline", "post", "http://127.0.0.1:9/x", f"{item}{fifo}"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
-    )
     try:
-        time.sleep(0.5)
-        assert proc.poll() is None  # blocked in read
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
+        result = run_interrupted(["--offline", "post", "http://127.0.0.1:9/x", f"{item}{fifo}"])
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
         if writer is not None:
             os.close(writer)
-    assert proc.returncode == 130, (out, err)
-    assert err == b"afcli: error: interrupted\n"
-    assert out == b""
+    assert (result.code, result.stdout, result.stderr) == (130, b"", b"afcli: error: interrupted\n")

@@ -391,3 +391,13 @@ def test_write_out_shows_server_controls_escaped_on_a_terminal(server):
     assert shown.endswith(b"[a\\x1b]0;owned\\x07b]\t200"), shown
     piped = run(["-q", "-w", fmt, "get", f"{server.url}/x"]).stdout
     assert piped == b"[a\x1b]0;owned\x07b]\t200"
+
+
+def test_ctrl_c_while_the_write_out_format_is_read_from_standard_input_is_an_interrupt(server):
+    """`--write-out @-` with standard input still open: Ctrl-C exits 130, not 2 for an
+    unreadable format, and nothing is sent."""
+    from conftest import run_interrupted
+
+    result = run_interrupted(["get", server.url + "/x", "--write-out", "@-"], pending=b"%{http_code}")
+    assert (result.code, result.stdout, result.stderr) == (130, b"", b"afcli: error: interrupted\n")
+    assert server.requests == []

@@ -257,16 +257,21 @@ def test_output_dir_never_writes_through_a_symbolic_link(counting, tmp_path):
     assert "symbolic link" in records(r)[0]["error"]
 
 
-def test_output_dir_that_is_a_file_is_refused_before_sending(counting, tmp_path):
+@pytest.mark.parametrize("given, reason", [
+    ("f", "not a directory"),                      # an existing file
+    ("f/sub", "not a directory"),                  # under a file: stat fails
+    ("missing/sub", "no such file or directory"),  # mkdir fails
+])
+def test_output_dir_that_cannot_be_used_is_bad_input_refused_before_sending(counting, tmp_path, given, reason):
     counting.answer()
     (tmp_path / "f").write_text("x")
-    r = run(["run", "-", "--output-dir", str(tmp_path / "f")], input=lines(counting.url, ["a"]))
-    # Bad input, found before anything is sent: a usage error, as a bad -o of a download is.
+    path = tmp_path / given
+    r = run(["run", "-", "--output-dir", str(path)], input=lines(counting.url, ["a"]))
     assert r.code == 2, r
-    assert r.err == f'afcli: error: --output-dir "{tmp_path / "f"}": not a directory\n', r.err
-    assert r.stdout == b""
+    assert r.err == f'afcli: error: --output-dir "{path}": {reason}\n', r
+    assert r.out == ""
     assert counting.arrivals == []
-    assert (tmp_path / "f").read_text() == "x"
+    assert sorted(os.listdir(tmp_path)) == ["f"] and (tmp_path / "f").read_text() == "x"
 
 
 # MARK: - Ctrl-C

@@ -8,7 +8,7 @@ import signal
 import subprocess
 import time
 
-from conftest import BINARY, base_env, run
+from conftest import BINARY, base_env, run, run_interrupted
 from loopback import Response
 
 
@@ -310,3 +310,18 @@ def test_a_device_without_end_is_bounded(tmp_path):
     r = run(["run", "/dev/zero"])
     assert r.code == 2, r
     assert r.err == "afcli: error: cannot read /dev/zero: it is larger than 16 MiB, the most a .http file may be\n"
+
+
+def test_ctrl_c_while_a_piped_http_file_is_read_is_an_interrupt(server, tmp_path):
+    """A source that is a pipe still being written (`<(cmd)`): Ctrl-C exits 130, not 2 for an
+    unreadable file, and nothing is sent."""
+    fifo = tmp_path / "api.http"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # a writer that has not finished
+    os.write(writer, f"GET {server.url}/x\n".encode())
+    try:
+        result = run_interrupted(["run", str(fifo)])
+    finally:
+        os.close(writer)
+    assert (result.code, result.stdout, result.stderr) == (130, b"", f"afcli: error: {fifo}: interrupted\n".encode())
+    assert server.requests == []

@@ -85,11 +85,20 @@ final class BatchBodySink: HTTPClientDelegate {
 }
 
 /// A body file of `--output-dir` that could not be written.
-enum BatchFileError: Error, CustomStringConvertible {
+enum BatchFileError: ClassifiedError, CustomStringConvertible {
     /// Writing or closing the file failed with `errno` `code`.
     case cannotWrite(path: String, code: Int32)
     /// The directory could not be created or used.
     case badDirectory(path: String, reason: String)
+
+    /// A directory that cannot be used is refused before anything is sent (bad input); a body
+    /// that cannot be written is an I/O failure.
+    var failureClass: FailureClass {
+        switch self {
+        case .cannotWrite: return .failure
+        case .badDirectory: return .badInput
+        }
+    }
 
     var description: String {
         switch self {

@@ -360,7 +360,7 @@ final class BatchExecutor {
             if let failure = validator.validate(
                 statusCode: code, contentType: contentType, bodyLength: Int(clamping: report.bytes))
             {
-                report.status = ResponseChecks.exitStatus(for: failure)
+                report.status = ExitStatus(failure.failureClass)
                 report.error = failure.description
             }
             return

@@ -1,12 +1,17 @@
+import AFKit
+
 /// An error in one entry of a batch, with where that entry was written (`stdin:3`,
 /// `api.http:12`); reported as `afcli: error: stdin:3: …` with the underlying error's status.
-struct LocatedError: Error, CustomStringConvertible {
+struct LocatedError: ClassifiedError, CustomStringConvertible {
     /// `FILE:LINE` or `stdin:LINE`.
     var origin: String
     /// What went wrong there.
     var underlying: any Error
 
     var description: String { "\(origin): \(underlying)" }
+
+    /// Where it happened changes nothing about what it is.
+    var failureClass: FailureClass { .of(wrapped: underlying) }
 
     /// Runs `body`, giving any error it throws the origin (an error that has one keeps its own).
     @discardableResult
@@ -23,7 +28,7 @@ struct LocatedError: Error, CustomStringConvertible {
 
 /// A batch that cannot be read, or a line of `afcli run -` that is not a request afcli can send
 /// as part of a run.
-enum BatchError: Error, Equatable, CustomStringConvertible {
+enum BatchError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The `.http` file (or an environment file beside it) cannot be read.
     case unreadableFile(path: String, reason: String)
     /// An option that belongs to the run, not to one of its requests.
@@ -41,6 +46,9 @@ enum BatchError: Error, Equatable, CustomStringConvertible {
     /// `afcli run -` with a terminal on standard input, or `afcli run /dev/stdin` (any source) that
     /// is a terminal, where no list of requests is waiting.
     case terminalInput(source: String)
+
+    /// Every case stops the run as bad input.
+    var failureClass: FailureClass { .badInput }
 
     var description: String {
         switch self {

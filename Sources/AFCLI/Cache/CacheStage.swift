@@ -3,8 +3,9 @@ import Glibc
 
 /// A cache option that cannot work as given (a CJ strategy without `--cache-ttl`, a bad policy
 /// in the environment); nothing is sent.
-struct CacheUsageError: Error, CustomStringConvertible {
+struct CacheUsageError: ClassifiedError, CustomStringConvertible {
     var description: String
+    var failureClass: FailureClass { .badInput }
 }
 
 /// Puts the response cache in front of a request's transport when the options or the environment

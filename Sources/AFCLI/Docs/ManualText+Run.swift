@@ -58,7 +58,8 @@ extension ManualText {
                         + "written (NAME-2.body…). DIR is created 0700 when missing; files are created 0600 when "
                         + "the final body begins (or ends empty), replaced when they exist, and never written "
                         + "through a symbolic link. A request whose `--decrypt-cmd` fails writes nothing: no file "
-                        + "is created, and one left by an earlier run is kept as it was."),
+                        + "is created, and one left by an earlier run is kept as it was. A DIR that is not a directory or cannot be "
+                        + "created is refused before anything is sent (exit status 2)."),
                 .paragraph(
                     "When standard error is a terminal, a status line there shows the requests done, failed and "
                         + "running and the rate, cut to the terminal's width (redrawn in place, never wrapped), and "

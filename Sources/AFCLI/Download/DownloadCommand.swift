@@ -94,13 +94,15 @@ struct DownloadCommand {
 }
 
 /// Download command lines that cannot work; reported with exit status 2, nothing sent.
-enum DownloadUsageError: Error, CustomStringConvertible {
+enum DownloadUsageError: ClassifiedError, CustomStringConvertible {
     /// `-o -` with `--resume`.
     case resumeToStandardOutput
     /// `-o FILE` with several URLs.
     case oneOutputForSeveralURLs(Int)
     /// `--sha256` with several URLs.
     case oneDigestForSeveralURLs(Int)
+
+    var failureClass: FailureClass { .badInput }
 
     var description: String {
         switch self {

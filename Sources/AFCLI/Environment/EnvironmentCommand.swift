@@ -138,7 +138,7 @@ struct EnvironmentCommand {
 }
 
 /// Environment command lines that cannot work; reported with exit status 2, nothing sent.
-enum EnvironmentUsageError: Error, CustomStringConvertible {
+enum EnvironmentUsageError: ClassifiedError, CustomStringConvertible {
     /// `afcli env` with words other than `show NAME`.
     case envUsage(String)
     /// `afcli config` without `path`.
@@ -153,6 +153,8 @@ enum EnvironmentUsageError: Error, CustomStringConvertible {
     case localNeedsDirectory(environment: String?)
     /// `--local` with `--session` or `--cookie-jar`, which a local answer would overwrite.
     case localWithStore(String)
+
+    var failureClass: FailureClass { .badInput }
 
     var description: String {
         switch self {

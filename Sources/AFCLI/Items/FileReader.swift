@@ -43,8 +43,10 @@ enum FileReader {
 }
 
 /// Why a file could not be read: the errno text in lower case.
-struct FileReadFailure: Error {
+struct FileReadFailure: ClassifiedError {
     var errno: Int32
+    /// A file an item names that cannot be read is bad input; EINTR means Ctrl-C.
+    var failureClass: FailureClass { errno == EINTR ? .interrupted : .badInput }
     var reason: String {
         if errno == EFBIG { return "it is larger than 64 MiB, the most an item reads (send large bodies with @FILE)" }
         return SystemError.message(errno)

@@ -1,5 +1,7 @@
+import AFKit
+
 /// Why a request item was refused; every case is a usage error (exit 2, nothing sent).
-package enum ItemError: Error, Equatable, Sendable {
+package enum ItemError: ClassifiedError, Equatable, Sendable {
     /// An argument after the URL with no separator.
     case noSeparator(argument: String)
     /// A nested key that does not parse (`a[b`).
@@ -22,6 +24,16 @@ package enum ItemError: Error, Equatable, Sendable {
     case invalidFileOption(item: String, reason: String)
     /// A body given by more than one source at once.
     case conflictingBodies(String)
+
+    /// Bad input, except Ctrl-C while a file was read.
+    package var failureClass: FailureClass {
+        switch self {
+        case .interrupted: return .interrupted
+        case .noSeparator, .keySyntax, .typeClash, .invalidJSON, .invalidHeader, .emptyHeaderWithValue,
+            .unreadableFile, .notText, .invalidFileOption, .conflictingBodies:
+            return .badInput
+        }
+    }
 
     /// One lower-case line naming what is wrong.
     package var description: String {

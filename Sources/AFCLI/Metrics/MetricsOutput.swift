@@ -56,6 +56,8 @@ struct MetricsOutput {
                 let bytes = try FileDescriptorIO.readAll(STDIN_FILENO, limit: limit, stopsOnInterrupt: true)
                 return String(decoding: bytes, as: UTF8.self)
             } catch {
+                // Ctrl-C while standard input was read is an interrupt, not an unreadable format.
+                if error.code == EINTR { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
                 let reason = error.code == EFBIG ? tooLong : "cannot be read: \(error.description)"
                 throw UsageError.invalidValue(option: "--write-out", value: text, reason: reason)
             }

@@ -1,3 +1,5 @@
+import AFKit
+
 /// One command-line option as data: its spellings, its documentation, and what it does to
 /// `OptionValues`.
 ///
@@ -121,9 +123,12 @@ package enum ValueCompletion: Equatable, Sendable {
 
 /// Why an option's value was rejected, without the option's name; the parser adds the name and
 /// the value to make a `UsageError`.
-package struct OptionValueError: Error, Equatable, Sendable {
+package struct OptionValueError: ClassifiedError, Equatable, Sendable {
     /// A lower-case predicate such as `is not a positive integer`.
     package let reason: String
+
+    /// A refused option value (the parser reports it as a `UsageError`).
+    package var failureClass: FailureClass { .badInput }
 
     package init(_ reason: String) {
         self.reason = reason

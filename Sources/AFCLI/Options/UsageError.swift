@@ -1,6 +1,8 @@
+import AFKit
+
 /// A mistake on the command line, found before anything is sent; afcli reports it on stderr as
 /// `afcli: error: <description>` and exits with status 2 (`ExitStatus.usage`).
-package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UsageError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// An option that is not in the table, with the closest known spelling if there is one.
     case unknownOption(String, suggestion: String?)
     /// An option that takes a value came last, with nothing after it.
@@ -25,6 +27,9 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownMethod(String)
     /// An option that has no meaning for the subcommand it was given to (`pin --offline`).
     case notForCommand(option: String, command: String, reason: String)
+
+    /// Every case is a mistake on the command line.
+    package var failureClass: FailureClass { .badInput }
 
     /// The message, in lower case, without the `afcli: error: ` prefix.
     package var description: String {

@@ -139,9 +139,11 @@ final class RequestLogger {
 }
 
 /// The log file could not be opened (checked before anything is sent).
-struct LogFileError: Error, CustomStringConvertible {
+struct LogFileError: ClassifiedError, CustomStringConvertible {
     var path: String
     var code: Int32
+
+    var failureClass: FailureClass { .badInput }
 
     var description: String {
         // O_NOFOLLOW reports a link as ELOOP, whose text ("too many levels…") would mislead.
@@ -188,12 +190,5 @@ enum ResponseChecks {
                 statusCode: result.statusCode, contentType: contentType, bodyLength: length)
         else { return .success }
         return ErrorReporter.report(failure)
-    }
-
-    /// The exit status for a validation failure: 3, 4 or 5 for a 3xx, 4xx or 5xx status failure
-    /// (as `--check-status` would give), 11 for anything else.
-    static func exitStatus(for failure: ResponseValidationError) -> ExitStatus {
-        if let code = failure.statusCode, let status = ExitStatus(checkingHTTPStatus: code) { return status }
-        return .responseRejected
     }
 }

@@ -5,11 +5,13 @@ import Glibc
 /// (a closed pipe, a full disk) is reported instead of ignored.
 package final class OutputStream {
     /// Why a write failed, with the errno text.
-    package struct WriteError: Error, CustomStringConvertible {
+    package struct WriteError: ClassifiedError, CustomStringConvertible {
         package var target: String
         package var code: Int32
         /// Why, when it is not the errno text.
         package var reason: String? = nil
+        /// Output that cannot be written is an I/O failure (curl's 23).
+        package var failureClass: FailureClass { .failure }
         package var description: String {
             "cannot write to \(target): \(reason ?? SystemError.message(code))"
         }

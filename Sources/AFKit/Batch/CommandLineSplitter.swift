@@ -104,11 +104,14 @@ package enum CommandLineSplitter {
 }
 
 /// Why a line could not be split into words; `column` counts bytes from 1.
-package enum CommandLineSplitError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CommandLineSplitError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// A quote opened at `column` and never closed.
     case unterminatedQuote(Character, column: Int)
     /// A backslash ended the line (lines do not continue).
     case trailingBackslash(column: Int)
+
+    /// A line that cannot be split is bad input.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

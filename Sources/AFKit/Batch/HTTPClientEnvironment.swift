@@ -91,13 +91,16 @@ package enum HTTPClientEnvironment {
 }
 
 /// Why the environment files could not give an environment's variables.
-package enum HTTPClientEnvironmentError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum HTTPClientEnvironmentError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// Neither file exists beside the `.http` file.
     case noFiles(environment: String)
     /// No file has the environment.
     case unknownEnvironment(String, known: [String])
     /// A file is not the expected JSON.
     case malformed(file: String, line: Int, reason: String)
+
+    /// Environment files that cannot give the environment are bad input.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

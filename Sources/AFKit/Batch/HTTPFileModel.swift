@@ -90,7 +90,7 @@ package struct HTTPFileWarning: Equatable, Sendable, CustomStringConvertible {
 
 /// A mistake in a `.http` file, environment file or variable, at a line (0 when the mistake is
 /// not at one line of the `.http` file); `reason` is lower case.
-package struct HTTPFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct HTTPFileError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     package var line: Int
     package var reason: String
     /// Whether reading stopped for Ctrl-C rather than for a mistake.
@@ -107,6 +107,9 @@ package struct HTTPFileError: Error, Equatable, Sendable, CustomStringConvertibl
         error.isInterrupt = true
         return error
     }
+
+    /// A mistake in the file is bad input; Ctrl-C while reading it is an interrupt.
+    package var failureClass: FailureClass { isInterrupt ? .interrupted : .badInput }
 
     package var description: String { reason }
 }

@@ -80,11 +80,19 @@ package struct LineReader {
 
 /// Why lines could not be read; the line's number is in the case, for the caller to place it
 /// (`stdin:3: the line is not UTF-8`).
-package enum LineReaderError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LineReaderError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     case lineTooLong(line: Int, limit: Int)
     case notUTF8(line: Int)
     case unreadable(reason: String)
     case interrupted
+
+    /// Lines that cannot be read are bad input; Ctrl-C is an interrupt.
+    package var failureClass: FailureClass {
+        switch self {
+        case .interrupted: return .interrupted
+        case .lineTooLong, .notUTF8, .unreadable: return .badInput
+        }
+    }
 
     package var description: String {
         switch self {

@@ -48,11 +48,14 @@ package enum RequestCompression {
 }
 
 /// A failure of zlib while compressing a request body.
-package enum RequestCompressionError: Error, CustomStringConvertible {
+package enum RequestCompressionError: ClassifiedError, CustomStringConvertible {
     /// zlib could not be loaded or could not allocate its state.
     case unavailable
     /// zlib reported an error in the middle of the stream.
     case zlibFailed
+
+    /// zlib failing is no mistake of the user's: an ordinary failure.
+    package var failureClass: FailureClass { .failure }
 
     package var description: String {
         switch self {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why the cache could not be used; the request goes on without it (AFCLI warns once).
-package enum CacheError: Error, CustomStringConvertible {
+package enum CacheError: ClassifiedError, CustomStringConvertible {
     /// The cache directory is a symbolic link, not a directory, or another user's.
     case unsafeDirectory(path: String, reason: String)
     /// A file or directory could not be created or opened.
@@ -12,6 +12,9 @@ package enum CacheError: Error, CustomStringConvertible {
     case unknownVersion(path: String, version: Int64)
     /// Writing a body failed (a full disk); the entry was not stored.
     case cannotWrite(path: String, code: Int32)
+
+    /// A cache that cannot be used is an I/O failure.
+    package var failureClass: FailureClass { .failure }
 
     package var description: String {
         switch self {

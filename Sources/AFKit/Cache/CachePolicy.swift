@@ -76,7 +76,7 @@ package enum CacheClock {
 }
 
 /// `--cache=only` found nothing it may answer with; nothing was sent.
-package struct CacheMissError: Error, CustomStringConvertible {
+package struct CacheMissError: ClassifiedError, CustomStringConvertible {
     package var method: String
     package var url: String
 
@@ -84,6 +84,9 @@ package struct CacheMissError: Error, CustomStringConvertible {
         self.method = method
         self.url = url
     }
+
+    /// Its own outcome: nothing was sent.
+    package var failureClass: FailureClass { .cacheMiss }
 
     package var description: String {
         "no usable response for \(method) \(url) in the cache (--cache=only sends nothing)"

@@ -1,10 +1,13 @@
 import CSQLiteShim
 
 /// An SQLite failure: the operation that failed, SQLite's result code and its message.
-package struct SQLiteError: Error, CustomStringConvertible {
+package struct SQLiteError: ClassifiedError, CustomStringConvertible {
     package var operation: String
     package var code: Int32
     package var message: String
+
+    /// A database that cannot be read or written is an I/O failure.
+    package var failureClass: FailureClass { .failure }
 
     package var description: String {
         code == AFSQL_UNAVAILABLE ? "libsqlite3 cannot be loaded" : "\(operation): \(message) (sqlite \(code))"

@@ -125,13 +125,16 @@ package final class TemporaryFileBodySource: BodySource {
 }
 
 /// The temporary file of an encrypted or decrypted body could not be created, written or read.
-package struct TemporaryFileError: Error, Equatable, CustomStringConvertible {
+package struct TemporaryFileError: ClassifiedError, Equatable, CustomStringConvertible {
     /// Where the file was to be.
     package var directory: String
     /// The system's error.
     package var error: SystemError
     /// What the file was to hold (`the encrypted body`).
     package var contents = "the encrypted body"
+
+    /// A temporary file that cannot be kept is an I/O failure.
+    package var failureClass: FailureClass { .failure }
 
     package var description: String {
         "cannot keep \(contents) in a temporary file in \(directory): \(error)"

@@ -66,7 +66,7 @@ package final class PipedCommand {
             close(stdoutPipe[0])
             close(stderrPipe[0])
             if case .failure(let failure) = spawned {
-                throw PipedCommandError(role: role, reason: "cannot start /bin/sh: \(SystemError(code: failure.code))")
+                throw PipedCommandError(role: role, reason: "cannot start /bin/sh: \(failure)")
             }
             throw PipedCommandError(role: role, reason: "cannot start /bin/sh")
         }
@@ -86,7 +86,7 @@ package final class PipedCommand {
     /// posix_spawn of `/bin/sh -c command` with the given descriptors as 0, 1 and 2, default
     /// signal handling, an empty signal mask and a new process group whose id is the child's;
     /// the process id, or the errno of the failure.
-    private static func spawn(_ command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SpawnFailure> {
+    private static func spawn(_ command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SystemError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -110,12 +110,7 @@ package final class PipedCommand {
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
-        return result == 0 ? .success(pid) : .failure(SpawnFailure(code: result))
-    }
-
-    /// The errno of a failed posix_spawn.
-    private struct SpawnFailure: Error {
-        var code: Int32
+        return result == 0 ? .success(pid) : .failure(SystemError(code: result))
     }
 
     /// Writes all of `bytes` to the command, handing on its output as it comes. When the command
@@ -272,7 +267,7 @@ package final class PipedCommand {
 }
 
 /// An encryption or decryption command that could not run or did not succeed.
-package struct PipedCommandError: Error, Equatable, CustomStringConvertible {
+package struct PipedCommandError: ClassifiedError, Equatable, CustomStringConvertible {
     /// `encrypt` or `decrypt`.
     package var role: String
     /// What went wrong: `failed with exit status 1`, `was killed by signal 9`, `cannot start …`.
@@ -285,6 +280,10 @@ package struct PipedCommandError: Error, Equatable, CustomStringConvertible {
         self.reason = reason
         self.standardError = standardError
     }
+
+    /// An encryption command fails before anything is sent, so the request could not be made
+    /// from the input given (exit 2); a decryption command fails after the exchange.
+    package var failureClass: FailureClass { role == "encrypt" ? .badInput : .failure }
 
     package var description: String { "the \(role) command \(reason)" }
 }

@@ -30,9 +30,11 @@ struct AttemptPlan {
 
 /// Thrown when `--resume` chose a name from the response that an earlier, finished download
 /// already holds: the downloader continues that file instead of saving `NAME-1`.
-struct ExistingDownload: Error {
+struct ExistingDownload: ClassifiedError {
     /// The existing file.
     var path: String
+    /// Never reported: the downloader catches it and continues the file.
+    var failureClass: FailureClass { .failure }
 }
 
 /// How an attempt ended without an error.

@@ -2,7 +2,7 @@ import Glibc
 
 /// Why a download failed, described in lower case; AFCLI's ErrorReporter turns these into
 /// messages and exit statuses.
-package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum DownloadError: ClassifiedError, Equatable, CustomStringConvertible, Sendable {
     /// The final response was not a success (nothing was written for it).
     case httpStatus(code: Int, reason: String)
     /// A 206 whose `Content-Range` does not continue the partial file (or none at all).
@@ -57,23 +57,18 @@ package enum DownloadError: Error, Equatable, CustomStringConvertible, Sendable 
         }
     }
 
-    /// Whether SIGINT or SIGTERM stopped the download (exit status 130).
-    package var isInterrupt: Bool {
-        if case .interrupted = self { return true }
-        return false
-    }
-
-    /// The HTTP status behind `.httpStatus`.
-    package var httpStatusCode: Int? {
-        if case .httpStatus(let code, _) = self { return code }
-        return nil
-    }
-
-    /// Whether the mistake was on the command line (nothing was sent).
-    package var isUsageError: Bool {
+    /// A final status that is not a success is told by its class (3, 4, 5) whatever
+    /// `--check-status` says, since no file is saved; a bad `-o` is bad input; Ctrl-C an
+    /// interrupt; the rest are ordinary failures.
+    package var failureClass: FailureClass {
         switch self {
-        case .outputIsDirectory, .cannotResumeStream: return true
-        default: return false
+        case .httpStatus(let code, _): return .httpStatus(code)
+        case .outputIsDirectory, .cannotResumeStream: return .badInput
+        case .interrupted: return .interrupted
+        case .unexpectedContentRange, .unsolicitedPartialContent, .incomplete, .checksumMismatch,
+            .checksumUnavailable, .directoryNotWritable, .cannotOpen, .cannotWrite, .cannotRead, .cannotRename,
+            .busy, .noFreeName, .cannotRestartStream, .unsafeFile, .totalChanged:
+            return .failure
         }
     }
 

@@ -260,7 +260,7 @@ package enum DownloadStateFile {
 }
 
 /// Why a state file cannot be used, in lower case for a warning.
-package enum DownloadStateProblem: Error, Equatable, Sendable, CustomStringConvertible {
+package enum DownloadStateProblem: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// A link, a special file, another user's file.
     case unsafe(UnsafeFileProblem)
     /// It could not be read (errno).
@@ -275,6 +275,9 @@ package enum DownloadStateProblem: Error, Equatable, Sendable, CustomStringConve
     case namesNoPartialFile
     /// It was written for another URL.
     case otherURL(String)
+
+    /// Only ever warned about (a state file is then ignored); an I/O failure if it were thrown.
+    package var failureClass: FailureClass { .failure }
 
     package var description: String {
         switch self {

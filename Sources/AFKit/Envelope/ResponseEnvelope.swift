@@ -160,7 +160,7 @@ struct JSONSpanScanner {
 }
 
 /// A body that `--envelope` cannot read as an envelope.
-package enum EnvelopeError: Error, Equatable, CustomStringConvertible {
+package enum EnvelopeError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The body is larger than the envelope stage reads.
     case tooLarge(limit: Int)
     /// The body is not JSON.
@@ -169,6 +169,14 @@ package enum EnvelopeError: Error, Equatable, CustomStringConvertible {
     case notAnObject
     /// The object has no status member.
     case missingStatus(key: String)
+
+    /// A body too large to read is over a limit; any other is not an envelope (a rejected response).
+    package var failureClass: FailureClass {
+        switch self {
+        case .tooLarge: return .limitExceeded
+        case .notJSON, .notAnObject, .missingStatus: return .responseRejected
+        }
+    }
 
     package var description: String {
         switch self {

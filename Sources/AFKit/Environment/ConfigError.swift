@@ -1,6 +1,6 @@
 /// Why the config file cannot be used; every case names the file, and a syntax error its line and
 /// column. The CLI reports all of them with exit status 2, before anything is sent.
-package enum ConfigError: Error, Equatable, CustomStringConvertible {
+package enum ConfigError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read (permissions, a directory, an I/O error).
     case unreadable(file: String, reason: String)
     /// The file is larger than `ConfigLoader.maximumBytes`.
@@ -15,6 +15,9 @@ package enum ConfigError: Error, Equatable, CustomStringConvertible {
     case unknownEnvironment(name: String, file: String, known: [String])
     /// An environment was asked for but there is no config file (or `--no-config` skips it).
     case noConfig(name: String, file: String, skipped: Bool)
+
+    /// A config file that cannot be used stops the command before anything is sent.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

@@ -128,8 +128,11 @@ extension PropertyListValue {
 }
 
 /// Why a property list could not be read; lower case, for warnings.
-package struct PropertyListError: Error, Equatable, CustomStringConvertible {
+package struct PropertyListError: ClassifiedError, Equatable, CustomStringConvertible {
     package var description: String
+
+    /// A property list that cannot be read (a response's, shown as received instead) is a failure.
+    package var failureClass: FailureClass { .failure }
 
     package init(_ description: String) {
         self.description = description

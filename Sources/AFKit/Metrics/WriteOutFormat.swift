@@ -116,9 +116,12 @@ package struct WriteOutFormat: Equatable, Sendable {
 }
 
 /// A `--write-out` format that cannot be used.
-package enum WriteOutError: Error, Equatable, CustomStringConvertible {
+package enum WriteOutError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The format is longer than the limit, in bytes.
     case tooLong(limit: Int)
+
+    /// A format that cannot be used is a bad `--write-out` value.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

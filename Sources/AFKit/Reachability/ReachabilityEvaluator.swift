@@ -61,8 +61,10 @@ package struct ReachabilityEvaluator: Sendable {
     }
 
     /// A resolution failure in the resolver's words.
-    struct ResolutionError: Error {
+    struct ResolutionError: ClassifiedError {
         let reason: String
+        /// Reported as "not reachable" (exit 1), never thrown to the command.
+        var failureClass: FailureClass { .failure }
     }
 
     /// The addresses of `name`: from a matching `--resolve` entry, else getaddrinfo for every
@@ -119,8 +121,10 @@ package struct ReachabilityEvaluator: Sendable {
 /// The kernel's route choice for a destination, made with a connected UDP socket.
 enum RouteLookup {
     /// Why the kernel has no route (`network is unreachable`).
-    struct Failure: Error {
+    struct Failure: ClassifiedError {
         let reason: String
+        /// Reported as "not reachable" (exit 1), never thrown to the command.
+        var failureClass: FailureClass { .failure }
     }
 
     /// The source address the kernel picks for `destination`. `connect` on a UDP socket only

@@ -84,11 +84,14 @@ package enum ReachabilityTarget: Equatable, Sendable {
 }
 
 /// Bad input to `afcli reachability` (exit status 2).
-package enum ReachabilityError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ReachabilityError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// The target argument cannot be parsed; `reason` is a predicate.
     case invalidTarget(String, reason: String)
     /// `--probe` without a host to probe.
     case probeNeedsHost
+
+    /// A target or option that cannot be used; nothing is probed.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

@@ -128,7 +128,7 @@ package struct SecurityPolicy: Equatable, Sendable {
 
 /// A security policy AFNetworking would refuse, or pins that cannot be used; found before
 /// anything is sent (the CLI reports these as usage errors, exit status 2).
-package enum SecurityPolicyError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SecurityPolicyError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// Invalid certificates are allowed while the domain name is validated, with no pins:
     /// `evaluateServerTrust:forDomain:` always returns NO for this combination.
     case domainValidationNeedsPinning
@@ -149,6 +149,9 @@ package enum SecurityPolicyError: Error, Equatable, Sendable, CustomStringConver
     case notACertificate(path: String)
     /// A CA bundle or directory that does not exist.
     case missingTrustStore(path: String)
+
+    /// Every refused policy is a mistake in the options; nothing is sent.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

@@ -1,5 +1,5 @@
 /// A JSON syntax error: the UTF-8 byte offset it was found at and what was expected there.
-package struct JSONParseError: Error, Equatable, CustomStringConvertible {
+package struct JSONParseError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The UTF-8 byte offset of the offending byte; the input's length when the input ended early.
     package var offset: Int
     /// What went wrong, lower case and without the offset, for example `expected ',' or '}'`.
@@ -9,6 +9,9 @@ package struct JSONParseError: Error, Equatable, CustomStringConvertible {
         self.offset = offset
         self.reason = reason
     }
+
+    /// JSON the user gave (an item, a config or session file) that does not parse.
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String { "\(reason) at offset \(offset)" }
 

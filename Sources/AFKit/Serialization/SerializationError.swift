@@ -2,7 +2,7 @@
 ///
 /// One error type for URL handling, body encoding and body sources; every description is lower
 /// case so the CLI can prefix it with `afcli: error: `.
-package enum SerializationError: Error, Equatable, CustomStringConvertible {
+package enum SerializationError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The URL cannot be sent: wrong scheme, empty host, bad port or an unusable character.
     case invalidURL(String, reason: String)
     /// A header item cannot be sent as written (bad name, line break in the value).
@@ -36,6 +36,10 @@ package enum SerializationError: Error, Equatable, CustomStringConvertible {
     case fileChangedSize(path: String)
     /// A streamed body cannot be replayed (standard input already consumed).
     case notRewindable(path: String)
+
+    /// A request that cannot be serialized is bad input, found before anything is sent (a body
+    /// source failing while it is sent arrives wrapped in a `CurlError`, which says otherwise).
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

@@ -74,7 +74,7 @@ package struct SessionCookie: Equatable, Sendable {
 }
 
 /// Why a session could not be used; lower-case descriptions.
-package enum SessionError: Error, Equatable, CustomStringConvertible {
+package enum SessionError: ClassifiedError, Equatable, CustomStringConvertible {
     /// The file is not JSON: where and why.
     case malformed(path: String, line: Int, column: Int, reason: String)
     /// The file is JSON but not a session (wrong types, unknown auth type…).
@@ -90,6 +90,15 @@ package enum SessionError: Error, Equatable, CustomStringConvertible {
     case unusableCookieJar(path: String, problem: UnsafeFileProblem)
     /// A session name, but no config directory to find it in (no HOME, no password entry).
     case noConfigDirectory(String)
+
+    /// A session that cannot be read stops the request before it is sent (bad input); one that
+    /// cannot be written back fails after the exchange.
+    package var failureClass: FailureClass {
+        switch self {
+        case .cannotWrite: return .failure
+        case .malformed, .invalid, .unreadable, .invalidName, .unusableCookieJar, .noConfigDirectory: return .badInput
+        }
+    }
 
     package var description: String {
         switch self {

@@ -58,10 +58,14 @@ package enum FileDescriptorIO {
 /// without Foundation and with a size limit, so a huge or endless file is refused, not loaded.
 package enum SmallFile {
     /// Why a read failed, in the system's words (`no such file or directory`).
-    package struct ReadError: Error, Equatable {
+    package struct ReadError: ClassifiedError, Equatable {
         package let reason: String
         /// Whether the stream is a terminal, which holds nothing until someone types (`acceptsStreams`).
         package var isTerminal = false
+        /// Whether Ctrl-C stopped a read from a pipe or a device, rather than the file failing.
+        package var isInterrupt = false
+        /// A file named in the options or input that cannot be read is bad input.
+        package var failureClass: FailureClass { isInterrupt ? .interrupted : .badInput }
     }
 
     /// The default limit: certificates and keys are a few kilobytes.
@@ -91,7 +95,7 @@ package enum SmallFile {
         do {
             return try FileDescriptorIO.readAll(descriptor, limit: limit, stopsOnInterrupt: isStream)
         } catch {
-            throw ReadError(reason: error.code == EFBIG ? tooLarge : error.description)
+            throw ReadError(reason: error.code == EFBIG ? tooLarge : error.description, isInterrupt: error.code == EINTR)
         }
     }
 }

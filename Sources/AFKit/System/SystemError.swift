@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Every place that shows an errno goes through `message(_:)`, so the same failure reads the same
 /// in a download, an upload, a log file or standard output.
-package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SystemError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// The errno value.
     package var code: Int32
 
@@ -15,6 +15,10 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// The error for the current `errno`.
     package static var current: SystemError { SystemError(code: errno) }
+
+    /// A failed system call is an I/O failure; one that a signal stopped (afcli's handlers do not
+    /// restart calls) is an interrupt.
+    package var failureClass: FailureClass { code == EINTR ? .interrupted : .failure }
 
     /// The system's text for `code`.
     package var description: String { Self.message(code) }

@@ -441,7 +441,7 @@ package struct HTTPClientResult: Sendable {
 }
 
 /// Failures of the exchange that are not libcurl's (those arrive as `CurlError`).
-package enum HTTPClientError: Error, CustomStringConvertible {
+package enum HTTPClientError: ClassifiedError, CustomStringConvertible {
     /// More than the allowed number of redirects; carries the limit.
     case tooManyRedirects(Int)
     /// A 307/308 (or 301/302 for non-POST) must resend the body, but its source cannot replay.
@@ -456,11 +456,12 @@ package enum HTTPClientError: Error, CustomStringConvertible {
         return false
     }
 
-    /// Whether a redirect was not followed: too many of them, or one to a refused scheme.
-    package var isRedirectFailure: Bool {
+    /// A redirect not followed (too many of them, or one to a refused scheme) has its own class;
+    /// a body that cannot be sent again is an ordinary failure.
+    package var failureClass: FailureClass {
         switch self {
-        case .tooManyRedirects, .refusedRedirect: return true
-        case .cannotResendBody: return false
+        case .tooManyRedirects, .refusedRedirect: return .redirectNotFollowed
+        case .cannotResendBody: return .failure
         }
     }
 

@@ -189,7 +189,7 @@ package final class LocalAnswerTransport: RequestTransport {
 }
 
 /// Why a local answer cannot be read; reported with exit status 2.
-package enum LocalAnswerError: Error, Equatable, CustomStringConvertible {
+package enum LocalAnswerError: ClassifiedError, Equatable, CustomStringConvertible {
     /// A path that could name a file outside the directory (`..`, `.`, empty, NUL).
     case refusedPath(String)
     /// The local directory cannot be opened.
@@ -200,6 +200,9 @@ package enum LocalAnswerError: Error, Equatable, CustomStringConvertible {
     case notRegular(String)
     /// The answer file cannot be read.
     case unreadable(String, SystemError)
+
+    /// A local answer that cannot be read is bad input (`--local` sends nothing).
+    package var failureClass: FailureClass { .badInput }
 
     package var description: String {
         switch self {

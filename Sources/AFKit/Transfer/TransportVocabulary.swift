@@ -26,6 +26,10 @@ package typealias TLSVersion = AFCurl.TLSVersion
 /// to an exit status.
 package typealias CurlError = AFCurl.CurlError
 
+/// A host name IDNA cannot convert; AFKit reports it inside `SerializationError.invalidURL`, and
+/// states its class (`CurlError+FailureClass.swift`) as for every error it could pass on.
+package typealias IDNAError = AFCurl.IDNAError
+
 /// Why a TLS handshake or trust evaluation failed, attached to a `CurlError`.
 package typealias TLSFailure = AFCurl.TLSFailure
 

@@ -30,7 +30,7 @@ package struct ResponseValidator: Equatable, Sendable {
 }
 
 /// A validation failure, with AFNetworking's localized description as its text.
-package enum ResponseValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ResponseValidationError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// The status code is not acceptable; when the content type failed too, that failure is the
     /// underlying one (AF keeps it as `NSUnderlyingError`).
     case unacceptableStatusCode(Int, underlying: [ResponseValidationError])
@@ -50,6 +50,15 @@ package enum ResponseValidationError: Error, Equatable, Sendable, CustomStringCo
     }
 
     /// `Request failed: not found (404)` or `Request failed: unacceptable content-type: text/html`.
+    /// A refused status is told apart by its class as `--check-status` does; a refused content
+    /// type is a rejected response.
+    package var failureClass: FailureClass {
+        switch self {
+        case .unacceptableStatusCode(let code, _): return .unacceptableStatus(code)
+        case .unacceptableContentType: return .responseRejected
+        }
+    }
+
     package var description: String {
         switch self {
         case .unacceptableStatusCode(let code, _):
