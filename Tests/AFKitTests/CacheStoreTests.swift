@@ -120,6 +120,36 @@ final class CacheStoreTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try store.remove(url: "HTTP://H/c"), 1)
     }
 
+    func testRemovingSeveralBodyFilesAtOnceRemovesEveryEntryAndFile() throws {
+        // One statement counts the users of each body file in turn; it used to be bound again
+        // without a reset, which SQLite refuses (SQLITE_MISUSE) from the second file on.
+        let store = try CacheStore(directory: cacheDirectory)
+        var digests: [String] = []
+        for index in 0..<3 {
+            let writer = store.bodyWriter()
+            let body = [UInt8](repeating: UInt8(index), count: CacheBodyWriter.inlineLimit + 1)
+            body.withUnsafeBytes { writer.append($0) }
+            let committed = try XCTUnwrap(writer.commit())
+            if case .file(let digest) = committed.body { digests.append(digest) }
+            try store.put(
+                key: "k", variant: "v\(index)", entry: entry("http://h/x", body: committed.body, size: committed.size))
+        }
+        XCTAssertEqual(digests.count, 3)
+        try store.invalidate(url: "http://h/x")
+        XCTAssertEqual(try store.entries().count, 0)
+        XCTAssertEqual(FileIO.names(in: cacheDirectory + "/bodies"), [])
+        for index in 0..<2 {
+            let writer = store.bodyWriter()
+            [UInt8](repeating: UInt8(9 + index), count: CacheBodyWriter.inlineLimit + 1).withUnsafeBytes {
+                writer.append($0)
+            }
+            let committed = try XCTUnwrap(writer.commit())
+            try store.put(key: "k\(index)", variant: "", entry: entry("http://h/\(index)", body: committed.body, size: committed.size))
+        }
+        XCTAssertEqual(try store.removeAll(), 2)
+        XCTAssertEqual(FileIO.names(in: cacheDirectory + "/bodies"), [])
+    }
+
     func testSymbolicLinksAndForeignDirectoriesAreRefused() throws {
         let elsewhere = directory.path + "/elsewhere"
         XCTAssertEqual(mkdir(elsewhere, 0o700), 0)

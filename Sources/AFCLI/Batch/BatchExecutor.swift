@@ -191,7 +191,8 @@ final class BatchExecutor {
             var delegate = receiver
             if let cache {
                 let step = try cache.plan(
-                    request.prepared, credentials: credentials(settings), follows: settings.follow, delegate: receiver)
+                    request.prepared, credentials: credentials(settings), follows: settings.follow,
+                    maxBodyBytes: settings.limits.maxBodyBytes, delegate: receiver)
                 switch step {
                 case .done(let result, let outcome):
                     // Answered from the store: nothing goes to the network.

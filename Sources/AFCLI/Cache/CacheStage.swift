@@ -59,6 +59,7 @@ enum CacheStage {
         }
         let caching = CachingTransport(
             wrapping: transport, cache: cache, credentials: credentials(settings), follows: settings.follow)
+        caching.maxBodyBytes = settings.limits.maxBodyBytes
         return ReportingCacheTransport(cache: caching, printer: printer, log: log)
     }
 

@@ -14,13 +14,18 @@ extension ManualText {
                         + "no-store is never stored, no-cache is always revalidated, Vary selects among stored "
                         + "variants (Vary: * is never stored), Set-Cookie is never stored or replayed. A successful "
                         + "POST, PUT, PATCH or DELETE with --cache removes the stored GET and HEAD responses of its URL. "
+                        + "A 304 that names another representation (a strong ETag other than the stored one) refreshes "
+                        + "nothing: the request is sent again without conditions. An answer from the cache is held to "
+                        + "--max-filesize as the network's is, and has metrics of its own (`--meta=json` says "
+                        + "`resourceFetchType` `localCache`). "
                         + "With --follow, stored redirects are not answered and responses reached through a redirect "
                         + "are not stored. A request that carries its own If-None-Match, If-Modified-Since or Range, or "
                         + "whose body is streamed from a file or standard input, bypasses the cache."),
                 .paragraph(
-                    "`--cache=refresh` revalidates even a fresh response. `--cache=only` answers from the cache "
-                        + "without sending anything, also with a stale response unless it said must-revalidate or "
-                        + "no-cache, and otherwise fails with exit status 15 (HTTP's only-if-cached)."),
+                    "`--cache=refresh` revalidates even a fresh response. `--cache=only` sends nothing, ever: it "
+                        + "answers from the cache, also with a stale response unless it said must-revalidate or "
+                        + "no-cache, and fails with exit status 15 (HTTP's only-if-cached) for anything else, a POST, "
+                        + "PUT, PATCH, DELETE or other unsafe method included, in a single request as in a run."),
                 .paragraph(
                     "CJNetwork's strategies ignore HTTP's freshness and use an explicit lifetime, `--cache-ttl` "
                         + "(90, 10m, 1h, 7d, or forever: kept until removed): `--cache=cj-first` answers with a stored "
@@ -35,8 +40,11 @@ extension ManualText {
                         + "fallback text, since nothing was sent for it."),
                 .paragraph(
                     "A stored response is found by its namespace (`--cache-namespace`, else the environment's "
-                        + "cacheNamespace), method, URL (scheme and host in lower case, no default port, no fragment), "
-                        + "a SHA-256 of the request body and a SHA-256 of the credentials and cookies sent "
+                        + "cacheNamespace), method, target URI (the URL with the host of a `Host:` item when one is "
+                        + "given, as the server sees it; scheme and host in lower case, no default port, no "
+                        + "fragment; `afcli cache ls` lists it), a SHA-256 of the request body as typed (before "
+                        + "`--encrypt-cmd`, whose output may differ each time) and a SHA-256 of the credentials and "
+                        + "cookies sent "
                         + "(Authorization, Cookie, digest credentials, the netrc file, session and cookie-jar cookies): "
                         + "a response is never answered to other credentials, and no secret is stored. An "
                         + "environment's cachePolicy (a --cache value) applies when no --cache or --no-cache is given."),
@@ -56,9 +64,12 @@ extension ManualText {
                 .paragraph(
                     "`afcli cache ls` lists the stored responses (method, URL, status, size, age, expiry); `afcli "
                         + "cache show URL` prints one with its headers; `afcli cache rm URL` removes a URL's responses "
-                        + "and `afcli cache rm --all` all of them; `afcli cache prune` removes expired responses, then "
+                        + "and `afcli cache rm --all` all of them (URL is read as a request reads it: shorthands, "
+                        + "percent-encoding, dot segments); `afcli cache prune` removes expired responses, then "
                         + "the least recently used until the cache is at most `--cache-max-size` (256m), and rebuilds "
-                        + "an unreadable cache empty; `afcli cache path` prints the directory."),
+                        + "a damaged database (not a database, or corrupt) empty; any other failure (a full disk, a "
+                        + "lock held too long) is an error that leaves the cache as it is. `afcli cache path` prints "
+                        + "the directory."),
             ]),
     ]
 }

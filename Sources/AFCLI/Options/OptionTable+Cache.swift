@@ -24,7 +24,8 @@ extension OptionTable {
             long: "cache", group: .network, help: "use the response cache, in MODE (http)",
             description: "Use the response cache (see RESPONSE CACHE). --cache alone, or --cache=http, follows HTTP's "
                 + "caching rules for a private cache; --cache=refresh revalidates even a fresh response; --cache=only "
-                + "answers from the cache or fails with exit status 15, sending nothing; --cache=cj-first and "
+                + "answers from the cache or fails with exit status 15, and never sends anything (an unsafe method "
+                + "included); --cache=cj-first and "
                 + "--cache=cj-then-network are CJNetwork's strategies and need --cache-ttl. --no-cache turns the "
                 + "cache off, also when the environment sets a policy.",
             completion: .words(["http", "refresh", "only", "cj-first", "cj-then-network"]),

@@ -13,6 +13,13 @@ package enum CacheError: Error, CustomStringConvertible {
     /// Writing a body failed (a full disk); the entry was not stored.
     case cannotWrite(path: String, code: Int32)
 
+    /// Whether the database itself is damaged (not a database, or corrupt): only then may
+    /// `afcli cache prune` rebuild it empty.
+    package var isCorruption: Bool {
+        if case .database(_, let underlying) = self { return underlying.isCorruption }
+        return false
+    }
+
     package var description: String {
         switch self {
         case .unsafeDirectory(let path, let reason):

@@ -79,6 +79,15 @@ package enum CacheFreshness {
         return responseTime + lifetime(head, responseTime: responseTime) - age
     }
 
+    /// Whether a 304 carries a strong entity tag that is not the stored response's (RFC 9111
+    /// §4.3.4): it then selects another representation, and must not refresh this one.
+    package static func namesOtherRepresentation(notModified: ResponseHead, stored: ResponseHead) -> Bool {
+        guard let received = notModified.value(for: "ETag")?.cacheTrimmed, !received.hasPrefix("W/") else {
+            return false
+        }
+        return stored.value(for: "ETag")?.cacheTrimmed != received
+    }
+
     /// The head of a stored response updated by a 304 (RFC 9111 §4.3.4): fields in the 304
     /// replace stored fields of the same name, except those that describe the stored body.
     package static func merge(stored: [(name: String, value: String)], notModified: ResponseHead)

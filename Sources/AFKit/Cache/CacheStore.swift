@@ -222,7 +222,7 @@ package final class CacheStore {
         for file in Set(files) {
             try count.bind([.text(file)])
             if try count.step(), count.int(0) == 0 { orphans.append(file) }
-            _ = try? count.step()
+            count.reset()
         }
         return orphans
     }

@@ -9,6 +9,8 @@ package final class CachingTransport: RequestTransport {
     let credentials: [UInt8]
     /// Whether the transport follows redirects (a stored redirect then never answers).
     let follows: Bool
+    /// `--max-filesize`, which a stored answer is held to as the network's is.
+    package var maxBodyBytes: Int64?
     /// What the stage did for the last request.
     package private(set) var outcome: CacheOutcome?
 
@@ -20,7 +22,8 @@ package final class CachingTransport: RequestTransport {
     }
 
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
-        var step = try cache.plan(request, credentials: credentials, follows: follows, delegate: delegate)
+        var step = try cache.plan(
+            request, credentials: credentials, follows: follows, maxBodyBytes: maxBodyBytes, delegate: delegate)
         while true {
             switch step {
             case .done(let result, let outcome):

@@ -17,11 +17,15 @@ package final class CacheFetch {
     let requestControl: CacheControl
     let requestTime: Double
     let tee: TeeDelegate
+    /// `--max-filesize`, which a stored body answering a 304 is held to as well.
+    let maxBodyBytes: Int64?
 
     init(
         request: PreparedRequest, original: PreparedRequest, target: HTTPClientDelegate, key: CacheKey,
-        revalidating: ResponseCache.Candidate?, requestControl: CacheControl, requestTime: Double, tee: TeeDelegate
+        revalidating: ResponseCache.Candidate?, requestControl: CacheControl, requestTime: Double, tee: TeeDelegate,
+        maxBodyBytes: Int64?
     ) {
+        self.maxBodyBytes = maxBodyBytes
         self.request = request
         self.original = original
         self.target = target
@@ -43,7 +47,7 @@ extension ResponseCache {
     /// teed into the store.
     func startFetch(
         _ request: PreparedRequest, key: CacheKey, revalidating: Candidate?, requestControl: CacheControl,
-        delegate: HTTPClientDelegate
+        maxBodyBytes: Int64?, delegate: HTTPClientDelegate
     ) -> CacheFetch {
         var sent = request
         if let stored = revalidating?.entry.head {
@@ -69,7 +73,7 @@ extension ResponseCache {
         }
         return CacheFetch(
             request: sent, original: request, target: delegate, key: key, revalidating: revalidating,
-            requestControl: requestControl, requestTime: requestTime, tee: tee)
+            requestControl: requestControl, requestTime: requestTime, tee: tee, maxBodyBytes: maxBodyBytes)
     }
 
     /// Ends a fetch with the network's answer: stores it when it may be, or answers a 304 with
@@ -114,6 +118,14 @@ extension ResponseCache {
     ) throws -> Step {
         let requestTime = fetch.requestTime
         var entry = candidate.entry
+        // RFC 9111 §4.3.4: a 304 whose strong validator is not the stored one is about another
+        // representation; it updates nothing, and the request is sent again without conditions.
+        if CacheFreshness.namesOtherRepresentation(notModified: result.head, stored: entry.head) {
+            return .fetch(
+                startFetch(
+                    fetch.original, key: fetch.key, revalidating: nil, requestControl: fetch.requestControl,
+                    maxBodyBytes: fetch.maxBodyBytes, delegate: fetch.target))
+        }
         entry.headers = CacheFreshness.merge(stored: entry.headers, notModified: result.head)
         entry.requestTime = requestTime
         entry.responseTime = responseTime
@@ -122,15 +134,19 @@ extension ResponseCache {
         _ = guarded { try $0.refresh(key: fetch.key.digest, variant: candidate.variant, entry: entry) }
         let age = CacheFreshness.age(
             entry.head, requestTime: requestTime, responseTime: responseTime, now: responseTime)
-        guard var answered = try replay((candidate.variant, entry), age: age, request: fetch.original, to: fetch.target)
+        guard
+            var answered = try replay(
+                (candidate.variant, entry), age: age, request: fetch.original, maxBodyBytes: fetch.maxBodyBytes,
+                to: fetch.target)
         else {
             // The stored body is gone: ask again without conditions.
             return .fetch(
                 startFetch(
                     fetch.original, key: fetch.key, revalidating: nil, requestControl: CacheControl(),
-                    delegate: fetch.target))
+                    maxBodyBytes: fetch.maxBodyBytes, delegate: fetch.target))
         }
         answered.outcome.metrics = result.outcome.metrics
+        answered.hopMetrics = result.hopMetrics
         answered.cookieLines = result.cookieLines
         answered.cookiesChanged = result.cookiesChanged
         answered.totalTime = result.totalTime
@@ -138,11 +154,18 @@ extension ResponseCache {
     }
 
     /// Sends a stored response to `delegate` as a transport would (head, body in chunks, end),
-    /// with `Age` set; nil, with nothing sent, when its body file is missing or damaged.
-    func replay(_ candidate: Candidate, age: Double, request: PreparedRequest, to delegate: HTTPClientDelegate) throws
-        -> HTTPClientResult?
-    {
+    /// with `Age` set; nil, with nothing sent, when its body file is missing or damaged. A body
+    /// over `maxBodyBytes` (`--max-filesize`) is refused as the network's would be; the result
+    /// carries metrics whose fetch type is `localCache`.
+    func replay(
+        _ candidate: Candidate, age: Double, request: PreparedRequest, maxBodyBytes: Int64?,
+        to delegate: HTTPClientDelegate
+    ) throws -> HTTPClientResult? {
         let entry = candidate.entry
+        if let maxBodyBytes, request.method != "HEAD", entry.bodySize > maxBodyBytes {
+            throw CurlError.limitExceeded(.bodySize(limit: maxBodyBytes))
+        }
+        let started = Self.monotonicSeconds()
         var descriptor: Int32 = -1
         if case .file(let digest) = entry.body {
             guard let opened = guarded({ $0.openBody(digest: digest, size: entry.bodySize) }) ?? nil else { return nil }
@@ -166,8 +189,28 @@ extension ResponseCache {
         let outcome = TransferOutcome(
             statusCode: entry.statusCode, effectiveURL: request.url, httpVersion: entry.httpVersion,
             bytesDownloaded: entry.bodySize, head: head)
-        return HTTPClientResult(
-            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0, totalTime: 0)
+        let elapsed = Self.monotonicSeconds() - started
+        var result = HTTPClientResult(
+            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0,
+            totalTime: elapsed)
+        var metrics = TransferMetrics()
+        metrics.answeredFromCache = true
+        metrics.startDate = configuration.now() - elapsed
+        metrics.total = elapsed
+        metrics.startTransfer = elapsed
+        metrics.responseCode = entry.statusCode
+        metrics.method = request.method
+        metrics.effectiveURL = request.url
+        metrics.contentType = head.value(for: "Content-Type")
+        result.hopMetrics = [metrics]
+        return result
+    }
+
+    /// A monotonic clock in seconds, for the duration of a replay.
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Streams a body file to the delegate while it wants more, polling Ctrl-C. The file is

@@ -91,14 +91,20 @@ package final class ResponseCache {
     /// What to do with `request` before the network: answer it from the store (replayed to
     /// `delegate`), or how to send it. `credentials` are what libcurl adds by itself (netrc, cookie
     /// files) and the key must tell apart; when the request `follows` redirects, a stored redirect
-    /// never answers it. Throws `CacheMissError` for `--cache=only` with nothing to answer.
+    /// never answers it. A stored body over `maxBodyBytes` (`--max-filesize`) fails the request as
+    /// the network's would. Throws `CacheMissError` for `--cache=only` with nothing to answer.
     package func plan(
-        _ request: PreparedRequest, credentials: [UInt8], follows: Bool, delegate: HTTPClientDelegate
+        _ request: PreparedRequest, credentials: [UInt8], follows: Bool, maxBodyBytes: Int64? = nil,
+        delegate: HTTPClientDelegate
     ) throws -> Step {
         let mode = configuration.mode
         guard mode != .off else { return .asIs(nil) }
         let isSafe = request.method == "GET" || request.method == "HEAD"
-        if !isSafe, !mode.isCJStrategy { return .unsafe }
+        if !isSafe, !mode.isCJStrategy {
+            // `only` sends nothing, ever: an unsafe method has no stored answer to give.
+            if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
+            return .unsafe
+        }
         let requestControl = CacheControl(
             request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
         let key = CacheKey(request: request, namespace: configuration.namespace, credentials: credentials)
@@ -123,8 +129,13 @@ package final class ResponseCache {
             }
             if answers, mode == .cjThenNetwork, let transition = transitionDelegate {
                 // The stored answer first; the network's follows whatever happens to it.
-                if try replay(candidate, age: age, request: request, to: transition) != nil { try transitionEnded() }
-            } else if answers, let result = try replay(candidate, age: age, request: request, to: delegate) {
+                if try replay(candidate, age: age, request: request, maxBodyBytes: nil, to: transition) != nil {
+                    try transitionEnded()
+                }
+            } else if answers,
+                let result = try replay(
+                    candidate, age: age, request: request, maxBodyBytes: maxBodyBytes, to: delegate)
+            {
                 // A write costs a WAL append and a checkpoint when the process ends: the least
                 // recently used order only needs the minute.
                 if now - entry.lastUsed >= 60 {
@@ -137,7 +148,8 @@ package final class ResponseCache {
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
         return .fetch(
             startFetch(
-                request, key: key, revalidating: revalidating, requestControl: requestControl, delegate: delegate))
+                request, key: key, revalidating: revalidating, requestControl: requestControl,
+                maxBodyBytes: maxBodyBytes, delegate: delegate))
     }
 
     /// A stored response and the variant it is stored under.
@@ -170,7 +182,8 @@ package final class ResponseCache {
     /// Returns what the stage did (nil when the answer was a failure and nothing changed).
     package func invalidate(after result: HTTPClientResult, request: PreparedRequest) -> CacheOutcome? {
         guard (200...399).contains(result.statusCode) else { return nil }
-        _ = guarded { try $0.invalidate(url: CacheKey.normalize(request.url)) }
+        guard let target = CacheKey.targetURI(request) else { return nil }
+        _ = guarded { try $0.invalidate(url: target) }
         return storeFailed ? .bypassed : .invalidated
     }
 }
