@@ -41,7 +41,7 @@ final class CacheFreshnessTests: XCTestCase {
             ("no-store", "GET", [("Cache-Control", "max-age=60, no-store")], 200, false),
             ("NO-STORE upper case", "GET", [("Cache-Control", "NO-STORE")], 200, false),
             ("POST", "POST", [("Cache-Control", "max-age=60")], 200, false),
-            ("Vary *", "GET", [("Cache-Control", "max-age=60"), ("Vary", "Accept, *")].map { ($0.0, $0.1) }, 200, true),
+            ("Vary with a star among names", "GET", [("Cache-Control", "max-age=60"), ("Vary", "Accept, *")], 200, false),
             ("Vary star alone", "GET", [("Cache-Control", "max-age=60"), ("Vary", "*")], 200, false),
             ("206", "GET", [("Cache-Control", "max-age=60")], 206, false),
             ("302 without lifetime", "GET", [("ETag", "\"x\"")], 302, false),

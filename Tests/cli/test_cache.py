@@ -154,12 +154,20 @@ def test_only_answers_from_the_cache_or_fails_with_15(server, cache):
     assert refused.code == 15 and len(server.requests) == 2
 
 
-def test_set_cookie_is_never_stored_or_replayed(server, cache):
-    server.handler = answer(Cache_Control="max-age=60", Set_Cookie="session=secret")
+def test_set_cookie_is_stored_and_shown_but_never_applied(server, cache, tmp_path):
+    server.handler = answer(Cache_Control="max-age=60", Set_Cookie="session=fromserver")
+    session = tmp_path / "s.json"
+    jar = tmp_path / "jar.txt"
     cache.run("--cache", server.url + "/c")
-    hit = cache.run("--cache", "--print=h", server.url + "/c", at=1)
-    assert "Set-Cookie" not in hit.out and "cache" not in hit.err
-    assert b"secret" not in (cache.dir / "cache.db").read_bytes()
+    hit = cache.run("--cache", "--print=hm", "--session", str(session), "--cookie-jar", str(jar),
+                    server.url + "/c", at=1)
+    assert hit.code == 0 and "cache: hit" in hit.out and "Set-Cookie: session=fromserver" in hit.out, hit
+    # A replayed Set-Cookie reaches neither the session nor the jar.
+    assert "fromserver" not in (session.read_text() if session.exists() else "")
+    assert "fromserver" not in (jar.read_text() if jar.exists() else "")
+    sent = cache.run("--cache", "--session", str(session), "--cookie-jar", str(jar), server.url + "/c2", at=2)
+    assert sent.code == 0 and server.requests[-1].header("Cookie") is None
+
 
 
 def test_vary_selects_a_variant(server, cache):

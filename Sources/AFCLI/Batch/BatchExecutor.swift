@@ -59,7 +59,7 @@ final class BatchExecutor {
     /// The response cache stage of the run (`--cache`), nil when off.
     private let cache: ResponseCache?
     /// The credentials libcurl adds by itself, for the cache key, by netrc file.
-    private var cacheCredentials: [String?: [UInt8]] = [:]
+    private var cacheCredentials: [String?: CacheCredentials] = [:]
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when the run does not log.
     private let logDescriptor: Int32?
     /// The exit status of the first request that failed, in completion order.
@@ -221,9 +221,9 @@ final class BatchExecutor {
     }
 
     /// The credentials libcurl adds to requests sent with `settings`, for the cache key.
-    private func credentials(_ settings: ClientOptions) -> [UInt8] {
+    private func credentials(_ settings: ClientOptions) -> CacheCredentials {
         if let known = cacheCredentials[settings.netrcFile] { return known }
-        let material = CacheStage.credentials(settings)
+        let material = CacheCredentials(settings)
         cacheCredentials[settings.netrcFile] = material
         return material
     }

@@ -58,7 +58,7 @@ enum CacheStage {
             try CacheTransition.attach(to: cache, command: command, log: log)
         }
         let caching = CachingTransport(
-            wrapping: transport, cache: cache, credentials: credentials(settings), follows: settings.follow)
+            wrapping: transport, cache: cache, credentials: CacheCredentials(settings), follows: settings.follow)
         caching.maxBodyBytes = settings.limits.maxBodyBytes
         return ReportingCacheTransport(cache: caching, printer: printer, log: log)
     }
@@ -93,26 +93,6 @@ enum CacheStage {
     static func answeredLocally(_ transport: RequestTransport) -> Bool {
         guard case .hit = (transport as? ReportingCacheTransport)?.outcome else { return false }
         return true
-    }
-
-    /// What libcurl adds to the request by itself and the key must still tell apart: the netrc
-    /// file (when the request has no credentials of its own) and the cookie engine's cookies.
-    static func credentials(_ settings: ClientOptions) -> [UInt8] {
-        var material: [UInt8] = []
-        if let netrc = settings.netrcFile { material += Array("netrc\n".utf8) + smallFile(netrc) }
-        if let cookies = settings.cookies {
-            material += Array(("cookies\n" + cookies.lines.joined(separator: "\n")).utf8)
-            if let file = cookies.file { material += smallFile(file) }
-        }
-        return material
-    }
-
-    /// A small file's bytes (netrc, cookie jar), or its name when it cannot be read.
-    private static func smallFile(_ path: String) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return Array(path.utf8) }
-        defer { close(descriptor) }
-        return (try? FileDescriptorIO.readAll(descriptor, limit: 4 << 20)) ?? Array(path.utf8)
     }
 }
 

@@ -12,7 +12,12 @@ extension ManualText {
                         + "10% of the time since Last-Modified (at most a day) for statuses that allow it; Age and the "
                         + "response's own delay count towards the age. s-maxage is for shared caches and ignored. "
                         + "no-store is never stored, no-cache is always revalidated, Vary selects among stored "
-                        + "variants (Vary: * is never stored), Set-Cookie is never stored or replayed. A successful "
+                        + "variants (a Vary with `*` among its members is never stored). An Expires that is not exactly "
+                        + "an HTTP-date (two-digit year, missing comma, dashes, one-digit hour, extra spaces, several "
+                        + "Expires lines) means already expired; of a list-valued Age the first member counts. "
+                        + "Hop-by-hop fields (Connection, Keep-Alive, TE, Transfer-Encoding, Upgrade, the Proxy- "
+                        + "fields) and the fields Connection names are not stored. Set-Cookie is stored and shown on a "
+                        + "hit as received, but a replayed Set-Cookie never changes a cookie jar or session. A successful "
                         + "POST, PUT, PATCH or DELETE with --cache removes the stored GET and HEAD responses of its URL. "
                         + "A 304 that names another representation (a strong ETag other than the stored one) refreshes "
                         + "nothing: the request is sent again without conditions. An answer from the cache is held to "
@@ -45,7 +50,8 @@ extension ManualText {
                         + "fragment; `afcli cache ls` lists it), a SHA-256 of the request body as typed (before "
                         + "`--encrypt-cmd`, whose output may differ each time) and a SHA-256 of the credentials and "
                         + "cookies sent "
-                        + "(Authorization, Cookie, digest credentials, the netrc file, session and cookie-jar cookies): "
+                        + "(Authorization, Cookie, digest credentials, the netrc file, and the session and cookie-jar "
+                        + "cookies sent to this URL, not the whole jar): "
                         + "a response is never answered to other credentials, and no secret is stored. An "
                         + "environment's cachePolicy (a --cache value) applies when no --cache or --no-cache is given."),
                 .paragraph(

@@ -15,7 +15,7 @@ package enum CacheFreshness {
         guard method == "GET" || method == "HEAD" else { return false }
         let control = CacheControl(head.values(for: "Cache-Control"))
         if control.noStore || requestControl.noStore { return false }
-        if head.values(for: "Vary").contains(where: { $0.cacheTrimmed == "*" }) { return false }
+        if varyHasStar(head) { return false }
         guard (200...599).contains(head.statusCode), head.statusCode != 206 else { return false }
         // A status without heuristic freshness needs an explicit lifetime or permission.
         let explicit =
@@ -34,9 +34,11 @@ package enum CacheFreshness {
         if control.invalidMaxAge { return 0 }
         if let maxAge = control.maxAge { return Double(maxAge) }
         let date = head.value(for: "Date").flatMap(HTTPDate.parse) ?? responseTime
-        if let expires = head.value(for: "Expires") {
-            // An invalid Expires (often "0") means already expired.
-            guard let time = HTTPDate.parse(expires) else { return 0 }
+        let expires = head.values(for: "Expires")
+        if let first = expires.first {
+            // An invalid Expires (often "0") means already expired (RFC 9111 §5.3); so do
+            // several, which cannot all be meant.
+            guard expires.count == 1, let time = HTTPDate.parse(first.cacheTrimmed) else { return 0 }
             return max(0, time - date)
         }
         if heuristicallyCacheable.contains(head.statusCode),
@@ -51,11 +53,24 @@ package enum CacheFreshness {
     package static func age(_ head: ResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
         let date = head.value(for: "Date").flatMap(HTTPDate.parse) ?? responseTime
         let apparentAge = max(0, responseTime - date)
-        // Age is delta-seconds; anything else (`1e400`, `inf`, `-5`) is ignored, as an absent Age.
-        let ageValue =
-            head.value(for: "Age").flatMap { CacheControl.deltaSeconds($0.cacheTrimmed) }.map(Double.init) ?? 0
+        let ageValue = ageField(head) ?? 0
         let correctedAge = ageValue + max(0, responseTime - requestTime)
         return max(apparentAge, correctedAge) + max(0, now - responseTime)
+    }
+
+    /// The `Age` a response carries (RFC 9111 §5.1): the first member of the first line, which must
+    /// be delta-seconds. `7200, 0` is 7200; anything else (`1e400`, `inf`, `-5`, `7200;foo`) is
+    /// ignored, as an absent Age.
+    package static func ageField(_ head: ResponseHead) -> Double? {
+        guard let line = head.values(for: "Age").first else { return nil }
+        let first = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return CacheControl.deltaSeconds(first.cacheTrimmed).map(Double.init)
+    }
+
+    /// Whether any member of any `Vary` line is `*` (`*, Foo`, `Foo, *`, `, *`): the response then
+    /// varies on things outside the request and is never reused (RFC 9111 §4.1).
+    package static func varyHasStar(_ head: ResponseHead) -> Bool {
+        head.values(for: "Vary").contains { line in line.split(separator: ",").contains { $0.cacheTrimmed == "*" } }
     }
 
     /// Whether a stored response may answer without revalidation: fresh, and not `no-cache`.
@@ -94,7 +109,7 @@ package enum CacheFreshness {
         -> [(name: String, value: String)]
     {
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
-        let incoming = notModified.headers.filter { !kept.contains(ASCIICase.lowercased($0.name)) }
+        let incoming = CacheEntry.storable(notModified.headers).filter { !kept.contains(ASCIICase.lowercased($0.name)) }
         let replaced = Set(incoming.map { ASCIICase.lowercased($0.name) })
         return stored.filter { !replaced.contains(ASCIICase.lowercased($0.name)) } + incoming
     }

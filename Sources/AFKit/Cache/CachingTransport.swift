@@ -5,8 +5,8 @@ import AFCurl
 package final class CachingTransport: RequestTransport {
     package let cache: ResponseCache
     let inner: RequestTransport
-    /// What libcurl adds to requests by itself (netrc, cookie files), told apart in the key.
-    let credentials: [UInt8]
+    /// What libcurl adds to requests by itself (netrc, cookies), told apart in the key.
+    let credentials: CacheCredentials
     /// Whether the transport follows redirects (a stored redirect then never answers).
     let follows: Bool
     /// `--max-filesize`, which a stored answer is held to as the network's is.
@@ -14,7 +14,7 @@ package final class CachingTransport: RequestTransport {
     /// What the stage did for the last request.
     package private(set) var outcome: CacheOutcome?
 
-    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: [UInt8], follows: Bool) {
+    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: CacheCredentials, follows: Bool) {
         self.inner = inner
         self.cache = cache
         self.credentials = credentials

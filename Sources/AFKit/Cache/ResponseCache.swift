@@ -89,12 +89,12 @@ package final class ResponseCache {
     }
 
     /// What to do with `request` before the network: answer it from the store (replayed to
-    /// `delegate`), or how to send it. `credentials` are what libcurl adds by itself (netrc, cookie
-    /// files) and the key must tell apart; when the request `follows` redirects, a stored redirect
+    /// `delegate`), or how to send it. `credentials` are what libcurl adds by itself (netrc, the
+    /// cookies sent to this URL) and the key must tell apart; when the request `follows` redirects, a stored redirect
     /// never answers it. A stored body over `maxBodyBytes` (`--max-filesize`) fails the request as
     /// the network's would. Throws `CacheMissError` for `--cache=only` with nothing to answer.
     package func plan(
-        _ request: PreparedRequest, credentials: [UInt8], follows: Bool, maxBodyBytes: Int64? = nil,
+        _ request: PreparedRequest, credentials: CacheCredentials, follows: Bool, maxBodyBytes: Int64? = nil,
         delegate: HTTPClientDelegate
     ) throws -> Step {
         let mode = configuration.mode
@@ -107,7 +107,9 @@ package final class ResponseCache {
         }
         let requestControl = CacheControl(
             request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
-        let key = CacheKey(request: request, namespace: configuration.namespace, credentials: credentials)
+        let key = CacheKey(
+            request: request, namespace: configuration.namespace,
+            credentials: credentials.material(for: request.url, now: configuration.now()))
         guard let key, !Self.hasOwnConditions(request) else {
             if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
             return .asIs(.bypassed)
