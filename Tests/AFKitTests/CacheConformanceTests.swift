@@ -125,4 +125,34 @@ final class CacheConformanceTests: XCTestCase {
         XCTAssertNotEqual(CacheCredentials(settings).material(for: "http://h.example/b/c", now: 1000), empty)
         XCTAssertNotEqual(CacheCredentials(settings).material(for: "http://h.example/a", now: 100), empty)
     }
+
+    func testRequestDirectivesDecideWhetherAStoredResponseAnswers() {
+        func entry(_ control: String, age: String = "0") -> CacheEntry {
+            CacheEntry(
+                namespace: "", method: "GET", url: "http://h/", varyNames: [], statusCode: 200, reasonPhrase: "OK",
+                httpVersion: "HTTP/1.1", headers: [("Cache-Control", control), ("Age", age)], body: .inline([]),
+                bodySize: 0, requestTime: 0, responseTime: 0, expires: nil, lastUsed: 0)
+        }
+        func answers(_ stored: CacheEntry, _ request: String, now: Double) -> Bool {
+            CacheFreshness.answers(stored, request: CacheControl([request]), now: now)
+        }
+        let hour = entry("max-age=3600")
+        XCTAssertTrue(answers(hour, "", now: 3))
+        XCTAssertFalse(answers(hour, "max-age=0", now: 3))
+        XCTAssertFalse(answers(hour, "max-age=1", now: 3))
+        XCTAssertTrue(answers(hour, "max-age=3", now: 3))
+        XCTAssertFalse(answers(entry("max-age=3600", age: "1800"), "max-age=600", now: 0))
+        XCTAssertFalse(answers(entry("max-age=1500"), "min-fresh=2000", now: 0))
+        XCTAssertFalse(answers(entry("max-age=1500", age: "1000"), "min-fresh=1000", now: 0))
+        XCTAssertTrue(answers(entry("max-age=1500", age: "1000"), "min-fresh=400", now: 0))
+        XCTAssertFalse(answers(hour, "no-cache", now: 0))
+        XCTAssertFalse(answers(hour, "no-store", now: 0))
+        // max-stale: stale by at most the value, any staleness without one, never past must-revalidate.
+        XCTAssertTrue(answers(entry("max-age=1"), "max-stale=1000", now: 3))
+        XCTAssertTrue(answers(entry("max-age=1500", age: "2000"), "max-stale=1000", now: 0))
+        XCTAssertFalse(answers(entry("max-age=1500", age: "3000"), "max-stale=1000", now: 0))
+        XCTAssertTrue(answers(entry("max-age=1", age: "99999"), "max-stale", now: 0))
+        XCTAssertFalse(answers(entry("max-age=1, must-revalidate"), "max-stale", now: 3))
+        XCTAssertFalse(answers(entry("max-age=1"), "", now: 3))
+    }
 }

@@ -99,9 +99,9 @@ final class CacheFreshnessTests: XCTestCase {
                 httpVersion: "HTTP/1.1", headers: [("Cache-Control", control)], body: .inline([]), bodySize: 0,
                 requestTime: 0, responseTime: 0, expires: nil, lastUsed: 0)
         }
-        XCTAssertTrue(CacheFreshness.isFresh(entry("max-age=10"), now: 9))
-        XCTAssertFalse(CacheFreshness.isFresh(entry("max-age=10"), now: 10))
-        XCTAssertFalse(CacheFreshness.isFresh(entry("max-age=10, no-cache"), now: 1))
+        XCTAssertTrue(CacheFreshness.answers(entry("max-age=10"), request: CacheControl(), now: 9))
+        XCTAssertFalse(CacheFreshness.answers(entry("max-age=10"), request: CacheControl(), now: 10))
+        XCTAssertFalse(CacheFreshness.answers(entry("max-age=10, no-cache"), request: CacheControl(), now: 1))
         XCTAssertTrue(CacheFreshness.mayServeStale(entry("max-age=10")))
         XCTAssertFalse(CacheFreshness.mayServeStale(entry("max-age=10, must-revalidate")))
         XCTAssertFalse(CacheFreshness.mayServeStale(entry("no-cache")))

@@ -35,6 +35,9 @@ def cache(tmp_path):
         def run(self, *args, at=0, **kwargs):
             return run(list(args), env=self.env(at), **kwargs)
 
+        def run_env(self, *args, at=0, **extra):
+            return run(list(args), env=self.env(at, **extra))
+
     return Cache()
 
 

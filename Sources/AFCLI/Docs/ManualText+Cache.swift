@@ -27,6 +27,14 @@ extension ManualText {
                         + "are not stored. A request that carries its own If-None-Match, If-Modified-Since or Range, or "
                         + "whose body is streamed from a file or standard input, bypasses the cache."),
                 .paragraph(
+                    "The request's own Cache-Control (typed as an item, from an environment's headers, or on a "
+                        + "`run` line) is honoured too: `max-age=N` takes only a response at most N seconds old "
+                        + "(`max-age=0` revalidates), `min-fresh=N` one still fresh N seconds from now, "
+                        + "`max-stale[=N]` also a response stale by at most N seconds (any, without N) unless it said "
+                        + "must-revalidate, `no-cache` revalidates, `no-store` neither answers from nor writes to the "
+                        + "cache, and `only-if-cached` answers from the cache (a stale response too, unless it said "
+                        + "must-revalidate or no-cache) or with a 504 Gateway Timeout, sending nothing."),
+                .paragraph(
                     "`--cache=refresh` revalidates even a fresh response. `--cache=only` sends nothing, ever: it "
                         + "answers from the cache, also with a stale response unless it said must-revalidate or "
                         + "no-cache, and fails with exit status 15 (HTTP's only-if-cached) for anything else, a POST, "
@@ -57,7 +65,8 @@ extension ManualText {
                 .paragraph(
                     "`--print=m` adds a line saying what the cache did, and `--verbose` shows it too: "
                         + "`cache: hit, age 12 s`, `cache: revalidated`, `cache: miss, stored`, `cache: miss, not "
-                        + "stored`, `cache: invalidated` or `cache: bypassed`."),
+                        + "stored`, `cache: invalidated`, `cache: bypassed` or `cache: miss, only-if-cached: 504, "
+                        + "nothing sent`."),
                 .paragraph(
                     "The cache is an SQLite database (WAL, so several afcli processes share it) in "
                         + "$XDG_CACHE_HOME/afcli, else ~/.cache/afcli; bodies over 64 KiB are files in its bodies "

@@ -13,6 +13,11 @@ package struct CacheControl: Equatable, Sendable {
     package var maxAge: Int64?
     /// Whether a `max-age` was present but not a valid number, which makes a response stale.
     package var invalidMaxAge = false
+    /// A request's `min-fresh`: the response must stay fresh this many seconds more.
+    package var minFresh: Int64?
+    /// A request's `max-stale`: a response stale by at most this many seconds will do; infinity
+    /// for `max-stale` without a value (any staleness).
+    package var maxStale: Double?
 
     package init() {}
 
@@ -38,6 +43,8 @@ package struct CacheControl: Equatable, Sendable {
                 case "private": isPrivate = true
                 case "public": isPublic = true
                 case "only-if-cached": onlyIfCached = true
+                case "min-fresh": minFresh = argument.flatMap(Self.deltaSeconds)
+                case "max-stale": maxStale = argument.map { Self.deltaSeconds($0).map(Double.init) ?? 0 } ?? .infinity
                 case "max-age":
                     if let seconds = argument.flatMap(Self.deltaSeconds) {
                         maxAge = seconds

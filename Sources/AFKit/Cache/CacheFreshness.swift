@@ -73,12 +73,21 @@ package enum CacheFreshness {
         head.values(for: "Vary").contains { line in line.split(separator: ",").contains { $0.cacheTrimmed == "*" } }
     }
 
-    /// Whether a stored response may answer without revalidation: fresh, and not `no-cache`.
-    package static func isFresh(_ entry: CacheEntry, now: Double) -> Bool {
+    /// Whether a stored response may answer a request with `request`'s Cache-Control directives
+    /// without revalidation (RFC 9111 §4.2, §5.2.1): fresh, not `no-cache` on either side, no older
+    /// than the request's `max-age`, fresh for its `min-fresh` more, or stale by no more than its
+    /// `max-stale` when the response allows serving stale.
+    package static func answers(_ entry: CacheEntry, request: CacheControl, now: Double) -> Bool {
         let head = entry.head
-        if CacheControl(head.values(for: "Cache-Control")).noCache { return false }
+        let control = CacheControl(head.values(for: "Cache-Control"))
+        if control.noCache || request.noCache || request.noStore { return false }
         let age = age(head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
-        return age < lifetime(head, responseTime: entry.responseTime)
+        let lifetime = lifetime(head, responseTime: entry.responseTime)
+        if let maxAge = request.maxAge, age > Double(maxAge) { return false }
+        if let minFresh = request.minFresh, lifetime - age < Double(minFresh) { return false }
+        if age < lifetime { return true }
+        guard let maxStale = request.maxStale, !control.mustRevalidate else { return false }
+        return age - lifetime <= maxStale
     }
 
     /// Whether a stale response may still answer `--cache=only` (HTTP's only-if-cached): not when

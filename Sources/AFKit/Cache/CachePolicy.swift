@@ -104,6 +104,8 @@ package enum CacheOutcome: Equatable, Sendable {
     case invalidated
     /// The cache could not be used (unreadable) or does not apply (a streamed body).
     case bypassed
+    /// The request said only-if-cached and nothing stored could answer: a 504, nothing sent.
+    case unsatisfiable
 
     /// The text after `cache: `.
     package var text: String {
@@ -114,11 +116,12 @@ package enum CacheOutcome: Equatable, Sendable {
         case .notStored: return "miss, not stored"
         case .invalidated: return "invalidated"
         case .bypassed: return "bypassed"
+        case .unsatisfiable: return "miss, only-if-cached: 504, nothing sent"
         }
     }
 
     /// One word for machines (`afcli run`'s NDJSON): hit, revalidated, stored, not-stored,
-    /// invalidated or bypassed.
+    /// invalidated, bypassed or only-if-cached.
     package var word: String {
         switch self {
         case .hit: return "hit"
@@ -127,6 +130,7 @@ package enum CacheOutcome: Equatable, Sendable {
         case .notStored: return "not-stored"
         case .invalidated: return "invalidated"
         case .bypassed: return "bypassed"
+        case .unsatisfiable: return "only-if-cached"
         }
     }
 }

@@ -89,9 +89,10 @@ package final class ResponseCache {
     }
 
     /// What to do with `request` before the network: answer it from the store (replayed to
-    /// `delegate`), or how to send it. `credentials` are what libcurl adds by itself (netrc, the
-    /// cookies sent to this URL) and the key must tell apart; when the request `follows` redirects, a stored redirect
-    /// never answers it. A stored body over `maxBodyBytes` (`--max-filesize`) fails the request as
+    /// `delegate`), or how to send it, heeding the request's own Cache-Control (max-age, min-fresh,
+    /// max-stale, no-cache, no-store, only-if-cached). `credentials` are what libcurl adds by itself
+    /// (netrc, the cookies sent to this URL) and the key must tell apart; when the request `follows`
+    /// redirects, a stored redirect never answers it. A stored body over `maxBodyBytes` (`--max-filesize`) fails the request as
     /// the network's would. Throws `CacheMissError` for `--cache=only` with nothing to answer.
     package func plan(
         _ request: PreparedRequest, credentials: CacheCredentials, follows: Bool, maxBodyBytes: Int64? = nil,
@@ -107,6 +108,11 @@ package final class ResponseCache {
         }
         let requestControl = CacheControl(
             request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
+        // A request's no-store: the cache neither answers nor keeps anything (RFC 9111 §5.2.1.5).
+        if requestControl.noStore, !mode.isCJStrategy {
+            if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
+            return .asIs(.bypassed)
+        }
         let key = CacheKey(
             request: request, namespace: configuration.namespace,
             credentials: credentials.material(for: request.url, now: configuration.now()))
@@ -124,8 +130,14 @@ package final class ResponseCache {
                 entry.head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
             let answers: Bool
             switch mode {
-            case .http: answers = CacheFreshness.isFresh(entry, now: now) && !requestControl.noCache
-            case .only: answers = CacheFreshness.isFresh(entry, now: now) || CacheFreshness.mayServeStale(entry)
+            case .http:
+                answers =
+                    CacheFreshness.answers(entry, request: requestControl, now: now)
+                    || (requestControl.onlyIfCached && CacheFreshness.mayServeStale(entry))
+            case .only:
+                answers =
+                    CacheFreshness.answers(entry, request: requestControl, now: now)
+                    || CacheFreshness.mayServeStale(entry)
             case .cjFirst, .cjThenNetwork: answers = configuration.lifetime?.covers(age: age) ?? false
             case .refresh, .off: answers = false
             }
@@ -147,11 +159,30 @@ package final class ResponseCache {
             }
         }
         if mode == .only { throw CacheMissError(method: request.method, url: request.url) }
+        if requestControl.onlyIfCached, !mode.isCJStrategy {
+            // HTTP's only-if-cached typed as a header: a 504 from the cache, nothing sent (§5.2.1.7).
+            return .done(try gatewayTimeout(request, key: key, to: delegate), .unsatisfiable)
+        }
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
         return .fetch(
             startFetch(
                 request, key: key, revalidating: revalidating, requestControl: requestControl,
                 maxBodyBytes: maxBodyBytes, delegate: delegate))
+    }
+
+    /// The 504 (Gateway Timeout) a cache answers an only-if-cached request it cannot satisfy.
+    private func gatewayTimeout(_ request: PreparedRequest, key: CacheKey, to delegate: HTTPClientDelegate) throws
+        -> HTTPClientResult
+    {
+        let now = configuration.now()
+        let entry = CacheEntry(
+            namespace: key.namespace, method: key.method, url: key.url, varyNames: [], statusCode: 504,
+            reasonPhrase: "Gateway Timeout", httpVersion: "HTTP/1.1", headers: [("Content-Length", "0")],
+            body: .inline([]), bodySize: 0, requestTime: now, responseTime: now, expires: now, lastUsed: now)
+        guard let result = try replay(("", entry), age: 0, request: request, maxBodyBytes: nil, to: delegate) else {
+            throw CacheMissError(method: request.method, url: request.url)
+        }
+        return result
     }
 
     /// A stored response and the variant it is stored under.
