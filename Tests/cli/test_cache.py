@@ -449,7 +449,7 @@ def test_a_cache_hit_keeps_session_and_jar_cookies(server, cache, tmp_path):
     assert "kept" in session.read_text() and "jarred" in jar.read_text()
 
 
-def test_redirects_with_follow_are_neither_stored_nor_answered(server, cache):
+def test_stored_redirects_do_not_answer_a_request_that_follows(server, cache):
     def handler(request):
         if request.target == "/old":
             return Response(status=301, reason="Moved Permanently",
@@ -458,7 +458,9 @@ def test_redirects_with_follow_are_neither_stored_nor_answered(server, cache):
                         body=b'{"new":true}')
     server.handler = handler
     followed = cache.run("--cache", "--follow", "--print=bm", server.url + "/old")
-    assert '{"new":true}' in followed.out and "cache: miss, not stored" in followed.out
+    # The final response is stored under its own URL, never under the one that redirected.
+    assert '{"new":true}' in followed.out and "cache: miss, stored" in followed.out
+    assert "/old" not in cache.run("cache", "ls").out
     # Without --follow the 301 itself is stored and answered; with --follow it is not answered.
     cache.run("--cache", server.url + "/old", at=1)
     moved = cache.run("--cache", "--print=hm", server.url + "/old", at=2)

@@ -65,6 +65,21 @@ package struct CacheKey: Equatable, Sendable {
         return normalize(url[..<separator.upperBound] + host + path)
     }
 
+    /// `reference` (a Location or Content-Location value) resolved against `base`, normalized;
+    /// nil when it is of another origin (scheme, host or port) than `base`.
+    package static func sameOrigin(_ reference: String, as base: String) -> String? {
+        let resolved = URLReference(parsing: base).resolving(URLReference(parsing: reference.cacheTrimmed).percentEncoded())
+        let url = normalize(resolved.removingDotSegments().string)
+        return origin(url) == origin(base) ? url : nil
+    }
+
+    /// `scheme://authority` of a normalized URL.
+    private static func origin(_ url: String) -> Substring {
+        guard let separator = url.firstRange(of: "://") else { return Substring(url) }
+        let rest = url[separator.upperBound...]
+        return url[..<(rest.firstIndex(of: "/") ?? url.endIndex)]
+    }
+
     /// The URL as the cache compares it: scheme and host in lower case, no default port, no
     /// fragment, and `/` for an empty path; the path and query are kept byte for byte.
     package static func normalize(_ url: String) -> String {

@@ -19,6 +19,8 @@ package final class CacheFetch {
     let tee: TeeDelegate
     /// `--max-filesize`, which a stored body answering a 304 is held to as well.
     let maxBodyBytes: Int64?
+    /// What libcurl adds by itself, for the key of a response reached through redirects.
+    var credentials = CacheCredentials()
 
     init(
         request: PreparedRequest, original: PreparedRequest, target: HTTPClientDelegate, key: CacheKey,
@@ -85,7 +87,7 @@ extension ResponseCache {
         if tee.interceptedNotModified, let candidate = fetch.revalidating {
             return try answerNotModified(result, fetch: fetch, candidate: candidate, responseTime: responseTime)
         }
-        guard let writer = tee.writer, result.redirectCount == 0, tee.completed else {
+        guard let writer = tee.writer, tee.completed, let key = finalKey(fetch, result: result) else {
             tee.writer?.discard()
             return .done(result, .notStored)
         }
@@ -93,7 +95,6 @@ extension ResponseCache {
             if let failure = writer.failure { warn("the response was not stored in the cache: \(failure)") }
             return .done(result, .notStored)
         }
-        let key = fetch.key
         let head = result.head
         let expires: Double? =
             switch (configuration.mode.isCJStrategy, configuration.lifetime) {
@@ -112,6 +113,34 @@ extension ResponseCache {
         return .done(result, stored ? .stored : .notStored)
     }
 
+    /// The key the final response is stored under: the request's, or after followed redirects the
+    /// final request's (its URL and method; a GET after a 303 has no body). Nil when a redirected
+    /// request had its own Host, whose target after the redirect is not known here.
+    private func finalKey(_ fetch: CacheFetch, result: HTTPClientResult) -> CacheKey? {
+        guard result.redirectCount > 0 else { return fetch.key }
+        var final = fetch.original
+        guard !final.headers.contains(where: { ASCIICase.lowercased($0.name) == "host" }) else { return nil }
+        final.url = result.url
+        if result.method != final.method {
+            final.method = result.method
+            final.body = nil
+            final.bodyBytes = nil
+            final.plainBodyDigest = nil
+        }
+        return CacheKey(
+            request: final, namespace: configuration.namespace,
+            credentials: fetch.credentials.material(for: final.url, now: configuration.now()))
+    }
+
+    /// The same request again, without conditions (the 304 could not be used).
+    private func refetch(_ fetch: CacheFetch) -> Step {
+        let again = startFetch(
+            fetch.original, key: fetch.key, revalidating: nil, requestControl: fetch.requestControl,
+            maxBodyBytes: fetch.maxBodyBytes, delegate: fetch.target)
+        again.credentials = fetch.credentials
+        return .fetch(again)
+    }
+
     /// A 304 to a conditional request: the stored head is updated and the stored response answers.
     private func answerNotModified(
         _ result: HTTPClientResult, fetch: CacheFetch, candidate: Candidate, responseTime: Double
@@ -121,10 +150,7 @@ extension ResponseCache {
         // RFC 9111 §4.3.4: a 304 whose strong validator is not the stored one is about another
         // representation; it updates nothing, and the request is sent again without conditions.
         if CacheFreshness.namesOtherRepresentation(notModified: result.head, stored: entry.head) {
-            return .fetch(
-                startFetch(
-                    fetch.original, key: fetch.key, revalidating: nil, requestControl: fetch.requestControl,
-                    maxBodyBytes: fetch.maxBodyBytes, delegate: fetch.target))
+            return refetch(fetch)
         }
         entry.headers = CacheFreshness.merge(stored: entry.headers, notModified: result.head)
         entry.requestTime = requestTime
@@ -140,10 +166,11 @@ extension ResponseCache {
                 to: fetch.target)
         else {
             // The stored body is gone: ask again without conditions.
-            return .fetch(
-                startFetch(
-                    fetch.original, key: fetch.key, revalidating: nil, requestControl: CacheControl(),
-                    maxBodyBytes: fetch.maxBodyBytes, delegate: fetch.target))
+            return refetch(fetch)
+        }
+        if CacheControl(result.head.values(for: "Cache-Control")).noStore {
+            // A 304 that says no-store answers this request but keeps nothing alive.
+            _ = guarded { try $0.remove(key: fetch.key.digest, variant: candidate.variant) }
         }
         answered.outcome.metrics = result.outcome.metrics
         answered.hopMetrics = result.hopMetrics

@@ -164,10 +164,11 @@ package final class ResponseCache {
             return .done(try gatewayTimeout(request, key: key, to: delegate), .unsatisfiable)
         }
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
-        return .fetch(
-            startFetch(
-                request, key: key, revalidating: revalidating, requestControl: requestControl,
-                maxBodyBytes: maxBodyBytes, delegate: delegate))
+        let fetch = startFetch(
+            request, key: key, revalidating: revalidating, requestControl: requestControl,
+            maxBodyBytes: maxBodyBytes, delegate: delegate)
+        fetch.credentials = credentials
+        return .fetch(fetch)
     }
 
     /// The 504 (Gateway Timeout) a cache answers an only-if-cached request it cannot satisfy.
@@ -213,10 +214,18 @@ package final class ResponseCache {
 
     /// After an unsafe method's answer: a success invalidates the URL's stored responses.
     /// Returns what the stage did (nil when the answer was a failure and nothing changed).
+    /// The URLs in the answer's `Location` and `Content-Location` are invalidated too when they are
+    /// of the same origin (RFC 9111 §4.4): another origin's entries are not this server's to drop.
     package func invalidate(after result: HTTPClientResult, request: PreparedRequest) -> CacheOutcome? {
         guard (200...399).contains(result.statusCode) else { return nil }
         guard let target = CacheKey.targetURI(request) else { return nil }
-        _ = guarded { try $0.invalidate(url: target) }
+        var urls = [target]
+        for name in ["Location", "Content-Location"] {
+            if let value = result.head.value(for: name), let url = CacheKey.sameOrigin(value, as: target) {
+                urls.append(url)
+            }
+        }
+        _ = guarded { store in for url in urls { try store.invalidate(url: url) } }
         return storeFailed ? .bypassed : .invalidated
     }
 }
