@@ -58,3 +58,63 @@ def test_a_followed_redirect_stores_the_final_response_under_its_url(server, cac
     assert "GET     " + server.url + "/final" in listing and "/old" not in listing
     hit = cache.run("--cache", "--print=bm", server.url + "/final", at=2)
     assert "cache: hit" in hit.out and "final GET" in hit.out and len(server.requests) == 2
+
+
+def test_stale_while_revalidate_answers_then_refreshes_before_exiting(server, cache):
+    server.handler = lambda request: (
+        Response(status=304, reason="Not Modified",
+                 headers=[("ETag", '"a"'), ("Cache-Control", "max-age=100, stale-while-revalidate=60")], body=b"")
+        if request.header("If-None-Match") else
+        Response(headers=[("Cache-Control", "max-age=1, stale-while-revalidate=60"), ("ETag", '"a"')], body=b"old"))
+    cache.run("--cache", server.url + "/s")
+    stale = cache.run("--cache", "--print=bm", server.url + "/s", at=10)
+    assert stale.code == 0 and stale.out.startswith("old"), stale
+    assert "cache: hit, stale, age 10 s (stale-while-revalidate)" in stale.out
+    # The entry was revalidated before afcli exited: fresh again for 100 s.
+    assert len(server.requests) == 2 and server.requests[1].header("If-None-Match") == '"a"'
+    fresh = cache.run("--cache", "--print=m", server.url + "/s", at=50)
+    assert "cache: hit, age" in fresh.out and len(server.requests) == 2
+    # Past the window: an ordinary revalidation, answered after it.
+    late = cache.run("--cache", "--print=m", server.url + "/s", at=300)
+    assert "cache: revalidated" in late.out
+
+
+def test_stale_if_error_answers_a_server_error_or_a_failed_connection(server, cache):
+    server.handler = answer(Cache_Control="max-age=1, stale-if-error=60")
+    cache.run("--cache", server.url + "/e")
+    server.handler = lambda request: Response(status=503, reason="Service Unavailable", body=b"down")
+    failed = cache.run("--cache", "--print=bm", server.url + "/e", at=10)
+    assert failed.code == 0 and failed.out.startswith('{"n":1}'), failed
+    assert "cache: hit, stale, age 10 s (stale-if-error)" in failed.out
+    assert failed.err.count("afcli: warning:") == 1 and "503" in failed.err and "stale-if-error" in failed.err
+    too_late = cache.run("--cache", server.url + "/e", at=100)
+    assert too_late.code == 5 and too_late.out == "down"
+    # A connection that fails is answered the same way.
+    server.handler = answer(Cache_Control="max-age=1, stale-if-error=60")
+    cache.run("--cache", server.url + "/e", at=200)
+    url = server.url
+    server.stop()
+    refused = cache.run("--cache", url + "/e", at=210)
+    assert refused.code == 0 and refused.out == '{"n":1}' and "stale-if-error" in refused.err, refused
+    assert cache.run("--cache", url + "/e", at=300).code == 8
+
+
+def test_without_stale_if_error_an_error_is_shown(server, cache):
+    server.handler = answer(Cache_Control="max-age=1, must-revalidate, stale-if-error=60")
+    cache.run("--cache", server.url + "/m")
+    server.handler = lambda request: Response(status=500, reason="Internal Server Error", body=b"err")
+    assert cache.run("--cache", server.url + "/m", at=10).code == 5
+    server.handler = answer(Cache_Control="max-age=1")
+    cache.run("--cache", server.url + "/p")
+    server.handler = lambda request: Response(status=503, reason="Service Unavailable", body=b"err")
+    assert cache.run("--cache", server.url + "/p", at=10).out == "err"
+
+
+def test_stale_if_error_in_a_run(server, cache):
+    import json
+    server.handler = answer(Cache_Control="max-age=1, stale-if-error=60")
+    cache.run("--cache", server.url + "/r")
+    server.handler = lambda request: Response(status=502, reason="Bad Gateway", body=b"bad")
+    result = cache.run("run", "-", "--cache", input=f"get {server.url}/r\n".encode(), at=10)
+    record = json.loads(result.out)
+    assert result.code == 0 and record["status"] == 200 and record["cache"] == "stale", result

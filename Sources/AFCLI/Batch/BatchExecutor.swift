@@ -208,6 +208,13 @@ final class BatchExecutor {
                     running.caching = .fetch(fetch)
                     sent = fetch.request
                     delegate = fetch.delegate
+                case .answeredStale(let result, let outcome, let refresh):
+                    // Not asked for (a run does not revalidate after answering), but complete.
+                    refresh.abandon()
+                    running.caching = .asIs(outcome)
+                    inFlight[index] = running
+                    try report(index, result: .success(result))
+                    return
                 }
             }
             inFlight[index] = running
@@ -251,13 +258,23 @@ final class BatchExecutor {
                     return false
                 case .asIs, .unsafe:
                     running.caching = .none
+                case .answeredStale(let answered, let outcome, let refresh):
+                    refresh.abandon()
+                    result = .success(answered)
+                    running.caching = .asIs(outcome)
                 }
             } catch {
                 result = .failure(error)
             }
-        case (.fetch(let fetch), .failure):
-            fetch.abandon()
-            running.caching = .none
+        case (.fetch(let fetch), .failure(let error)):
+            // A failed connection may be answered by a stale response (stale-if-error).
+            if let recovered = try? cache.recover(fetch, from: error), case .done(let answered, let outcome) = recovered {
+                result = .success(answered)
+                running.caching = .asIs(outcome)
+            } else {
+                fetch.abandon()
+                running.caching = .none
+            }
         case (.unsafe(let request), .success(let exchange)):
             running.caching = .asIs(cache.invalidate(after: exchange, request: request))
         default:
@@ -283,7 +300,7 @@ final class BatchExecutor {
             report.statusCode = exchange.statusCode
             report.redirects = exchange.redirectCount
             // An answer from the store had no transfer: no times, no connection.
-            if case .hit? = report.cache {} else { report.metrics = exchange.outcome.metrics }
+            if report.cache?.isStoredAnswer != true { report.metrics = exchange.outcome.metrics }
             report.httpVersion = exchange.head.httpVersion
             do {
                 try running.sink.finish()
@@ -311,7 +328,7 @@ final class BatchExecutor {
     private func log(_ running: InFlight, report: BatchReport, result: Result<HTTPClientResult, any Error>) {
         guard let logDescriptor, let fields = running.logFields else { return }
         let logger = RequestLogger(descriptor: logDescriptor, owning: false, fields: fields)
-        if case .hit? = report.cache { logger.answeredFromCache() }
+        if report.cache?.isStoredAnswer == true { logger.answeredFromCache() }
         guard case .success(let exchange) = result, let head = running.sink.finalHead else {
             logger.failed(statusCode: running.sink.finalHead?.statusCode)
             return

@@ -91,8 +91,7 @@ enum CacheStage {
     /// Whether the cache answered without the network: there is then no cookie engine state to
     /// save into a session or cookie jar (saving "none" would drop their cookies).
     static func answeredLocally(_ transport: RequestTransport) -> Bool {
-        guard case .hit = (transport as? ReportingCacheTransport)?.outcome else { return false }
-        return true
+        (transport as? ReportingCacheTransport)?.outcome?.isStoredAnswer == true
     }
 }
 
@@ -114,7 +113,7 @@ final class ReportingCacheTransport: RequestTransport {
     func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
         let result = try cache.send(request, delegate: delegate)
         printer.cacheStatus = cache.outcome?.text
-        if case .hit = cache.outcome { log?.answeredFromCache() }
+        if cache.outcome?.isStoredAnswer == true { log?.answeredFromCache() }
         return result
     }
 }

@@ -38,6 +38,15 @@ extension ManualText {
                         + "cache, and `only-if-cached` answers from the cache (a stale response too, unless it said "
                         + "must-revalidate or no-cache) or with a 504 Gateway Timeout, sending nothing."),
                 .paragraph(
+                    "RFC 5861's directives let a stale response answer when the server allows it. Within "
+                        + "`stale-while-revalidate=N` seconds of going stale, a stored response answers at once "
+                        + "(`cache: hit, stale, age 12 s (stale-while-revalidate)`) and afcli revalidates it before it "
+                        + "exits, so the next request finds it fresh (`afcli run` revalidates instead, before "
+                        + "answering). Within `stale-if-error=N` seconds (the response's, or the request's), a stored "
+                        + "response answers a 500, 502, 503 or 504 or a connection that failed, with a warning on "
+                        + "standard error and exit status 0. Without these directives, or with must-revalidate or "
+                        + "no-cache, an error is shown as it is: afcli never hides a failure on its own."),
+                .paragraph(
                     "`--cache=refresh` revalidates even a fresh response. `--cache=only` sends nothing, ever: it "
                         + "answers from the cache, also with a stale response unless it said must-revalidate or "
                         + "no-cache, and fails with exit status 15 (HTTP's only-if-cached) for anything else, a POST, "
@@ -67,7 +76,7 @@ extension ManualText {
                         + "environment's cachePolicy (a --cache value) applies when no --cache or --no-cache is given."),
                 .paragraph(
                     "`--print=m` adds a line saying what the cache did, and `--verbose` shows it too: "
-                        + "`cache: hit, age 12 s`, `cache: revalidated`, `cache: miss, stored`, `cache: miss, not "
+                        + "`cache: hit, age 12 s`, `cache: hit, stale, age 12 s (stale-if-error)`, `cache: revalidated`, `cache: miss, stored`, `cache: miss, not "
                         + "stored`, `cache: invalidated`, `cache: bypassed` or `cache: miss, only-if-cached: 504, "
                         + "nothing sent`."),
                 .paragraph(

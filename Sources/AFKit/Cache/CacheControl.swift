@@ -18,6 +18,12 @@ package struct CacheControl: Equatable, Sendable {
     /// A request's `max-stale`: a response stale by at most this many seconds will do; infinity
     /// for `max-stale` without a value (any staleness).
     package var maxStale: Double?
+    /// `stale-while-revalidate` (RFC 5861 §3): seconds a stale response may answer while it is
+    /// revalidated.
+    package var staleWhileRevalidate: Int64?
+    /// `stale-if-error` (RFC 5861 §4): seconds a stale response may answer a server error or a
+    /// failed connection.
+    package var staleIfError: Int64?
 
     package init() {}
 
@@ -43,6 +49,8 @@ package struct CacheControl: Equatable, Sendable {
                 case "private": isPrivate = true
                 case "public": isPublic = true
                 case "only-if-cached": onlyIfCached = true
+                case "stale-while-revalidate": staleWhileRevalidate = argument.flatMap(Self.deltaSeconds)
+                case "stale-if-error": staleIfError = argument.flatMap(Self.deltaSeconds)
                 case "min-fresh": minFresh = argument.flatMap(Self.deltaSeconds)
                 case "max-stale": maxStale = argument.map { Self.deltaSeconds($0).map(Double.init) ?? 0 } ?? .infinity
                 case "max-age":

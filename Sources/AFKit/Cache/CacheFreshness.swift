@@ -90,6 +90,23 @@ package enum CacheFreshness {
         return age - lifetime <= maxStale
     }
 
+    /// Whether a stale stored response may answer under RFC 5861's `stale-while-revalidate` or
+    /// `stale-if-error`: stale by no more than the seconds the directive gives (the response's,
+    /// or for stale-if-error the request's too), and neither side forbidding stale answers.
+    package static func mayAnswerStale(
+        _ entry: CacheEntry, request: CacheControl, now: Double, ifError: Bool
+    ) -> Bool {
+        let head = entry.head
+        let control = CacheControl(head.values(for: "Cache-Control"))
+        guard !control.mustRevalidate, !control.noCache, !request.noCache, request.maxAge == nil,
+            request.minFresh == nil
+        else { return false }
+        let allowance = ifError ? max(control.staleIfError ?? -1, request.staleIfError ?? -1) : control.staleWhileRevalidate ?? -1
+        guard allowance >= 0 else { return false }
+        let age = age(head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+        return age - lifetime(head, responseTime: entry.responseTime) <= Double(allowance)
+    }
+
     /// Whether a stale response may still answer `--cache=only` (HTTP's only-if-cached): not when
     /// the server said `must-revalidate` or `no-cache`.
     package static func mayServeStale(_ entry: CacheEntry) -> Bool {

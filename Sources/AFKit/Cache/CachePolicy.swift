@@ -94,6 +94,9 @@ package struct CacheMissError: Error, CustomStringConvertible {
 package enum CacheOutcome: Equatable, Sendable {
     /// Answered from the cache, nothing sent; the answer's age in seconds.
     case hit(age: Double)
+    /// A stale stored response answered, as RFC 5861 allows: while it was revalidated
+    /// (stale-while-revalidate) or in place of a server error or failed connection (stale-if-error).
+    case stale(age: Double, directive: String)
     /// A stored response was revalidated with a 304 and answered.
     case revalidated
     /// The network answered and the response was stored.
@@ -107,10 +110,19 @@ package enum CacheOutcome: Equatable, Sendable {
     /// The request said only-if-cached and nothing stored could answer: a 504, nothing sent.
     case unsatisfiable
 
+    /// Whether the answer came from the store.
+    package var isStoredAnswer: Bool {
+        switch self {
+        case .hit, .stale: return true
+        default: return false
+        }
+    }
+
     /// The text after `cache: `.
     package var text: String {
         switch self {
         case .hit(let age): return "hit, age \(Int(age.rounded(.down))) s"
+        case .stale(let age, let directive): return "hit, stale, age \(Int(age.rounded(.down))) s (\(directive))"
         case .revalidated: return "revalidated"
         case .stored: return "miss, stored"
         case .notStored: return "miss, not stored"
@@ -120,11 +132,12 @@ package enum CacheOutcome: Equatable, Sendable {
         }
     }
 
-    /// One word for machines (`afcli run`'s NDJSON): hit, revalidated, stored, not-stored,
+    /// One word for machines (`afcli run`'s NDJSON): hit, stale, revalidated, stored, not-stored,
     /// invalidated, bypassed or only-if-cached.
     package var word: String {
         switch self {
         case .hit: return "hit"
+        case .stale: return "stale"
         case .revalidated: return "revalidated"
         case .stored: return "stored"
         case .notStored: return "not-stored"

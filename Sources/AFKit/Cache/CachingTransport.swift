@@ -23,7 +23,8 @@ package final class CachingTransport: RequestTransport {
 
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
         var step = try cache.plan(
-            request, credentials: credentials, follows: follows, maxBodyBytes: maxBodyBytes, delegate: delegate)
+            request, credentials: credentials, follows: follows, maxBodyBytes: maxBodyBytes, revalidatesLater: true,
+            delegate: delegate)
         while true {
             switch step {
             case .done(let result, let outcome):
@@ -41,10 +42,23 @@ package final class CachingTransport: RequestTransport {
                 do {
                     result = try inner.send(fetch.request, delegate: fetch.delegate)
                 } catch {
-                    fetch.abandon()
-                    throw error
+                    guard let recovered = try cache.recover(fetch, from: error) else {
+                        fetch.abandon()
+                        throw error
+                    }
+                    step = recovered
+                    continue
                 }
                 step = try cache.finish(fetch, result: result)
+            case .answeredStale(let result, let outcome, let refresh):
+                // The stale answer is given; the process refreshes the entry before it exits.
+                self.outcome = outcome
+                if let fresh = try? inner.send(refresh.request, delegate: refresh.delegate) {
+                    _ = try? cache.finish(refresh, result: fresh)
+                } else {
+                    refresh.abandon()
+                }
+                return result
             }
         }
     }

@@ -21,6 +21,9 @@ package final class CacheFetch {
     let maxBodyBytes: Int64?
     /// What libcurl adds by itself, for the key of a response reached through redirects.
     var credentials = CacheCredentials()
+    /// A stale stored response that may answer a server error or a failed connection
+    /// (stale-if-error); nil when none may.
+    var fallback: ResponseCache.Candidate?
 
     init(
         request: PreparedRequest, original: PreparedRequest, target: HTTPClientDelegate, key: CacheKey,
@@ -84,8 +87,12 @@ extension ResponseCache {
     package func finish(_ fetch: CacheFetch, result: HTTPClientResult) throws -> Step {
         let responseTime = configuration.now()
         let tee = fetch.tee
-        if tee.interceptedNotModified, let candidate = fetch.revalidating {
+        if tee.intercepted?.statusCode == 304, let candidate = fetch.revalidating {
             return try answerNotModified(result, fetch: fetch, candidate: candidate, responseTime: responseTime)
+        }
+        if let intercepted = tee.intercepted, intercepted.statusCode != 304 {
+            let error = "the server answered \(intercepted.statusCode) \(intercepted.reasonPhrase)"
+            return try answerStale(fetch, instead: error, network: result) ?? .done(result, .notStored)
         }
         guard let writer = tee.writer, tee.completed, let key = finalKey(fetch, result: result) else {
             tee.writer?.discard()
@@ -271,64 +278,5 @@ extension ResponseCache {
             }
             offset += Int64(length)
         }
-    }
-}
-
-/// Forwards a transport's events to the real delegate while copying the final body into the
-/// cache, reading it to its end even when the delegate wants no more; a 304 to a conditional
-/// request is kept from the delegate (the stored response answers instead).
-final class TeeDelegate: HTTPClientDelegate {
-    private let inner: HTTPClientDelegate
-    private let interceptsNotModified: Bool
-    private let makeWriter: (ResponseHead) -> CacheBodyWriter?
-    private(set) var writer: CacheBodyWriter?
-    private(set) var interceptedNotModified = false
-    private(set) var completed = false
-    private var innerWantsMore = true
-
-    init(
-        inner: HTTPClientDelegate, interceptsNotModified: Bool, makeWriter: @escaping (ResponseHead) -> CacheBodyWriter?
-    ) {
-        self.inner = inner
-        self.interceptsNotModified = interceptsNotModified
-        self.makeWriter = makeWriter
-    }
-
-    func willSend(hop: Int, request: SentRequest) throws { try inner.willSend(hop: hop, request: request) }
-
-    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
-        if isFinal, interceptsNotModified, head.statusCode == 304 {
-            interceptedNotModified = true
-            return
-        }
-        if isFinal { writer = makeWriter(head) }
-        try inner.didReceive(hop: hop, head: head, isFinal: isFinal)
-    }
-
-    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        guard !(isFinal && interceptedNotModified) else { return }
-        if isFinal { writer?.append(chunk) }
-        if !isFinal || innerWantsMore { try inner.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
-    }
-
-    func shouldAbort() -> Bool { inner.shouldAbort() }
-
-    func didFinishResponse(hop: Int, isFinal: Bool) throws {
-        if isFinal { completed = true }
-        guard !(isFinal && interceptedNotModified) else { return }
-        try inner.didFinishResponse(hop: hop, isFinal: isFinal)
-    }
-
-    func needsMoreFinalBody() -> Bool {
-        if innerWantsMore { innerWantsMore = inner.needsMoreFinalBody() }
-        return innerWantsMore || (writer != nil && writer?.failure == nil)
-    }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) { inner.willFollowInsecureRedirect(hop: hop, to: to) }
-    func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
-        inner.didProgress(hop: hop, downloaded: downloaded, expected: expected)
-    }
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        inner.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }
 }

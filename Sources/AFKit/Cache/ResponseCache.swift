@@ -1,4 +1,5 @@
 import AFCurl
+import Glibc
 
 /// The cache stage of the request pipeline (DESIGN §3), apart from any transport: before a
 /// request goes out, `plan` answers it from the store when it may (replaying the head and body to
@@ -42,8 +43,12 @@ package final class ResponseCache {
         case asIs(CacheOutcome?)
         /// A POST, PUT, PATCH or DELETE: send it as it is, then `invalidate(after:request:)`.
         case unsafe
-        /// Send `fetch.request` to `fetch.delegate`, then `finish(_:result:)` (or `abandon` it).
+        /// Send `fetch.request` to `fetch.delegate`, then `finish(_:result:)` (or `recover` from a
+        /// failure, else `abandon` it).
         case fetch(CacheFetch)
+        /// Answered by a stale stored response within its stale-while-revalidate window: over for
+        /// the caller, but `fetch` (whose events go nowhere) then refreshes the entry.
+        case answeredStale(HTTPClientResult, CacheOutcome, CacheFetch)
     }
 
     package let configuration: Configuration
@@ -92,11 +97,12 @@ package final class ResponseCache {
     /// `delegate`), or how to send it, heeding the request's own Cache-Control (max-age, min-fresh,
     /// max-stale, no-cache, no-store, only-if-cached). `credentials` are what libcurl adds by itself
     /// (netrc, the cookies sent to this URL) and the key must tell apart; when the request `follows`
-    /// redirects, a stored redirect never answers it. A stored body over `maxBodyBytes` (`--max-filesize`) fails the request as
+    /// redirects, a stored redirect never answers it. When the caller `revalidatesLater`, a stale
+    /// response within its stale-while-revalidate window answers (`.answeredStale`). A stored body over `maxBodyBytes` (`--max-filesize`) fails the request as
     /// the network's would. Throws `CacheMissError` for `--cache=only` with nothing to answer.
     package func plan(
         _ request: PreparedRequest, credentials: CacheCredentials, follows: Bool, maxBodyBytes: Int64? = nil,
-        delegate: HTTPClientDelegate
+        revalidatesLater: Bool = false, delegate: HTTPClientDelegate
     ) throws -> Step {
         let mode = configuration.mode
         guard mode != .off else { return .asIs(nil) }
@@ -164,11 +170,46 @@ package final class ResponseCache {
             return .done(try gatewayTimeout(request, key: key, to: delegate), .unsatisfiable)
         }
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
+        if mode == .http, revalidatesLater, let candidate,
+            CacheFreshness.mayAnswerStale(candidate.entry, request: requestControl, now: now, ifError: false),
+            let result = try replay(
+                candidate, age: age(candidate.entry, now: now), request: request, maxBodyBytes: maxBodyBytes,
+                to: delegate)
+        {
+            let refresh = startFetch(
+                request, key: key, revalidating: revalidating, requestControl: requestControl,
+                maxBodyBytes: maxBodyBytes, delegate: DiscardingDelegate())
+            refresh.credentials = credentials
+            let outcome = CacheOutcome.stale(age: age(candidate.entry, now: now), directive: "stale-while-revalidate")
+            return .answeredStale(result, outcome, refresh)
+        }
         let fetch = startFetch(
             request, key: key, revalidating: revalidating, requestControl: requestControl,
             maxBodyBytes: maxBodyBytes, delegate: delegate)
         fetch.credentials = credentials
+        if mode == .http, let candidate,
+            CacheFreshness.mayAnswerStale(candidate.entry, request: requestControl, now: now, ifError: true),
+            hasBody(candidate.entry)
+        {
+            fetch.fallback = candidate
+            fetch.tee.interceptsServerErrors = true
+        }
         return .fetch(fetch)
+    }
+
+    /// Whether a stored entry's body can still be read (a body file may have been removed).
+    private func hasBody(_ entry: CacheEntry) -> Bool {
+        guard case .file(let digest) = entry.body else { return true }
+        guard let descriptor = guarded({ $0.openBody(digest: digest, size: entry.bodySize) }) ?? nil else {
+            return false
+        }
+        close(descriptor)
+        return true
+    }
+
+    /// How old a stored entry is at `now`.
+    func age(_ entry: CacheEntry, now: Double) -> Double {
+        CacheFreshness.age(entry.head, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
     }
 
     /// The 504 (Gateway Timeout) a cache answers an only-if-cached request it cannot satisfy.
