@@ -63,7 +63,7 @@ final class CacheConformanceTests: XCTestCase {
     func testAgeTakesTheFirstMemberOfTheFirstLine() {
         let cases: [([String], Double?)] = [
             (["7200, 0"], 7200), (["0, 7200"], 0), (["7200", "0"], 7200), (["0", "7200"], 0), (["0, 0"], 0),
-            (["7200;foo"], nil), (["old, 0"], nil), (["1.5"], nil), (["-5"], nil), ([], nil),
+            (["7200;foo"], 7200), (["7200;foo=111"], 7200), (["old, 0"], nil), ([";7200"], nil), (["1.5"], nil), (["-5"], nil), ([], nil),
         ]
         for (lines, expected) in cases {
             XCTAssertEqual(CacheFreshness.ageField(head(lines.map { ("Age", $0) })), expected, "\(lines)")
@@ -154,5 +154,76 @@ final class CacheConformanceTests: XCTestCase {
         XCTAssertTrue(answers(entry("max-age=1", age: "99999"), "max-stale", now: 0))
         XCTAssertFalse(answers(entry("max-age=1, must-revalidate"), "max-stale", now: 3))
         XCTAssertFalse(answers(entry("max-age=1"), "", now: 3))
+    }
+
+    func testCacheControlSyntaxCases() {
+        // The first max-age wins, on one line or on two.
+        XCTAssertEqual(CacheControl(["max-age=1800, max-age=1"]).maxAge, 1800)
+        XCTAssertEqual(CacheControl(["max-age=1800", "max-age=1"]).maxAge, 1800)
+        // A decimal fraction is read as whole seconds, as Firefox and Safari do.
+        XCTAssertEqual(CacheControl(["max-age=3600.0"]).maxAge, 3600)
+        XCTAssertEqual(CacheControl(["max-age=3600.5"]).maxAge, 3600)
+        for invalid in ["max-age= 3600", "max-age=a3600", "max-age=3600a", "max-age=-1", "max-age=36.", "max-age"] {
+            let control = CacheControl([invalid])
+            XCTAssertTrue(control.maxAge == nil && control.invalidMaxAge, invalid)
+        }
+        // A space before the `=` makes another directive, which is ignored.
+        let spaced = CacheControl(["max-age =3600"])
+        XCTAssertTrue(spaced.maxAge == nil && !spaced.invalidMaxAge)
+        // Commas inside a quoted string do not end the directive.
+        XCTAssertEqual(CacheControl(["no-cache=\"a, B\", max-age=5"]).noCacheFields, ["a", "b"])
+        XCTAssertEqual(CacheControl(["no-cache=\"a, B\", max-age=5"]).maxAge, 5)
+        XCTAssertFalse(CacheControl(["no-cache=\"a\""]).noCache)
+        XCTAssertEqual(CacheControl(["foo=\"max-age=8\", max-age=1"]).maxAge, 1)
+    }
+
+    func testAQualifiedNoCacheStoresTheResponseWithoutTheNamedFields() {
+        let fields: [(name: String, value: String)] = [
+            ("Cache-Control", "no-cache=\"a\""), ("a", "1"), ("b", "2"), ("Cache-Control", "max-age=3600"),
+        ]
+        XCTAssertEqual(CacheEntry.storable(fields).map(\.name), ["Cache-Control", "b", "Cache-Control"])
+        let response = head(fields.map { ($0.name, $0.value) })
+        XCTAssertTrue(
+            CacheFreshness.isStorable(method: "GET", head: response, requestControl: CacheControl(), responseTime: 0))
+        XCTAssertEqual(CacheFreshness.lifetime(response, responseTime: 0), 3600)
+    }
+
+    func testMustUnderstandStoresAnUnderstoodStatusDespiteNoStore() {
+        func stored(_ status: Int) -> Bool {
+            CacheFreshness.isStorable(
+                method: "GET", head: head([("Cache-Control", "max-age=3600, no-store, must-understand")], status: status),
+                requestControl: CacheControl(), responseTime: 0)
+        }
+        XCTAssertTrue(stored(200))
+        XCTAssertTrue(stored(404))
+        XCTAssertFalse(stored(599))
+        XCTAssertFalse(stored(299))
+    }
+
+    func testPublicAllowsHeuristicFreshnessForAnyStatus() {
+        let date = ("Date", "Tue, 14 Nov 2023 22:13:20 GMT")
+        let modified = ("Last-Modified", "Tue, 14 Nov 2023 21:56:40 GMT")
+        XCTAssertEqual(CacheFreshness.lifetime(head([date, modified], status: 599), responseTime: 0), 0)
+        XCTAssertEqual(
+            CacheFreshness.lifetime(head([date, modified, ("Cache-Control", "public")], status: 599), responseTime: 0),
+            100)
+    }
+
+    func testVaryComparesNormalisedValues() {
+        let one = CacheKey.variant(names: ["foo"], headers: [HTTPField(name: "Foo", value: "1, 2")])
+        XCTAssertEqual(one, CacheKey.variant(names: ["foo"], headers: [HTTPField(name: "Foo", value: "1"), HTTPField(name: "foo", value: "2")]))
+        XCTAssertEqual(one, CacheKey.variant(names: ["foo"], headers: [HTTPField(name: "Foo", value: " 1,2 ")]))
+        XCTAssertNotEqual(one, CacheKey.variant(names: ["foo"], headers: [HTTPField(name: "Foo", value: "2, 1")]))
+        XCTAssertNotEqual(one, CacheKey.variant(names: ["foo"], headers: [HTTPField(name: "Foo", value: "1")]))
+    }
+
+    func testA304UpdatesContentRangeButNotTheBodysLengthOrCoding() {
+        let merged = CacheFreshness.merge(
+            stored: [("Content-Range", "bytes 0-1/2"), ("Content-Length", "2"), ("Content-Encoding", "gzip")],
+            notModified: head(
+                [("Content-Range", "bytes 0-1/3"), ("Content-Length", "0"), ("Content-Encoding", "br")], status: 304))
+        XCTAssertEqual(
+            merged.map { "\($0.name): \($0.value)" },
+            ["Content-Length: 2", "Content-Encoding: gzip", "Content-Range: bytes 0-1/3"])
     }
 }

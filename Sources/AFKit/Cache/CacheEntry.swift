@@ -60,13 +60,20 @@ package struct CacheEntry: Sendable {
         "proxy-authentication-info", "proxy-authorization",
     ]
 
-    /// The header fields a cache may store and replay: all but the hop-by-hop fields and those a
-    /// `Connection` field names (RFC 9111 §3.1).
+    /// The header fields a cache may store and replay: all but the hop-by-hop fields, those a
+    /// `Connection` field names (RFC 9111 §3.1) and those a qualified `no-cache="…"` names (§5.2.2.4).
     package static func storable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
         var dropped = hopByHop
-        for field in headers where ASCIICase.lowercased(field.name) == "connection" {
-            for name in field.value.split(separator: ",") { dropped.insert(ASCIICase.lowercased(name.cacheTrimmed)) }
+        var control: [String] = []
+        for field in headers {
+            switch ASCIICase.lowercased(field.name) {
+            case "connection":
+                for name in field.value.split(separator: ",") { dropped.insert(ASCIICase.lowercased(name.cacheTrimmed)) }
+            case "cache-control": control.append(field.value)
+            default: continue
+            }
         }
+        dropped.formUnion(CacheControl(control).noCacheFields)
         return headers.filter { !dropped.contains(ASCIICase.lowercased($0.name)) }
     }
 }

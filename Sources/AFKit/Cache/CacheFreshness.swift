@@ -5,6 +5,8 @@ import AFCurl
 package enum CacheFreshness {
     /// Status codes that may be cached with heuristic freshness (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+    /// Status codes whose caching rules afcli implements, for `must-understand` (RFC 9111 §5.2.2.3).
+    static let understoodStatuses: Set<Int> = heuristicallyCacheable.union([302, 303, 307])
     /// The longest heuristic lifetime: one day, however old Last-Modified is.
     package static let heuristicCap: Double = 86_400
 
@@ -14,7 +16,10 @@ package enum CacheFreshness {
     ) -> Bool {
         guard method == "GET" || method == "HEAD" else { return false }
         let control = CacheControl(head.values(for: "Cache-Control"))
-        if control.noStore || requestControl.noStore { return false }
+        // must-understand: a status whose caching afcli implements is stored despite no-store
+        // (which is there for caches that do not understand it); any other status is not.
+        let understood = control.mustUnderstand && understoodStatuses.contains(head.statusCode)
+        if (control.noStore && !understood) || requestControl.noStore { return false }
         if varyHasStar(head) { return false }
         guard (200...599).contains(head.statusCode), head.statusCode != 206 else { return false }
         // A status without heuristic freshness needs an explicit lifetime or permission.
@@ -41,7 +46,8 @@ package enum CacheFreshness {
             guard expires.count == 1, let time = HTTPDate.parse(first.cacheTrimmed) else { return 0 }
             return max(0, time - date)
         }
-        if heuristicallyCacheable.contains(head.statusCode),
+        // Heuristics for a status that allows them, or any status marked public (§4.2.2).
+        if heuristicallyCacheable.contains(head.statusCode) || control.isPublic,
             let modified = head.value(for: "Last-Modified").flatMap(HTTPDate.parse), modified < date
         {
             return min((date - modified) / 10, heuristicCap)
@@ -59,12 +65,14 @@ package enum CacheFreshness {
     }
 
     /// The `Age` a response carries (RFC 9111 §5.1): the first member of the first line, which must
-    /// be delta-seconds. `7200, 0` is 7200; anything else (`1e400`, `inf`, `-5`, `7200;foo`) is
-    /// ignored, as an absent Age.
+    /// be delta-seconds, parameters aside. `7200, 0` and `7200;foo` are 7200; anything else
+    /// (`1e400`, `inf`, `-5`) is ignored, as an absent Age.
     package static func ageField(_ head: ResponseHead) -> Double? {
         guard let line = head.values(for: "Age").first else { return nil }
         let first = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return CacheControl.deltaSeconds(first.cacheTrimmed).map(Double.init)
+        // A parameter after the number (`7200;foo=bar`) does not make the number unreadable.
+        let number = first.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return CacheControl.deltaSeconds(number.cacheTrimmed).map(Double.init)
     }
 
     /// Whether any member of any `Vary` line is `*` (`*, Foo`, `Foo, *`, `, *`): the response then
@@ -134,7 +142,8 @@ package enum CacheFreshness {
     package static func merge(stored: [(name: String, value: String)], notModified: ResponseHead)
         -> [(name: String, value: String)]
     {
-        let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
+        // The fields the stored body depends on (its length, its coding) stay the stored ones.
+        let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
         let incoming = CacheEntry.storable(notModified.headers).filter { !kept.contains(ASCIICase.lowercased($0.name)) }
         let replaced = Set(incoming.map { ASCIICase.lowercased($0.name) })
         return stored.filter { !replaced.contains(ASCIICase.lowercased($0.name)) } + incoming

@@ -104,8 +104,12 @@ package struct CacheKey: Equatable, Sendable {
         guard !names.isEmpty else { return "" }
         var text = ""
         for name in names {
-            let values = headers.filter { ASCIICase.lowercased($0.name) == name }.map { $0.value.cacheTrimmed }
-            text += name + ":" + values.joined(separator: ",") + "\n"
+            // Repeated lines and the spaces around list members change nothing (`Foo: 1, 2` is
+            // `Foo: 1` plus `Foo: 2`, and ` 1, 2 ` is `1,2`): RFC 9111 §4.1 lets a cache normalise.
+            let members = headers.filter { ASCIICase.lowercased($0.name) == name }.flatMap {
+                $0.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.cacheTrimmed }
+            }
+            text += name + ":" + members.joined(separator: ",") + "\n"
         }
         return SHA256.hex(SHA256.hash(Array(text.utf8)))
     }
