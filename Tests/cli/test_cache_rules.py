@@ -118,3 +118,17 @@ def test_stale_if_error_in_a_run(server, cache):
     result = cache.run("run", "-", "--cache", input=f"get {server.url}/r\n".encode(), at=10)
     record = json.loads(result.out)
     assert result.code == 0 and record["status"] == 200 and record["cache"] == "stale", result
+
+
+def test_the_route_is_part_of_the_key(server, cache):
+    server.handler = lambda request: Response(
+        headers=[("Cache-Control", "max-age=600")], body=request.header("Host").encode())
+    port = server.url.rsplit(":", 1)[1]
+    plain = cache.run("--cache", f"http://127.0.0.1:{port}/r")
+    routed = cache.run("--cache", "--resolve", f"127.0.0.1:{port}:127.0.0.1", f"http://127.0.0.1:{port}/r", at=1)
+    connected = cache.run("--cache", "--connect-to", f"127.0.0.1:{port}:127.0.0.1:{port}",
+                          f"http://127.0.0.1:{port}/r", at=1)
+    assert plain.code == routed.code == connected.code == 0
+    assert len(server.requests) == 3
+    again = cache.run("--cache", "--print=m", "--resolve", f"127.0.0.1:{port}:127.0.0.1", f"http://127.0.0.1:{port}/r", at=2)
+    assert "cache: hit" in again.out and len(server.requests) == 3

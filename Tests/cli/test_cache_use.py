@@ -181,3 +181,22 @@ def test_a_hit_prints_its_metrics_as_a_local_cache_load(server, cache):
     assert transaction["response"] == {"statusCode": 200} and transaction["remoteAddress"] is None
     assert transaction["countOfResponseBodyBytesReceived"] == 0 and metrics["redirectCount"] == 0
     assert len(server.requests) == 1
+
+
+def test_prune_verify_removes_body_files_that_do_not_match_their_name(server, cache):
+    server.handler = lambda request: Response(headers=[("Cache-Control", "max-age=600")], body=BIG + request.target.encode())
+    cache.run("--cache", server.url + "/good")
+    cache.run("--cache", server.url + "/bad")
+    bodies = sorted((cache.dir / "bodies").iterdir())
+    assert len(bodies) == 2
+    import hashlib
+    bad = next(p for p in bodies if hashlib.sha256(BIG + b"/bad").hexdigest() == p.name)
+    bad.write_bytes(b"y" * len(BIG + b"/bad"))
+    plain = cache.run("cache", "prune", at=1)
+    assert plain.code == 0 and "damaged" not in plain.out and bad.exists()
+    verified = cache.run("cache", "prune", "--verify-bodies", at=1)
+    assert verified.code == 0 and "1 damaged" in verified.out, verified
+    assert not bad.exists() and len(list((cache.dir / "bodies").iterdir())) == 1
+    listing = cache.run("cache", "ls", at=1).out
+    assert "/good" in listing and "/bad" not in listing
+    assert cache.run("--verify-bodies", server.url + "/good").code == 2

@@ -58,8 +58,8 @@ final class BatchExecutor {
     private var settingsCache: BatchClientSettings
     /// The response cache stage of the run (`--cache`), nil when off.
     private let cache: ResponseCache?
-    /// The credentials libcurl adds by itself, for the cache key, by netrc file.
-    private var cacheCredentials: [String?: CacheCredentials] = [:]
+    /// The credentials libcurl adds by itself, for the cache key, by netrc file and route.
+    private var cacheCredentials: [String: CacheCredentials] = [:]
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when the run does not log.
     private let logDescriptor: Int32?
     /// The exit status of the first request that failed, in completion order.
@@ -229,9 +229,10 @@ final class BatchExecutor {
 
     /// The credentials libcurl adds to requests sent with `settings`, for the cache key.
     private func credentials(_ settings: ClientOptions) -> CacheCredentials {
-        if let known = cacheCredentials[settings.netrcFile] { return known }
+        let identity = CacheCredentials.identity(settings)
+        if let known = cacheCredentials[identity] { return known }
         let material = CacheCredentials(settings)
-        cacheCredentials[settings.netrcFile] = material
+        cacheCredentials[identity] = material
         return material
     }
 

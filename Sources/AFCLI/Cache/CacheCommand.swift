@@ -77,7 +77,7 @@ struct CacheCommand {
         }
         var report: CachePruneReport
         do {
-            report = try store.prune(now: now, maxSize: options.cache.maxSize)
+            report = try store.prune(now: now, maxSize: options.cache.maxSize, verify: options.cache.verify)
         } catch {
             guard (error as? CacheError)?.isCorruption ?? (error as? SQLiteError)?.isCorruption ?? false else {
                 throw error
@@ -91,6 +91,7 @@ struct CacheCommand {
         try printOut(
             "removed \(report.expired) expired, \(report.evicted) least recently used, "
                 + "\(report.filesRemoved) unused files"
+                + (options.cache.verify ? ", \(report.damaged) damaged" : "")
                 + (rebuilt ? "; the cache was rebuilt" : "") + "\n")
         return .success
     }

@@ -77,7 +77,8 @@ extension ManualText {
                         + "`--encrypt-cmd`, whose output may differ each time) and a SHA-256 of the credentials and "
                         + "cookies sent "
                         + "(Authorization, Cookie, digest credentials, the netrc file, and the session and cookie-jar "
-                        + "cookies sent to this URL, not the whole jar): "
+                        + "cookies sent to this URL, not the whole jar), and the route when `--resolve`, `--connect-to` "
+                        + "or `--unix-socket` sends the request to another server than its URL names: "
                         + "a response is never answered to other credentials, and no secret is stored. An "
                         + "environment's cachePolicy (a --cache value) applies when no --cache or --no-cache is given."),
                 .paragraph(
@@ -100,7 +101,8 @@ extension ManualText {
                         + "and `afcli cache rm --all` all of them (URL is read as a request reads it: shorthands, "
                         + "percent-encoding, dot segments); `afcli cache prune` removes expired responses, then "
                         + "the least recently used until the cache is at most `--cache-max-size` (256m), and rebuilds "
-                        + "a damaged database (not a database, or corrupt) empty; any other failure (a full disk, a "
+                        + "a damaged database (not a database, or corrupt) empty; with `--verify-bodies` it first reads "
+                        + "every body file and removes those whose SHA-256 is not their name, with their entries; any other failure (a full disk, a "
                         + "lock held too long) is an error that leaves the cache as it is. `afcli cache path` prints "
                         + "the directory."),
             ]),

@@ -77,7 +77,7 @@ enum OptionScopes {
         "watch": .reachability, "location-trusted": .sending, "cache": [.request, .run],
         "cache-ttl": [.request, .run], "cache-namespace": [.request, .run], "cache-transition-output": .request,
         // General
-        "help": .every, "version": .every, "config": .every, "cache-max-size": .cache, "all": .cache,
+        "help": .every, "version": .every, "config": .every, "cache-max-size": .cache, "all": .cache, "verify-bodies": .cache,
         "parallel": .run, "first": .run, "keep-going": .run, "output-dir": .run,
     ]
 

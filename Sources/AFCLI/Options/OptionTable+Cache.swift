@@ -14,6 +14,8 @@ package struct CacheOptions: Equatable, Sendable {
     package var maxSize: Int64 = 256 << 20
     /// `--all`: `afcli cache rm --all`.
     package var all = false
+    /// `--verify-bodies`: `afcli cache prune --verify-bodies` checks body files against their names.
+    package var verify = false
 }
 
 /// The response cache: `--cache[=MODE]`, the CJ strategies' lifetime, the namespace, and the
@@ -74,6 +76,12 @@ extension OptionTable {
                 + "removing expired ones: a number with k, m or g. 256m by default.",
             apply: { values, text in values.cache.maxSize = try OptionValueParser.byteCount(text ?? "") },
             reset: { $0.cache.maxSize = 256 << 20 }),
+        OptionSpec(
+            long: "verify-bodies", group: .general, help: "cache prune: check body files' SHA-256",
+            description: "With afcli cache prune, read every stored body file and remove those whose SHA-256 is "
+                + "not their name (a damaged disk, an edit), with the entries that use them.",
+            apply: { values, _ in values.cache.verify = true },
+            reset: { $0.cache.verify = false }),
         OptionSpec(
             long: "all", group: .general, help: "cache rm: remove every entry",
             description: "With afcli cache rm, remove every stored response.",

@@ -1,7 +1,8 @@
 import Glibc
 
 /// What libcurl adds to a request by itself and the cache key must still tell apart: the netrc
-/// file (when the request has no credentials of its own) and the cookies its cookie engine sends.
+/// file (when the request has no credentials of its own), the cookies its cookie engine sends, and
+/// a route that sends the request to another server than its URL names.
 ///
 /// The cookie part is the cookies sent to the request's URL (libcurl's selection: domain, path,
 /// secure, expiry), not the whole jar or session: a jar that gained a cookie for another site, or
@@ -11,6 +12,9 @@ package struct CacheCredentials: Sendable {
     var netrc: [UInt8] = []
     /// The cookie engine's cookies as Netscape lines: the jar file's, then the session's.
     var cookieLines: [String] = []
+    /// Where the request goes when not where its URL says (`--resolve`, `--connect-to`,
+    /// `--unix-socket`): another server may answer differently, so the route is in the key.
+    var route: [UInt8] = []
 
     package init() {}
 
@@ -23,11 +27,24 @@ package struct CacheCredentials: Sendable {
             }
             cookieLines += cookies.lines
         }
+        let network = settings.network
+        if !settings.resolve.isEmpty || !network.connectTo.isEmpty || network.unixSocket != nil {
+            let parts = ["resolve"] + settings.resolve + ["connect-to"] + network.connectTo + [network.unixSocket ?? ""]
+            route = Array(("\nroute: " + parts.joined(separator: "\u{0}")).utf8)
+        }
+    }
+
+    /// What tells apart the credentials of two settings without reading any file: the netrc file's
+    /// name and the route, for a run that keeps one value per distinct pair.
+    package static func identity(_ settings: ClientOptions) -> String {
+        let network = settings.network
+        return ([settings.netrcFile ?? ""] + settings.resolve + ["|"] + network.connectTo + [network.unixSocket ?? ""])
+            .joined(separator: "\u{0}")
     }
 
     /// The bytes hashed into the key of a request to `url` at `now`.
     package func material(for url: String, now: Double) -> [UInt8] {
-        var material = netrc
+        var material = netrc + route
         if let sent = CurlCookieSelection.cookieHeader(lines: cookieLines, url: url, now: Int64(now)) {
             material += Array("\ncookie-engine: \(sent)".utf8)
         }
