@@ -200,3 +200,11 @@ def test_prune_verify_removes_body_files_that_do_not_match_their_name(server, ca
     listing = cache.run("cache", "ls", at=1).out
     assert "/good" in listing and "/bad" not in listing
     assert cache.run("--verify-bodies", server.url + "/good").code == 2
+
+
+def test_a_hit_shows_a_cache_read_and_no_connection(server, cache):
+    server.handler = answer(Cache_Control="max-age=600")
+    cache.run("--cache", server.url + "/t")
+    hit = cache.run("--cache", "--print=m", server.url + "/t", at=1)
+    assert "cache read" in hit.out and "Connection: none (answered from the cache)" in hit.out, hit
+    assert "TLS handshake" not in hit.out and "Sent:" not in hit.out

@@ -29,8 +29,9 @@ extension ManualText {
                         + "origin. A 304 that names another representation (a strong ETag other than the stored one) "
                         + "refreshes nothing: the request is sent again without conditions; a 304 with no-store answers "
                         + "with the stored response and removes it. An answer from the cache is held to "
-                        + "--max-filesize as the network's is, and has metrics of its own (`--meta=json` says "
-                        + "`resourceFetchType` `localCache`). "
+                        + "--max-filesize as the network's is, and has metrics of its own (the `--print=m` table shows "
+                        + "one `cache read` phase and no connection; `--meta=json` says `resourceFetchType` "
+                        + "`localCache`). "
                         + "With --follow, stored redirects are not answered, and the final response of a redirect chain "
                         + "is stored under its own URL (the final request's), never under the URL that redirected. A "
                         + "request that carries its own If-None-Match, If-Modified-Since or Range, or "
@@ -95,6 +96,12 @@ extension ManualText {
                         + "refused. A cache that cannot be read (corrupt, another user's, a link) is reported once on "
                         + "standard error and bypassed; the request goes on. A body that cannot be written (a full "
                         + "disk) is not stored and the entry stored before stays."),
+                .paragraph(
+                    "Where the public HTTP caching test suite would have a cache do otherwise, afcli chooses: a "
+                        + "request that sends a Cookie or Authorization is not answered with a response stored "
+                        + "without it (credentials are in the key); a stale response never answers a server error "
+                        + "or a dropped connection without stale-if-error; 206 Partial Content is never stored; a "
+                        + "HEAD is not answered from a stored GET."),
                 .paragraph(
                     "`afcli cache ls` lists the stored responses (method, URL, status, size, age, expiry); `afcli "
                         + "cache show URL` prints one with its headers; `afcli cache rm URL` removes a URL's responses "
