@@ -208,3 +208,30 @@ def test_a_hit_shows_a_cache_read_and_no_connection(server, cache):
     hit = cache.run("--cache", "--print=m", server.url + "/t", at=1)
     assert "cache read" in hit.out and "Connection: none (answered from the cache)" in hit.out, hit
     assert "TLS handshake" not in hit.out and "Sent:" not in hit.out
+
+
+def test_a_hit_never_loads_libcurl(server, cache):
+    # glibc's loader names every library it opens under LD_DEBUG=files.
+    server.handler = answer(Cache_Control="max-age=600")
+    first = cache.run_env("--cache", server.url + "/l", LD_DEBUG="files")
+    assert first.code == 0 and "libcurl.so" in first.err
+    remembered = (cache.dir / "accept-encoding").read_text().splitlines()
+    assert remembered[0].endswith("libcurl.so.4") and "gzip" in remembered[2]
+    hit = cache.run_env("--cache", "--print=hm", server.url + "/l", at=1, LD_DEBUG="files")
+    assert hit.code == 0 and "cache: hit" in hit.out, hit
+    assert "libcurl" not in hit.err and "libgnutls" not in hit.err
+    # The request a hit answers carries the same Accept-Encoding a sent one does.
+    sent = server.requests[0].header("Accept-Encoding")
+    shown = cache.run("--cache", "--offline", "--print=H", server.url + "/l", at=2)
+    assert f"Accept-Encoding: {sent}" in shown.out
+
+
+def test_a_stale_remembered_accept_encoding_is_learnt_again(server, cache):
+    server.handler = answer(Cache_Control="max-age=600")
+    cache.run("--cache", server.url + "/a")
+    path = cache.dir / "accept-encoding"
+    library, identity, value = path.read_text().splitlines()[:3]
+    path.write_text(f"{library}\n0 0 0 0 0\nmade-up\n")
+    cache.run("--cache", server.url + "/b", at=1)
+    assert server.requests[-1].header("Accept-Encoding") == value
+    assert path.read_text().splitlines()[1] == identity

@@ -88,6 +88,17 @@ enum CacheStage {
         return cache
     }
 
+    /// The Accept-Encoding requests are prepared with: with the cache on, the one remembered in
+    /// its directory, so an answer from the cache does not load libcurl to learn it; else libcurl's.
+    static func acceptEncoding(
+        options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
+    ) throws -> String {
+        guard !options.offline, !options.curl, try mode(options: options, profile: profile) != .off,
+            let directory = CacheDirectory.path(environment: environment)
+        else { return RequestPreparation.acceptEncoding }
+        return RememberedAcceptEncoding.value(cacheDirectory: directory)
+    }
+
     /// Whether the cache answered without the network: there is then no cookie engine state to
     /// save into a session or cookie jar (saving "none" would drop their cookies).
     static func answeredLocally(_ transport: RequestTransport) -> Bool {

@@ -88,7 +88,10 @@ extension ManualText {
                         + "stored`, `cache: invalidated`, `cache: bypassed` or `cache: miss, only-if-cached: 504, "
                         + "nothing sent`."),
                 .paragraph(
-                    "The cache is an SQLite database (WAL, so several afcli processes share it) in "
+                    "An answer from the cache never loads libcurl (most of afcli's start-up): the "
+                        + "Accept-Encoding requests carry, what libcurl decodes, is remembered in the cache directory "
+                        + "(accept-encoding) with the identity of the libcurl file it was learnt from. "
+                        + "The cache is an SQLite database (WAL, so several afcli processes share it) in "
                         + "$XDG_CACHE_HOME/afcli, else ~/.cache/afcli; bodies over 64 KiB are files in its bodies "
                         + "directory named by their SHA-256, written as the response streams (memory stays flat) and "
                         + "renamed into place only once complete, so a run that is killed leaves no half entry. The "

@@ -45,7 +45,9 @@ package struct CacheCredentials: Sendable {
     /// The bytes hashed into the key of a request to `url` at `now`.
     package func material(for url: String, now: Double) -> [UInt8] {
         var material = netrc + route
-        if let sent = CurlCookieSelection.cookieHeader(lines: cookieLines, url: url, now: Int64(now)) {
+        if !cookieLines.isEmpty,
+            let sent = CurlCookieSelection.cookieHeader(lines: cookieLines, url: url, now: Int64(now))
+        {
             material += Array("\ncookie-engine: \(sent)".utf8)
         }
         return material
