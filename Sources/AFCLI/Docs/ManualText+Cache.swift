@@ -46,9 +46,9 @@ extension ManualText {
                         + "must-revalidate or no-cache) or with a 504 Gateway Timeout, sending nothing."),
                 .paragraph(
                     "RFC 5861's directives let a stale response answer when the server allows it. Within "
-                        + "`stale-while-revalidate=N` seconds of going stale, a stored response answers at once "
-                        + "(`cache: hit, stale, age 12 s (stale-while-revalidate)`) and afcli revalidates it before it "
-                        + "exits, so the next request finds it fresh (`afcli run` revalidates instead, before "
+                        + "`stale-while-revalidate=N` seconds of going stale, a stored response answers, whatever the "
+                        + "server would say (`cache: hit, stale, age 12 s (stale-while-revalidate)`), and afcli "
+                        + "revalidates it before it exits, so the next request finds it fresh (`afcli run` revalidates instead, before "
                         + "answering). Within `stale-if-error=N` seconds (the response's, or the request's), a stored "
                         + "response answers a 500, 502, 503 or 504 or a connection that failed, with a warning on "
                         + "standard error and exit status 0. Without these directives, or with must-revalidate or "
