@@ -24,7 +24,8 @@ static int afcurl_loaded = 0;
 static char afcurl_library[4096];
 
 static void afcurl_run_load(void) {
-    void *handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    /* Lazy binding, as the linked library had: a plain GET resolves only the calls it makes. */
+    void *handle = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
     if (handle == NULL) {
         return;
     }
