@@ -132,3 +132,16 @@ def test_the_route_is_part_of_the_key(server, cache):
     assert len(server.requests) == 3
     again = cache.run("--cache", "--print=m", "--resolve", f"127.0.0.1:{port}:127.0.0.1", f"http://127.0.0.1:{port}/r", at=2)
     assert "cache: hit" in again.out and len(server.requests) == 3
+
+
+def test_a_stored_get_answers_a_head(server, cache):
+    server.handler = lambda request: Response(
+        headers=[("Cache-Control", "max-age=60"), ("ETag", '"g"'), ("X-From", request.method)], body=b"body")
+    cache.run("--cache", server.url + "/h")
+    head = cache.run("--cache", "--print=hm", "head", server.url + "/h", at=5)
+    assert head.code == 0 and "cache: hit, age 5 s" in head.out and "X-From: GET" in head.out, head
+    assert "body" not in head.out and len(server.requests) == 1
+    # Stale, the GET response does not answer: the HEAD goes out as it is, unconditionally.
+    late = cache.run("--cache", "--print=hm", "head", server.url + "/h", at=100)
+    assert "X-From: HEAD" in late.out and server.requests[-1].method == "HEAD"
+    assert server.requests[-1].header("If-None-Match") is None

@@ -34,6 +34,7 @@ extension ManualText {
                         + "`localCache`). "
                         + "With --follow, stored redirects are not answered, and the final response of a redirect chain "
                         + "is stored under its own URL (the final request's), never under the URL that redirected. A "
+                        + "fresh stored GET response answers a HEAD with its head. A "
                         + "request that carries its own If-None-Match, If-Modified-Since or Range, or "
                         + "whose body is streamed from a file or standard input, bypasses the cache."),
                 .paragraph(
@@ -103,8 +104,7 @@ extension ManualText {
                     "Where the public HTTP caching test suite would have a cache do otherwise, afcli chooses: a "
                         + "request that sends a Cookie or Authorization is not answered with a response stored "
                         + "without it (credentials are in the key); a stale response never answers a server error "
-                        + "or a dropped connection without stale-if-error; 206 Partial Content is never stored; a "
-                        + "HEAD is not answered from a stored GET."),
+                        + "or a dropped connection without stale-if-error; 206 Partial Content is never stored."),
                 .paragraph(
                     "`afcli cache ls` lists the stored responses (method, URL, status, size, age, expiry); `afcli "
                         + "cache show URL` prints one with its headers; `afcli cache rm URL` removes a URL's responses "

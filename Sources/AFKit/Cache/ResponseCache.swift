@@ -129,7 +129,14 @@ package final class ResponseCache {
         let now = configuration.now()
         let found = guarded { try lookup(key, request: request, follows: follows, in: $0) }
         if found == nil, storeFailed, mode != .only { return .asIs(.bypassed) }
-        let candidate = found ?? nil
+        var candidate = found ?? nil
+        var answeringKey = key
+        if candidate == nil, request.method == "HEAD", !mode.isCJStrategy,
+            let stored = storedGET(for: request, credentials: credentials, follows: follows)
+        {
+            // A stored GET response may answer a HEAD (RFC 9110 §9.3.2): its head without the body.
+            (candidate, answeringKey) = (stored.candidate, stored.key)
+        }
         if let candidate {
             let entry = candidate.entry
             let age = CacheFreshness.age(
@@ -159,7 +166,7 @@ package final class ResponseCache {
                 // A write costs a WAL append and a checkpoint when the process ends: the least
                 // recently used order only needs the minute.
                 if now - entry.lastUsed >= 60 {
-                    _ = guarded { try $0.touch(key: key.digest, variant: candidate.variant, at: now) }
+                    _ = guarded { try $0.touch(key: answeringKey.digest, variant: candidate.variant, at: now) }
                 }
                 return .done(result, .hit(age: age))
             }
@@ -169,6 +176,8 @@ package final class ResponseCache {
             // HTTP's only-if-cached typed as a header: a 504 from the cache, nothing sent (§5.2.1.7).
             return .done(try gatewayTimeout(request, key: key, to: delegate), .unsatisfiable)
         }
+        // A GET response that did not answer a HEAD is not revalidated by it.
+        if answeringKey != key { candidate = nil }
         let revalidating = mode.isCJStrategy ? nil : candidate.flatMap { Self.hasValidators($0.entry) ? $0 : nil }
         if mode == .http, revalidatesLater, let candidate,
             CacheFreshness.mayAnswerStale(candidate.entry, request: requestControl, now: now, ifError: false),
@@ -195,6 +204,21 @@ package final class ResponseCache {
             fetch.tee.interceptsServerErrors = true
         }
         return .fetch(fetch)
+    }
+
+    /// The stored GET response a HEAD request selects, with its key; nil when there is none.
+    private func storedGET(
+        for request: PreparedRequest, credentials: CacheCredentials, follows: Bool
+    ) -> (candidate: Candidate, key: CacheKey)? {
+        var get = request
+        get.method = "GET"
+        guard
+            let key = CacheKey(
+                request: get, namespace: configuration.namespace,
+                credentials: credentials.material(for: request.url, now: configuration.now())),
+            let found = guarded({ try lookup(key, request: request, follows: follows, in: $0) }) ?? nil
+        else { return nil }
+        return (found, key)
     }
 
     /// Whether a stored entry's body can still be read (a body file may have been removed).
