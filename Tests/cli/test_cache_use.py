@@ -235,3 +235,13 @@ def test_a_stale_remembered_accept_encoding_is_learnt_again(server, cache):
     cache.run("--cache", server.url + "/b", at=1)
     assert server.requests[-1].header("Accept-Encoding") == value
     assert path.read_text().splitlines()[1] == identity
+
+
+def test_a_hit_with_a_session_loads_no_libcurl_either(server, cache, tmp_path):
+    server.handler = answer(Cache_Control="max-age=600")
+    session = tmp_path / "s.json"
+    cache.run("--cache", "--session", str(session), server.url + "/s", "Cookie:a=1")
+    cache.run("--cache", "--session", str(session), server.url + "/s", at=1)
+    hit = cache.run_env("--cache", "--print=m", "--session", str(session), server.url + "/s", at=2, LD_DEBUG="files")
+    assert hit.code == 0 and "cache: hit" in hit.out and "libcurl" not in hit.err, hit.out
+    assert len(server.requests) == 1
