@@ -245,3 +245,14 @@ def test_a_hit_with_a_session_loads_no_libcurl_either(server, cache, tmp_path):
     hit = cache.run_env("--cache", "--print=m", "--session", str(session), server.url + "/s", at=2, LD_DEBUG="files")
     assert hit.code == 0 and "cache: hit" in hit.out and "libcurl" not in hit.err, hit.out
     assert len(server.requests) == 1
+
+
+def test_cache_help_describes_the_rules_and_options(cache):
+    shown = cache.run("cache", "--help")
+    assert shown.code == 0 and shown.out.startswith("usage: afcli cache ls|show URL"), shown
+    for rule in ("RESPONSE CACHE", "only-if-cached", "stale-if-error", "Set-Cookie", "Host:", "--max-filesize",
+                 "--verify-bodies", "--cache-ttl", "route"):
+        assert rule in shown.out, rule
+    assert all(len(line) <= 80 for line in shown.out.splitlines())
+    # Elsewhere, --help is the one-screen summary.
+    assert "RESPONSE CACHE" not in cache.run("--help").out

@@ -114,7 +114,7 @@ extension ManualText {
                         + "a damaged database (not a database, or corrupt) empty; with `--verify-bodies` it first reads "
                         + "every body file and removes those whose SHA-256 is not their name, with their entries; any other failure (a full disk, a "
                         + "lock held too long) is an error that leaves the cache as it is. `afcli cache path` prints "
-                        + "the directory."),
+                        + "the directory, and `afcli cache --help` this section with the cache's options."),
             ]),
     ]
 }
