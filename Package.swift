@@ -13,9 +13,10 @@ let package = Package(
     targets: [
         .target(
             name: "CCurlShim",
-            // libssl/libcrypto are the ones libcurl already loads (ccurl_tls.c: chain-wide pinning).
-            // libidn2 (ccurl_idna.c: IDN host names) is opened on first use, not linked.
-            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]
+            // libcurl is opened with dlopen on first use (ccurl_dyn.c): an answer from the cache
+            // never loads its dependency tree. libssl/libcrypto are the ones libcurl loads too
+            // (ccurl_tls.c: chain-wide pinning). libidn2 (ccurl_idna.c) is opened on first use.
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(
             name: "CXMLShim",

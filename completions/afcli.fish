@@ -206,6 +206,8 @@ complete -c afcli -l cache-transition-output -r -F -d 'cj-then-network: stored b
 complete -c afcli -l no-cache-transition-output -d 'negate --cache-transition-output'
 complete -c afcli -l cache-max-size -x -d 'cache prune: trim to BYTES (256m)'
 complete -c afcli -l no-cache-max-size -d 'negate --cache-max-size'
+complete -c afcli -l verify-bodies -d 'cache prune: check body files\' SHA-256'
+complete -c afcli -l no-verify-bodies -d 'negate --verify-bodies'
 complete -c afcli -l all -d 'cache rm: remove every entry'
 complete -c afcli -l no-all -d 'negate --all'
 complete -c afcli -s w -l write-out -x -d 'print FORMAT after the response, as curl -w'

@@ -59,7 +59,11 @@ package enum AFCLIMain {
                     positionals: parsed.positionals, options: parsed.options, environment: environment
                 ).run()
             case .help(let length):
-                try printOut(length == .short ? HelpText.short() : HelpText.long())
+                switch length {
+                case .short: try printOut(HelpText.short())
+                case .long: try printOut(HelpText.long())
+                case .cache: try printOut(HelpText.cache())
+                }
             case .completions(let shell):
                 try printOut(Completions.script(for: shell))
             case .manPage:

@@ -49,10 +49,10 @@ package enum ConnectionProbe {
     ) throws(CurlError) -> (ConnectionReport, CurlError?) {
         let initCode = afcurl_global_init()
         guard initCode == CURLE_OK else { throw CurlError.setup("could not initialise libcurl", code: initCode) }
-        guard let handle = curl_easy_init() else {
+        guard let handle = afcurl_easy_init() else {
             throw CurlError(kind: .other, description: "could not create a libcurl handle")
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { afcurl_easy_cleanup(handle) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
@@ -74,7 +74,7 @@ package enum ConnectionProbe {
         }
         let hook = try TLSConfigurator.apply(options.tls, url: url, to: handle, recordsChain: true)
 
-        let code = withExtendedLifetime(resolve) { curl_easy_perform(handle) }
+        let code = withExtendedLifetime(resolve) { afcurl_easy_perform(handle) }
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
         }

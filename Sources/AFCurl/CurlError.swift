@@ -95,7 +95,7 @@ package struct CurlError: Error, CustomStringConvertible {
 
     /// libcurl's generic text for a result code.
     package static func strerror(_ code: CURLcode) -> String {
-        guard let text = curl_easy_strerror(code) else { return "libcurl error \(code.rawValue)" }
+        guard let text = afcurl_easy_strerror(code) else { return "libcurl error \(code.rawValue)" }
         return String(cString: text)
     }
 

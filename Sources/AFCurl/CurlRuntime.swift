@@ -7,6 +7,12 @@ package enum CurlRuntime {
         String(cString: afcurl_version())
     }
 
+    /// The file libcurl was loaded from (loading it); nil when it cannot be loaded.
+    package static var libraryPath: String? {
+        let path = String(cString: afcurl_library_path())
+        return path.isEmpty ? nil : path
+    }
+
     /// The Accept-Encoding value this libcurl can decode, e.g. `gzip, deflate, br, zstd`.
     package static var supportedEncodings: String {
         String(cString: afcurl_supported_encodings())
@@ -56,9 +62,9 @@ package struct CurlURL: Equatable, Sendable {
 
     /// Parses an absolute URL; nil when libcurl rejects it.
     package init?(_ url: String) {
-        guard let parsed = curl_url() else { return nil }
-        defer { curl_url_cleanup(parsed) }
-        guard curl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK,
+        guard let parsed = afcurl_url() else { return nil }
+        defer { afcurl_url_cleanup(parsed) }
+        guard afcurl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK,
             let scheme = CurlURL.part(parsed, CURLUPART_SCHEME, flags: 0),
             let host = CurlURL.part(parsed, CURLUPART_HOST, flags: 0),
             let port = CurlURL.part(parsed, CURLUPART_PORT, flags: UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) })
@@ -69,11 +75,11 @@ package struct CurlURL: Equatable, Sendable {
     /// Resolves `reference` against `base` the way libcurl resolves a Location header;
     /// `allowingAnyScheme` also accepts schemes libcurl does not know (`javascript:`).
     package static func resolve(_ reference: String, against base: String, allowingAnyScheme: Bool = false) -> String? {
-        guard let parsed = curl_url() else { return nil }
-        defer { curl_url_cleanup(parsed) }
+        guard let parsed = afcurl_url() else { return nil }
+        defer { afcurl_url_cleanup(parsed) }
         let flags = allowingAnyScheme ? UInt32(CURLU_NON_SUPPORT_SCHEME) : 0
-        guard curl_url_set(parsed, CURLUPART_URL, base, 0) == CURLUE_OK,
-            curl_url_set(parsed, CURLUPART_URL, reference, flags) == CURLUE_OK
+        guard afcurl_url_set(parsed, CURLUPART_URL, base, 0) == CURLUE_OK,
+            afcurl_url_set(parsed, CURLUPART_URL, reference, flags) == CURLUE_OK
         else { return nil }
         return part(parsed, CURLUPART_URL, flags: 0)
     }
@@ -81,8 +87,8 @@ package struct CurlURL: Equatable, Sendable {
     /// One part of a parsed URL, copied out of libcurl's allocation.
     private static func part(_ url: OpaquePointer, _ which: CURLUPart, flags: UInt32) -> String? {
         var text: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(url, which, &text, flags) == CURLUE_OK, let text else { return nil }
-        defer { curl_free(text) }
+        guard afcurl_url_get(url, which, &text, flags) == CURLUE_OK, let text else { return nil }
+        defer { afcurl_curl_free(text) }
         return String(cString: text)
     }
 }

@@ -31,7 +31,7 @@ extension EasyHandle {
         guard afcurl_getinfo_slist(rawHandle, CURLINFO_COOKIELIST, &list) == CURLE_OK, let first = list else {
             return []
         }
-        defer { curl_slist_free_all(first) }
+        defer { afcurl_slist_free_all(first) }
         var lines: [String] = []
         var node: UnsafeMutablePointer<curl_slist>? = first
         while let current = node {

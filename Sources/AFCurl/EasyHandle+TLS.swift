@@ -35,8 +35,8 @@ final class CurlStringList {
     init(_ items: [String]) throws(CurlError) {
         var list: UnsafeMutablePointer<curl_slist>?
         for item in items {
-            guard let extended = curl_slist_append(list, item) else {
-                curl_slist_free_all(list)
+            guard let extended = afcurl_slist_append(list, item) else {
+                afcurl_slist_free_all(list)
                 throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
             }
             list = extended
@@ -45,7 +45,7 @@ final class CurlStringList {
     }
 
     deinit {
-        curl_slist_free_all(head)
+        afcurl_slist_free_all(head)
     }
 }
 

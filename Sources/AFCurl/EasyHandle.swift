@@ -28,7 +28,7 @@ package final class EasyHandle {
     package init() throws(CurlError) {
         let initCode = afcurl_global_init()
         guard initCode == CURLE_OK else { throw CurlError.setup("could not initialise libcurl", code: initCode) }
-        guard let handle = curl_easy_init() else {
+        guard let handle = afcurl_easy_init() else {
             throw CurlError(kind: .other, description: "could not create a libcurl handle")
         }
         self.handle = handle
@@ -38,7 +38,7 @@ package final class EasyHandle {
 
     deinit {
         if active != nil { endTransfer() }
-        curl_easy_cleanup(handle)
+        afcurl_easy_cleanup(handle)
         // After the cleanup: libcurl no longer points at the list.
         headerList.free()
         errorBuffer.deallocate()
@@ -47,7 +47,7 @@ package final class EasyHandle {
     /// Performs one HTTP exchange, streaming the response into `events`, and reports the outcome.
     package func perform(_ request: TransferRequest, events: TransferEvents) throws(CurlError) -> TransferOutcome {
         try begin(request, events: events)
-        let code = curl_easy_perform(handle)
+        let code = afcurl_easy_perform(handle)
         return try conclude(code: code)
     }
 
@@ -57,7 +57,7 @@ package final class EasyHandle {
         if afcurl_interrupted() != 0 {
             throw CurlError.interrupted(signal: afcurl_interrupt_signal())
         }
-        if isDirty { curl_easy_reset(handle) }
+        if isDirty { afcurl_easy_reset(handle) }
         isDirty = true
         let body = EasyHandle.effectiveBody(method: request.method, body: request.body)
         let context = TransferContext(
@@ -121,7 +121,7 @@ package final class EasyHandle {
     /// Resets the handle and frees what the transfer held (the callbacks' userdata); the header
     /// list is kept for the next transfer.
     private func endTransfer() {
-        curl_easy_reset(handle)
+        afcurl_easy_reset(handle)
         isDirty = false
         active = nil
         transferResources.endTransfer()

@@ -32,7 +32,7 @@ struct HeaderListCache {
 
     /// Frees the list; only once libcurl no longer points at it.
     mutating func free() {
-        curl_slist_free_all(list)
+        afcurl_slist_free_all(list)
         list = nil
         lines = []
         isMade = false
@@ -43,8 +43,8 @@ struct HeaderListCache {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
             // withCString passes a native string's own bytes, without an intermediate C array.
-            guard let extended = line.withCString({ curl_slist_append(list, $0) }) else {
-                curl_slist_free_all(list)
+            guard let extended = line.withCString({ afcurl_slist_append(list, $0) }) else {
+                afcurl_slist_free_all(list)
                 throw CurlError(kind: .other, code: Int(CURLE_OUT_OF_MEMORY.rawValue), description: "out of memory")
             }
             list = extended

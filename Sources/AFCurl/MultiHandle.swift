@@ -27,7 +27,7 @@ package final class MultiHandle {
     package init(maxConnections: Int = 0) throws(CurlError) {
         let initCode = afcurl_global_init()
         guard initCode == CURLE_OK else { throw CurlError.setup("could not initialise libcurl", code: initCode) }
-        guard let multi = curl_multi_init() else {
+        guard let multi = afcurl_multi_init() else {
             throw CurlError(kind: .other, description: "could not create a libcurl multi handle")
         }
         self.multi = multi
@@ -51,7 +51,7 @@ package final class MultiHandle {
 
     deinit {
         cancelAll()
-        curl_multi_cleanup(multi)
+        afcurl_multi_cleanup(multi)
     }
 
     /// The number of transfers added and not yet completed.
@@ -69,7 +69,7 @@ package final class MultiHandle {
             // A transfer may wait here for a connection, and libcurl's phase times start after
             // that wait: when the request goes out tells how long it was.
             try handle.timeRequestStart()
-            let code = curl_multi_add_handle(multi, handle.rawHandle)
+            let code = afcurl_multi_add_handle(multi, handle.rawHandle)
             guard code == CURLM_OK else { throw MultiHandle.error(code, "could not start a transfer") }
         } catch {
             _ = try? handle.conclude(code: CURLE_FAILED_INIT)
@@ -94,7 +94,7 @@ package final class MultiHandle {
     /// run once per wake-up, not in a loop.)
     package func run() throws(CurlError) -> [Completion] {
         var stillRunning: Int32 = 0
-        let code = curl_multi_perform(multi, &stillRunning)
+        let code = afcurl_multi_perform(multi, &stillRunning)
         guard code == CURLM_OK else { throw MultiHandle.error(code, "the transfers failed") }
         return collect()
     }
@@ -103,7 +103,7 @@ package final class MultiHandle {
     /// timers); a signal ends the wait early, and the caller checks the interrupt flag.
     package func poll(timeoutMilliseconds: Int) throws(CurlError) {
         guard !running.isEmpty else { return }
-        let code = curl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
+        let code = afcurl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
         guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
             throw MultiHandle.error(code, "waiting for the transfers failed")
         }
@@ -125,7 +125,7 @@ package final class MultiHandle {
         var cancelled: [Completion] = []
         for (raw, handle) in running {
             let metrics = TransferMetrics.read(from: raw)
-            curl_multi_remove_handle(multi, raw)
+            afcurl_multi_remove_handle(multi, raw)
             var error = CurlError.interrupted(signal: 0)
             do throws(CurlError) {
                 _ = try handle.conclude(code: CURLE_ABORTED_BY_CALLBACK)
@@ -146,7 +146,7 @@ package final class MultiHandle {
         var result = CURLE_OK
         while afcurl_multi_next_done(multi, &easy, &result) != 0 {
             guard let raw = easy, let handle = running.removeValue(forKey: raw) else { continue }
-            curl_multi_remove_handle(multi, raw)
+            afcurl_multi_remove_handle(multi, raw)
             let outcome: TransferResult
             do {
                 outcome = .success(try handle.conclude(code: result))
@@ -168,6 +168,6 @@ package final class MultiHandle {
     private static func error(_ code: CURLMcode, _ what: String) -> CurlError {
         CurlError(
             kind: .other, code: Int(code.rawValue),
-            description: "\(what) (\(String(cString: curl_multi_strerror(code))))")
+            description: "\(what) (\(String(cString: afcurl_multi_strerror(code))))")
     }
 }

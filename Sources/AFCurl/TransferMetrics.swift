@@ -58,6 +58,9 @@ package struct TransferMetrics: Equatable, Sendable {
     package var method: String?
     /// The response's status code (`response_code`), 0 when none arrived.
     package var responseCode: Int = 0
+    /// Whether the response came from afcli's cache, not the network (AFNetworking's
+    /// `resourceFetchType` `localCache`).
+    package var answeredFromCache = false
 
     package init() {}
 

@@ -2,6 +2,7 @@
  * ccurl_multi.c: typed wrappers over libcurl's multi interface (see ccurl_multi.h).
  */
 #include "ccurl_multi.h"
+#include "ccurl_dyn.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>

@@ -3,6 +3,7 @@
  * Swift 6 cannot hold in globals (one-time init, the interrupt flag set by signal handlers).
  */
 #include "ccurl_shim.h"
+#include "ccurl_dyn.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -14,7 +15,7 @@ static pthread_once_t afcurl_init_once = PTHREAD_ONCE_INIT;
 static CURLcode afcurl_init_result = CURLE_OK;
 
 static void afcurl_run_global_init(void) {
-    afcurl_init_result = curl_global_init(CURL_GLOBAL_DEFAULT);
+    afcurl_init_result = afcurl_load() ? curl_global_init(CURL_GLOBAL_DEFAULT) : CURLE_FAILED_INIT;
 }
 
 CURLcode afcurl_global_init(void) {
@@ -109,8 +110,8 @@ static void afcurl_append_encoding(const char *name) {
 }
 
 static void afcurl_compute_encodings(void) {
-    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
     afcurl_encodings[0] = '\0';
+    const curl_version_info_data *info = afcurl_load() ? curl_version_info(CURLVERSION_NOW) : NULL;
     if (info == NULL) {
         return;
     }
@@ -131,12 +132,12 @@ const char *afcurl_supported_encodings(void) {
 }
 
 const char *afcurl_version(void) {
-    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    const curl_version_info_data *info = afcurl_load() ? curl_version_info(CURLVERSION_NOW) : NULL;
     return (info != NULL && info->version != NULL) ? info->version : "";
 }
 
 int afcurl_supports_http3(void) {
-    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    const curl_version_info_data *info = afcurl_load() ? curl_version_info(CURLVERSION_NOW) : NULL;
     return info != NULL && (info->features & CURL_VERSION_HTTP3) != 0;
 }
 

@@ -6,6 +6,8 @@
  * (as sent, or as verified up to its anchor) carries a pinned key or is a pinned certificate.
  */
 #include "ccurl_tls.h"
+#include "ccurl_dyn.h"
+#include "ccurl_shim.h"
 
 #include <openssl/bio.h>
 #include <openssl/err.h>
@@ -85,7 +87,7 @@ static int afcurl_describe(X509 *certificate, afcurl_certificate_info *info) {
 /* MARK: - The hook */
 
 int afcurl_trust_hook_supported(void) {
-    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    const curl_version_info_data *info = afcurl_load() ? curl_version_info(CURLVERSION_NOW) : NULL;
     if (info == NULL || info->ssl_version == NULL) {
         return 0;
     }

@@ -61,8 +61,8 @@ final class SecurityTLSFailureTests: XCTestCase {
     func testRedirectToPlainHTTPWhilePinningIsRefused() throws {
         var tls = TLSOptions()
         tls.pinnedKeyDigests = [[UInt8](repeating: 1, count: 32)]
-        let handle = try XCTUnwrap(curl_easy_init())
-        defer { curl_easy_cleanup(handle) }
+        let handle = try XCTUnwrap(afcurl_easy_init())
+        defer { afcurl_easy_cleanup(handle) }
 
         XCTAssertThrowsError(
             try TLSConfigurator.apply(tls, url: "http://api.test/", to: handle, recordsChain: false)

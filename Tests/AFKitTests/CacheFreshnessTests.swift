@@ -41,7 +41,7 @@ final class CacheFreshnessTests: XCTestCase {
             ("no-store", "GET", [("Cache-Control", "max-age=60, no-store")], 200, false),
             ("NO-STORE upper case", "GET", [("Cache-Control", "NO-STORE")], 200, false),
             ("POST", "POST", [("Cache-Control", "max-age=60")], 200, false),
-            ("Vary *", "GET", [("Cache-Control", "max-age=60"), ("Vary", "Accept, *")].map { ($0.0, $0.1) }, 200, true),
+            ("Vary with a star among names", "GET", [("Cache-Control", "max-age=60"), ("Vary", "Accept, *")], 200, false),
             ("Vary star alone", "GET", [("Cache-Control", "max-age=60"), ("Vary", "*")], 200, false),
             ("206", "GET", [("Cache-Control", "max-age=60")], 206, false),
             ("302 without lifetime", "GET", [("ETag", "\"x\"")], 302, false),
@@ -99,9 +99,9 @@ final class CacheFreshnessTests: XCTestCase {
                 httpVersion: "HTTP/1.1", headers: [("Cache-Control", control)], body: .inline([]), bodySize: 0,
                 requestTime: 0, responseTime: 0, expires: nil, lastUsed: 0)
         }
-        XCTAssertTrue(CacheFreshness.isFresh(entry("max-age=10"), now: 9))
-        XCTAssertFalse(CacheFreshness.isFresh(entry("max-age=10"), now: 10))
-        XCTAssertFalse(CacheFreshness.isFresh(entry("max-age=10, no-cache"), now: 1))
+        XCTAssertTrue(CacheFreshness.answers(entry("max-age=10"), request: CacheControl(), now: 9))
+        XCTAssertFalse(CacheFreshness.answers(entry("max-age=10"), request: CacheControl(), now: 10))
+        XCTAssertFalse(CacheFreshness.answers(entry("max-age=10, no-cache"), request: CacheControl(), now: 1))
         XCTAssertTrue(CacheFreshness.mayServeStale(entry("max-age=10")))
         XCTAssertFalse(CacheFreshness.mayServeStale(entry("max-age=10, must-revalidate")))
         XCTAssertFalse(CacheFreshness.mayServeStale(entry("no-cache")))

@@ -12,7 +12,7 @@ final class CacheStoreTests: TemporaryDirectoryTestCase {
     private func entry(_ url: String, body: CacheEntry.Body, size: Int64, used: Double = 0, expires: Double? = nil) -> CacheEntry {
         CacheEntry(
             namespace: "ns", method: "GET", url: url, varyNames: ["accept"], statusCode: 200, reasonPhrase: "OK",
-            httpVersion: "HTTP/1.1", headers: [("ETag", "\"a\""), ("Set-Cookie", "s=1")], body: body, bodySize: size,
+            httpVersion: "HTTP/1.1", headers: [("ETag", "\"a\""), ("Set-Cookie", "s=1"), ("Keep-Alive", "timeout=5")], body: body, bodySize: size,
             requestTime: 1, responseTime: 2, expires: expires, lastUsed: used)
     }
 
@@ -22,7 +22,7 @@ final class CacheStoreTests: TemporaryDirectoryTestCase {
         return info.st_mode & 0o777
     }
 
-    func testEntriesRoundTripWithoutSetCookie() throws {
+    func testEntriesRoundTripWithSetCookieButNoHopByHopField() throws {
         let store = try CacheStore(directory: cacheDirectory)
         try store.put(key: "k", variant: "v", entry: entry("http://h/", body: .inline([1, 2, 3]), size: 3))
         let found = try store.variants(of: "k")
@@ -30,7 +30,7 @@ final class CacheStoreTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(found[0].variant, "v")
         XCTAssertEqual(found[0].entry.body, .inline([1, 2, 3]))
         XCTAssertEqual(found[0].entry.varyNames, ["accept"])
-        XCTAssertEqual(found[0].entry.headers.map(\.name), ["ETag"])
+        XCTAssertEqual(found[0].entry.headers.map(\.name), ["ETag", "Set-Cookie"])
         XCTAssertEqual(mode(cacheDirectory), 0o700)
         XCTAssertEqual(mode(store.databasePath), 0o600)
         // A second open of the warm database sees the same entry.
@@ -118,6 +118,36 @@ final class CacheStoreTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(report.evicted, 1)
         XCTAssertEqual(try store.entries().map(\.url), ["http://h/c"])
         XCTAssertEqual(try store.remove(url: "HTTP://H/c"), 1)
+    }
+
+    func testRemovingSeveralBodyFilesAtOnceRemovesEveryEntryAndFile() throws {
+        // One statement counts the users of each body file in turn; it used to be bound again
+        // without a reset, which SQLite refuses (SQLITE_MISUSE) from the second file on.
+        let store = try CacheStore(directory: cacheDirectory)
+        var digests: [String] = []
+        for index in 0..<3 {
+            let writer = store.bodyWriter()
+            let body = [UInt8](repeating: UInt8(index), count: CacheBodyWriter.inlineLimit + 1)
+            body.withUnsafeBytes { writer.append($0) }
+            let committed = try XCTUnwrap(writer.commit())
+            if case .file(let digest) = committed.body { digests.append(digest) }
+            try store.put(
+                key: "k", variant: "v\(index)", entry: entry("http://h/x", body: committed.body, size: committed.size))
+        }
+        XCTAssertEqual(digests.count, 3)
+        try store.invalidate(url: "http://h/x")
+        XCTAssertEqual(try store.entries().count, 0)
+        XCTAssertEqual(FileIO.names(in: cacheDirectory + "/bodies"), [])
+        for index in 0..<2 {
+            let writer = store.bodyWriter()
+            [UInt8](repeating: UInt8(9 + index), count: CacheBodyWriter.inlineLimit + 1).withUnsafeBytes {
+                writer.append($0)
+            }
+            let committed = try XCTUnwrap(writer.commit())
+            try store.put(key: "k\(index)", variant: "", entry: entry("http://h/\(index)", body: committed.body, size: committed.size))
+        }
+        XCTAssertEqual(try store.removeAll(), 2)
+        XCTAssertEqual(FileIO.names(in: cacheDirectory + "/bodies"), [])
     }
 
     func testSymbolicLinksAndForeignDirectoriesAreRefused() throws {

@@ -35,6 +35,9 @@ def cache(tmp_path):
         def run(self, *args, at=0, **kwargs):
             return run(list(args), env=self.env(at), **kwargs)
 
+        def run_env(self, *args, at=0, **extra):
+            return run(list(args), env=self.env(at, **extra))
+
     return Cache()
 
 
@@ -154,12 +157,20 @@ def test_only_answers_from_the_cache_or_fails_with_15(server, cache):
     assert refused.code == 15 and len(server.requests) == 2
 
 
-def test_set_cookie_is_never_stored_or_replayed(server, cache):
-    server.handler = answer(Cache_Control="max-age=60", Set_Cookie="session=secret")
+def test_set_cookie_is_stored_and_shown_but_never_applied(server, cache, tmp_path):
+    server.handler = answer(Cache_Control="max-age=60", Set_Cookie="session=fromserver")
+    session = tmp_path / "s.json"
+    jar = tmp_path / "jar.txt"
     cache.run("--cache", server.url + "/c")
-    hit = cache.run("--cache", "--print=h", server.url + "/c", at=1)
-    assert "Set-Cookie" not in hit.out and "cache" not in hit.err
-    assert b"secret" not in (cache.dir / "cache.db").read_bytes()
+    hit = cache.run("--cache", "--print=hm", "--session", str(session), "--cookie-jar", str(jar),
+                    server.url + "/c", at=1)
+    assert hit.code == 0 and "cache: hit" in hit.out and "Set-Cookie: session=fromserver" in hit.out, hit
+    # A replayed Set-Cookie reaches neither the session nor the jar.
+    assert "fromserver" not in (session.read_text() if session.exists() else "")
+    assert "fromserver" not in (jar.read_text() if jar.exists() else "")
+    sent = cache.run("--cache", "--session", str(session), "--cookie-jar", str(jar), server.url + "/c2", at=2)
+    assert sent.code == 0 and server.requests[-1].header("Cookie") is None
+
 
 
 def test_vary_selects_a_variant(server, cache):
@@ -480,7 +491,7 @@ def test_a_cache_hit_keeps_session_and_jar_cookies(server, cache, tmp_path):
     assert "kept" in session.read_text() and "jarred" in jar.read_text()
 
 
-def test_redirects_with_follow_are_neither_stored_nor_answered(server, cache):
+def test_stored_redirects_do_not_answer_a_request_that_follows(server, cache):
     def handler(request):
         if request.target == "/old":
             return Response(status=301, reason="Moved Permanently",
@@ -489,7 +500,9 @@ def test_redirects_with_follow_are_neither_stored_nor_answered(server, cache):
                         body=b'{"new":true}')
     server.handler = handler
     followed = cache.run("--cache", "--follow", "--print=bm", server.url + "/old")
-    assert '{"new":true}' in followed.out and "cache: miss, not stored" in followed.out
+    # The final response is stored under its own URL, never under the one that redirected.
+    assert '{"new":true}' in followed.out and "cache: miss, stored" in followed.out
+    assert "/old" not in cache.run("cache", "ls").out
     # Without --follow the 301 itself is stored and answered; with --follow it is not answered.
     cache.run("--cache", server.url + "/old", at=1)
     moved = cache.run("--cache", "--print=hm", server.url + "/old", at=2)

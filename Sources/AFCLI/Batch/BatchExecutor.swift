@@ -58,8 +58,8 @@ final class BatchExecutor {
     private var settingsCache: BatchClientSettings
     /// The response cache stage of the run (`--cache`), nil when off.
     private let cache: ResponseCache?
-    /// The credentials libcurl adds by itself, for the cache key, by netrc file.
-    private var cacheCredentials: [String?: [UInt8]] = [:]
+    /// The credentials libcurl adds by itself, for the cache key, by netrc file and route.
+    private var cacheCredentials: [String: CacheCredentials] = [:]
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when the run does not log.
     private let logDescriptor: Int32?
     /// The exit status of the first request that failed, in completion order.
@@ -191,7 +191,8 @@ final class BatchExecutor {
             var delegate = receiver
             if let cache {
                 let step = try cache.plan(
-                    request.prepared, credentials: credentials(settings), follows: settings.follow, delegate: receiver)
+                    request.prepared, credentials: credentials(settings), follows: settings.follow,
+                    maxBodyBytes: settings.limits.maxBodyBytes, delegate: receiver)
                 switch step {
                 case .done(let result, let outcome):
                     // Answered from the store: nothing goes to the network.
@@ -207,6 +208,13 @@ final class BatchExecutor {
                     running.caching = .fetch(fetch)
                     sent = fetch.request
                     delegate = fetch.delegate
+                case .answeredStale(let result, let outcome, let refresh):
+                    // Not asked for (a run does not revalidate after answering), but complete.
+                    refresh.abandon()
+                    running.caching = .asIs(outcome)
+                    inFlight[index] = running
+                    try report(index, result: .success(result))
+                    return
                 }
             }
             inFlight[index] = running
@@ -220,10 +228,11 @@ final class BatchExecutor {
     }
 
     /// The credentials libcurl adds to requests sent with `settings`, for the cache key.
-    private func credentials(_ settings: ClientOptions) -> [UInt8] {
-        if let known = cacheCredentials[settings.netrcFile] { return known }
-        let material = CacheStage.credentials(settings)
-        cacheCredentials[settings.netrcFile] = material
+    private func credentials(_ settings: ClientOptions) -> CacheCredentials {
+        let identity = CacheCredentials.identity(settings)
+        if let known = cacheCredentials[identity] { return known }
+        let material = CacheCredentials(settings)
+        cacheCredentials[identity] = material
         return material
     }
 
@@ -250,13 +259,23 @@ final class BatchExecutor {
                     return false
                 case .asIs, .unsafe:
                     running.caching = .none
+                case .answeredStale(let answered, let outcome, let refresh):
+                    refresh.abandon()
+                    result = .success(answered)
+                    running.caching = .asIs(outcome)
                 }
             } catch {
                 result = .failure(error)
             }
-        case (.fetch(let fetch), .failure):
-            fetch.abandon()
-            running.caching = .none
+        case (.fetch(let fetch), .failure(let error)):
+            // A failed connection may be answered by a stale response (stale-if-error).
+            if let recovered = try? cache.recover(fetch, from: error), case .done(let answered, let outcome) = recovered {
+                result = .success(answered)
+                running.caching = .asIs(outcome)
+            } else {
+                fetch.abandon()
+                running.caching = .none
+            }
         case (.unsafe(let request), .success(let exchange)):
             running.caching = .asIs(cache.invalidate(after: exchange, request: request))
         default:
@@ -292,7 +311,7 @@ final class BatchExecutor {
             }
             report.redirects = exchange.redirectCount
             // An answer from the store had no transfer: no times, no connection.
-            if case .hit? = report.cache {} else { report.metrics = exchange.outcome.metrics }
+            if report.cache?.isStoredAnswer != true { report.metrics = exchange.outcome.metrics }
             report.httpVersion = exchange.head.httpVersion
             do {
                 try running.sink.finish()
@@ -322,7 +341,7 @@ final class BatchExecutor {
     private func log(_ running: InFlight, report: BatchReport, result: Result<HTTPClientResult, any Error>) {
         guard let logDescriptor, let fields = running.logFields else { return }
         let logger = RequestLogger(descriptor: logDescriptor, owning: false, fields: fields)
-        if case .hit? = report.cache { logger.answeredFromCache() }
+        if report.cache?.isStoredAnswer == true { logger.answeredFromCache() }
         guard case .success(let exchange) = result, let head = running.sink.finalHead else {
             logger.failed(statusCode: running.sink.finalHead?.statusCode)
             return

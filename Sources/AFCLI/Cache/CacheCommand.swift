@@ -43,7 +43,7 @@ struct CacheCommand {
         case "ls":
             try printOut(CacheListing.table(try store.entries(), now: now))
         case "show":
-            let url = CacheKey.normalize(RequestURL.expandShorthand(argument ?? ""))
+            let url = try Self.storedURL(argument ?? "")
             let entries = try store.entries(url: url)
             guard !entries.isEmpty else {
                 ErrorReporter.warn("nothing is stored for \(url)")
@@ -51,29 +51,39 @@ struct CacheCommand {
             }
             try printOut(entries.map { CacheListing.details($0, now: now) }.joined(separator: "\n"))
         default:
-            let url = RequestURL.expandShorthand(argument ?? "")
+            let url = options.cache.all ? "" : try Self.storedURL(argument ?? "")
             let count = options.cache.all ? try store.removeAll() : try store.remove(url: url)
             try printOut("removed \(count) \(count == 1 ? "entry" : "entries")\n")
         }
         return .success
     }
 
-    /// Prunes the cache, or rebuilds it empty when it cannot be read.
+    /// The URL as a request to `typed` would store it: shorthands expanded, characters a URL
+    /// cannot hold percent-encoded, dot segments removed, then normalized as the key is.
+    static func storedURL(_ typed: String) throws -> String {
+        CacheKey.normalize(try RequestURL.make(from: typed))
+    }
+
+    /// Prunes the cache, or rebuilds it empty when its database is damaged; any other failure (a
+    /// full disk, a lock held too long) is an error and leaves the cache as it is.
     private func prune(directory: String, now: Double) throws -> ExitStatus {
         let store: CacheStore
         var rebuilt = false
         do {
             store = try CacheStore(directory: directory)
         } catch {
-            if case .unsafeDirectory = error { throw error }
+            guard error.isCorruption else { throw error }
             ErrorReporter.warn("\(error); rebuilding an empty cache")
             store = try CacheStore.rebuild(directory: directory)
             rebuilt = true
         }
         var report: CachePruneReport
         do {
-            report = try store.prune(now: now, maxSize: options.cache.maxSize)
+            report = try store.prune(now: now, maxSize: options.cache.maxSize, verify: options.cache.verify)
         } catch {
+            guard (error as? CacheError)?.isCorruption ?? (error as? SQLiteError)?.isCorruption ?? false else {
+                throw error
+            }
             ErrorReporter.warn(
                 "the cache database \(store.databasePath) is unreadable: \(error); rebuilding an empty cache")
             report = try CacheStore.rebuild(directory: directory).prune(now: now, maxSize: options.cache.maxSize)
@@ -83,6 +93,7 @@ struct CacheCommand {
         try printOut(
             "removed \(report.expired) expired, \(report.evicted) least recently used, "
                 + "\(report.filesRemoved) unused files"
+                + (options.cache.verify ? ", \(report.damaged) damaged" : "")
                 + (rebuilt ? "; the cache was rebuilt" : "") + "\n")
         return .success
     }

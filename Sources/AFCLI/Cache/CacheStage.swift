@@ -51,7 +51,8 @@ enum CacheStage {
             try CacheTransition.attach(to: cache, command: command, log: log)
         }
         let caching = CachingTransport(
-            wrapping: transport, cache: cache, credentials: credentials(settings), follows: settings.follow)
+            wrapping: transport, cache: cache, credentials: CacheCredentials(settings), follows: settings.follow)
+        caching.maxBodyBytes = settings.limits.maxBodyBytes
         return ReportingCacheTransport(cache: caching, printer: printer, log: log)
     }
 
@@ -83,31 +84,21 @@ enum CacheStage {
         return cache
     }
 
+    /// The Accept-Encoding requests are prepared with: with the cache on, the one remembered in
+    /// its directory, so an answer from the cache does not load libcurl to learn it; else libcurl's.
+    static func acceptEncoding(
+        options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
+    ) throws -> String {
+        guard !options.offline, !options.curl, try mode(options: options, profile: profile) != .off,
+            let directory = CacheDirectory.path(environment: environment)
+        else { return RequestPreparation.acceptEncoding }
+        return RememberedAcceptEncoding.value(cacheDirectory: directory)
+    }
+
     /// Whether the cache answered without the network: there is then no cookie engine state to
     /// save into a session or cookie jar (saving "none" would drop their cookies).
     static func answeredLocally(_ transport: RequestTransport) -> Bool {
-        guard case .hit = (transport as? ReportingCacheTransport)?.outcome else { return false }
-        return true
-    }
-
-    /// What libcurl adds to the request by itself and the key must still tell apart: the netrc
-    /// file (when the request has no credentials of its own) and the cookie engine's cookies.
-    static func credentials(_ settings: ClientOptions) -> [UInt8] {
-        var material: [UInt8] = []
-        if let netrc = settings.netrcFile { material += Array("netrc\n".utf8) + smallFile(netrc) }
-        if let cookies = settings.cookies {
-            material += Array(("cookies\n" + cookies.lines.joined(separator: "\n")).utf8)
-            if let file = cookies.file { material += smallFile(file) }
-        }
-        return material
-    }
-
-    /// A small file's bytes (netrc, cookie jar), or its name when it cannot be read.
-    private static func smallFile(_ path: String) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return Array(path.utf8) }
-        defer { close(descriptor) }
-        return (try? FileDescriptorIO.readAll(descriptor, limit: 4 << 20)) ?? Array(path.utf8)
+        (transport as? ReportingCacheTransport)?.outcome?.isStoredAnswer == true
     }
 }
 
@@ -129,7 +120,7 @@ final class ReportingCacheTransport: RequestTransport {
     func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
         let result = try cache.send(request, delegate: delegate)
         printer.cacheStatus = cache.outcome?.text
-        if case .hit = cache.outcome { log?.answeredFromCache() }
+        if cache.outcome?.isStoredAnswer == true { log?.answeredFromCache() }
         return result
     }
 }

@@ -61,6 +61,26 @@ package enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The `afcli cache --help` text: its usage, the RESPONSE CACHE section of the manual (every
+    /// rule the cache follows) and the cache's options.
+    package static func cache() -> String {
+        var lines = [
+            "usage: afcli cache ls|show URL|rm URL|rm --all|prune [--verify-bodies]|path",
+            "       afcli [METHOD] URL --cache[=MODE] [OPTION...]",
+        ]
+        for section in ManualText.cacheSections {
+            lines += ["", section.title]
+            for (index, block) in section.blocks.enumerated() {
+                if index > 0 { lines.append("") }
+                lines += render(block)
+            }
+        }
+        let specs = OptionTable.cache
+        let column = min(30, specs.map(\.synopsis.count).max() ?? 0)
+        lines += ["", "CACHE OPTIONS"] + aligned(specs.map { ($0.synopsis, $0.help) }, indent: 2, column: column)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The lines for one block of a manual section, indented under its heading.
     private static func render(_ block: ManualBlock) -> [String] {
         switch block {

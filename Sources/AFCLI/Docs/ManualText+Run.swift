@@ -87,9 +87,10 @@ extension ManualText {
                         + "`--cache-ttl` and `--cache-namespace` (or, for `run -`, the environment's cache policy) "
                         + "apply to every request, with the same rules and the same store. A request the store "
                         + "answers is not sent: its line has `\"cache\":\"hit\"` and `time` and `remote` null. With "
-                        + "the cache on, every line has a `cache` field: hit, revalidated (a 304 answered with the "
+                        + "the cache on, every line has a `cache` field: hit, stale (a stale response answered a server "
+                        + "error or a failed connection, stale-if-error), revalidated (a 304 answered with the "
                         + "stored body), stored, not-stored, invalidated (a POST, PUT, PATCH or DELETE succeeded), "
-                        + "bypassed, or null. A miss under `--cache=only` fails that request with exit status 15. "
+                        + "bypassed, only-if-cached (a 504 from the cache, nothing sent), or null. A miss under `--cache=only` fails that request with exit status 15. "
                         + "`--cache=cj-then-network`, which gives two answers to one request, is refused in a run, "
                         + "and the cache options belong to the run's command line, not to a line of `run -`."),
                 .example(

@@ -34,6 +34,7 @@ package enum OptionDocs {
         case .request, .download, .run, .pin, .reachability, .environments, .configPath, .cache: return nil
         case .help(.short): return shortHelp()
         case .help(.long): return longHelp()
+        case .help(.cache): return HelpText.cache()
         case .completions(let shell): return completions(shell)
         case .manPage: return manPage()
         case .version: return ProgramInfo.versionLine + "\n"

@@ -17,9 +17,10 @@ struct RequestCommand {
         var spec = invocation.spec
         var stores = try RequestStores(options: options, environment: environment, spec: &spec)
         let crypto = CryptoStages(options: options, profile: profile)
+        let acceptEncoding = try CacheStage.acceptEncoding(options: options, profile: profile, environment: environment)
         var prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: environment, standardInput: invocation.standardInput,
-            profile: profile, crypto: crypto)
+            profile: profile, crypto: crypto, acceptEncoding: acceptEncoding)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminal: terminal)
@@ -44,7 +45,7 @@ struct RequestCommand {
             try printer.finish()
             return .success
         }
-        var settings = clientOptions(verbose: parts.contains(.requestHeaders))
+        var settings = clientOptions(verbose: parts.contains(.requestHeaders), acceptEncoding: acceptEncoding)
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
         stores.configure(&settings, locationTrusted: options.locationTrusted)
         if options.curl {
@@ -160,10 +161,10 @@ struct RequestCommand {
         return "upload"
     }
 
-    private func clientOptions(verbose: Bool) -> ClientOptions {
+    private func clientOptions(verbose: Bool, acceptEncoding: String) -> ClientOptions {
         var client = options.clientOptions
         client.verbose = verbose
-        client.acceptEncoding = HTTPClient.supportedAcceptEncoding
+        client.acceptEncoding = acceptEncoding
         return client
     }
 }

@@ -9,12 +9,13 @@ enum RequestPreparation {
     /// Serializes `spec` through the request stages: the config environment (`profile`), the
     /// serializer (the boundary applied), the encryption hook, then compression, so that
     /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
-    /// for `--curl` and the request log. `acceptLanguage`: see `RequestSerializer.prepare`;
+    /// for `--curl` and the request log. `acceptEncoding`: when the caller knows it without asking
+    /// libcurl (`CacheStage.acceptEncoding`); `acceptLanguage`: see `RequestSerializer.prepare`;
     /// `crypto`: the caller's stages when it uses them after sending too, else made here.
     static func serialize(
         _ spec: inout RequestSpec, options: OptionValues, environment: [String: String],
         standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil,
-        acceptLanguage: String? = nil, crypto: CryptoStages? = nil
+        acceptLanguage: String? = nil, crypto: CryptoStages? = nil, acceptEncoding: String? = nil
     ) throws -> PreparedRequest {
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
@@ -23,7 +24,7 @@ enum RequestPreparation {
         }
         if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
-            spec, environment: environment, acceptEncoding: acceptEncoding,
+            spec, environment: environment, acceptEncoding: acceptEncoding ?? Self.acceptEncoding,
             standardInput: standardInput, boundary: options.boundary, acceptLanguage: acceptLanguage)
         try encode(&prepared, options: options, profile: profile, crypto: crypto)
         return prepared

@@ -110,7 +110,11 @@ struct MetricsOutput {
         var context = WriteOutContext(
             metrics: metrics, url: request.url, method: request.method, head: result.head,
             exitCode: Int(status.rawValue), redirectURL: result.outcome.redirectURL)
-        if metrics == nil { context.metrics.bodyBytesReceived = Int64(bodyBytes) }
+        // No transfer, no bytes received from the network (AF's count for a localCache load is 0):
+        // curl's size_download is then the body written.
+        if metrics == nil || result.hopMetrics.last?.answeredFromCache == true {
+            context.metrics.bodyBytesReceived = Int64(bodyBytes)
+        }
         try Self.write(render(writeOut, context))
     }
 

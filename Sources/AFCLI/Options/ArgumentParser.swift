@@ -50,6 +50,8 @@ package enum HelpLength: Equatable, Sendable {
     case short
     /// The whole manual as plain text, `afcli help`.
     case long
+    /// `afcli cache --help`: the cache's rules and options.
+    case cache
 }
 
 /// A shell afcli generates a completion script for.
@@ -139,7 +141,10 @@ package enum ArgumentParser {
 
     /// Chooses the action once every argument has been read.
     private static func command(for scan: Scan) throws(UsageError) -> Command {
-        if scan.options.showHelp { return .help(.short) }
+        if scan.options.showHelp {
+            let isCache = scan.firstPositionalIsBeforeDoubleDash && scan.positionals.first == "cache"
+            return .help(isCache ? .cache : .short)
+        }
         if scan.options.showVersion { return .version }
         guard let first = scan.positionals.first else { throw UsageError.missingURL }
         guard scan.firstPositionalIsBeforeDoubleDash, let spec = CommandTable.spec(for: first) else { return .request }

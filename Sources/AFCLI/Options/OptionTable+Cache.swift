@@ -14,6 +14,8 @@ package struct CacheOptions: Equatable, Sendable {
     package var maxSize: Int64 = 256 << 20
     /// `--all`: `afcli cache rm --all`.
     package var all = false
+    /// `--verify-bodies`: `afcli cache prune --verify-bodies` checks body files against their names.
+    package var verify = false
 }
 
 /// The response cache: `--cache[=MODE]`, the CJ strategies' lifetime, the namespace, and the
@@ -24,10 +26,10 @@ extension OptionTable {
             long: "cache", scope: [.request, .run], group: .network, help: "use the response cache, in MODE (http)",
             description: "Use the response cache (see RESPONSE CACHE). --cache alone, or --cache=http, follows HTTP's "
                 + "caching rules for a private cache; --cache=refresh revalidates even a fresh response; --cache=only "
-                + "answers from the cache or fails with exit status 15, sending nothing; --cache=cj-first and "
-                + "--cache=cj-then-network are CJNetwork's strategies and need a lifetime, from --cache-ttl or "
-                + "the environment's cache_ttl. --no-cache turns the cache off, also when the environment sets a "
-                + "policy.",
+                + "answers from the cache or fails with exit status 15, and never sends anything (an unsafe method "
+                + "included); --cache=cj-first and --cache=cj-then-network are CJNetwork's strategies and need a "
+                + "lifetime, from --cache-ttl or the environment's cache_ttl. --no-cache turns the cache off, also "
+                + "when the environment sets a policy.",
             completion: .words(["http", "refresh", "only", "cj-first", "cj-then-network"]),
             apply: { values, text in
                 guard let mode = CacheMode(value: text ?? "") else {
@@ -78,6 +80,12 @@ extension OptionTable {
                 + "removing expired ones: a number with k, m or g. 256m by default.",
             apply: { values, text in values.cache.maxSize = try OptionValueParser.byteCount(text ?? "") },
             reset: { $0.cache.maxSize = 256 << 20 }),
+        OptionSpec(
+            long: "verify-bodies", scope: .cache, group: .general, help: "cache prune: check body files' SHA-256",
+            description: "With afcli cache prune, read every stored body file and remove those whose SHA-256 is "
+                + "not their name (a damaged disk, an edit), with the entries that use them.",
+            apply: { values, _ in values.cache.verify = true },
+            reset: { $0.cache.verify = false }),
         OptionSpec(
             long: "all", scope: .cache, group: .general, help: "cache rm: remove every entry",
             description: "With afcli cache rm, remove every stored response.",

@@ -16,7 +16,8 @@ package struct CacheEntry: Sendable {
     package var statusCode: Int
     package var reasonPhrase: String
     package var httpVersion: String
-    /// The response's header fields as stored (never `Set-Cookie`).
+    /// The response's header fields as stored (never a hop-by-hop field; `Set-Cookie` is kept,
+    /// shown on a hit as received and never applied to a cookie jar or session).
     package var headers: [(name: String, value: String)]
     package var body: Body
     package var bodySize: Int64
@@ -53,11 +54,26 @@ package struct CacheEntry: Sendable {
         }
     }
 
-    /// The header fields a cache must never store or replay: cookies set for one response.
+    /// Fields that describe one connection, never the response (RFC 9110 §7.6.1, RFC 9111 §3.1).
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "proxy-authenticate",
+        "proxy-authentication-info", "proxy-authorization",
+    ]
+
+    /// The header fields a cache may store and replay: all but the hop-by-hop fields, those a
+    /// `Connection` field names (RFC 9111 §3.1) and those a qualified `no-cache="…"` names (§5.2.2.4).
     package static func storable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        headers.filter {
-            let name = ASCIICase.lowercased($0.name)
-            return name != "set-cookie" && name != "set-cookie2"
+        var dropped = hopByHop
+        var control: [String] = []
+        for field in headers {
+            switch ASCIICase.lowercased(field.name) {
+            case "connection":
+                for name in field.value.split(separator: ",") { dropped.insert(ASCIICase.lowercased(name.cacheTrimmed)) }
+            case "cache-control": control.append(field.value)
+            default: continue
+            }
         }
+        dropped.formUnion(CacheControl(control).noCacheFields)
+        return headers.filter { !dropped.contains(ASCIICase.lowercased($0.name)) }
     }
 }

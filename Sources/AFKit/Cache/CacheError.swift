@@ -16,6 +16,13 @@ package enum CacheError: ClassifiedError, CustomStringConvertible {
     /// A cache that cannot be used is an I/O failure.
     package var failureClass: FailureClass { .failure }
 
+    /// Whether the database itself is damaged (not a database, or corrupt): only then may
+    /// `afcli cache prune` rebuild it empty.
+    package var isCorruption: Bool {
+        if case .database(_, let underlying) = self { return underlying.isCorruption }
+        return false
+    }
+
     package var description: String {
         switch self {
         case .unsafeDirectory(let path, let reason):

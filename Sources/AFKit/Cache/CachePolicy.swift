@@ -97,6 +97,9 @@ package struct CacheMissError: ClassifiedError, CustomStringConvertible {
 package enum CacheOutcome: Equatable, Sendable {
     /// Answered from the cache, nothing sent; the answer's age in seconds.
     case hit(age: Double)
+    /// A stale stored response answered, as RFC 5861 allows: while it was revalidated
+    /// (stale-while-revalidate) or in place of a server error or failed connection (stale-if-error).
+    case stale(age: Double, directive: String)
     /// A stored response was revalidated with a 304 and answered.
     case revalidated
     /// The network answered and the response was stored.
@@ -107,29 +110,43 @@ package enum CacheOutcome: Equatable, Sendable {
     case invalidated
     /// The cache could not be used (unreadable) or does not apply (a streamed body).
     case bypassed
+    /// The request said only-if-cached and nothing stored could answer: a 504, nothing sent.
+    case unsatisfiable
+
+    /// Whether the answer came from the store.
+    package var isStoredAnswer: Bool {
+        switch self {
+        case .hit, .stale: return true
+        default: return false
+        }
+    }
 
     /// The text after `cache: `.
     package var text: String {
         switch self {
         case .hit(let age): return "hit, age \(Int(age.rounded(.down))) s"
+        case .stale(let age, let directive): return "hit, stale, age \(Int(age.rounded(.down))) s (\(directive))"
         case .revalidated: return "revalidated"
         case .stored: return "miss, stored"
         case .notStored: return "miss, not stored"
         case .invalidated: return "invalidated"
         case .bypassed: return "bypassed"
+        case .unsatisfiable: return "miss, only-if-cached: 504, nothing sent"
         }
     }
 
-    /// One word for machines (`afcli run`'s NDJSON): hit, revalidated, stored, not-stored,
-    /// invalidated or bypassed.
+    /// One word for machines (`afcli run`'s NDJSON): hit, stale, revalidated, stored, not-stored,
+    /// invalidated, bypassed or only-if-cached.
     package var word: String {
         switch self {
         case .hit: return "hit"
+        case .stale: return "stale"
         case .revalidated: return "revalidated"
         case .stored: return "stored"
         case .notStored: return "not-stored"
         case .invalidated: return "invalidated"
         case .bypassed: return "bypassed"
+        case .unsatisfiable: return "only-if-cached"
         }
     }
 }

@@ -7,6 +7,8 @@ package struct CachePruneReport: Equatable, Sendable {
     package var filesRemoved = 0
     /// Whether the database was unreadable and has been recreated empty.
     package var rebuilt = false
+    /// Body files whose SHA-256 was not their name (`--verify`), removed with their entries.
+    package var damaged = 0
 }
 
 extension CacheStore {
@@ -22,9 +24,17 @@ extension CacheStore {
 
     /// Removes expired entries, then the least recently used until the stored size is at most
     /// `maxSize`, then body files no entry uses (temporary files only once an hour old, since
-    /// another afcli may still be writing them).
-    package func prune(now: Double, maxSize: Int64) throws -> CachePruneReport {
+    /// another afcli may still be writing them). With `verify`, first every body file whose
+    /// SHA-256 is not its name, with the entries that use it.
+    package func prune(now: Double, maxSize: Int64, verify: Bool = false) throws -> CachePruneReport {
         var report = CachePruneReport()
+        if verify {
+            for name in FileIO.names(in: bodiesDirectory) where CacheBodyWriter.isDigestName(name) {
+                guard let digest = Self.digest(ofFile: bodiesDirectory + "/" + name), digest != name else { continue }
+                try remove(where: "body_file = ?1", [.text(name)])
+                if unlink(bodiesDirectory + "/" + name) == 0 || errno == ENOENT { report.damaged += 1 }
+            }
+        }
         report.expired = try remove(where: "expires IS NOT NULL AND expires <= ?1", [.double(now)])
         var total = try totalSize()
         while total > maxSize {
@@ -39,6 +49,23 @@ extension CacheStore {
         report.filesRemoved = try removeUnusedFiles(now: now)
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return report
+    }
+
+    /// The SHA-256 (hex) of a file's bytes, read in chunks; nil when it cannot be read.
+    static func digest(ofFile path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let digest = BodyDigest()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return digest.failed ? nil : digest.finalize()
     }
 
     /// The bytes the entries take: bodies and heads.

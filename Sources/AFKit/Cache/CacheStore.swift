@@ -200,6 +200,11 @@ package final class CacheStore {
         return count
     }
 
+    /// Removes one entry.
+    package func remove(key: String, variant: String) throws {
+        try remove(where: "key = ?1 AND variant = ?2", [.text(key), .text(variant)])
+    }
+
     /// Removes the GET and HEAD entries of `url` (after a successful unsafe request to it).
     package func invalidate(url: String) throws {
         try remove(where: "url = ?1 AND method IN ('GET', 'HEAD')", [.text(url)])
@@ -222,7 +227,7 @@ package final class CacheStore {
         for file in Set(files) {
             try count.bind([.text(file)])
             if try count.step(), count.int(0) == 0 { orphans.append(file) }
-            _ = try? count.step()
+            count.reset()
         }
         return orphans
     }

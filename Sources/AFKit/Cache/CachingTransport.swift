@@ -5,14 +5,16 @@ import AFCurl
 package final class CachingTransport: RequestTransport {
     package let cache: ResponseCache
     let inner: RequestTransport
-    /// What libcurl adds to requests by itself (netrc, cookie files), told apart in the key.
-    let credentials: [UInt8]
+    /// What libcurl adds to requests by itself (netrc, cookies), told apart in the key.
+    let credentials: CacheCredentials
     /// Whether the transport follows redirects (a stored redirect then never answers).
     let follows: Bool
+    /// `--max-filesize`, which a stored answer is held to as the network's is.
+    package var maxBodyBytes: Int64?
     /// What the stage did for the last request.
     package private(set) var outcome: CacheOutcome?
 
-    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: [UInt8], follows: Bool) {
+    package init(wrapping inner: RequestTransport, cache: ResponseCache, credentials: CacheCredentials, follows: Bool) {
         self.inner = inner
         self.cache = cache
         self.credentials = credentials
@@ -20,7 +22,9 @@ package final class CachingTransport: RequestTransport {
     }
 
     package func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
-        var step = try cache.plan(request, credentials: credentials, follows: follows, delegate: delegate)
+        var step = try cache.plan(
+            request, credentials: credentials, follows: follows, maxBodyBytes: maxBodyBytes, revalidatesLater: true,
+            delegate: delegate)
         while true {
             switch step {
             case .done(let result, let outcome):
@@ -38,10 +42,23 @@ package final class CachingTransport: RequestTransport {
                 do {
                     result = try inner.send(fetch.request, delegate: fetch.delegate)
                 } catch {
-                    fetch.abandon()
-                    throw error
+                    guard let recovered = try cache.recover(fetch, from: error) else {
+                        fetch.abandon()
+                        throw error
+                    }
+                    step = recovered
+                    continue
                 }
                 step = try cache.finish(fetch, result: result)
+            case .answeredStale(let result, let outcome, let refresh):
+                // The stale answer is given; the process refreshes the entry before it exits.
+                self.outcome = outcome
+                if let fresh = try? inner.send(refresh.request, delegate: refresh.delegate) {
+                    _ = try? cache.finish(refresh, result: fresh)
+                } else {
+                    refresh.abandon()
+                }
+                return result
             }
         }
     }

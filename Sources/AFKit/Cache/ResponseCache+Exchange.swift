@@ -17,11 +17,20 @@ package final class CacheFetch {
     let requestControl: CacheControl
     let requestTime: Double
     let tee: TeeDelegate
+    /// `--max-filesize`, which a stored body answering a 304 is held to as well.
+    let maxBodyBytes: Int64?
+    /// What libcurl adds by itself, for the key of a response reached through redirects.
+    var credentials = CacheCredentials()
+    /// A stale stored response that may answer a server error or a failed connection
+    /// (stale-if-error); nil when none may.
+    var fallback: ResponseCache.Candidate?
 
     init(
         request: PreparedRequest, original: PreparedRequest, target: HTTPClientDelegate, key: CacheKey,
-        revalidating: ResponseCache.Candidate?, requestControl: CacheControl, requestTime: Double, tee: TeeDelegate
+        revalidating: ResponseCache.Candidate?, requestControl: CacheControl, requestTime: Double, tee: TeeDelegate,
+        maxBodyBytes: Int64?
     ) {
+        self.maxBodyBytes = maxBodyBytes
         self.request = request
         self.original = original
         self.target = target
@@ -43,7 +52,7 @@ extension ResponseCache {
     /// teed into the store.
     func startFetch(
         _ request: PreparedRequest, key: CacheKey, revalidating: Candidate?, requestControl: CacheControl,
-        delegate: HTTPClientDelegate
+        maxBodyBytes: Int64?, delegate: HTTPClientDelegate
     ) -> CacheFetch {
         var sent = request
         if let stored = revalidating?.entry.head {
@@ -69,7 +78,7 @@ extension ResponseCache {
         }
         return CacheFetch(
             request: sent, original: request, target: delegate, key: key, revalidating: revalidating,
-            requestControl: requestControl, requestTime: requestTime, tee: tee)
+            requestControl: requestControl, requestTime: requestTime, tee: tee, maxBodyBytes: maxBodyBytes)
     }
 
     /// Ends a fetch with the network's answer: stores it when it may be, or answers a 304 with
@@ -78,10 +87,14 @@ extension ResponseCache {
     package func finish(_ fetch: CacheFetch, result: HTTPClientResult) throws -> Step {
         let responseTime = configuration.now()
         let tee = fetch.tee
-        if tee.interceptedNotModified, let candidate = fetch.revalidating {
+        if tee.intercepted?.statusCode == 304, let candidate = fetch.revalidating {
             return try answerNotModified(result, fetch: fetch, candidate: candidate, responseTime: responseTime)
         }
-        guard let writer = tee.writer, result.redirectCount == 0, tee.completed else {
+        if let intercepted = tee.intercepted, intercepted.statusCode != 304 {
+            let error = "the server answered \(intercepted.statusCode) \(intercepted.reasonPhrase)"
+            return try answerStale(fetch, instead: error, network: result) ?? .done(result, .notStored)
+        }
+        guard let writer = tee.writer, tee.completed, let key = finalKey(fetch, result: result) else {
             tee.writer?.discard()
             return .done(result, .notStored)
         }
@@ -89,7 +102,6 @@ extension ResponseCache {
             if let failure = writer.failure { warn("the response was not stored in the cache: \(failure)") }
             return .done(result, .notStored)
         }
-        let key = fetch.key
         let head = result.head
         let expires: Double? =
             switch (configuration.mode.isCJStrategy, configuration.lifetime) {
@@ -108,12 +120,45 @@ extension ResponseCache {
         return .done(result, stored ? .stored : .notStored)
     }
 
+    /// The key the final response is stored under: the request's, or after followed redirects the
+    /// final request's (its URL and method; a GET after a 303 has no body). Nil when a redirected
+    /// request had its own Host, whose target after the redirect is not known here.
+    private func finalKey(_ fetch: CacheFetch, result: HTTPClientResult) -> CacheKey? {
+        guard result.redirectCount > 0 else { return fetch.key }
+        var final = fetch.original
+        guard !final.headers.contains(where: { ASCIICase.lowercased($0.name) == "host" }) else { return nil }
+        final.url = result.url
+        if result.method != final.method {
+            final.method = result.method
+            final.body = nil
+            final.bodyBytes = nil
+            final.plainBodyDigest = nil
+        }
+        return CacheKey(
+            request: final, namespace: configuration.namespace,
+            credentials: fetch.credentials.material(for: final.url, now: configuration.now()))
+    }
+
+    /// The same request again, without conditions (the 304 could not be used).
+    private func refetch(_ fetch: CacheFetch) -> Step {
+        let again = startFetch(
+            fetch.original, key: fetch.key, revalidating: nil, requestControl: fetch.requestControl,
+            maxBodyBytes: fetch.maxBodyBytes, delegate: fetch.target)
+        again.credentials = fetch.credentials
+        return .fetch(again)
+    }
+
     /// A 304 to a conditional request: the stored head is updated and the stored response answers.
     private func answerNotModified(
         _ result: HTTPClientResult, fetch: CacheFetch, candidate: Candidate, responseTime: Double
     ) throws -> Step {
         let requestTime = fetch.requestTime
         var entry = candidate.entry
+        // RFC 9111 §4.3.4: a 304 whose strong validator is not the stored one is about another
+        // representation; it updates nothing, and the request is sent again without conditions.
+        if CacheFreshness.namesOtherRepresentation(notModified: result.head, stored: entry.head) {
+            return refetch(fetch)
+        }
         entry.headers = CacheFreshness.merge(stored: entry.headers, notModified: result.head)
         entry.requestTime = requestTime
         entry.responseTime = responseTime
@@ -122,15 +167,20 @@ extension ResponseCache {
         _ = guarded { try $0.refresh(key: fetch.key.digest, variant: candidate.variant, entry: entry) }
         let age = CacheFreshness.age(
             entry.head, requestTime: requestTime, responseTime: responseTime, now: responseTime)
-        guard var answered = try replay((candidate.variant, entry), age: age, request: fetch.original, to: fetch.target)
+        guard
+            var answered = try replay(
+                (candidate.variant, entry), age: age, request: fetch.original, maxBodyBytes: fetch.maxBodyBytes,
+                to: fetch.target)
         else {
             // The stored body is gone: ask again without conditions.
-            return .fetch(
-                startFetch(
-                    fetch.original, key: fetch.key, revalidating: nil, requestControl: CacheControl(),
-                    delegate: fetch.target))
+            return refetch(fetch)
+        }
+        if CacheControl(result.head.values(for: "Cache-Control")).noStore {
+            // A 304 that says no-store answers this request but keeps nothing alive.
+            _ = guarded { try $0.remove(key: fetch.key.digest, variant: candidate.variant) }
         }
         answered.outcome.metrics = result.outcome.metrics
+        answered.hopMetrics = result.hopMetrics
         answered.cookieLines = result.cookieLines
         answered.cookiesChanged = result.cookiesChanged
         answered.totalTime = result.totalTime
@@ -138,11 +188,18 @@ extension ResponseCache {
     }
 
     /// Sends a stored response to `delegate` as a transport would (head, body in chunks, end),
-    /// with `Age` set; nil, with nothing sent, when its body file is missing or damaged.
-    func replay(_ candidate: Candidate, age: Double, request: PreparedRequest, to delegate: HTTPClientDelegate) throws
-        -> HTTPClientResult?
-    {
+    /// with `Age` set; nil, with nothing sent, when its body file is missing or damaged. A body
+    /// over `maxBodyBytes` (`--max-filesize`) is refused as the network's would be; the result
+    /// carries metrics whose fetch type is `localCache`.
+    func replay(
+        _ candidate: Candidate, age: Double, request: PreparedRequest, maxBodyBytes: Int64?,
+        to delegate: HTTPClientDelegate
+    ) throws -> HTTPClientResult? {
         let entry = candidate.entry
+        if let maxBodyBytes, request.method != "HEAD", entry.bodySize > maxBodyBytes {
+            throw CurlError.limitExceeded(.bodySize(limit: maxBodyBytes))
+        }
+        let started = Self.monotonicSeconds()
         var descriptor: Int32 = -1
         if case .file(let digest) = entry.body {
             guard let opened = guarded({ $0.openBody(digest: digest, size: entry.bodySize) }) ?? nil else { return nil }
@@ -166,8 +223,28 @@ extension ResponseCache {
         let outcome = TransferOutcome(
             statusCode: entry.statusCode, effectiveURL: request.url, httpVersion: entry.httpVersion,
             bytesDownloaded: entry.bodySize, head: head)
-        return HTTPClientResult(
-            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0, totalTime: 0)
+        let elapsed = Self.monotonicSeconds() - started
+        var result = HTTPClientResult(
+            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0,
+            totalTime: elapsed)
+        var metrics = TransferMetrics()
+        metrics.answeredFromCache = true
+        metrics.startDate = configuration.now() - elapsed
+        metrics.total = elapsed
+        metrics.startTransfer = elapsed
+        metrics.responseCode = entry.statusCode
+        metrics.method = request.method
+        metrics.effectiveURL = request.url
+        metrics.contentType = head.value(for: "Content-Type")
+        result.hopMetrics = [metrics]
+        return result
+    }
+
+    /// A monotonic clock in seconds, for the duration of a replay.
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Streams a body file to the delegate while it wants more, polling Ctrl-C. The file is
@@ -201,65 +278,5 @@ extension ResponseCache {
             }
             offset += Int64(length)
         }
-    }
-}
-
-/// Forwards a transport's events to the real delegate while copying the final body into the
-/// cache, reading it to its end even when the delegate wants no more; a 304 to a conditional
-/// request is kept from the delegate (the stored response answers instead).
-final class TeeDelegate: HTTPClientDelegate {
-    private let inner: HTTPClientDelegate
-    private let interceptsNotModified: Bool
-    private let makeWriter: (ResponseHead) -> CacheBodyWriter?
-    private(set) var writer: CacheBodyWriter?
-    private(set) var interceptedNotModified = false
-    private(set) var completed = false
-    private var innerWantsMore = true
-
-    init(
-        inner: HTTPClientDelegate, interceptsNotModified: Bool, makeWriter: @escaping (ResponseHead) -> CacheBodyWriter?
-    ) {
-        self.inner = inner
-        self.interceptsNotModified = interceptsNotModified
-        self.makeWriter = makeWriter
-    }
-
-    func willSend(hop: Int, request: SentRequest) throws { try inner.willSend(hop: hop, request: request) }
-
-    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
-        if isFinal, interceptsNotModified, head.statusCode == 304 {
-            interceptedNotModified = true
-            return
-        }
-        if isFinal { writer = makeWriter(head) }
-        try inner.didReceive(hop: hop, head: head, isFinal: isFinal)
-    }
-
-    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        guard !(isFinal && interceptedNotModified) else { return }
-        if isFinal { writer?.append(chunk) }
-        if !isFinal || innerWantsMore { try inner.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
-    }
-
-    func shouldAbort() -> Bool { inner.shouldAbort() }
-
-    func didFinishResponse(hop: Int, isFinal: Bool) throws {
-        if isFinal { completed = true }
-        guard !(isFinal && interceptedNotModified) else { return }
-        try inner.didFinishResponse(hop: hop, isFinal: isFinal)
-    }
-
-    func needsMoreFinalBody() -> Bool {
-        if innerWantsMore { innerWantsMore = inner.needsMoreFinalBody() }
-        return innerWantsMore || (writer != nil && writer?.failure == nil)
-    }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) { inner.willFollowInsecureRedirect(hop: hop, to: to) }
-    func didUpgradeByHSTS(hop: Int, requested: String) { inner.didUpgradeByHSTS(hop: hop, requested: requested) }
-    func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
-        inner.didProgress(hop: hop, downloaded: downloaded, expected: expected)
-    }
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        inner.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }
 }

@@ -9,6 +9,10 @@ package struct SQLiteError: ClassifiedError, CustomStringConvertible {
     /// A database that cannot be read or written is an I/O failure.
     package var failureClass: FailureClass { .failure }
 
+    /// Whether SQLite found the file damaged: SQLITE_CORRUPT (11) or SQLITE_NOTADB (26), with
+    /// any extended code.
+    package var isCorruption: Bool { code & 0xFF == 11 || code & 0xFF == 26 }
+
     package var description: String {
         code == AFSQL_UNAVAILABLE ? "libsqlite3 cannot be loaded" : "\(operation): \(message) (sqlite \(code))"
     }
@@ -105,9 +109,12 @@ final class SQLiteStatement {
         case null
     }
 
-    /// Binds `values` to parameters 1… in order.
+    /// Binds `values` to parameters 1… in order. The statement is reset first: binding a
+    /// statement that has stepped and not been reset is SQLite's SQLITE_MISUSE, which a statement
+    /// reused in a loop (one query per body file) would otherwise hit on its second round.
     @discardableResult
     func bind(_ values: [Value]) throws(SQLiteError) -> SQLiteStatement {
+        _ = afsql_reset(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -139,6 +146,11 @@ final class SQLiteStatement {
         let failure = database.error("step", code)
         _ = afsql_reset(handle)
         throw failure
+    }
+
+    /// Ends the statement's current run, so that it holds no read lock (a checkpoint waits on it).
+    func reset() {
+        _ = afsql_reset(handle)
     }
 
     /// Runs a statement that returns no rows.

@@ -26,11 +26,18 @@ package enum BodyEncryption {
         defer { pipe.terminate() }
         let write: PipedCommand.Output = { bytes in try file.append(bytes) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // The cache keys on what was typed, not on the encryption (which may be salted).
+        var plainDigest = SHA256()
         while true {
             let count = try chunk.withUnsafeMutableBytes { try plain.read(into: $0) }
             if count == 0 { break }
-            try chunk.withUnsafeBytes { try pipe.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), to: write) }
+            try chunk.withUnsafeBytes {
+                let part = UnsafeRawBufferPointer(rebasing: $0[0..<count])
+                plainDigest.update(part)
+                try pipe.feed(part, to: write)
+            }
         }
+        request.plainBodyDigest = SHA256.hex(plainDigest.finalize())
         try pipe.finish(to: write)
         try file.rewind()
         let chunked = request.body is ChunkedBodySource

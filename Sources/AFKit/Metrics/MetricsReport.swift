@@ -33,6 +33,12 @@ package struct MetricsReport {
     /// One hop's phase table and connection lines.
     package func block(for hop: TransferMetrics) -> String {
         var text = "  " + emphasis(pad("Phase", 16) + leftPad("Duration", 12) + leftPad("At", 12)) + "\n"
+        if hop.answeredFromCache {
+            // Nothing went to the network: one phase, and no connection or bytes to speak of.
+            let read = Self.milliseconds(hop.total)
+            text += "  " + label(pad("cache read", 16)) + number(leftPad(read, 12)) + number(leftPad(read, 12)) + "\n"
+            return text + "  " + label("Connection:") + " " + value("none (answered from the cache)") + "\n"
+        }
         for phase in MetricsPhase.phases(of: hop) {
             text += "  " + label(pad(phase.name, 16))
             text += number(leftPad(phase.duration.map(Self.milliseconds) ?? "-", 12))

@@ -61,7 +61,8 @@ extension TaskMetrics {
             JSONMember(key: "networkProtocolName", value: text(hop.protocolName)),
             JSONMember(key: "isProxyConnection", value: .bool(false)),
             JSONMember(key: "isReusedConnection", value: .bool(reused)),
-            JSONMember(key: "resourceFetchType", value: .string("networkLoad")),
+            JSONMember(
+                key: "resourceFetchType", value: .string(hop.answeredFromCache ? "localCache" : "networkLoad")),
             JSONMember(key: "remoteAddress", value: text(hop.remoteAddress)),
             JSONMember(key: "remotePort", value: hop.remotePort.map { .number(String($0)) } ?? .null),
             JSONMember(key: "localAddress", value: text(hop.localAddress)),

@@ -18,6 +18,9 @@ package struct PreparedRequest {
     /// The body bytes when they were built in memory (JSON, form, plist, `--raw`), for `--offline`,
     /// `--verbose` and the request log; nil for streamed bodies.
     package var bodyBytes: [UInt8]?
+    /// The SHA-256 (hex) of the body before `--encrypt-cmd` replaced it, for the cache key; nil
+    /// when the body was not encrypted.
+    package var plainBodyDigest: String?
     /// Digest credentials, negotiated by libcurl; basic and bearer are already in `headers`.
     package var digestCredentials: (user: String, password: String)?
     /// The request target sent in place of the URL's path and query: `*` for a server-wide

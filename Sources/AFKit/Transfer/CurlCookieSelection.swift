@@ -22,12 +22,16 @@ enum CurlCookieSelection {
 
     /// `name=value; …` for the lines that apply to `url` at `now`, or nil when none does.
     static func cookieHeader(lines: [String], url: String, now: Int64) -> String? {
-        guard let parsed = CurlURL(url) else { return nil }
-        let path = requestPath(url)
-        let secureContext =
-            parsed.scheme == "https" || ["localhost", "127.0.0.1", "[::1]", "::1"].contains(parsed.host)
+        // afcli's own parser, not libcurl's: the response cache asks this before anything is sent,
+        // and an answer from the cache never loads libcurl. For the http(s) URLs afcli sends, the
+        // two agree on scheme and host.
+        guard let parsed = try? URLReference.parseRequestURL(url), let scheme = parsed.scheme,
+            let host = parsed.host.map(ASCIICase.lowercased)
+        else { return nil }
+        let path = parsed.path.isEmpty ? "/" : parsed.path
+        let secureContext = scheme == "https" || ["localhost", "127.0.0.1", "[::1]", "::1"].contains(host)
         let sent = lines.compactMap(parse).enumerated().filter { _, cookie in
-            domainMatches(cookie, host: parsed.host) && pathMatches(cookie.path, path)
+            domainMatches(cookie, host: host) && pathMatches(cookie.path, path)
                 && (!cookie.secure || secureContext) && (cookie.expires == 0 || cookie.expires > now)
         }
         .sorted { a, b in
@@ -66,11 +70,5 @@ enum CurlCookieSelection {
         if cookiePath.isEmpty || cookiePath == "/" || path == cookiePath { return true }
         guard path.hasPrefix(cookiePath) else { return false }
         return cookiePath.hasSuffix("/") || path.dropFirst(cookiePath.count).hasPrefix("/")
-    }
-
-    /// The path of an absolute URL, without query or fragment; `/` when empty.
-    static func requestPath(_ url: String) -> String {
-        guard let reference = try? URLReference.parseRequestURL(url) else { return "/" }
-        return reference.path.isEmpty ? "/" : reference.path
     }
 }

@@ -22,7 +22,44 @@ static const size_t AFCURL_WRITEFUNC_ERROR = CURL_WRITEFUNC_ERROR;
 static const long AFCURL_HSTS_ENABLE = CURLHSTS_ENABLE;
 static const long AFCURL_NETRC_OPTIONAL = CURL_NETRC_OPTIONAL;
 
-/* Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process; returns its result every time. */
+/*
+ * libcurl is opened with dlopen on first use (ccurl_dyn.c), not linked. afcurl_load() opens it
+ * once and returns nonzero when it could; afcurl_is_loaded() says whether that has happened.
+ */
+int afcurl_load(void);
+int afcurl_is_loaded(void);
+/* The file libcurl was loaded from (loading it); "" when it cannot be loaded. */
+const char *afcurl_library_path(void);
+
+/*
+ * The libcurl calls Swift makes, through the loaded library. The ones a program can call first
+ * (easy_init, multi_init, url, slist_append, the strerrors) load it, and fail (NULL, or a fixed
+ * message) when it cannot be loaded.
+ */
+CURL *afcurl_easy_init(void);
+void afcurl_easy_cleanup(CURL *handle);
+CURLcode afcurl_easy_perform(CURL *handle);
+void afcurl_easy_reset(CURL *handle);
+const char *afcurl_easy_strerror(CURLcode code);
+struct curl_slist *afcurl_slist_append(struct curl_slist *list, const char *text);
+void afcurl_slist_free_all(struct curl_slist *list);
+CURLU *afcurl_url(void);
+void afcurl_url_cleanup(CURLU *url);
+CURLUcode afcurl_url_set(CURLU *url, CURLUPart part, const char *content, unsigned int flags);
+CURLUcode afcurl_url_get(const CURLU *url, CURLUPart part, char **content, unsigned int flags);
+void afcurl_curl_free(void *pointer);
+CURLM *afcurl_multi_init(void);
+CURLMcode afcurl_multi_cleanup(CURLM *multi);
+CURLMcode afcurl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode afcurl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode afcurl_multi_perform(CURLM *multi, int *running);
+CURLMcode afcurl_multi_poll(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout, int *ready);
+const char *afcurl_multi_strerror(CURLMcode code);
+
+/*
+ * Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process (loading libcurl first); returns
+ * its result every time, CURLE_FAILED_INIT when libcurl cannot be loaded.
+ */
 CURLcode afcurl_global_init(void);
 
 /* Typed setopt wrappers, one per argument kind. */
