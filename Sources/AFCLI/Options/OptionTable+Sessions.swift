@@ -3,7 +3,7 @@
 extension OptionTable {
     static let sessions: [OptionSpec] = [
         OptionSpec(
-            long: "session", scope: .request, valueName: "NAME", group: .authentication,
+            long: "session", scope: [.request, .run], valueName: "NAME", group: .authentication,
             help: "keep headers, auth and cookies in a session",
             description: "Use and update a session (NAME may be a path): headers and auth given with it are stored and "
                 + "sent again, cookies the server sets are kept (through libcurl's cookie engine) and sent back to "
@@ -22,7 +22,7 @@ extension OptionTable {
                 values.sessionReadOnly = false
             }),
         OptionSpec(
-            long: "session-read-only", scope: .request, valueName: "NAME", group: .authentication,
+            long: "session-read-only", scope: [.request, .run], valueName: "NAME", group: .authentication,
             help: "use a session without updating it",
             description: "As --session, but the session file is only read: nothing the request or the response "
                 + "changes is written back.",
@@ -54,7 +54,7 @@ extension OptionTable {
             },
             reset: { $0.sessionStoreAuth = true }),
         OptionSpec(
-            long: "cookie-jar", scope: .request, valueName: "FILE", group: .authentication,
+            long: "cookie-jar", scope: [.request, .run], valueName: "FILE", group: .authentication,
             help: "read and write cookies in a cookies.txt",
             description: "Load cookies from FILE, a Netscape cookies.txt as curl and browsers write it, send each "
                 + "to the host it belongs to, and write every cookie back to FILE (0600, replaced atomically) "
