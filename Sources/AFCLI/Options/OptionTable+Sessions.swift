@@ -11,7 +11,10 @@ extension OptionTable {
                 + "layout, with CONFIG $AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a "
                 + "value with a / is a path (the names . and .. are refused). HTTPie's session files work as they "
                 + "are. Files are 0600 in 0700 directories, replaced atomically; a symbolic link, a file that is "
-                + "not regular or another user's file is refused.",
+                + "not regular or another user's file is refused. In afcli run it is the run's cookie store: its "
+                + "cookies seed the run's cookie engine and the engine's are written back when the run ends; a "
+                + "session that stores headers or auth is refused there, and a NAME is looked up under the host "
+                + "of the run's first request.",
             completion: .file,
             apply: { values, text in
                 values.session = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
@@ -58,7 +61,8 @@ extension OptionTable {
             help: "read and write cookies in a cookies.txt",
             description: "Load cookies from FILE, a Netscape cookies.txt as curl and browsers write it, send each "
                 + "to the host it belongs to, and write every cookie back to FILE (0600, replaced atomically) "
-                + "after the response. A missing FILE starts empty; a FILE that is a symbolic link, not a regular "
+                + "after the response (in afcli run, when the run ends: every request of the run shares its "
+                + "cookies). A missing FILE starts empty; a FILE that is a symbolic link, not a regular "
                 + "file or another user's is refused, as a session file is.",
             completion: .file,
             apply: { values, text in
