@@ -210,3 +210,12 @@ def test_session_on_a_run_line_is_refused(site, tmp_path, config):
     assert result.code == 2, result
     assert "--session" in result.err and "stdin:1" in result.err, result
     assert site.requests == []
+
+
+def test_session_store_auth_is_refused_for_a_run_with_the_reason(site, tmp_path, config):
+    result = run(["run", "-", "--session", str(tmp_path / "s.json"), "--session-store-auth", "no"],
+                 input=f"get {site.url}/me\n".encode(), env=config)
+    assert result.code == 2, result
+    assert result.err == ("afcli: error: --session-store-auth does not apply to afcli run (a run writes only "
+                          "cookies back to its session: credentials stay where they are typed)\n"), result
+    assert site.requests == [] and not (tmp_path / "s.json").exists()
