@@ -41,6 +41,17 @@ extension EasyHandle {
         return lines
     }
 
+    /// Attaches the handle to `share`, whose cookies its next transfers send and update instead
+    /// of the handle's own, or detaches it (nil): a detached handle has no cookies. The
+    /// attachment outlives `curl_easy_reset`, so it is changed only when it differs; the
+    /// handle keeps the share alive while attached. Turn the engine on for each transfer as
+    /// usual (`TransferOptions.cookieEngine`).
+    package func useCookies(_ share: CookieShare?) throws(CurlError) {
+        guard share !== cookieShare else { return }
+        try check(afcurl_setopt_share(rawHandle, share?.share), "the cookie share")
+        cookieShare = share
+    }
+
     /// Turns the cookie engine on for this transfer (the empty file name loads nothing) and
     /// points libcurl at the netrc file when one applies.
     func configureCookiesAndNetrc(_ options: TransferOptions) throws(CurlError) {

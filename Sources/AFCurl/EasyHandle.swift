@@ -23,6 +23,8 @@ package final class EasyHandle {
     /// handle has none, and `endTransfer` resets): only then does `begin` reset it first, so a
     /// transfer after a finished one does not reset twice.
     private var isDirty = false
+    /// The cookie engine the handle is attached to (`useCookies`), kept alive while it is.
+    var cookieShare: CookieShare?
 
     /// Creates a handle, initialising libcurl for the process on first use.
     package init() throws(CurlError) {

@@ -34,12 +34,16 @@
     X(curl_multi_poll)                                                                             \
     X(curl_multi_setopt)                                                                           \
     X(curl_multi_info_read)                                                                        \
-    X(curl_multi_strerror)
+    X(curl_multi_strerror)                                                                         \
+    X(curl_share_init)                                                                             \
+    X(curl_share_setopt)                                                                           \
+    X(curl_share_cleanup)
 
 /* curl.h may define some of these as type-checking macros (typecheck-gcc.h). */
 #undef curl_easy_setopt
 #undef curl_easy_getinfo
 #undef curl_multi_setopt
+#undef curl_share_setopt
 
 #define AFCURL_DYN_DECLARE(name) extern __typeof__(name) *afcurl_dyn_##name;
 AFCURL_DYN_FUNCTIONS(AFCURL_DYN_DECLARE)
@@ -70,5 +74,8 @@ AFCURL_DYN_FUNCTIONS(AFCURL_DYN_DECLARE)
 #define curl_multi_setopt (*afcurl_dyn_curl_multi_setopt)
 #define curl_multi_info_read (*afcurl_dyn_curl_multi_info_read)
 #define curl_multi_strerror (*afcurl_dyn_curl_multi_strerror)
+#define curl_share_init (*afcurl_dyn_curl_share_init)
+#define curl_share_setopt (*afcurl_dyn_curl_share_setopt)
+#define curl_share_cleanup (*afcurl_dyn_curl_share_cleanup)
 
 #endif /* CCURL_DYN_H */

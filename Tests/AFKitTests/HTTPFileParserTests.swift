@@ -59,10 +59,11 @@ final class HTTPFileParserTests: XCTestCase {
                 ]
             ),
             (
-                "### by separator\n// @name = by-directive\n# @no-redirect\n# @timeout 2 m\n# @connection-timeout 500 ms\n# @first\nGET :1/x\n",
+                "### by separator\n// @name = by-directive\n# @no-redirect\n# @timeout 2 m\n# @connection-timeout 500 ms\n# @first\n# @no-cookie-jar\nGET :1/x\n",
                 [
-                    request("by-directive", line: 7, "GET", ":1/x") {
+                    request("by-directive", line: 8, "GET", ":1/x") {
                         $0.noRedirect = true
+                        $0.noCookieJar = true
                         $0.timeout = 120
                         $0.connectionTimeout = 0.5
                         $0.isFirst = true

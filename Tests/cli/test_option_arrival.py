@@ -14,7 +14,7 @@ OPTIONS = {
     "--retry": (["--retry", "3"], {"download"}),
     "--probe": (["--probe"], {"reachability"}),
     "--parallel": (["--parallel", "2"], {"run"}),
-    "--session": (["--session", "s1"], {"request"}),
+    "--session": (["--session", "s1"], {"request", "run"}),
     "--write-out": (["--write-out", "%{http_code}"], {"request"}),
     "--offline": (["--offline"], {"request"}),
 }

@@ -31,7 +31,7 @@ def refused(result, option, command):
     (["--meta=json"], "--meta"),
     (["--stream"], "--stream"),
     (["--throttle", "1k"], "--throttle"),
-    (["--cookie-jar", "jar.txt"], "--cookie-jar"),
+    (["--session-store-auth", "no"], "--session-store-auth"),
     (["-q"], "--quiet"),
     (["--all"], "--all"),
 ])

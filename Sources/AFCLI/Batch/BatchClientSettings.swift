@@ -35,8 +35,8 @@ struct BatchClientSettings {
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             policy = try SecurityOptions.policy(from: options)
             SecurityOptions.configure(&client, options: options, policy: policy)
-            // netrc and credentials across redirects, as for a single request; a cookie engine
-            // needs a session or jar, which a run refuses.
+            // netrc and credentials across redirects, as for a single request; cookies go
+            // through the run's one engine (`MultiClient`), not `client.cookies`.
             client.netrcFile = options.ignoreNetrc ? nil : netrcFile(options)
             client.locationTrusted = options.locationTrusted
             self.client = client

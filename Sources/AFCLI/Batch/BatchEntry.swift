@@ -40,6 +40,8 @@ struct BatchRequest {
     var logFields: RequestLogFields?
     /// The command its final 2xx body is decrypted with (`--decrypt-cmd`, or the environment's).
     var decryptCommand: String?
+    /// Whether it uses the run's cookie engine (not with `# @no-cookie-jar`).
+    var sendsCookies = true
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

@@ -31,6 +31,8 @@ final class BatchExecutor {
         let logFields: RequestLogFields?
         /// What the cache stage has to do once the answer is in.
         var caching: Caching = .none
+        /// Whether it uses the run's cookie engine (a request the cache sends again too).
+        var sendsCookies = true
     }
 
     /// The cache stage's part in a request in flight.
@@ -69,6 +71,8 @@ final class BatchExecutor {
     private let stdoutIsTerminal: Bool
     /// Whether lines were written since the last flush.
     private var wroteLines = false
+    /// What the run's cookie engine starts from and is written back to; nil for neither.
+    private var cookieStore: RunCookieStore?
     /// When the entries were ready and the multi handle created: the start of every request's
     /// queue time.
     private var readyAt: Double
@@ -76,8 +80,9 @@ final class BatchExecutor {
     init(
         entries: [BatchEntry], options: OptionValues, environment: [String: String],
         directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool, stdoutIsTerminal: Bool = false,
-        cache: ResponseCache? = nil, logDescriptor: Int32? = nil
+        cache: ResponseCache? = nil, logDescriptor: Int32? = nil, cookieStore: RunCookieStore? = nil
     ) {
+        self.cookieStore = cookieStore
         settingsCache = BatchClientSettings(environment: environment)
         self.cache = cache
         self.logDescriptor = logDescriptor
@@ -95,7 +100,8 @@ final class BatchExecutor {
     /// succeeded, 130 when interrupted, else the status of the first failure.
     func run() throws -> ExitStatus {
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
-        let client = try MultiClient(maxConnections: scheduler.parallel)
+        let client = try MultiClient(
+            maxConnections: scheduler.parallel, cookies: cookieStore?.seed ?? CookieSettings())
         readyAt = FileIO.monotonicSeconds()
         status = BatchStatus(total: entries.count, isLive: status.isLive, startedAt: readyAt)
         if scheduler.parallel > 1 && entries.count > 1 {
@@ -139,6 +145,10 @@ final class BatchExecutor {
         let summary = status.summary(
             notStarted: scheduler.notStarted, now: FileIO.monotonicSeconds(), interrupted: interrupted)
         if status.isLive || interrupted { StandardError.write(summary + "\n") }
+        if var cookieStore {
+            let lines = client.cookieLines
+            try cookieStore.save(lines: lines, changed: client.cookiesChanged(lines))
+        }
         if interrupted { return .interrupted }
         return firstFailure ?? .success
     }
@@ -184,14 +194,21 @@ final class BatchExecutor {
                 sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.shared.values),
                 checkStatus: request.shared.values.checkStatus, settings: settings, options: request.shared,
                 logFields: logFields)
+            running.sendsCookies = request.sendsCookies
             var sent = request.prepared
             // A final 2xx body is decrypted on its way to the sink, stored ones included.
             let receiver: HTTPClientDelegate =
                 request.decryptCommand.map { DecryptingDelegate(next: sink, command: $0) } ?? sink
             var delegate = receiver
             if let cache {
+                // The cookies the engine sends to this URL now are part of the key: a cookie set
+                // earlier in the run selects other stored answers than none.
+                var material = credentials(settings)
+                if request.sendsCookies, let cookies = client.cookieHeader(for: request.prepared.url) {
+                    material.engineCookies = cookies
+                }
                 let step = try cache.plan(
-                    request.prepared, credentials: credentials(settings), follows: settings.follow,
+                    request.prepared, credentials: material, follows: settings.follow,
                     maxBodyBytes: settings.limits.maxBodyBytes, delegate: receiver)
                 switch step {
                 case .done(let result, let outcome):
@@ -218,7 +235,9 @@ final class BatchExecutor {
                 }
             }
             inFlight[index] = running
-            try client.start(sent, options: settings, delegate: delegate, tag: index, readyAt: readyAt)
+            try client.start(
+                sent, options: settings, delegate: delegate, tag: index, readyAt: readyAt,
+                sendsCookies: request.sendsCookies)
         } catch {
             inFlight[index] = nil
             var report = BatchReport(name: entry.name, method: method, url: url)
@@ -255,7 +274,7 @@ final class BatchExecutor {
                     inFlight[index] = running
                     try client.start(
                         again.request, options: running.settings, delegate: again.delegate, tag: index,
-                        readyAt: readyAt)
+                        readyAt: readyAt, sendsCookies: running.sendsCookies)
                     return false
                 case .asIs, .unsafe:
                     running.caching = .none

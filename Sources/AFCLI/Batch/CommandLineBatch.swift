@@ -7,7 +7,8 @@ import Glibc
 /// Each line is split like a shell line (`CommandLineSplitter`: quotes and backslashes, no
 /// expansion) and parsed by afcli's own `ArgumentParser` over the run's options, so a line's
 /// options override the run's for that request. Blank lines and `#` comments are skipped; the
-/// comment lines `# @name NAME` and `# @first` name the next request or make it a keeper. A
+/// comment lines `# @name NAME` and `# @first` name the next request or make it a keeper, and
+/// `# @no-cookie-jar` keeps it out of the run's cookie engine (as in a `.http` file). A
 /// request is named `line-N` after its line unless named. Options that belong to the run (output,
 /// sessions, `--offline`…) are refused with the line's number, and so is a body from standard
 /// input, which carries the requests.
@@ -53,6 +54,7 @@ enum CommandLineBatch {
         var entries: [BatchEntry] = []
         var pendingName: (name: String, line: Int)?
         var pendingFirst: Int?
+        var pendingNoCookies: Int?
         while true {
             let next = reader.lineNumber + 1
             guard var line = try LocatedError.locating(origin(next), { try reader.next() }) else { break }
@@ -63,7 +65,8 @@ enum CommandLineBatch {
             let words = try LocatedError.locating(origin) { try CommandLineSplitter.split(line) }
             if words.isEmpty {
                 try LocatedError.locating(origin) {
-                    try readDirective(line, name: &pendingName, first: &pendingFirst, number: number)
+                    try readDirective(
+                        line, name: &pendingName, first: &pendingFirst, noCookies: &pendingNoCookies, number: number)
                 }
                 continue
             }
@@ -77,23 +80,31 @@ enum CommandLineBatch {
             }
             let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context
+            let sendsCookies = pendingNoCookies == nil
             entries.append(
                 BatchEntry(
                     name: pendingName?.name ?? "line-" + String(number), origin: origin,
                     isKeeper: pendingFirst != nil,
                     prepare: {
                         try LocatedError.locating(origin) {
-                            try prepare(positionals, options: shared, context: entryContext)
+                            var request = try prepare(positionals, options: shared, context: entryContext)
+                            request.sendsCookies = sendsCookies
+                            return request
                         }
                     }))
             pendingName = nil
             pendingFirst = nil
+            pendingNoCookies = nil
         }
         if let pendingName {
             throw LocatedError(origin: origin(pendingName.line), underlying: BatchError.danglingDirective("# @name"))
         }
         if let pendingFirst {
             throw LocatedError(origin: origin(pendingFirst), underlying: BatchError.danglingDirective("# @first"))
+        }
+        if let pendingNoCookies {
+            throw LocatedError(
+                origin: origin(pendingNoCookies), underlying: BatchError.danglingDirective("# @no-cookie-jar"))
         }
         return entries
     }
@@ -103,9 +114,11 @@ enum CommandLineBatch {
         "stdin:" + String(number)
     }
 
-    /// Reads `# @name NAME` and `# @first` from a comment line; other comments are skipped.
+    /// Reads `# @name NAME`, `# @first` and `# @no-cookie-jar` from a comment line; other
+    /// comments are skipped.
     private static func readDirective(
-        _ line: String, name: inout (name: String, line: Int)?, first: inout Int?, number: Int
+        _ line: String, name: inout (name: String, line: Int)?, first: inout Int?, noCookies: inout Int?,
+        number: Int
     ) throws {
         let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
         guard trimmed.hasPrefix("#") else { return }
@@ -116,6 +129,8 @@ enum CommandLineBatch {
             name = (words.dropFirst().joined(separator: " "), number)
         case "@first":
             first = number
+        case "@no-cookie-jar":
+            noCookies = number
         default:
             break
         }

@@ -85,6 +85,7 @@ enum HTTPFileBatch {
         var batchRequest = BatchRequest(prepared: prepared, options: options)
         if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
         batchRequest.decryptCommand = SettingsResolver(options, profile: nil).decryptCommand
+        batchRequest.sendsCookies = !request.noCookieJar
         return batchRequest
     }
 

@@ -30,6 +30,12 @@ struct RunCommand {
         var entries = try BatchLoader.load(
             source: source, options: options, environment: environment, profile: profile)
         try RunCommand.markKeepers(&entries, names: options.firstNames)
+        // The session and jar are read before anything is sent, and written when the run ends.
+        let cookieStore =
+            options.session != nil || options.cookieJar != nil
+            ? try RunCookieStore(
+                options: options, environment: environment,
+                firstURL: (try? entries.first?.prepare().prepared.url) ?? "") : nil
         let directory = try options.outputDirectory.map {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))
         }
@@ -41,7 +47,7 @@ struct RunCommand {
             entries: entries, options: options, environment: environment, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
-            cache: cache, logDescriptor: logDescriptor)
+            cache: cache, logDescriptor: logDescriptor, cookieStore: cookieStore)
         return try executor.run()
     }
 

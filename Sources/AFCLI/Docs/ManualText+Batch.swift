@@ -56,6 +56,11 @@ extension ManualText {
                         term: "# @first",
                         text: "Makes the request a keeper: it completes before any other request starts."
                     ),
+                    (
+                        term: "# @no-cookie-jar",
+                        text: "Keeps the request out of the run's cookie engine: it neither sends the run's cookies "
+                            + "nor stores those its responses set."
+                    ),
                 ]),
                 .paragraph(
                     "`{{NAME}}` in the URL, headers, body and `< PATH` is replaced by the file variable NAME, else "
@@ -76,7 +81,7 @@ extension ManualText {
                         + "(`< {% … %}`) and `<@ PATH` would change the request, so they are refused. A response "
                         + "reference (`<> previous-response.json`, after the body or a handler) changes nothing that "
                         + "is sent and is skipped. Other "
-                        + "directives (`# @no-log`, `# @no-cookie-jar`) are ignored with a warning. Values from "
+                        + "directives (`# @no-log`) are ignored with a warning. Values from "
                         + "another request's response (`{{login.response.body.token}}`) are not supported."),
             ]),
         ManualSection(
@@ -89,13 +94,15 @@ extension ManualText {
                         + "expanded (`$HOME`, `~` and `*` stay as written). Blank lines are skipped, and so is "
                         + "everything from a `#` that starts a word, and a UTF-8 byte order mark before the first "
                         + "line. Standard input that is a terminal is refused (exit status 2): pipe the lines in. A line's options apply over the options given "
-                        + "to `afcli run` for that request only. The comment lines `# @name NAME` and `# @first` name "
-                        + "the next request or make it a keeper; an unnamed request is `line-N`, N being its line."),
+                        + "to `afcli run` for that request only. The comment lines `# @name NAME`, `# @first` and "
+                        + "`# @no-cookie-jar` name the next request, make it a keeper or keep it out of the run's "
+                        + "cookies (no option does that last); an unnamed request is `line-N`, N being its line."),
                 .paragraph(
                     "Options that belong to the whole run are refused on a line, naming it (`afcli: error: "
                         + "stdin:3: --offline applies to the whole run…`, exit status 2): the output options "
                         + "(`--print`, `--verbose`, `--output`, `--pretty`…), `--offline`, `--curl`, `--env`, "
-                        + "`--session`, `--cookie-jar`, `--help` and the options of `afcli run` itself. Standard "
+                        + "`--session`, `--cookie-jar` (one cookie engine serves the whole run), `--help` and the "
+                        + "options of `afcli run` itself. Standard "
                         + "input carries the requests, so a line cannot use it as a body (`@-`). Every line is read "
                         + "and its words, options, METHOD, URL and the syntax of its items checked before the "
                         + "first request is sent (a line without a URL, with a URL or an item that is none, is "

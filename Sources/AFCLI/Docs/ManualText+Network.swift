@@ -89,7 +89,8 @@ extension ManualText {
                         + "Authorization header libcurl built from it. Credentials from netrc are never written "
                         + "into a session. A netrc holding passwords that the group or others can read draws a "
                         + "warning. `afcli download` uses netrc the same way, and refuses `--session` and "
-                        + "`--cookie-jar` (exit status 2)."),
+                        + "`--cookie-jar` (exit status 2). In `afcli run` they seed the run's one cookie engine and "
+                        + "get its cookies back when the run ends (see MANY REQUESTS: AFCLI RUN)."),
                 .paragraph(
                     "With `--follow`, Authorization and Cookie headers and digest credentials are dropped when a "
                         + "redirect leads to another scheme, host or port, unless `--location-trusted` is given. "

@@ -29,6 +29,19 @@ extension ManualText {
                         + "with `--follow` (not for an entry marked `# @no-redirect`); each hop is a new transfer "
                         + "on the same connections."),
                 .paragraph(
+                    "A run has one cookie engine, libcurl's, shared by all its requests: a cookie a response sets "
+                        + "(a login) is sent by every request that starts after it, only to the domain and path it "
+                        + "belongs to. `--cookie-jar FILE` and `--session NAME|PATH` seed it, and its cookies are "
+                        + "written back to them when the run ends (0600, replaced atomically; never with "
+                        + "`--session-read-only`). In a run a session is a cookie store only: a session file that "
+                        + "stores headers, credentials or cookies bound to no domain belongs to one host, and is "
+                        + "refused (exit status 2, nothing sent); a session NAME is looked up under the host of the "
+                        + "run's first request. `# @no-cookie-jar` keeps a request out of the engine. With "
+                        + "`--parallel N` requests run at once, so a request that needs a cookie another one sets "
+                        + "must start after it: use `--parallel 1` (the default) or make the login a keeper "
+                        + "(`# @first`, `--first NAME`). With `--cache`, the cookies the engine sends to a URL when "
+                        + "its request starts are part of the request's cache key."),
+                .paragraph(
                     "A request fails when it gets no response (exit statuses 6 to 12), when its final response "
                         + "is 3xx, 4xx or 5xx (as `--check-status`, on by default; `--no-check-status` accepts any "
                         + "status), or when it fails `--accept-status` or `--accept-type`. After the first failure "

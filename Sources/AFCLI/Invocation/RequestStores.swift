@@ -82,13 +82,19 @@ struct RequestStores {
             session.update(cookieLines: result.cookieLines, now: Int64(time(nil)))
             if session.isModified || !sessionIsPrivate { try SessionStore.save(session.file, to: session.path) }
         }
-        // An unchanged jar is not rewritten, unless others may read it.
-        if let cookieJar, result.cookiesChanged || !RequestStores.isPrivateFile(cookieJar) {
-            let text =
-                "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
-                + result.cookieLines.map { $0 + "\n" }.joined()
-            try SessionStore.write(Array(text.utf8), to: cookieJar)
+        if let cookieJar {
+            try RequestStores.saveCookieJar(cookieJar, lines: result.cookieLines, changed: result.cookiesChanged)
         }
+    }
+
+    /// Writes `lines` to the Netscape cookie file `path` (0600, replaced atomically) when they
+    /// `changed` from what it held, or when others may read it.
+    static func saveCookieJar(_ path: String, lines: [String], changed: Bool) throws {
+        guard changed || !isPrivateFile(path) else { return }
+        let text =
+            "# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"
+            + lines.map { $0 + "\n" }.joined()
+        try SessionStore.write(Array(text.utf8), to: path)
     }
 
     /// Whether `path` is a regular file without group or other permission bits.

@@ -142,8 +142,8 @@ enum OptionScopes {
             if long == "offline" || long == "curl" || long == "show-secrets" {
                 return "a batch always sends its requests"
             }
-            if long.hasPrefix("session") || long == "cookie-jar" {
-                return "the requests of a batch do not share a session or cookies"
+            if long == "session-store-auth" {
+                return "a run writes only cookies back to its session: credentials stay where they are typed"
             }
             return "a run prints one JSON line per request; --output-dir saves the bodies as received"
         case .pin:

@@ -3,7 +3,7 @@
 extension OptionTable {
     static let sessions: [OptionSpec] = [
         OptionSpec(
-            long: "session", scope: .request, valueName: "NAME", group: .authentication,
+            long: "session", scope: [.request, .run], valueName: "NAME", group: .authentication,
             help: "keep headers, auth and cookies in a session",
             description: "Use and update a session (NAME may be a path): headers and auth given with it are stored and "
                 + "sent again, cookies the server sets are kept (through libcurl's cookie engine) and sent back to "
@@ -11,7 +11,10 @@ extension OptionTable {
                 + "layout, with CONFIG $AFCLI_CONFIG_DIR, else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli; a "
                 + "value with a / is a path (the names . and .. are refused). HTTPie's session files work as they "
                 + "are. Files are 0600 in 0700 directories, replaced atomically; a symbolic link, a file that is "
-                + "not regular or another user's file is refused.",
+                + "not regular or another user's file is refused. In afcli run it is the run's cookie store: its "
+                + "cookies seed the run's cookie engine and the engine's are written back when the run ends; a "
+                + "session that stores headers or auth is refused there, and a NAME is looked up under the host "
+                + "of the run's first request.",
             completion: .file,
             apply: { values, text in
                 values.session = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
@@ -22,7 +25,7 @@ extension OptionTable {
                 values.sessionReadOnly = false
             }),
         OptionSpec(
-            long: "session-read-only", scope: .request, valueName: "NAME", group: .authentication,
+            long: "session-read-only", scope: [.request, .run], valueName: "NAME", group: .authentication,
             help: "use a session without updating it",
             description: "As --session, but the session file is only read: nothing the request or the response "
                 + "changes is written back.",
@@ -54,11 +57,12 @@ extension OptionTable {
             },
             reset: { $0.sessionStoreAuth = true }),
         OptionSpec(
-            long: "cookie-jar", scope: .request, valueName: "FILE", group: .authentication,
+            long: "cookie-jar", scope: [.request, .run], valueName: "FILE", group: .authentication,
             help: "read and write cookies in a cookies.txt",
             description: "Load cookies from FILE, a Netscape cookies.txt as curl and browsers write it, send each "
                 + "to the host it belongs to, and write every cookie back to FILE (0600, replaced atomically) "
-                + "after the response. A missing FILE starts empty; a FILE that is a symbolic link, not a regular "
+                + "after the response (in afcli run, when the run ends: every request of the run shares its "
+                + "cookies). A missing FILE starts empty; a FILE that is a symbolic link, not a regular "
                 + "file or another user's is refused, as a session file is.",
             completion: .file,
             apply: { values, text in

@@ -52,6 +52,9 @@ package struct HTTPFileRequest: Equatable, Sendable {
     package var body: [HTTPFileBodyPart] = []
     /// `# @no-redirect`: do not follow redirects even with `--follow`.
     package var noRedirect = false
+    /// `# @no-cookie-jar`: the request neither sends the run's cookies nor stores those its
+    /// responses set.
+    package var noCookieJar = false
     /// `# @timeout N`: the idle timeout in seconds.
     package var timeout: Double?
     /// `# @connection-timeout N`: the connection timeout in seconds.

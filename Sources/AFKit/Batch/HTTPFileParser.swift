@@ -5,7 +5,7 @@ import AFCurl
 ///
 /// The grammar read: `###` separates requests (text after it names the next one); `#` and `//`
 /// lines are comments, and before the request line may carry the directives `@name NAME`,
-/// `@no-redirect`, `@timeout N`, `@connection-timeout N` and `@first`; `@name = value` defines a
+/// `@no-redirect`, `@no-cookie-jar`, `@timeout N`, `@connection-timeout N` and `@first`; `@name = value` defines a
 /// file variable; the request line is `[METHOD] URL [HTTP/VERSION]`, and lines after it that start
 /// with white space continue the URL (`    ?page=2`, `    &size=10`); then `Name: value` headers
 /// up to a blank line; then the body up to the next `###` (blank lines before it and after it are
@@ -129,6 +129,8 @@ private struct Parser {
             }
         case "no-redirect":
             directives.noRedirect = true
+        case "no-cookie-jar":
+            directives.noCookieJar = true
         case "first":
             directives.isFirst = true
         case "timeout", "connection-timeout":

@@ -15,6 +15,9 @@ package struct CacheCredentials: Sendable {
     /// Where the request goes when not where its URL says (`--resolve`, `--connect-to`,
     /// `--unix-socket`): another server may answer differently, so the route is in the key.
     var route: [UInt8] = []
+    /// The Cookie header a run's shared cookie engine sends to the request's URL (libcurl's own
+    /// selection, cookies set earlier in the run included); nil outside a run or when none.
+    package var engineCookies: String? = nil
 
     package init() {}
 
@@ -50,6 +53,7 @@ package struct CacheCredentials: Sendable {
         {
             material += Array("\ncookie-engine: \(sent)".utf8)
         }
+        if let engineCookies { material += Array("\nrun-cookies: \(engineCookies)".utf8) }
         return material
     }
 

@@ -67,6 +67,14 @@ package struct Session: Sendable {
         return fedLines
     }
 
+    /// The session's cookies for a run's one cookie engine, as Netscape lines: a run sends to
+    /// many hosts, so only cookies bound to a domain are fed (the caller refuses a session with
+    /// unbound ones, which belong to the host HTTPie used it for).
+    package mutating func cookiesForRun() -> [String] {
+        fedLines = file.cookies.compactMap { $0.domain.isEmpty ? nil : $0.netscapeLine(defaultHost: "") }
+        return fedLines
+    }
+
     /// Replaces the cookies with the engine's after the exchange, dropping expired ones. Cookies
     /// keep their order in the file (libcurl lists them in hash order); new ones go last.
     package mutating func update(cookieLines: [String], now: Int64) {

@@ -1,4 +1,5 @@
 import AFCurl
+import Glibc
 
 /// Sends many prepared requests at once over one libcurl multi handle, on the calling thread.
 ///
@@ -6,8 +7,10 @@ import AFCurl
 /// delegate events and the same redirect rules. A redirect's next hop is queued as a new transfer
 /// on the easy handle the previous hop ended on. Connections live in the multi handle's cache, so
 /// they are reused by every later transfer to the same origin, and HTTP/2 requests to one origin
-/// share a connection as streams. The cookie engine is not used (`ClientOptions.cookies` is
-/// ignored): requests of a batch do not share cookies.
+/// share a connection as streams. Every transfer uses one cookie engine, libcurl's, shared by all
+/// of them (`CookieShare`): a cookie set by one request is sent by the requests that start after
+/// it, each only to the domain and path it belongs to. `ClientOptions.cookies` is not read: the
+/// engine is seeded once, at `init`.
 package final class MultiClient {
     /// One exchange that ended.
     package struct Finished {
@@ -28,6 +31,8 @@ package final class MultiClient {
     private struct Running {
         let tag: Int
         let exchange: HTTPExchange
+        /// Whether its transfers use the shared cookie engine.
+        let sendsCookies: Bool
         /// Seconds the request waited before its first transfer was handed to libcurl, and then
         /// inside libcurl before its transfers started (libcurl's times start after that wait).
         var queue: Double
@@ -47,10 +52,31 @@ package final class MultiClient {
     private let headerLines = HeaderLinesMemo()
     /// The transfers handed to libcurl since it last ran, whose `performedAt` the next run sets.
     private var handedSinceRun: [ObjectIdentifier] = []
+    /// The cookie engine every transfer shares, unless its request opts out.
+    private let cookies: CookieShare
+    /// The cookies the engine held once seeded, to tell whether the run changed them.
+    private let seededCookies: Set<String>
 
-    /// Creates a client that opens at most `maxConnections` connections at once (0: no limit).
-    package init(maxConnections: Int = 0) throws {
+    /// Creates a client that opens at most `maxConnections` connections at once (0: no limit),
+    /// its cookie engine seeded from `cookies` (a Netscape file and lines).
+    package init(maxConnections: Int = 0, cookies seed: CookieSettings = CookieSettings()) throws {
         multi = try MultiHandle(maxConnections: maxConnections)
+        cookies = try CookieShare()
+        try cookies.seed(file: seed.file, lines: [])
+        // What the file held is the baseline: cookies added from the command line are changes.
+        seededCookies = seed.file == nil ? [] : Set(cookies.lines())
+        try cookies.seed(file: nil, lines: seed.lines)
+    }
+
+    /// Every cookie the engine holds now, as Netscape lines.
+    package var cookieLines: [String] { cookies.lines() }
+
+    /// Whether the engine holds other cookies than its cookie file did.
+    package func cookiesChanged(_ lines: [String]) -> Bool { Set(lines) != seededCookies }
+
+    /// The cookies the engine would send to `url` now, as a `Cookie` header's value; nil for none.
+    package func cookieHeader(for url: String) -> String? {
+        CurlCookieSelection.cookieHeader(lines: cookies.lines(), url: url, now: Int64(time(nil)))
     }
 
     /// The number of exchanges started and not yet finished.
@@ -60,15 +86,19 @@ package final class MultiClient {
     /// `FileIO.monotonicSeconds`) is when the request was ready to go: the time from then until
     /// its first transfer is handed to libcurl is recorded as `TransferMetrics.queue`. Throws when
     /// the first transfer cannot be set up; nothing is then in flight for `tag`.
+    /// `sendsCookies` false keeps the request out of the cookie engine: it neither sends the
+    /// run's cookies nor stores those its responses set (`# @no-cookie-jar`).
     package func start(
-        _ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate, tag: Int, readyAt: Double
+        _ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate, tag: Int, readyAt: Double,
+        sendsCookies: Bool = true
     ) throws {
         let exchange = HTTPExchange(request, options: options, delegate: delegate, headerLines: headerLines)
-        let (transfer, events) = try exchange.nextTransfer()
+        var (transfer, events) = try exchange.nextTransfer()
         let handle = try idle.popLast() ?? EasyHandle()
         let now = FileIO.monotonicSeconds()
         let queue = max(0, now - readyAt)
         do {
+            try useCookies(sendsCookies, handle, &transfer)
             try multi.add(handle, request: transfer, events: events)
         } catch {
             idle.append(handle)
@@ -76,8 +106,16 @@ package final class MultiClient {
             _ = try exchange.hopEnded(.failure(error))
             throw error
         }
-        running[ObjectIdentifier(handle)] = Running(tag: tag, exchange: exchange, queue: queue, handedAt: now)
+        running[ObjectIdentifier(handle)] = Running(
+            tag: tag, exchange: exchange, sendsCookies: sendsCookies, queue: queue, handedAt: now)
         handedSinceRun.append(ObjectIdentifier(handle))
+    }
+
+    /// Attaches `handle` to the shared cookie engine and turns the engine on for `transfer`, or
+    /// detaches it (a handle is reused by requests with and without cookies).
+    private func useCookies(_ sends: Bool, _ handle: EasyHandle, _ transfer: inout TransferRequest) throws(CurlError) {
+        try handle.useCookies(sends ? cookies : nil)
+        transfer.options.cookieEngine = sends
     }
 
     /// Runs the transfers for up to `timeoutMilliseconds` (less when one ends) and returns the
@@ -187,8 +225,9 @@ package final class MultiClient {
                 ended.result = .success(final)
                 return ended
             }
-            let (transfer, events) = try entry.exchange.nextTransfer()
+            var (transfer, events) = try entry.exchange.nextTransfer()
             do {
+                try useCookies(entry.sendsCookies, handle, &transfer)
                 try multi.add(handle, request: transfer, events: events)
             } catch {
                 _ = try entry.exchange.hopEnded(.failure(error))
