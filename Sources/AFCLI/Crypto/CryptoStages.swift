@@ -41,24 +41,26 @@ final class CryptoStages {
         return [.responseBody]
     }
 
-    /// The delegate the transport talks to: decryption, then the envelope, then the printer.
-    func wrap(_ delegate: PrintingDelegate) -> HTTPClientDelegate {
+    /// The delegate the transport talks to: decryption, then the outcome recorder, then the
+    /// envelope, then the printer; and the recorder, which sees the body as decrypted.
+    func wrap(_ delegate: PrintingDelegate) -> (delegate: HTTPClientDelegate, recorder: OutcomeRecorder) {
         var next: HTTPClientDelegate = delegate
         if let envelopeSpec {
             let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec)
             self.envelope = envelope
             next = envelope
         }
-        guard let decryptCommand else { return next }
-        let decrypting = DecryptingDelegate(next: next, command: decryptCommand)
+        let recorder = OutcomeRecorder(next: next)
+        guard let decryptCommand else { return (recorder, recorder) }
+        let decrypting = DecryptingDelegate(next: recorder, command: decryptCommand)
         let printer = delegate.printer
         decrypting.willDecrypt = { printer.finalBodyContentType = "text/plain" }
-        return decrypting
+        return (decrypting, recorder)
     }
 
-    /// Prints the envelope's result (or its message) once the exchange is over; the exit status
-    /// it calls for, nil when it calls for none (no `--envelope`, not a 2xx, success).
-    func concludeEnvelope() throws -> ExitStatus? {
+    /// Prints the envelope's result once the exchange is over; what the envelope stage read, nil
+    /// when it read nothing (no `--envelope`, not a 2xx).
+    func concludeEnvelope() throws -> EnvelopeReading? {
         try envelope?.conclude()
     }
 }
@@ -97,7 +99,7 @@ final class EnvelopeDelegate: HTTPClientDelegate {
         guard body.count + chunk.count <= ResponseEnvelope.maximumBodyBytes else {
             throw EnvelopeError.tooLarge(limit: ResponseEnvelope.maximumBodyBytes)
         }
-        try next.printer.recordFinalBody(chunk)
+        try next.printer.passFinalBody(chunk)
         body.append(contentsOf: chunk)
     }
 
@@ -126,31 +128,23 @@ final class EnvelopeDelegate: HTTPClientDelegate {
         next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }
 
-    /// Reads the kept body: on success prints the result and returns nil; on another status
-    /// reports the message as an error and returns 13 or 14; a body that is no envelope is
-    /// reported and returns 11.
-    func conclude() throws -> ExitStatus? {
+    /// Reads the kept body: on success prints the result; whatever it says, returns the reading
+    /// (the `OutcomeJudge` tells a failure); nil when no final 2xx body was kept.
+    func conclude() throws -> EnvelopeReading? {
         guard finished else { return nil }
         let outcome: ResponseEnvelope.Outcome
         do {
             outcome = try ResponseEnvelope.evaluate(body, spec: spec)
         } catch {
-            return ErrorReporter.report(error)
+            return .unreadable(error)
         }
         body = []
-        switch outcome {
-        case .success(let result):
+        if case .success(let result) = outcome {
             try result.withUnsafeBytes { try next.printer.renderBody($0) }
             try next.didFinishResponse(hop: finalHop, isFinal: true)
-            return nil
-        case .failure(_, let message):
+        } else {
             try next.printer.finish()
-            ErrorReporter.error(message)
-            return .envelopeFailure
-        case .commonFailure(_, let message):
-            try next.printer.finish()
-            ErrorReporter.error(message)
-            return .envelopeCommonFailure
         }
+        return EnvelopeReading(outcome)
     }
 }
