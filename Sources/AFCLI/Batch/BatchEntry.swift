@@ -40,6 +40,8 @@ struct BatchRequest {
     var logFields: RequestLogFields?
     /// The command its final 2xx body is decrypted with (`--decrypt-cmd`, or the environment's).
     var decryptCommand: String?
+    /// The envelope its final 2xx body is read as (`--envelope`); nil to pass the body on as it is.
+    var envelope: EnvelopeSpec?
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

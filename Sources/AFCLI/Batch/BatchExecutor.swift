@@ -20,6 +20,8 @@ final class BatchExecutor {
         let sink: BatchBodySink
         /// What its events recorded: the final head, the body's size and start.
         let recorder: OutcomeRecorder
+        /// The envelope stage before the sink (`--envelope`), read once the answer is in.
+        let envelope: EnvelopeDelegate?
         let method: String
         let url: String
         /// How its outcome is judged: `--accept-status`/`--accept-type`, else `--check-status`.
@@ -180,14 +182,16 @@ final class BatchExecutor {
             let settings = try settingsCache.settings(
                 for: request.shared.values, identity: request.optionsIdentity, url: url)
             let logFields = logDescriptor == nil ? nil : request.logFields
-            let recorder = OutcomeRecorder(next: sink)
+            let envelope = request.envelope.map { EnvelopeDelegate(next: sink, spec: $0) }
+            let recorder = OutcomeRecorder(next: envelope ?? sink)
             recorder.keepsBodyForLog = logFields != nil
             var running = InFlight(
-                sink: sink, recorder: recorder, method: method, url: url,
+                sink: sink, recorder: recorder, envelope: envelope, method: method, url: url,
                 judge: OutcomeJudge(options: request.shared.values), settings: settings, options: request.shared,
                 logFields: logFields)
             var sent = request.prepared
-            // A final 2xx body is decrypted on its way to the recorder and the sink, stored ones included.
+            // A final 2xx body is decrypted on its way to the recorder, the envelope and the sink,
+            // stored ones included.
             let receiver: HTTPClientDelegate =
                 request.decryptCommand.map { DecryptingDelegate(next: recorder, command: $0) } ?? recorder
             var delegate = receiver
@@ -281,9 +285,9 @@ final class BatchExecutor {
         report.bytes = recorder.bodyBytes
         report.usesCache = cache != nil
         if case .asIs(let outcome) = running.caching { report.cache = outcome }
-        let outcome = recorder.outcome(result, cache: report.cache)
-        // The body file that cannot be written fails the request, though its exchange succeeded.
-        var judged = outcome
+        var outcome = recorder.outcome(result, cache: report.cache)
+        // A body file that cannot be written fails the request, though its exchange succeeded.
+        var saving: (any Error)?
         switch result {
         case .success(let exchange):
             report.statusCode = exchange.statusCode
@@ -299,10 +303,15 @@ final class BatchExecutor {
             if case .hit? = report.cache {} else { report.metrics = exchange.outcome.metrics }
             report.httpVersion = exchange.head.httpVersion
             do {
+                outcome.envelope = try running.envelope?.conclude()
+            } catch {
+                saving = error
+            }
+            do {
                 try running.sink.finish()
                 report.file = running.sink.path
             } catch {
-                judged.transferError = error
+                saving = saving ?? error
             }
         case .failure:
             try? running.sink.finish()
@@ -314,6 +323,8 @@ final class BatchExecutor {
                 report.metricsEndAtFailure = ended?.transferFailed ?? true
             }
         }
+        var judged = outcome
+        if let saving { judged.transferError = saving }
         report.apply(running.judge.verdict(judged))
         log(running, outcome)
         try finish(index, report)

@@ -46,7 +46,7 @@ final class CryptoStages {
     func wrap(_ delegate: PrintingDelegate) -> (delegate: HTTPClientDelegate, recorder: OutcomeRecorder) {
         var next: HTTPClientDelegate = delegate
         if let envelopeSpec {
-            let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec)
+            let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec, printer: delegate.printer)
             self.envelope = envelope
             next = envelope
         }
@@ -62,89 +62,5 @@ final class CryptoStages {
     /// when it read nothing (no `--envelope`, not a 2xx).
     func concludeEnvelope() throws -> EnvelopeReading? {
         try envelope?.conclude()
-    }
-}
-
-/// The envelope stage between the transport (or decryption) and the printer: the final 2xx
-/// body is kept (bounded by `ResponseEnvelope.maximumBodyBytes`) instead of printed, then read
-/// as an envelope; only the result is printed.
-final class EnvelopeDelegate: HTTPClientDelegate {
-    private let next: PrintingDelegate
-    private let spec: EnvelopeSpec
-    private var collecting = false
-    private var finished = false
-    private var finalHop = 0
-    private var body: [UInt8] = []
-
-    init(next: PrintingDelegate, spec: EnvelopeSpec) {
-        self.next = next
-        self.spec = spec
-    }
-
-    func willSend(hop: Int, request: SentRequest) throws {
-        try next.willSend(hop: hop, request: request)
-    }
-
-    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
-        collecting = isFinal && (200...299).contains(head.statusCode)
-        if collecting { next.printer.finalBodyContentType = "application/json" }
-        try next.didReceive(hop: hop, head: head, isFinal: isFinal)
-    }
-
-    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        guard collecting, isFinal else {
-            try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
-            return
-        }
-        guard body.count + chunk.count <= ResponseEnvelope.maximumBodyBytes else {
-            throw EnvelopeError.tooLarge(limit: ResponseEnvelope.maximumBodyBytes)
-        }
-        try next.printer.passFinalBody(chunk)
-        body.append(contentsOf: chunk)
-    }
-
-    func didFinishResponse(hop: Int, isFinal: Bool) throws {
-        guard collecting, isFinal else {
-            try next.didFinishResponse(hop: hop, isFinal: isFinal)
-            return
-        }
-        finished = true
-        finalHop = hop
-    }
-
-    func needsMoreFinalBody() -> Bool {
-        collecting || next.needsMoreFinalBody()
-    }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) {
-        next.willFollowInsecureRedirect(hop: hop, to: to)
-    }
-
-    func didUpgradeByHSTS(hop: Int, requested: String) {
-        next.didUpgradeByHSTS(hop: hop, requested: requested)
-    }
-
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
-    }
-
-    /// Reads the kept body: on success prints the result; whatever it says, returns the reading
-    /// (the `OutcomeJudge` tells a failure); nil when no final 2xx body was kept.
-    func conclude() throws -> EnvelopeReading? {
-        guard finished else { return nil }
-        let outcome: ResponseEnvelope.Outcome
-        do {
-            outcome = try ResponseEnvelope.evaluate(body, spec: spec)
-        } catch {
-            return .unreadable(error)
-        }
-        body = []
-        if case .success(let result) = outcome {
-            try result.withUnsafeBytes { try next.printer.renderBody($0) }
-            try next.didFinishResponse(hop: finalHop, isFinal: true)
-        } else {
-            try next.printer.finish()
-        }
-        return EnvelopeReading(outcome)
     }
 }
