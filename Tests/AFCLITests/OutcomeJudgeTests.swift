@@ -14,7 +14,8 @@ final class OutcomeJudgeTests: XCTestCase {
 
     /// `--accept-status LIST`.
     static func acceptStatus(_ list: String) -> OutcomeJudge {
-        OutcomeJudge(validator: ResponseValidator(acceptableStatusCodes: StatusCodeSet(parsing: list)!), checkStatus: true)
+        OutcomeJudge(
+            validator: ResponseValidator(acceptableStatusCodes: StatusCodeSet(parsing: list)!), checkStatus: true)
     }
 
     /// `--accept-type json`.
@@ -48,7 +49,10 @@ final class OutcomeJudgeTests: XCTestCase {
         let table: [(String, ExchangeOutcome, OutcomeJudge, OutcomeJudge.Verdict)] = [
             // The status check, on by default.
             ("200", Self.answered(200, "OK"), Self.plain, .success),
-            ("304", Self.answered(304, "Not Modified"), Self.plain, Self.statusCheck(.redirection, "HTTP 304 Not Modified")),
+            (
+                "304", Self.answered(304, "Not Modified"), Self.plain,
+                Self.statusCheck(.redirection, "HTTP 304 Not Modified")
+            ),
             ("404", Self.answered(404, "Not Found"), Self.plain, Self.statusCheck(.clientError, "HTTP 404 Not Found")),
             (
                 "500", Self.answered(500, "Internal Server Error"), Self.plain,

@@ -66,8 +66,8 @@ struct RequestCommand {
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         delegate.notesHSTSUpgrades = options.verbose
-        // Validation and the metrics count the body's bytes, so they read the body to its end.
         let judge = OutcomeJudge(options: options)
+        // Validation and the metrics count the body's bytes, so they read the body to its end.
         delegate.readsWholeBody = judge.validator != nil || metrics.measuresWholeBody
         let (stages, recorder) = crypto.wrap(delegate)
         recorder.keepsBodyForLog = requestLog != nil
@@ -95,7 +95,8 @@ struct RequestCommand {
             throw error
         }
         let outcome = recorder.outcome(.success(result), envelope: enveloped)
-        requestLog?.responded(statusCode: result.statusCode, accepted: judge.accepts(outcome), body: recorder.loggedBody)
+        requestLog?.responded(
+            statusCode: result.statusCode, accepted: judge.accepts(outcome), body: recorder.loggedBody)
         let status = report(judge.verdict(outcome), toTerminal: toTerminal)
         try metrics.finished(
             result, request: prepared, printsMetadata: parts.contains(.metadata), status: status,

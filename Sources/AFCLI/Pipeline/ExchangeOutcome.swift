@@ -17,7 +17,8 @@ struct ExchangeOutcome {
     var transferError: (any Error)?
     /// What `--envelope` read in the final 2xx body; nil without `--envelope` or for another status.
     var envelope: EnvelopeReading?
-    /// What the response cache did; nil when it took no part.
+    /// What the response cache did, as a run's line reports it; nil when it took no part (and,
+    /// for now, for a single request, whose cache stage tells its outcome itself).
     var cache: CacheOutcome?
 }
 
