@@ -7,9 +7,7 @@ enum ErrorReporter {
     /// Prints `afcli: error: …` (plus any caret lines) and returns the documented exit status.
     static func report(_ error: any Error) -> ExitStatus {
         let (status, message, detail) = classify(error)
-        var text = "afcli: error: \(message.escapingControlsOnOneLine)\n"
-        if let detail { text += detail.escapingTerminalControls + "\n" }
-        StandardError.write(text)
+        self.error(message, detail: detail)
         return status
     }
 
@@ -17,9 +15,11 @@ enum ErrorReporter {
     // Content-Disposition): each is written on one line with its control characters escaped, so
     // none can act on a terminal or pass for a line of afcli's own.
 
-    /// Prints `afcli: error: …` for a failure already classified.
-    static func error(_ message: String) {
-        StandardError.write("afcli: error: \(message.escapingControlsOnOneLine)\n")
+    /// Prints `afcli: error: …` for a failure already classified, and the lines under it, if any.
+    static func error(_ message: String, detail: String? = nil) {
+        var text = "afcli: error: \(message.escapingControlsOnOneLine)\n"
+        if let detail { text += detail.escapingTerminalControls + "\n" }
+        StandardError.write(text)
     }
 
     /// Prints `afcli: warning: …`.

@@ -341,6 +341,46 @@ def test_envelope_is_read_after_decryption(server):
     assert (result.code, result.stdout) == (0, b'{"token":"t"}')
 
 
+@pytest.mark.parametrize("body, status, options, code, message", [
+    (b'{"status":0,"message":"","result":{"id":7}}', 200, [], 0, None),
+    (b'{"status":3,"message":"wrong password"}', 200, [], 13, "wrong password"),
+    (b'{"status":5,"message":"logged in elsewhere"}', 200, ["--common-failure", "5"], 14, "logged in elsewhere"),
+    (b"[1,2]", 200, [], 11, "the response body is not an envelope: not a JSON object"),
+    (b'{"status":1,"message":"nope"}', 404, [], 4, "HTTP 404 Not Found"),
+    # A failed validation decides before the envelope, a passed one leaves it the verdict.
+    (b'{"status":3,"message":"wrong password"}', 200, ["--accept-type", "xml"], 11,
+     "Request failed: unacceptable content-type: application/json"),
+    (b'{"status":3,"message":"wrong password"}', 200, ["--accept-status", "200"], 13, "wrong password"),
+])
+def test_a_run_judges_the_envelope_as_the_same_request_typed(server, tmp_path, body, status, options, code, message):
+    serve(server, body, content_type="application/json", status=status, reason="Not Found" if status == 404 else "OK")
+    typed = run(["get", f"{server.url}/x", "--envelope", *options])
+    saved = tmp_path / "out"
+    ran = run(["run", "-", "--envelope", *options, "--output-dir", str(saved)], input=f"get {server.url}/x\n".encode())
+    line = json.loads(ran.stdout)
+    assert (typed.code, ran.code, line["exit"]) == (code, code, code), (typed, ran)
+    assert line["error"] == message
+    if code == 0:
+        # The run saves what the request typed prints: the result alone.
+        assert (saved / line["file"].split("/")[-1]).read_bytes() == typed.stdout == b'{"id":7}'
+        assert ran.stderr == b""
+    elif status == 200:
+        assert typed.stderr.decode().startswith(f"afcli: error: {message}")
+        assert message in ran.stderr.decode()
+
+
+def test_a_http_file_run_reads_envelopes(server, tmp_path):
+    serve(server, b'{"status":"ok","result":[1,2]}', content_type="application/json")
+    source = tmp_path / "api.http"
+    source.write_text(f"GET {server.url}/a\n\n###\n\nGET {server.url}/b\n")
+    saved = tmp_path / "out"
+    ran = run(["run", str(source), "--envelope", "--envelope-success", "ok", "--output-dir", str(saved)])
+    assert ran.code == 0, ran
+    lines = [json.loads(text) for text in ran.stdout.splitlines()]
+    assert [line["exit"] for line in lines] == [0, 0]
+    assert [(saved / line["file"].split("/")[-1]).read_bytes() for line in lines] == [b"[1,2]", b"[1,2]"]
+
+
 def test_envelope_leaves_error_responses_alone(server):
     serve(server, b'{"status":1,"message":"nope"}', content_type="application/json", status=404, reason="Not Found")
     result = run(["get", f"{server.url}/x", "--envelope"])

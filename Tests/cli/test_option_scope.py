@@ -21,7 +21,6 @@ def refused(result, option, command):
 
 @pytest.mark.parametrize("options, option", [
     (["--cache-transition-output", "t.txt"], "--cache-transition-output"),
-    (["--envelope"], "--envelope"),
     (["--local"], "--local"),
     (["-v"], "--verbose"),
     (["--print=hb"], "--print"),

@@ -1,19 +1,10 @@
 import AFKit
 import Glibc
 
-/// Receives one batch request's hops: counts the final body's bytes and, with `--output-dir`,
-/// streams them into the request's file; otherwise each chunk is dropped as it arrives, so a
-/// request in flight holds no more than libcurl's receive buffer (and, for the request log, the
-/// body's first `RequestLogger.bodyLimit` bytes).
+/// Receives one batch request's hops (after its `OutcomeRecorder` counted them): with
+/// `--output-dir`, streams the final body into the request's file; otherwise each chunk is dropped
+/// as it arrives, so a request in flight holds no more than libcurl's receive buffer.
 final class BatchBodySink: HTTPClientDelegate {
-    /// Whether the final body's start is kept for the request log.
-    var keepsBodyForLog = false
-    /// The final body's start, for the request log.
-    private(set) var loggedBody = LoggedBody()
-    /// The final response's head, once it arrived.
-    private(set) var finalHead: ResponseHead?
-    /// Body bytes of the final response so far.
-    private(set) var bytes: Int64 = 0
     /// Where the final body goes; nil to discard it.
     private let directory: BatchOutputDirectory?
     /// The request's name, for messages.
@@ -39,17 +30,10 @@ final class BatchBodySink: HTTPClientDelegate {
 
     func willSend(hop: Int, request: SentRequest) throws {}
 
-    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
-        guard isFinal else { return }
-        finalHead = head
-        bytes = 0
-        loggedBody = LoggedBody()
-    }
+    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {}
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
         guard isFinal else { return }
-        bytes += Int64(chunk.count)
-        if keepsBodyForLog { loggedBody.append(chunk) }
         try createFile()
         guard descriptor >= 0 else { return }
         guard FileIO.writeAll(descriptor, chunk) else {

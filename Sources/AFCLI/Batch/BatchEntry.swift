@@ -42,6 +42,8 @@ struct BatchRequest {
     var decryptCommand: String?
     /// Whether it uses the run's cookie engine (not with `# @no-cookie-jar`).
     var sendsCookies = true
+    /// The envelope its final 2xx body is read as (`--envelope`); nil to pass the body on as it is.
+    var envelope: EnvelopeSpec?
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

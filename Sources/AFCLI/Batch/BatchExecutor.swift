@@ -18,14 +18,17 @@ final class BatchExecutor {
     /// A request in flight: what its report needs besides the client's result.
     private struct InFlight {
         let sink: BatchBodySink
+        /// What its events recorded: the final head, the body's size and start.
+        let recorder: OutcomeRecorder
+        /// The envelope stage before the sink (`--envelope`), read once the answer is in.
+        let envelope: EnvelopeDelegate?
         let method: String
         let url: String
-        /// How its final response is judged: `--accept-status`/`--accept-type`, else `--check-status`.
-        let validator: ResponseValidator?
-        let checkStatus: Bool
+        /// How its outcome is judged: `--accept-status`/`--accept-type`, else `--check-status`.
+        let judge: OutcomeJudge
         /// The transfer settings, for a request the cache sends again.
         let settings: ClientOptions
-        /// The options it is sent with (AF validation of the request log).
+        /// The options it is sent with.
         let options: SharedOptions
         /// What its request log block says of the request; nil when the run does not log.
         let logFields: RequestLogFields?
@@ -189,16 +192,19 @@ final class BatchExecutor {
             let settings = try settingsCache.settings(
                 for: request.shared.values, identity: request.optionsIdentity, url: url)
             let logFields = logDescriptor == nil ? nil : request.logFields
-            sink.keepsBodyForLog = logFields != nil
+            let envelope = request.envelope.map { EnvelopeDelegate(next: sink, spec: $0) }
+            let recorder = OutcomeRecorder(next: envelope ?? sink)
+            recorder.keepsBodyForLog = logFields != nil
             var running = InFlight(
-                sink: sink, method: method, url: url, validator: ResponseChecks.validator(request.shared.values),
-                checkStatus: request.shared.values.checkStatus, settings: settings, options: request.shared,
+                sink: sink, recorder: recorder, envelope: envelope, method: method, url: url,
+                judge: OutcomeJudge(options: request.shared.values), settings: settings, options: request.shared,
                 logFields: logFields)
             running.sendsCookies = request.sendsCookies
             var sent = request.prepared
-            // A final 2xx body is decrypted on its way to the sink, stored ones included.
+            // A final 2xx body is decrypted on its way to the recorder, the envelope and the sink,
+            // stored ones included.
             let receiver: HTTPClientDelegate =
-                request.decryptCommand.map { DecryptingDelegate(next: sink, command: $0) } ?? sink
+                request.decryptCommand.map { DecryptingDelegate(next: recorder, command: $0) } ?? recorder
             var delegate = receiver
             if let cache {
                 // The cookies the engine sends to this URL now are part of the key: a cookie set
@@ -241,7 +247,7 @@ final class BatchExecutor {
         } catch {
             inFlight[index] = nil
             var report = BatchReport(name: entry.name, method: method, url: url)
-            fail(&report, error)
+            report.apply(OutcomeJudge.Verdict(failure: error))
             try finish(index, report)
         }
     }
@@ -312,17 +318,19 @@ final class BatchExecutor {
         var result = finished
         if let client, !(try finishCaching(index, &running, result: &result, on: client)) { return }
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
-        report.statusCode = running.sink.finalHead?.statusCode
-        report.bytes = running.sink.bytes
+        let recorder = running.recorder
+        report.statusCode = recorder.finalHead?.statusCode
+        report.bytes = recorder.bodyBytes
         report.usesCache = cache != nil
         if case .asIs(let outcome) = running.caching { report.cache = outcome }
+        var outcome = recorder.outcome(result, cache: report.cache)
+        // A body file that cannot be written fails the request, though its exchange succeeded.
+        var saving: (any Error)?
         switch result {
         case .success(let exchange):
             report.statusCode = exchange.statusCode
             // Warned of only when a body passed through (not for a HEAD, a 204 or a 304).
-            if let kept = running.sink.finalHead?.keptCoding, running.sink.bytes > 0,
-                !running.options.values.quiet
-            {
+            if let kept = recorder.finalHead?.keptCoding, recorder.bodyBytes > 0, !running.options.values.quiet {
                 status.clear()
                 ErrorReporter.warn(
                     "\(report.name): \(kept.field) \(kept.coding) is not a coding afcli can decode: "
@@ -333,13 +341,17 @@ final class BatchExecutor {
             if report.cache?.isStoredAnswer != true { report.metrics = exchange.outcome.metrics }
             report.httpVersion = exchange.head.httpVersion
             do {
+                outcome.envelope = try running.envelope?.conclude()
+            } catch {
+                saving = error
+            }
+            do {
                 try running.sink.finish()
                 report.file = running.sink.path
-                judge(&report, exchange, validator: running.validator, checkStatus: running.checkStatus)
             } catch {
-                fail(&report, error)
+                saving = saving ?? error
             }
-        case .failure(let error):
+        case .failure:
             try? running.sink.finish()
             report.file = running.sink.path
             // A request that was sent keeps its measured times, whatever failed after (its
@@ -348,27 +360,28 @@ final class BatchExecutor {
                 report.metrics = metrics
                 report.metricsEndAtFailure = ended?.transferFailed ?? true
             }
-            fail(&report, error)
         }
-        log(running, report: report, result: result)
+        var judged = outcome
+        if let saving { judged.transferError = saving }
+        report.apply(running.judge.verdict(judged))
+        log(running, outcome)
         try finish(index, report)
     }
 
     /// Writes request `running`'s block of the request log, when the run logs: the response
-    /// (its body when AF validation accepts it, else the failure text for its status), or the
+    /// (its body when the judge accepts it, else the failure text for its status), or the
     /// failure of a request that got none.
-    private func log(_ running: InFlight, report: BatchReport, result: Result<HTTPClientResult, any Error>) {
+    private func log(_ running: InFlight, _ outcome: ExchangeOutcome) {
         guard let logDescriptor, let fields = running.logFields else { return }
         let logger = RequestLogger(descriptor: logDescriptor, owning: false, fields: fields)
-        if report.cache?.isStoredAnswer == true { logger.answeredFromCache() }
-        guard case .success(let exchange) = result, let head = running.sink.finalHead else {
-            logger.failed(statusCode: running.sink.finalHead?.statusCode)
+        if outcome.cache?.isStoredAnswer == true { logger.answeredFromCache() }
+        let head = running.recorder.finalHead
+        guard outcome.transferError == nil, head != nil, let statusCode = outcome.statusCode else {
+            logger.failed(statusCode: head?.statusCode)
             return
         }
-        let accepted = ResponseChecks.isAccepted(
-            statusCode: exchange.statusCode, contentType: head.value(for: "Content-Type"),
-            bodyLength: Int(clamping: running.sink.bytes), options: running.options.values)
-        logger.responded(statusCode: exchange.statusCode, accepted: accepted, body: running.sink.loggedBody)
+        logger.responded(
+            statusCode: statusCode, accepted: running.judge.accepts(outcome), body: running.recorder.loggedBody)
     }
 
     /// Reports a request as interrupted (Ctrl-C cancelled its transfer), with its times so far.
@@ -378,40 +391,13 @@ final class BatchExecutor {
         if case .fetch(let fetch) = running.caching { fetch.abandon() }
         try? running.sink.finish()
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
-        report.statusCode = running.sink.finalHead?.statusCode
-        report.bytes = running.sink.bytes
+        report.statusCode = running.recorder.finalHead?.statusCode
+        report.bytes = running.recorder.bodyBytes
         report.metrics = ended.metrics
         report.metricsEndAtFailure = true
         report.error = "interrupted"
         report.status = .interrupted
         try finish(index, report)
-    }
-
-    /// Decides whether a response counts as a success: AF validation when `--accept-status` or
-    /// `--accept-type` was given, else `--check-status` (on by default: 3xx, 4xx, 5xx fail).
-    private func judge(
-        _ report: inout BatchReport, _ exchange: HTTPClientResult, validator: ResponseValidator?, checkStatus: Bool
-    ) {
-        let code = exchange.statusCode
-        if let validator {
-            let contentType = exchange.head.value(for: "Content-Type")
-            if let failure = validator.validate(
-                statusCode: code, contentType: contentType, bodyLength: Int(clamping: report.bytes))
-            {
-                report.status = ExitStatus(failure.failureClass)
-                report.error = failure.description
-            }
-            return
-        }
-        report.status = ExitStatus.forFinalResponse(code: code, checkStatus: checkStatus)
-        if report.status != .success { report.error = "HTTP \(code) \(exchange.reasonPhrase)" }
-    }
-
-    /// Records `error` as the request's failure, in afcli's wording and with its exit status.
-    private func fail(_ report: inout BatchReport, _ error: any Error) {
-        let (exit, message, _) = ErrorReporter.classify(error)
-        report.status = exit == .success ? .failure : exit
-        report.error = message
     }
 
     /// Writes the request's line, counts it and tells the schedule.

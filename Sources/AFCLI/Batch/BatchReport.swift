@@ -35,6 +35,12 @@ struct BatchReport {
     /// Whether the request counts as succeeded.
     var succeeded: Bool { status == .success }
 
+    /// Takes the judge's verdict on the request: its exit status and, for a failure, its message.
+    mutating func apply(_ verdict: OutcomeJudge.Verdict) {
+        status = verdict.status
+        error = verdict.message
+    }
+
     /// The NDJSON line: one compact JSON object and a line feed. Times are seconds from the start
     /// of the final transfer as libcurl measured them (null for a phase that did not happen),
     /// except `queue`, which afcli measures before the transfer starts. Written straight into

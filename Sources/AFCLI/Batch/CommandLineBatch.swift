@@ -200,7 +200,9 @@ enum CommandLineBatch {
         if RequestLogger.isWanted(options.values) {
             request.logFields = RequestLogFields(spec: spec, prepared: prepared)
         }
-        request.decryptCommand = SettingsResolver(options.values, profile: context.profile).decryptCommand
+        let settings = SettingsResolver(options.values, profile: context.profile)
+        request.decryptCommand = settings.decryptCommand
+        request.envelope = settings.envelope
         return request
     }
 }

@@ -84,7 +84,9 @@ enum HTTPFileBatch {
         }
         var batchRequest = BatchRequest(prepared: prepared, options: options)
         if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
-        batchRequest.decryptCommand = SettingsResolver(options, profile: nil).decryptCommand
+        let settings = SettingsResolver(options, profile: nil)
+        batchRequest.decryptCommand = settings.decryptCommand
+        batchRequest.envelope = settings.envelope
         batchRequest.sendsCookies = !request.noCookieJar
         return batchRequest
     }

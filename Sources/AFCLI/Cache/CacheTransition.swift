@@ -20,23 +20,23 @@ enum CacheTransition {
             destination: printsToTerminal ? .standardOutput : .discard, colors: display.colors, isTerminal: toTerminal,
             showsEveryHop: false, requestBody: nil)
         printer.display = display
-        printer.capturesBodyForLog = log != nil
         let delegate = TransitionDelegate(printer: printer, path: path)
-        cache.transitionDelegate = delegate
+        let recorder = OutcomeRecorder(next: delegate)
+        recorder.keepsBodyForLog = log != nil
+        cache.transitionDelegate = recorder
+        let judge = OutcomeJudge(options: options)
         cache.transitionEnded = {
             try printer.finish()
             if printsToTerminal { try? FileDescriptorIO.writeAll(STDOUT_FILENO, "\n") }
             delegate.closeFile()
-            guard let log, let head = printer.finalHead else { return }
-            let accepted = ResponseChecks.isAccepted(
-                statusCode: head.statusCode, contentType: head.value(for: "Content-Type"),
-                bodyLength: printer.finalBodyLength, options: options)
-            log.respondedFromCache(statusCode: head.statusCode, accepted: accepted, body: printer.loggedBody)
+            let outcome = recorder.recorded
+            guard let log, let statusCode = outcome.statusCode else { return }
+            log.respondedFromCache(statusCode: statusCode, accepted: judge.accepts(outcome), body: recorder.loggedBody)
         }
     }
 }
 
-/// The stored answer's events: to a printer (the terminal, or the log's capture) and its body to
+/// The stored answer's events: to a printer (the terminal, or nowhere) and its body to
 /// the transition file when one was given. The file is opened (0600, never through a link) only
 /// when there is a stored answer, before anything is sent: without one it is left alone. `-` is
 /// standard output, which then does not carry the network's answer (`RequestCommand.claimStandardOutput`).

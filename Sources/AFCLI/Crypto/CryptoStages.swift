@@ -41,116 +41,26 @@ final class CryptoStages {
         return [.responseBody]
     }
 
-    /// The delegate the transport talks to: decryption, then the envelope, then the printer.
-    func wrap(_ delegate: PrintingDelegate) -> HTTPClientDelegate {
+    /// The delegate the transport talks to: decryption, then the outcome recorder, then the
+    /// envelope, then the printer; and the recorder, which sees the body as decrypted.
+    func wrap(_ delegate: PrintingDelegate) -> (delegate: HTTPClientDelegate, recorder: OutcomeRecorder) {
         var next: HTTPClientDelegate = delegate
         if let envelopeSpec {
-            let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec)
+            let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec, printer: delegate.printer)
             self.envelope = envelope
             next = envelope
         }
-        guard let decryptCommand else { return next }
-        let decrypting = DecryptingDelegate(next: next, command: decryptCommand)
+        let recorder = OutcomeRecorder(next: next)
+        guard let decryptCommand else { return (recorder, recorder) }
+        let decrypting = DecryptingDelegate(next: recorder, command: decryptCommand)
         let printer = delegate.printer
         decrypting.willDecrypt = { printer.finalBodyContentType = "text/plain" }
-        return decrypting
+        return (decrypting, recorder)
     }
 
-    /// Prints the envelope's result (or its message) once the exchange is over; the exit status
-    /// it calls for, nil when it calls for none (no `--envelope`, not a 2xx, success).
-    func concludeEnvelope() throws -> ExitStatus? {
+    /// Prints the envelope's result once the exchange is over; what the envelope stage read, nil
+    /// when it read nothing (no `--envelope`, not a 2xx).
+    func concludeEnvelope() throws -> EnvelopeReading? {
         try envelope?.conclude()
-    }
-}
-
-/// The envelope stage between the transport (or decryption) and the printer: the final 2xx
-/// body is kept (bounded by `ResponseEnvelope.maximumBodyBytes`) instead of printed, then read
-/// as an envelope; only the result is printed.
-final class EnvelopeDelegate: HTTPClientDelegate {
-    private let next: PrintingDelegate
-    private let spec: EnvelopeSpec
-    private var collecting = false
-    private var finished = false
-    private var finalHop = 0
-    private var body: [UInt8] = []
-
-    init(next: PrintingDelegate, spec: EnvelopeSpec) {
-        self.next = next
-        self.spec = spec
-    }
-
-    func willSend(hop: Int, request: SentRequest) throws {
-        try next.willSend(hop: hop, request: request)
-    }
-
-    func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
-        collecting = isFinal && (200...299).contains(head.statusCode)
-        if collecting { next.printer.finalBodyContentType = "application/json" }
-        try next.didReceive(hop: hop, head: head, isFinal: isFinal)
-    }
-
-    func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        guard collecting, isFinal else {
-            try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
-            return
-        }
-        guard body.count + chunk.count <= ResponseEnvelope.maximumBodyBytes else {
-            throw EnvelopeError.tooLarge(limit: ResponseEnvelope.maximumBodyBytes)
-        }
-        try next.printer.recordFinalBody(chunk)
-        body.append(contentsOf: chunk)
-    }
-
-    func didFinishResponse(hop: Int, isFinal: Bool) throws {
-        guard collecting, isFinal else {
-            try next.didFinishResponse(hop: hop, isFinal: isFinal)
-            return
-        }
-        finished = true
-        finalHop = hop
-    }
-
-    func needsMoreFinalBody() -> Bool {
-        collecting || next.needsMoreFinalBody()
-    }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) {
-        next.willFollowInsecureRedirect(hop: hop, to: to)
-    }
-
-    func didUpgradeByHSTS(hop: Int, requested: String) {
-        next.didUpgradeByHSTS(hop: hop, requested: requested)
-    }
-
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
-    }
-
-    /// Reads the kept body: on success prints the result and returns nil; on another status
-    /// reports the message as an error and returns 13 or 14; a body that is no envelope is
-    /// reported and returns 11.
-    func conclude() throws -> ExitStatus? {
-        guard finished else { return nil }
-        let outcome: ResponseEnvelope.Outcome
-        do {
-            outcome = try ResponseEnvelope.evaluate(body, spec: spec)
-        } catch {
-            return ErrorReporter.report(error)
-        }
-        body = []
-        switch outcome {
-        case .success(let result):
-            try result.withUnsafeBytes { try next.printer.renderBody($0) }
-            try next.didFinishResponse(hop: finalHop, isFinal: true)
-            return nil
-        case .failure(_, let message):
-            try next.printer.finish()
-            ErrorReporter.error(message)
-            return .envelopeFailure
-        case .commonFailure(_, let message):
-            try next.printer.finish()
-            ErrorReporter.error(message)
-            return .envelopeCommonFailure
-        }
     }
 }

@@ -59,7 +59,6 @@ struct RequestCommand {
                     + "it is sent with Transfer-Encoding: chunked instead of Content-Length")
         }
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
-        printer.capturesBodyForLog = requestLog != nil
         let upload = prepareUpload(&prepared)
         let transport = try CacheStage.wrap(
             EnvironmentTarget.transport(
@@ -68,16 +67,19 @@ struct RequestCommand {
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         delegate.notesHSTSUpgrades = options.verbose
+        let judge = OutcomeJudge(options: options)
         // Validation and the metrics count the body's bytes, so they read the body to its end.
-        delegate.readsWholeBody = ResponseChecks.validator(options) != nil || metrics.measuresWholeBody
+        delegate.readsWholeBody = judge.validator != nil || metrics.measuresWholeBody
+        let (stages, recorder) = crypto.wrap(delegate)
+        recorder.keepsBodyForLog = requestLog != nil
         let result: HTTPClientResult
         do {
-            result = try transport.send(prepared, delegate: crypto.wrap(delegate))
+            result = try transport.send(prepared, delegate: stages)
         } catch {
             upload?.fail()
             try? printer.transferFailed(error)
             metrics.failed(error, request: prepared)
-            requestLog?.failed(statusCode: printer.finalHead?.statusCode)
+            requestLog?.failed(statusCode: recorder.finalHead?.statusCode)
             throw error
         }
         upload?.responseStarted()
@@ -93,10 +95,13 @@ struct RequestCommand {
             requestLog?.failed(statusCode: result.statusCode)
             throw error
         }
-        let status = conclude(result, printer: printer, log: requestLog, toTerminal: toTerminal, enveloped: enveloped)
+        let outcome = recorder.outcome(.success(result), envelope: enveloped)
+        requestLog?.responded(
+            statusCode: result.statusCode, accepted: judge.accepts(outcome), body: recorder.loggedBody)
+        let status = report(judge.verdict(outcome), toTerminal: toTerminal)
         try metrics.finished(
             result, request: prepared, printsMetadata: parts.contains(.metadata), status: status,
-            bodyBytes: printer.finalBodyLength)
+            bodyBytes: outcome.bodyBytes)
         return status
     }
 
@@ -115,20 +120,17 @@ struct RequestCommand {
             instead: "-o FILE takes the network's answer")
     }
 
-    /// The exit status for the final response: a failed validation decides first, then the
-    /// envelope's verdict, then the status check; warns about a failing status when the exchange
-    /// is not on the terminal.
-    private func conclude(
-        _ result: HTTPClientResult, printer: ExchangePrinter, log: RequestLogger?, toTerminal: Bool,
-        enveloped: ExitStatus?
-    ) -> ExitStatus {
-        let checked = ResponseChecks.conclude(result, printer: printer, options: options, log: log)
-        if let status = checked == .success ? enveloped ?? checked : checked ?? enveloped { return status }
-        let status = ExitStatus.forFinalResponse(code: result.statusCode, checkStatus: options.checkStatus)
-        if status != .success, !options.quiet, !toTerminal || options.outputFile != nil {
-            ErrorReporter.warn("HTTP \(result.statusCode) \(result.reasonPhrase)")
+    /// Tells the verdict on the exchange and returns its exit status: a failure as an error, a
+    /// failing status (`--check-status`) as a warning, and only when the exchange is not on the
+    /// terminal, where it would be seen.
+    private func report(_ verdict: OutcomeJudge.Verdict, toTerminal: Bool) -> ExitStatus {
+        guard let message = verdict.message else { return verdict.status }
+        if !verdict.isStatusCheck {
+            ErrorReporter.error(message, detail: verdict.detail)
+        } else if !options.quiet, !toTerminal || options.outputFile != nil {
+            ErrorReporter.warn(message)
         }
-        return status
+        return verdict.status
     }
 
     /// Paces the body (`--throttle`) and, for a body streamed from files or standard input,

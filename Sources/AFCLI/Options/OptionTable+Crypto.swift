@@ -43,7 +43,7 @@ extension OptionTable {
             },
             reset: { $0.crypto.encryptedType = nil }),
         OptionSpec(
-            long: "envelope", scope: .request, group: .output, help: "print only the result of an envelope",
+            long: "envelope", scope: [.request, .run], group: .output, help: "print only the result of an envelope",
             description: "Read the body of a final 2xx response as the environment's envelope, else with the keys "
                 + "status, message and result. On a success status only the result value is printed (formatted "
                 + "on a terminal, its exact JSON text otherwise); on another status the message goes to standard "
@@ -52,7 +52,7 @@ extension OptionTable {
             apply: { values, _ in values.crypto.envelope = true },
             reset: { $0.crypto.envelope = false }),
         OptionSpec(
-            long: "envelope-success", scope: .request, valueName: "LIST", group: .output,
+            long: "envelope-success", scope: [.request, .run], valueName: "LIST", group: .output,
             help: "envelope statuses meaning success",
             description: "Comma-separated status values (compared as text, so 0 matches both 0 and \"0\") that "
                 + "mean success for --envelope, instead of the environment's success list; without either, "
@@ -60,7 +60,7 @@ extension OptionTable {
             apply: { values, text in values.crypto.envelopeSuccess = try CryptoOptions.statusList(text ?? "") },
             reset: { $0.crypto.envelopeSuccess = nil }),
         OptionSpec(
-            long: "common-failure", scope: .request, valueName: "LIST", group: .output,
+            long: "common-failure", scope: [.request, .run], valueName: "LIST", group: .output,
             help: "envelope statuses of a common failure",
             description: "Comma-separated status values that --envelope reports as a common failure (CJNetwork's "
                 + "\"logged in elsewhere\"), exit status 14, instead of the environment's common_failure list.",

@@ -53,30 +53,21 @@ final class ExchangePrinter {
     /// Whether anything about the response body is printed (else it can be discarded unread).
     var printsResponseBody: Bool { parts.contains(.responseBody) }
 
-    /// Whether more of the final response's body would be printed or logged: false with `-h`
-    /// (no `b` in `--print`), `--quiet`, or once the binary notice stands in for the body.
+    /// Whether more of the final response's body would be printed: false with `-h` (no `b` in
+    /// `--print`), `--quiet`, or once the binary notice stands in for the body.
     var needsMoreFinalBody: Bool {
-        if capturesBodyForLog { return true }
         guard let renderer else { return false }
         return renderer.wantsMoreInput
     }
 
     /// How response bodies are shown (formatting, colours, streaming); exact bytes by default.
     var display = ResponseDisplay()
-    /// Whether the final response's body is kept (its start) for the request log.
-    var capturesBodyForLog = false
     /// Whether request bodies go out chunked even when their length is known (`--chunked`), so
     /// that the `--offline` head says what would be sent.
     var sendsChunked = false
     /// The Content-Type the final body is shown as when a stage changed what it is (decrypted: text
     /// sniffed for JSON; an envelope's result: JSON); nil for the response's own.
     var finalBodyContentType: String?
-    /// The final response's head, once it arrived.
-    private(set) var finalHead: ResponseHead?
-    /// How many bytes the final response's body had.
-    private(set) var finalBodyLength = 0
-    /// The start of the final response's body, for the request log.
-    private(set) var loggedBody = LoggedBody()
     /// How the current response's body is being shown.
     private var renderer: ResponseBodyRenderer?
     /// The final head's coding afcli cannot decode, still to be warned about when its body's
@@ -144,11 +135,6 @@ final class ExchangePrinter {
         lastStatus = head.statusCode
         sawBodyByte = false
         renderer = nil
-        if isFinal {
-            finalHead = head
-            finalBodyLength = 0
-            loggedBody = LoggedBody()
-        }
         currentHopShown = isFinal || showsEveryHop
         guard currentHopShown else { return }
         if parts.contains(.responseHeaders) {
@@ -166,18 +152,15 @@ final class ExchangePrinter {
         }
     }
 
-    /// Prints a chunk of a response body (and keeps the final one's start for the request log).
+    /// Prints a chunk of a response body.
     func responseBody(_ chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        if isFinal { try recordFinalBody(chunk) }
+        if isFinal { try passFinalBody(chunk) }
         try renderBody(chunk)
     }
 
-    /// Counts a chunk of the final body and keeps its start for the request log, without printing
-    /// it (`--envelope` prints only the result, later). The body's first byte brings the warning
-    /// about a coding passed through as received.
-    func recordFinalBody(_ chunk: UnsafeRawBufferPointer) throws {
-        finalBodyLength += chunk.count
-        if capturesBodyForLog { loggedBody.append(chunk) }
+    /// Notes a chunk of the final body passing, printed or not (`--envelope` prints only the
+    /// result, later): its first byte brings the warning about a coding passed through as received.
+    func passFinalBody(_ chunk: UnsafeRawBufferPointer) throws {
         if let kept = unwarnedKeptCoding, !chunk.isEmpty {
             unwarnedKeptCoding = nil
             // The head already shown comes before the warning.
