@@ -157,6 +157,26 @@ def test_an_unknown_content_encoding_passes_through_with_one_warning(server, tmp
     assert saved.read_bytes() == body
 
 
+def test_an_unknown_content_encoding_is_stored_and_answered_as_received(server, tmp_path):
+    """The cache stores such a body as received; a hit hands it on as the network did, warning
+    the same way, and the gzip body stored beside it is still answered decoded, unwarned."""
+    def answer(request):
+        coding = "gzip" if request.target == "/gz" else "foo"
+        body = gzip.compress(b'{"z": 1}') if coding == "gzip" else b'{"a": 1}'
+        return Response(headers=[("Content-Type", "application/json"), ("Content-Encoding", coding),
+                                 ("Cache-Control", "max-age=600")], body=body)
+
+    server.handler = answer
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    warning = b"afcli: warning: Content-Encoding foo is not a coding afcli can decode: the body is passed on as received\n"
+    for _ in range(2):
+        result = run(["--cache", server.url + "/x"], env=env)
+        assert (result.code, result.stdout, result.stderr) == (0, b'{"a": 1}', warning), result
+        decoded = run(["--cache", server.url + "/gz"], env=env)
+        assert (decoded.code, decoded.stdout, decoded.stderr) == (0, b'{"z": 1}', b""), decoded
+    assert [r.target for r in server.requests] == ["/x", "/gz"]
+
+
 def test_an_unknown_content_encoding_without_a_body_draws_no_warning(server):
     def answer(request):
         status, reason = {"/204": (204, "No Content"), "/304": (304, "Not Modified")}.get(request.target, (200, "OK"))

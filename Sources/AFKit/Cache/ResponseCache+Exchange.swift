@@ -208,6 +208,12 @@ extension ResponseCache {
         defer { if descriptor >= 0 { close(descriptor) } }
         var head = entry.head
         head.headers = head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))]
+        // A body stored in a coding libcurl could not decode was stored as received: the replay
+        // says so as the transfer did, judged by the libcurl remembered beside the cache.
+        if ContentCoding.namesCodings(head) {
+            head.keptCoding = ContentCoding.undecodable(
+                in: head, decodedBy: RememberedAcceptEncoding.value(cacheDirectory: configuration.directory))
+        }
         try delegate.didReceive(hop: 0, head: head, isFinal: true)
         if request.method != "HEAD" {
             switch entry.body {
