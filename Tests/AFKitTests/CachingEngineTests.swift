@@ -1,7 +1,7 @@
+import AFCurl
 import Foundation
 import XCTest
 
-import AFCurl
 @testable import AFKit
 
 /// The cache decorator driving a stand-in engine, serial (completed in `start`) and parallel
@@ -23,7 +23,8 @@ final class CachingEngineTests: TemporaryDirectoryTestCase {
 
     /// Sends `method` to the test URL through `engine` and waits for its completion.
     private func exchange(
-        _ engine: CachingEngine, _ method: String = "GET", tag: Int = 1, delegate: RecordingDelegate = RecordingDelegate()
+        _ engine: CachingEngine, _ method: String = "GET", tag: Int = 1,
+        delegate: RecordingDelegate = RecordingDelegate()
     ) throws -> ExchangeCompletion {
         let order = ExchangeOrder(
             PreparedRequest(method: method, url: url, headers: []), delegate: delegate, options: ClientOptions(),
@@ -231,7 +232,8 @@ final class FakeEngine: ExchangeEngine {
             let head = ResponseHead(
                 statusCode: reply.status, reasonPhrase: reply.status == 200 ? "OK" : "Not Modified",
                 httpVersion: "HTTP/1.1",
-                headers: reply.status == 304 ? reply.headers : reply.headers + [("Content-Length", String(reply.body.utf8.count))])
+                headers: reply.status == 304
+                    ? reply.headers : reply.headers + [("Content-Length", String(reply.body.utf8.count))])
             try order.delegate.didReceive(hop: 0, head: head, isFinal: true)
             let body = Array(reply.body.utf8)
             if !body.isEmpty {

@@ -87,7 +87,9 @@ final class BatchExecutor {
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
         let client = try MultiClient(
             maxConnections: scheduler.parallel, cookies: cookieStore?.seed ?? CookieSettings())
-        let engine: any ExchangeEngine = cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: false) } ?? client
+        // The cache's decorator only when the run caches: the plain path pays nothing for it.
+        let engine: any ExchangeEngine =
+            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: false) } ?? client
         readyAt = FileIO.monotonicSeconds()
         status = BatchStatus(total: entries.count, isLive: status.isLive, startedAt: readyAt)
         if scheduler.parallel > 1 && entries.count > 1 {

@@ -45,8 +45,13 @@ package final class CachingEngine: ExchangeEngine {
     package func start(_ order: ExchangeOrder) throws -> ExchangeCompletion? {
         let settings = order.options
         let identity = CacheCredentials.identity(settings)
-        var material = credentials[identity] ?? CacheCredentials(settings)
-        credentials[identity] = material
+        var material: CacheCredentials
+        if let known = credentials[identity] {
+            material = known
+        } else {
+            material = CacheCredentials(settings)
+            credentials[identity] = material
+        }
         // The cookies the engine sends to this URL now are part of the key: in a run, a cookie
         // set by an earlier request selects other stored answers than none.
         if order.sendsCookies, let cookies = inner.cookieHeader(for: order.request.url) {
