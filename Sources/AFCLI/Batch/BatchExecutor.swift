@@ -1,10 +1,10 @@
 import AFKit
 import Glibc
 
-/// Runs the entries of a batch on one `MultiClient`: starts them as the `BatchScheduler` allows,
-/// preparing each only when it is about to start (so 10,000 queued entries hold no prepared
-/// bodies), writes one NDJSON line per request in completion order, and keeps the live status on
-/// stderr.
+/// Runs the entries of a batch on one `MultiClient` (behind a `CachingEngine` when the run
+/// caches): starts them as the `BatchScheduler` allows, preparing each only when it is about to
+/// start (so 10,000 queued entries hold no prepared bodies), writes one NDJSON line per request
+/// in completion order, and keeps the live status on stderr.
 ///
 /// Building a request overlaps the network wait instead of following it. One after the other
 /// (`--parallel 1`), the request that starts next is prepared while the current one is in
@@ -15,7 +15,7 @@ import Glibc
 /// Ctrl-C stops new starts and cancels the transfers in flight, each reported as interrupted; the
 /// summary is printed and the run exits 130.
 final class BatchExecutor {
-    /// A request in flight: what its report needs besides the client's result.
+    /// A request in flight: what its report needs besides the engine's completion.
     private struct InFlight {
         let sink: BatchBodySink
         /// What its events recorded: the final head, the body's size and start.
