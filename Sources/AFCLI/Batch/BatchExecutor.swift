@@ -1,10 +1,10 @@
 import AFKit
 import Glibc
 
-/// Runs the entries of a batch on one `MultiClient`: starts them as the `BatchScheduler` allows,
-/// preparing each only when it is about to start (so 10,000 queued entries hold no prepared
-/// bodies), writes one NDJSON line per request in completion order, and keeps the live status on
-/// stderr.
+/// Runs the entries of a batch on one `MultiClient` (behind a `CachingEngine` when the run
+/// caches): starts them as the `BatchScheduler` allows, preparing each only when it is about to
+/// start (so 10,000 queued entries hold no prepared bodies), writes one NDJSON line per request
+/// in completion order, and keeps the live status on stderr.
 ///
 /// Building a request overlaps the network wait instead of following it. One after the other
 /// (`--parallel 1`), the request that starts next is prepared while the current one is in
@@ -15,7 +15,7 @@ import Glibc
 /// Ctrl-C stops new starts and cancels the transfers in flight, each reported as interrupted; the
 /// summary is printed and the run exits 130.
 final class BatchExecutor {
-    /// A request in flight: what its report needs besides the client's result.
+    /// A request in flight: what its report needs besides the engine's completion.
     private struct InFlight {
         let sink: BatchBodySink
         /// What its events recorded: the final head, the body's size and start.
@@ -26,27 +26,10 @@ final class BatchExecutor {
         let url: String
         /// How its outcome is judged: `--accept-status`/`--accept-type`, else `--check-status`.
         let judge: OutcomeJudge
-        /// The transfer settings, for a request the cache sends again.
-        let settings: ClientOptions
         /// The options it is sent with.
         let options: SharedOptions
         /// What its request log block says of the request; nil when the run does not log.
         let logFields: RequestLogFields?
-        /// What the cache stage has to do once the answer is in.
-        var caching: Caching = .none
-        /// Whether it uses the run's cookie engine (a request the cache sends again too).
-        var sendsCookies = true
-    }
-
-    /// The cache stage's part in a request in flight.
-    private enum Caching {
-        /// None: no cache, or it takes no part (the outcome says why, if it should be told).
-        case none
-        case asIs(CacheOutcome?)
-        /// An unsafe method: a success invalidates the URL's stored responses.
-        case unsafe(PreparedRequest)
-        /// Through the cache: the answer is finished by it (stored, or a 304 answered).
-        case fetch(CacheFetch)
     }
 
     private let entries: [BatchEntry]
@@ -61,10 +44,9 @@ final class BatchExecutor {
     private var worker: AheadWorker<(index: Int, request: Result<BatchRequest, any Error>)>?
     /// The transfer settings, made once per distinct set of options.
     private var settingsCache: BatchClientSettings
-    /// The response cache stage of the run (`--cache`), nil when off.
+    /// The response cache stage of the run (`--cache`), nil when off: put in front of the multi
+    /// handle as a `CachingEngine` when the run starts.
     private let cache: ResponseCache?
-    /// The credentials libcurl adds by itself, for the cache key, by netrc file and route.
-    private var cacheCredentials: [String: CacheCredentials] = [:]
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when the run does not log.
     private let logDescriptor: Int32?
     /// The exit status of the first request that failed, in completion order.
@@ -105,6 +87,9 @@ final class BatchExecutor {
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
         let client = try MultiClient(
             maxConnections: scheduler.parallel, cookies: cookieStore?.seed ?? CookieSettings())
+        // The cache's decorator only when the run caches: the plain path pays nothing for it.
+        let engine: any ExchangeEngine =
+            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: false) } ?? client
         readyAt = FileIO.monotonicSeconds()
         status = BatchStatus(total: entries.count, isLive: status.isLive, startedAt: readyAt)
         if scheduler.parallel > 1 && entries.count > 1 {
@@ -120,25 +105,25 @@ final class BatchExecutor {
             if Interruption.isInterrupted {
                 interrupted = true
                 scheduler.stop()
-                for each in client.cancelAll() { try cancelled(each) }
+                for each in engine.cancelAll() { try cancelled(each) }
                 break
             }
-            while let index = scheduler.next() { try start(index, on: client) }
-            if client.inFlight > 0 {
+            while let index = scheduler.next() { try start(index, on: engine) }
+            if engine.inFlight > 0 {
                 // Drives the transfers first (the new requests go out), then builds the next
                 // request while the servers answer, then waits.
-                var finished = try client.run()
+                var finished = try engine.run()
                 if finished.isEmpty {
                     prepareAhead()
-                    try client.poll(timeoutMilliseconds: 100)
-                    finished = try client.run()
+                    try engine.poll(timeoutMilliseconds: 100)
+                    finished = try engine.run()
                 }
-                for each in finished { try report(each.tag, result: each.result, ended: each, client: client) }
+                for each in finished { try report(each) }
             }
             if wroteLines && stdoutIsTerminal { status.clear() }
             try output.flush()
             wroteLines = false
-            status.running = client.inFlight
+            status.running = engine.inFlight
             status.draw(now: FileIO.monotonicSeconds())
         }
         // Transfers may have ended on the interrupt themselves, stopping the run before the loop saw it.
@@ -178,9 +163,9 @@ final class BatchExecutor {
         return try entries[index].prepare()
     }
 
-    /// Prepares entry `index` and hands it to `client`; a failure to build or start it is
+    /// Prepares entry `index` and hands it to `engine`; a failure to build or start it is
     /// reported as that request's failure.
-    private func start(_ index: Int, on client: MultiClient) throws {
+    private func start(_ index: Int, on engine: any ExchangeEngine) throws {
         let entry = entries[index]
         var method = ""
         var url = ""
@@ -195,55 +180,18 @@ final class BatchExecutor {
             let envelope = request.envelope.map { EnvelopeDelegate(next: sink, spec: $0) }
             let recorder = OutcomeRecorder(next: envelope ?? sink)
             recorder.keepsBodyForLog = logFields != nil
-            var running = InFlight(
+            inFlight[index] = InFlight(
                 sink: sink, recorder: recorder, envelope: envelope, method: method, url: url,
-                judge: OutcomeJudge(options: request.shared.values), settings: settings, options: request.shared,
-                logFields: logFields)
-            running.sendsCookies = request.sendsCookies
-            var sent = request.prepared
+                judge: OutcomeJudge(options: request.shared.values), options: request.shared, logFields: logFields)
             // A final 2xx body is decrypted on its way to the recorder, the envelope and the sink,
             // stored ones included.
-            let receiver: HTTPClientDelegate =
+            let delegate: HTTPClientDelegate =
                 request.decryptCommand.map { DecryptingDelegate(next: recorder, command: $0) } ?? recorder
-            var delegate = receiver
-            if let cache {
-                // The cookies the engine sends to this URL now are part of the key: a cookie set
-                // earlier in the run selects other stored answers than none.
-                var material = credentials(settings)
-                if request.sendsCookies, let cookies = client.cookieHeader(for: request.prepared.url) {
-                    material.engineCookies = cookies
-                }
-                let step = try cache.plan(
-                    request.prepared, credentials: material, follows: settings.follow,
-                    maxBodyBytes: settings.limits.maxBodyBytes, delegate: receiver)
-                switch step {
-                case .done(let result, let outcome):
-                    // Answered from the store: nothing goes to the network.
-                    running.caching = .asIs(outcome)
-                    inFlight[index] = running
-                    try report(index, result: .success(result))
-                    return
-                case .asIs(let outcome):
-                    running.caching = .asIs(outcome)
-                case .unsafe:
-                    running.caching = .unsafe(request.prepared)
-                case .fetch(let fetch):
-                    running.caching = .fetch(fetch)
-                    sent = fetch.request
-                    delegate = fetch.delegate
-                case .answeredStale(let result, let outcome, let refresh):
-                    // Not asked for (a run does not revalidate after answering), but complete.
-                    refresh.abandon()
-                    running.caching = .asIs(outcome)
-                    inFlight[index] = running
-                    try report(index, result: .success(result))
-                    return
-                }
-            }
-            inFlight[index] = running
-            try client.start(
-                sent, options: settings, delegate: delegate, tag: index, readyAt: readyAt,
+            let order = ExchangeOrder(
+                request.prepared, delegate: delegate, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
+            // Answered at once (from the cache): nothing goes to the network.
+            if let completed = try engine.start(order) { try report(completed) }
         } catch {
             inFlight[index] = nil
             var report = BatchReport(name: entry.name, method: method, url: url)
@@ -252,77 +200,18 @@ final class BatchExecutor {
         }
     }
 
-    /// The credentials libcurl adds to requests sent with `settings`, for the cache key.
-    private func credentials(_ settings: ClientOptions) -> CacheCredentials {
-        let identity = CacheCredentials.identity(settings)
-        if let known = cacheCredentials[identity] { return known }
-        let material = CacheCredentials(settings)
-        cacheCredentials[identity] = material
-        return material
-    }
-
-    /// Lets the cache stage finish request `index`'s answer; false when the cache sent the
-    /// request again (its stored body was gone after a 304), so it is not over yet.
-    private func finishCaching(
-        _ index: Int, _ running: inout InFlight, result: inout Result<HTTPClientResult, any Error>,
-        on client: MultiClient
-    ) throws -> Bool {
-        guard let cache else { return true }
-        switch (running.caching, result) {
-        case (.fetch(let fetch), .success(let exchange)):
-            do {
-                switch try cache.finish(fetch, result: exchange) {
-                case .done(let answered, let outcome):
-                    result = .success(answered)
-                    running.caching = .asIs(outcome)
-                case .fetch(let again):
-                    running.caching = .fetch(again)
-                    inFlight[index] = running
-                    try client.start(
-                        again.request, options: running.settings, delegate: again.delegate, tag: index,
-                        readyAt: readyAt, sendsCookies: running.sendsCookies)
-                    return false
-                case .asIs, .unsafe:
-                    running.caching = .none
-                case .answeredStale(let answered, let outcome, let refresh):
-                    refresh.abandon()
-                    result = .success(answered)
-                    running.caching = .asIs(outcome)
-                }
-            } catch {
-                result = .failure(error)
-            }
-        case (.fetch(let fetch), .failure(let error)):
-            // A failed connection may be answered by a stale response (stale-if-error).
-            if let recovered = try? cache.recover(fetch, from: error), case .done(let answered, let outcome) = recovered {
-                result = .success(answered)
-                running.caching = .asIs(outcome)
-            } else {
-                fetch.abandon()
-                running.caching = .none
-            }
-        case (.unsafe(let request), .success(let exchange)):
-            running.caching = .asIs(cache.invalidate(after: exchange, request: request))
-        default:
-            break
-        }
-        return true
-    }
-
-    /// Reports the end of request `index`; `ended` carries the times of its last transfer.
-    private func report(
-        _ index: Int, result finished: Result<HTTPClientResult, any Error>, ended: MultiClient.Finished? = nil,
-        client: MultiClient? = nil
-    ) throws {
-        guard var running = inFlight.removeValue(forKey: index) else { return }
-        var result = finished
-        if let client, !(try finishCaching(index, &running, result: &result, on: client)) { return }
+    /// Reports the end of an exchange; `ended` carries the times of its last transfer and what
+    /// the cache did.
+    private func report(_ ended: ExchangeCompletion) throws {
+        let index = ended.tag
+        guard let running = inFlight.removeValue(forKey: index) else { return }
+        let result = ended.result
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
         let recorder = running.recorder
         report.statusCode = recorder.finalHead?.statusCode
         report.bytes = recorder.bodyBytes
         report.usesCache = cache != nil
-        if case .asIs(let outcome) = running.caching { report.cache = outcome }
+        report.cache = ended.cache
         var outcome = recorder.outcome(result, cache: report.cache)
         // A body file that cannot be written fails the request, though its exchange succeeded.
         var saving: (any Error)?
@@ -356,9 +245,9 @@ final class BatchExecutor {
             report.file = running.sink.path
             // A request that was sent keeps its measured times, whatever failed after (its
             // decryption, a redirect refused); a cache hit had no transfer.
-            if let metrics = ended?.metrics {
+            if let metrics = ended.metrics {
                 report.metrics = metrics
-                report.metricsEndAtFailure = ended?.transferFailed ?? true
+                report.metricsEndAtFailure = ended.transferFailed
             }
         }
         var judged = outcome
@@ -385,10 +274,9 @@ final class BatchExecutor {
     }
 
     /// Reports a request as interrupted (Ctrl-C cancelled its transfer), with its times so far.
-    private func cancelled(_ ended: MultiClient.Finished) throws {
+    private func cancelled(_ ended: ExchangeCompletion) throws {
         let index = ended.tag
         guard let running = inFlight.removeValue(forKey: index) else { return }
-        if case .fetch(let fetch) = running.caching { fetch.abandon() }
         try? running.sink.finish()
         var report = BatchReport(name: entries[index].name, method: running.method, url: running.url)
         report.statusCode = running.recorder.finalHead?.statusCode

@@ -9,7 +9,7 @@ struct CacheUsageError: ClassifiedError, CustomStringConvertible {
 }
 
 /// Puts the response cache in front of a request's transport when the options or the environment
-/// ask for it, and reports what it did to the printer (`cache: …`) and the request log.
+/// ask for it.
 enum CacheStage {
     /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off
     /// (`SettingsResolver` decides).
@@ -40,9 +40,8 @@ enum CacheStage {
 
     /// `transport`, wrapped in the cache stage when caching is on.
     static func wrap(
-        _ transport: RequestTransport, command: RequestCommand, settings: ClientOptions, printer: ExchangePrinter,
-        log: RequestLogger?
-    ) throws -> RequestTransport {
+        _ transport: RequestTransport, command: RequestCommand, log: RequestLogger?
+    ) throws -> any ExchangeEngine {
         guard
             let cache = try responseCache(
                 options: command.options, profile: command.profile, environment: command.environment)
@@ -50,10 +49,7 @@ enum CacheStage {
         if cache.configuration.mode == .cjThenNetwork {
             try CacheTransition.attach(to: cache, command: command, log: log)
         }
-        let caching = CachingTransport(
-            wrapping: transport, cache: cache, credentials: CacheCredentials(settings), follows: settings.follow)
-        caching.maxBodyBytes = settings.limits.maxBodyBytes
-        return ReportingCacheTransport(cache: caching, printer: printer, log: log)
+        return CachingEngine(wrapping: transport, cache: cache, revalidatesLater: true)
     }
 
     /// The cache stage the options and the environment ask for, warning once on standard error
@@ -93,34 +89,5 @@ enum CacheStage {
             let directory = CacheDirectory.path(environment: environment)
         else { return RequestPreparation.acceptEncoding }
         return RememberedAcceptEncoding.value(cacheDirectory: directory)
-    }
-
-    /// Whether the cache answered without the network: there is then no cookie engine state to
-    /// save into a session or cookie jar (saving "none" would drop their cookies).
-    static func answeredLocally(_ transport: RequestTransport) -> Bool {
-        (transport as? ReportingCacheTransport)?.outcome?.isStoredAnswer == true
-    }
-}
-
-/// The cache stage as RequestCommand sees it: after each answer, the printer gets the cache's
-/// status line and a cached answer is marked as such in the request log.
-final class ReportingCacheTransport: RequestTransport {
-    private let cache: CachingTransport
-    private let printer: ExchangePrinter
-    private let log: RequestLogger?
-    /// What the cache did for the last request.
-    var outcome: CacheOutcome? { cache.outcome }
-
-    init(cache: CachingTransport, printer: ExchangePrinter, log: RequestLogger?) {
-        self.cache = cache
-        self.printer = printer
-        self.log = log
-    }
-
-    func send(_ request: PreparedRequest, delegate: HTTPClientDelegate) throws -> HTTPClientResult {
-        let result = try cache.send(request, delegate: delegate)
-        printer.cacheStatus = cache.outcome?.text
-        if cache.outcome?.isStoredAnswer == true { log?.answeredFromCache() }
-        return result
     }
 }

@@ -60,10 +60,10 @@ struct RequestCommand {
         }
         let requestLog = try RequestLogger(options: options, spec: spec, prepared: prepared)
         let upload = prepareUpload(&prepared)
-        let transport = try CacheStage.wrap(
+        let engine = try CacheStage.wrap(
             EnvironmentTarget.transport(
                 options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
-            command: self, settings: settings, printer: printer, log: requestLog)
+            command: self, log: requestLog)
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
         delegate.notesHSTSUpgrades = options.verbose
@@ -73,8 +73,13 @@ struct RequestCommand {
         let (stages, recorder) = crypto.wrap(delegate)
         recorder.keepsBodyForLog = requestLog != nil
         let result: HTTPClientResult
+        let cache: CacheOutcome?
         do {
-            result = try transport.send(prepared, delegate: stages)
+            // A serial engine: the exchange is complete when `start` returns.
+            let completion = try engine.start(ExchangeOrder(prepared, delegate: stages, options: settings))
+            guard let completion else { preconditionFailure("a single request's engine completes at once") }
+            result = try completion.result.get()
+            cache = completion.cache
         } catch {
             upload?.fail()
             try? printer.transferFailed(error)
@@ -83,7 +88,14 @@ struct RequestCommand {
             throw error
         }
         upload?.responseStarted()
-        if !CacheStage.answeredLocally(transport) { try stores.save(result) }
+        printer.cacheStatus = cache?.text
+        // An answer from the cache had no cookie engine: saving its "none" would drop the
+        // session's or jar's cookies.
+        if cache?.isStoredAnswer == true {
+            requestLog?.answeredFromCache()
+        } else {
+            try stores.save(result)
+        }
         let enveloped = try crypto.concludeEnvelope()
         do {
             try printer.metadata(

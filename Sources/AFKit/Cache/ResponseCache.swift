@@ -6,8 +6,8 @@ import Glibc
 /// the delegate, so the stages after it see the same events) or says how to send it (as it is, or
 /// through a `CacheFetch` that revalidates with conditional headers and tees the body into the
 /// store); after the answer, `finish` stores it or answers a 304 with the stored response.
-/// `CachingTransport` drives it around one transport for a single request; `afcli run` drives it
-/// around its multi-transfer client.
+/// `CachingEngine` drives it, the same around the single request's transport and a run's multi
+/// handle.
 ///
 /// A cache that cannot be opened or read never fails a request: `warn` is called once and the
 /// request goes to the network (except `--cache=only`, which then has nothing to answer).

@@ -11,21 +11,9 @@ import Glibc
 /// of them (`CookieShare`): a cookie set by one request is sent by the requests that start after
 /// it, each only to the domain and path it belongs to. `ClientOptions.cookies` is not read: the
 /// engine is seeded once, at `init`.
-package final class MultiClient {
+package final class MultiClient: ExchangeEngine {
     /// One exchange that ended.
-    package struct Finished {
-        /// The tag given to `start`.
-        package let tag: Int
-        /// The exchange's result (its final outcome's metrics carry the queue time), or its error
-        /// (a transport `CurlError`, an `HTTPClientError`, or the delegate's own error).
-        package var result: Result<HTTPClientResult, any Error>
-        /// The times of the last transfer libcurl ran for it, with the queue time: also when the
-        /// exchange failed after that transfer (a delegate's error, a refused redirect) or was
-        /// cancelled; nil when no transfer ran.
-        package var metrics: TransferMetrics? = nil
-        /// Whether that transfer itself failed or was cancelled, so its times end there.
-        package var transferFailed = false
-    }
+    package typealias Finished = ExchangeCompletion
 
     /// An exchange in flight.
     private struct Running {
@@ -109,6 +97,15 @@ package final class MultiClient {
         running[ObjectIdentifier(handle)] = Running(
             tag: tag, exchange: exchange, sendsCookies: sendsCookies, queue: queue, handedAt: now)
         handedSinceRun.append(ObjectIdentifier(handle))
+    }
+
+    /// Starts `order` as `start(_:options:delegate:tag:readyAt:sendsCookies:)` does; it completes
+    /// in a later `run` or `wait`.
+    package func start(_ order: ExchangeOrder) throws -> ExchangeCompletion? {
+        try start(
+            order.request, options: order.options, delegate: order.delegate, tag: order.tag, readyAt: order.readyAt,
+            sendsCookies: order.sendsCookies)
+        return nil
     }
 
     /// Attaches `handle` to the shared cookie engine and turns the engine on for `transfer`, or
