@@ -47,21 +47,26 @@ class Arrival:
         return run(["--env", "dev", *words, *args], env=self.env(environment=keys), cwd=self.tmp_path,
                    **kwargs)
 
-    def run_lines(self, lines, run_words=(), **kwargs):
-        """`afcli run - RUN_WORDS --output-dir OUT` fed `lines`; returns the result, with
-        `records` (the NDJSON lines) and `bodies` (request name → saved body) set."""
+    def run_lines(self, lines, run_words=(), environment=None, default_options=(), **kwargs):
+        """`afcli run - RUN_WORDS --output-dir OUT` fed `lines` (with `--env dev` when an
+        `environment` is given); returns the result, with `records` (the NDJSON lines) and
+        `bodies` (request name → saved body) set."""
         out = self.tmp_path / "bodies"
-        result = run(["run", "-", *run_words, "--output-dir", str(out)], input="".join(
-            line + "\n" for line in lines).encode(), env=self.env(), cwd=self.tmp_path, **kwargs)
+        words = ["--env", "dev"] if environment is not None else []
+        result = run([*words, "run", "-", *run_words, "--output-dir", str(out)], input="".join(
+            line + "\n" for line in lines).encode(), env=self.env(default_options, environment),
+            cwd=self.tmp_path, **kwargs)
         return self._collect(result, out)
 
-    def http_file(self, text, run_words=(), **kwargs):
-        """`afcli run api.http RUN_WORDS --output-dir OUT` with the file holding `text`."""
+    def http_file(self, text, run_words=(), environment=None, default_options=(), **kwargs):
+        """`afcli run api.http RUN_WORDS --output-dir OUT` with the file holding `text` (and
+        `--env dev` when an `environment` is given)."""
         path = self.tmp_path / "api.http"
         path.write_text(text)
         out = self.tmp_path / "bodies"
-        result = run(["run", str(path), *run_words, "--output-dir", str(out)], env=self.env(),
-                     cwd=self.tmp_path, **kwargs)
+        words = ["--env", "dev"] if environment is not None else []
+        result = run([*words, "run", str(path), *run_words, "--output-dir", str(out)],
+                     env=self.env(default_options, environment), cwd=self.tmp_path, **kwargs)
         return self._collect(result, out)
 
     @staticmethod
