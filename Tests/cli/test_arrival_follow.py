@@ -61,7 +61,7 @@ def test_in_default_options_for_a_run(redirecting, tmp_path):
 def test_no_redirect_directive_in_a_http_run(redirecting, tmp_path):
     text = (f"# @name kept\n# @no-redirect\nGET {redirecting.url}/r\n\n###\n"
             f"# @name followed\nGET {redirecting.url}/r\n")
-    result = Arrival(tmp_path).http_file(text, run_words=["--follow"])
+    result = Arrival(tmp_path).http_file(text, run_words=["--follow", "--keep-going"])
     assert result.code == 3, result
     assert {record["name"]: record["status"] for record in result.records} == {"kept": 302, "followed": 200}
     assert result.bodies["followed"] == b"new"
