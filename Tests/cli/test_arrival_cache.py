@@ -81,3 +81,22 @@ def test_for_a_http_run(counted, tmp_path, way):
             result = arrival.http_file(f"GET {counted.url}/a\n", default_options=WORDS)
         assert result.code == 0 and list(result.bodies.values()) == [b"answer 1"], result
     assert len(counted.requests) == 1
+
+
+@pytest.mark.parametrize("way", ["default_options", "environment"])
+def test_cj_then_network_not_typed_is_passed_over_by_a_run(counted, tmp_path, way):
+    # Typed, a run refuses it (two answers to one request); from the defaults it does not apply
+    # to a run, which then goes to the network as without it.
+    arrival = Arrival(tmp_path)
+    words = ["--cache=cj-then-network", "--cache-ttl", "1h"]
+    for _ in range(2):
+        if way == "default_options":
+            result = arrival.run_lines([f"get {counted.url}/a"], default_options=words)
+        else:
+            result = arrival.run_lines([f"get {counted.url}/a"], environment={**ENVIRONMENT, "cache": "cj-then-network"})
+        assert result.code == 0 and "cache" not in result.records[0], result
+    assert len(counted.requests) == 2
+    typed = arrival.run_lines([f"get {counted.url}/a"], run_words=words, environment=ENVIRONMENT)
+    assert typed.code == 2 and typed.err.startswith(
+        "afcli: error: --cache=cj-then-network does not apply to afcli run ("), typed
+    assert len(counted.requests) == 2
