@@ -42,10 +42,20 @@ def test_on_a_run_line_for_that_line_alone(secret, tmp_path):
     assert result.bodies == {"line-1": b"secret /a", "line-2": b"SECRET /b"}
 
 
-def test_for_a_http_run(secret, tmp_path):
-    result = Arrival(tmp_path).http_file(f"GET {secret.url}/a\n", run_words=["--decrypt-cmd", DECRYPT])
+@pytest.mark.parametrize("way", ["option", "default_options"])
+def test_for_a_http_run(secret, tmp_path, way):
+    arrival = Arrival(tmp_path)
+    if way == "option":
+        result = arrival.http_file(f"GET {secret.url}/a\n", run_words=["--decrypt-cmd", DECRYPT])
+    else:
+        result = arrival.http_file(f"GET {secret.url}/a\n", default_options=["--decrypt-cmd", DECRYPT])
     assert result.code == 0, result
     assert list(result.bodies.values()) == [b"secret /a"]
+
+
+def test_for_a_run_from_the_environment(secret, tmp_path):
+    result = Arrival(tmp_path).run_lines([f"get {secret.url}/a"], environment={"decrypt": DECRYPT})
+    assert result.code == 0 and result.bodies == {"line-1": b"secret /a"}, result
 
 
 @pytest.mark.parametrize("way", ["typed", "default_options", "environment"])
@@ -74,9 +84,15 @@ def test_the_stored_answer_of_cj_then_network_is_decrypted(server, tmp_path, way
     assert (second.code, second.out) == (0, "answer 2"), second
     # The stored answer, as the network's was shown: decrypted.
     assert transition.read_bytes() == b"answer 1"
+    # And so in the request log's block for it.
+    args[:0] = ["--log=cj"]
+    third = go()
+    blocks = third.err.split("网络请求Start")
+    assert len(blocks) == 3 and "结果：answer 2" in blocks[1] and "结果：answer 3" in blocks[2], third
 
 
-def test_the_stored_answer_of_cj_then_network_goes_through_the_envelope(server, tmp_path):
+@pytest.mark.parametrize("way", ["typed", "default_options"])
+def test_the_stored_answer_of_cj_then_network_goes_through_the_envelope(server, tmp_path, way):
     count = []
 
     def handler(request):
@@ -85,9 +101,11 @@ def test_the_stored_answer_of_cj_then_network_goes_through_the_envelope(server, 
     server.handler = handler
     arrival = Arrival(tmp_path)
     transition = tmp_path / "stored.json"
-    args = ["--envelope", "--cache=cj-then-network", "--cache-ttl", "1h", "--cache-transition-output",
+    words = ["--envelope"]
+    args = ["--cache=cj-then-network", "--cache-ttl", "1h", "--cache-transition-output",
             str(transition), "get", f"{server.url}/t"]
-    assert arrival.typed([], args).out == '{"n":1}'
-    second = arrival.typed([], args)
+    go = arrival.typed if way == "typed" else arrival.default_options
+    assert go(words, args).out == '{"n":1}'
+    second = go(words, args)
     assert (second.code, second.out) == (0, '{"n":2}'), second
     assert transition.read_bytes() == b'{"n":1}'
