@@ -65,3 +65,9 @@ def test_no_redirect_directive_in_a_http_run(redirecting, tmp_path):
     assert result.code == 3, result
     assert {record["name"]: record["status"] for record in result.records} == {"kept": 302, "followed": 200}
     assert result.bodies["followed"] == b"new"
+
+
+def test_no_redirect_directive_beats_follow_from_default_options(redirecting, tmp_path):
+    result = Arrival(tmp_path).http_file(f"# @no-redirect\nGET {redirecting.url}/r\n", default_options=["--follow"])
+    assert [record["status"] for record in result.records] == [302], result
+    assert targets(redirecting) == ["/r"]

@@ -65,3 +65,12 @@ def test_timeout_directive_in_a_http_run(slow, tmp_path):
 def test_for_a_http_run(slow, tmp_path, option):
     result, took = timed(lambda: Arrival(tmp_path).http_file(f"GET {slow.url}/slow\n", run_words=[option, "1"]))
     assert [record["exit"] for record in result.records] == [7] and took < SLEEP - 1, (result, took)
+
+
+def test_a_line_and_a_directive_beat_the_run_option(slow, tmp_path):
+    arrival = Arrival(tmp_path)
+    line = arrival.run_lines([f"get {slow.url}/slow --timeout 30"], run_words=["--timeout", "1"])
+    assert [record["exit"] for record in line.records] == [0] and line.bodies == {"line-1": b"done"}, line
+    text = f"# @timeout 30\nGET {slow.url}/slow\n"
+    directive = arrival.http_file(text, default_options=["--timeout", "1"])
+    assert [record["exit"] for record in directive.records] == [0], directive
