@@ -53,3 +53,12 @@ def test_for_a_run_of_lines_and_a_http_run(server, tmp_path):
     assert lines.code == 0 and http.code == 0, (lines, http)
     by_target = {request.target: request.header_all("Authorization") for request in server.requests}
     assert by_target == {"/a": [BASIC], "/b": ["Bearer tok"]}
+
+
+@pytest.mark.parametrize("way", ["typed", "default_options"])
+def test_for_a_download(server, tmp_path, way):
+    arrival = Arrival(tmp_path)
+    call = arrival.typed if way == "typed" else arrival.default_options
+    result = call(["-a", "user:pw"], ["download", "-o", str(tmp_path / "saved"), f"{server.url}/a"])
+    assert result.code == 0 and (tmp_path / "saved").exists(), result
+    assert authorizations(server) == [[BASIC]]

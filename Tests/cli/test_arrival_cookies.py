@@ -69,3 +69,12 @@ def test_no_cookie_jar_directive_in_a_http_run(site, tmp_path):
     assert {record["name"]: record["status"] for record in result.records} == {
         "login": 200, "outside": 401, "inside": 200}, result
     assert cookies(site, "/me") == [None, "sid=s3cret"]
+
+
+def test_no_cookie_jar_directive_with_a_session(site, tmp_path):
+    text = (f"# @name login\nGET {site.url}/login\n\n###\n# @name outside\n# @no-cookie-jar\nGET {site.url}/me\n\n"
+            f"###\n# @name inside\nGET {site.url}/me\n")
+    result = Arrival(tmp_path).http_file(text, run_words=["--keep-going", "--session", "s1"])
+    assert {record["name"]: record["status"] for record in result.records} == {
+        "login": 200, "outside": 401, "inside": 200}, result
+    assert cookies(site, "/me") == [None, "sid=s3cret"]

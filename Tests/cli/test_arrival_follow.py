@@ -71,3 +71,12 @@ def test_no_redirect_directive_beats_follow_from_default_options(redirecting, tm
     result = Arrival(tmp_path).http_file(f"# @no-redirect\nGET {redirecting.url}/r\n", default_options=["--follow"])
     assert [record["status"] for record in result.records] == [302], result
     assert targets(redirecting) == ["/r"]
+
+
+@pytest.mark.parametrize("way", ["typed", "default_options"])
+def test_for_a_download(redirecting, tmp_path, way):
+    arrival = Arrival(tmp_path)
+    call = arrival.typed if way == "typed" else arrival.default_options
+    result = call(["--follow"], ["download", "-o", str(tmp_path / "saved"), f"{redirecting.url}/r"])
+    assert result.code == 0 and (tmp_path / "saved").read_bytes() == b"new", result
+    assert targets(redirecting) == ["/r", "/new"]

@@ -74,3 +74,28 @@ def test_a_line_and_a_directive_beat_the_run_option(slow, tmp_path):
     text = f"# @timeout 30\nGET {slow.url}/slow\n"
     directive = arrival.http_file(text, default_options=["--timeout", "1"])
     assert [record["exit"] for record in directive.records] == [0], directive
+
+
+@pytest.mark.parametrize("way", ["typed", "default_options"])
+def test_for_a_download(slow, tmp_path, way):
+    arrival = Arrival(tmp_path)
+    call = arrival.typed if way == "typed" else arrival.default_options
+    args = ["download", "-o", str(tmp_path / "saved"), f"{slow.url}/slow"]
+    result, took = timed(lambda: call(["--timeout", "1"], args))
+    assert result.code == 7 and took < SLEEP - 1, (result, took)
+
+
+@pytest.mark.parametrize("way", ["typed", "default_options"])
+def test_for_pin_a_handshake_that_never_answers(tmp_path, way):
+    import socket
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    try:
+        arrival = Arrival(tmp_path)
+        call = arrival.typed if way == "typed" else arrival.default_options
+        port = listener.getsockname()[1]
+        result, took = timed(lambda: call(["--timeout", "1"], ["pin", f"https://127.0.0.1:{port}/"]))
+        assert result.code == 7 and "timeout" in result.err and took < SLEEP - 1, (result, took)
+    finally:
+        listener.close()
