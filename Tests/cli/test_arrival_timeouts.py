@@ -1,12 +1,15 @@
 """--timeout and --max-time, by how they arrive: typed, in default_options, on a line of
-`afcli run -`, and as a `.http` file's `# @timeout N`. (The config environment has no key for
-them.) A server that sleeps before answering trips them: exit status 7, within a few seconds."""
+`afcli run -`, and as a `.http` file's `# @timeout N`; for afcli download and pin too. (The
+config environment has no key for them.) A server that sleeps before answering trips them: exit
+status 7, within a few seconds."""
 
+import socket
 import time
 
 import pytest
 
 from arrival import Arrival
+from conftest import run
 from loopback import Response
 
 SLEEP = 4
@@ -41,7 +44,6 @@ def test_in_default_options_and_typed_beats_it(slow, tmp_path, option):
     result, took = timed(lambda: arrival.default_options([option, "1"], ["get", f"{slow.url}/slow"]))
     assert result.code == 7 and took < SLEEP - 1, (result, took)
     env = arrival.env(default_options=[option, "1"])
-    from conftest import run
     longer = run([option, "30", "get", f"{slow.url}/slow"], env=env)
     assert (longer.code, longer.out) == (0, "done"), longer
 
@@ -87,7 +89,6 @@ def test_for_a_download(slow, tmp_path, way):
 
 @pytest.mark.parametrize("way", ["typed", "default_options"])
 def test_for_pin_a_handshake_that_never_answers(tmp_path, way):
-    import socket
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(4)
