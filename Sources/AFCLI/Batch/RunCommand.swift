@@ -73,13 +73,11 @@ struct RunCommand {
 
     /// The run's cache stage: `--cache`, else the config environment's policy (for command lines
     /// on standard input); nil when off. cj-then-network gives two answers to one request, which a
-    /// run's one line per request cannot report: refused.
+    /// run's one line per request cannot report: typed, it was refused with the other options
+    /// (`OptionScopes.check`); from default_options or the environment it is passed over, as a
+    /// default that does not apply to the command, and the run goes to the network.
     func responseCache() throws -> ResponseCache? {
-        if try CacheStage.mode(options: options, profile: profile) == .cjThenNetwork {
-            throw UsageError.notForCommand(
-                option: "--cache=cj-then-network", command: "run",
-                reason: "a run reports one answer per request; --cache=cj-first answers from the cache alone")
-        }
+        if try CacheStage.mode(options: options, profile: profile) == .cjThenNetwork { return nil }
         return try CacheStage.responseCache(options: options, profile: profile, environment: environment)
     }
 

@@ -4,7 +4,8 @@ import Glibc
 /// `--cache=cj-then-network`: where the stored answer goes before the network's. On a terminal it
 /// is printed as any answer, then the network's follows; otherwise standard output gets only the
 /// network's answer and the stored body goes to `--cache-transition-output FILE` (or nowhere).
-/// Either way the request log gets a block for it first.
+/// Either way the request log gets a block for it first. The stored answer goes through the same
+/// decryption and envelope stages as the network's (their own instances: one answer each).
 enum CacheTransition {
     /// Sets the cache's transition delegate and what happens once the stored answer was given.
     static func attach(to cache: ResponseCache, command: RequestCommand, log: RequestLogger?) throws {
@@ -12,7 +13,8 @@ enum CacheTransition {
         let toTerminal = options.outputFile == nil && command.terminal.stdoutIsTerminal
         let path = options.cache.transitionOutput
         let printsToTerminal = toTerminal && path == nil && !options.quiet
-        let parts = options.resolvedPrintParts(stdoutIsTerminal: toTerminal)
+        let crypto = CryptoStages(options: options, profile: command.profile)
+        let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(
             options: options, toTerminal: toTerminal, terminal: command.terminal)
         let printer = ExchangePrinter(
@@ -21,15 +23,18 @@ enum CacheTransition {
             showsEveryHop: false, requestBody: nil)
         printer.display = display
         let delegate = TransitionDelegate(printer: printer, path: path)
-        let recorder = OutcomeRecorder(next: delegate)
+        // With a transition file the envelope's result goes to it, through the delegate.
+        let (stages, recorder) = crypto.wrap(delegate, printer: printer, rendersResult: path == nil)
         recorder.keepsBodyForLog = log != nil
-        cache.transitionDelegate = recorder
+        cache.transitionDelegate = stages
         let judge = OutcomeJudge(options: options)
         cache.transitionEnded = {
+            let enveloped = try crypto.concludeEnvelope()
             try printer.finish()
             if printsToTerminal { try? FileDescriptorIO.writeAll(STDOUT_FILENO, "\n") }
             delegate.closeFile()
-            let outcome = recorder.recorded
+            var outcome = recorder.recorded
+            outcome.envelope = enveloped
             guard let log, let statusCode = outcome.statusCode else { return }
             log.respondedFromCache(statusCode: statusCode, accepted: judge.accepts(outcome), body: recorder.loggedBody)
         }

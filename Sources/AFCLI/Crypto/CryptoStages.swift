@@ -44,16 +44,24 @@ final class CryptoStages {
     /// The delegate the transport talks to: decryption, then the outcome recorder, then the
     /// envelope, then the printer; and the recorder, which sees the body as decrypted.
     func wrap(_ delegate: PrintingDelegate) -> (delegate: HTTPClientDelegate, recorder: OutcomeRecorder) {
+        wrap(delegate, printer: delegate.printer, rendersResult: true)
+    }
+
+    /// The same stages over any reporter `delegate` whose answer `printer` shows (a cache's stored
+    /// answer goes through them as the network's does). With `rendersResult` the envelope's result
+    /// is rendered by `printer`; without, it is passed on to `delegate` as the final body.
+    func wrap(
+        _ delegate: HTTPClientDelegate, printer: ExchangePrinter, rendersResult: Bool
+    ) -> (delegate: HTTPClientDelegate, recorder: OutcomeRecorder) {
         var next: HTTPClientDelegate = delegate
         if let envelopeSpec {
-            let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec, printer: delegate.printer)
+            let envelope = EnvelopeDelegate(next: delegate, spec: envelopeSpec, printer: rendersResult ? printer : nil)
             self.envelope = envelope
             next = envelope
         }
         let recorder = OutcomeRecorder(next: next)
         guard let decryptCommand else { return (recorder, recorder) }
         let decrypting = DecryptingDelegate(next: recorder, command: decryptCommand)
-        let printer = delegate.printer
         decrypting.willDecrypt = { printer.finalBodyContentType = "text/plain" }
         return (decrypting, recorder)
     }

@@ -71,7 +71,8 @@ extension ManualText {
                         + "`--cache-transition-output FILE` when given (otherwise it only appears in the request log; "
                         + "`-` is standard output when `-o FILE` takes the network's answer, and refused otherwise). "
                         + "`--log=cj` writes one block per answer, the stored one first, whose final parameters are the "
-                        + "fallback text, since nothing was sent for it."),
+                        + "fallback text, since nothing was sent for it. The stored answer goes through decryption "
+                        + "(`--decrypt-cmd`) and `--envelope` as the network's does."),
                 .paragraph(
                     "A stored response is found by its namespace (`--cache-namespace`, else the environment's "
                         + "cacheNamespace), method, target URI (the URL with the host of a `Host:` item when one is "

@@ -108,7 +108,8 @@ extension ManualText {
                         + "error or a failed connection, stale-if-error), revalidated (a 304 answered with the "
                         + "stored body), stored, not-stored, invalidated (a POST, PUT, PATCH or DELETE succeeded), "
                         + "bypassed, only-if-cached (a 504 from the cache, nothing sent), or null. A miss under `--cache=only` fails that request with exit status 15. "
-                        + "`--cache=cj-then-network`, which gives two answers to one request, is refused in a run, "
+                        + "`--cache=cj-then-network`, which gives two answers to one request, is refused when typed "
+                        + "for a run (from default_options or the environment, a run passes it over and asks the network), "
                         + "and the cache options belong to the run's command line, not to a line of `run -`."),
                 .example(
                     "Fetch users, 16 at a time:",

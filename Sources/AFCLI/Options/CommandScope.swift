@@ -113,7 +113,18 @@ enum OptionScopes {
         let word = parsed.command == .configPath ? "config path" : nil
         let source = command == .run ? RunSource.of(parsed.positionals.dropFirst().first ?? "") : nil
         try check(typed, command: command, word: word, source: source)
+        // One value of an option a run takes: refused when typed; from default_options or the
+        // environment a run passes it over (`RunCommand.responseCache`), as other defaults.
+        if command == .run, parsed.options.cache.mode == .cjThenNetwork, typed.contains("cache") {
+            throw cjThenNetworkInARun
+        }
     }
+
+    /// `--cache=cj-then-network` typed for a run: it gives two answers to one request, which a
+    /// run's one line per request cannot report.
+    static let cjThenNetworkInARun = UsageError.notForCommand(
+        option: "--cache=cj-then-network", command: "run",
+        reason: "a run reports one answer per request; --cache=cj-first answers from the cache alone")
 
     /// Why `long` does nothing for `command`, as a clause.
     static func reason(_ long: String, _ command: CommandScope) -> String {
