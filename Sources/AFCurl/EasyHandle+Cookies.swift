@@ -44,8 +44,8 @@ extension EasyHandle {
     /// Attaches the handle to `share`, whose cookies its next transfers send and update instead
     /// of the handle's own, or detaches it (nil): a detached handle has no cookies. The
     /// attachment outlives `curl_easy_reset`, so it is changed only when it differs; the
-    /// handle keeps the share alive while attached. Turn the engine on for each transfer as
-    /// usual (`TransferOptions.cookieEngine`).
+    /// handle keeps the share alive while attached, and each of its transfers turns the engine
+    /// on (`configureCookiesAndNetrc`).
     package func useCookies(_ share: CookieShare?) throws(CurlError) {
         guard share !== cookieShare else { return }
         try check(afcurl_setopt_share(rawHandle, share?.share), "the cookie share")
@@ -55,7 +55,9 @@ extension EasyHandle {
     /// Turns the cookie engine on for this transfer (the empty file name loads nothing) and
     /// points libcurl at the netrc file when one applies.
     func configureCookiesAndNetrc(_ options: TransferOptions) throws(CurlError) {
-        if options.cookieEngine {
+        // A handle attached to a run's shared cookie engine (`useCookies`) uses it for every
+        // transfer, whatever its options say.
+        if options.cookieEngine || cookieShare != nil {
             try setString(CURLOPT_COOKIEFILE, "", "cookie engine")
         }
         if let netrc = options.netrcFile {

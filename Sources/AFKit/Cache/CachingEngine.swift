@@ -139,7 +139,7 @@ package final class CachingEngine: ExchangeEngine {
             }
             throw error
         }
-        return try completion.flatMap(completed)
+        return completion.flatMap(completed)
     }
 
     /// An exchange the wrapped engine completed, finished by the cache; nil when it is not over

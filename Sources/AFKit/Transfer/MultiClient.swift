@@ -81,12 +81,12 @@ package final class MultiClient: ExchangeEngine {
         sendsCookies: Bool = true
     ) throws {
         let exchange = HTTPExchange(request, options: options, delegate: delegate, headerLines: headerLines)
-        var (transfer, events) = try exchange.nextTransfer()
+        let (transfer, events) = try exchange.nextTransfer()
         let handle = try idle.popLast() ?? EasyHandle()
         let now = FileIO.monotonicSeconds()
         let queue = max(0, now - readyAt)
         do {
-            try useCookies(sendsCookies, handle, &transfer)
+            try useCookies(sendsCookies, handle)
             try multi.add(handle, request: transfer, events: events)
         } catch {
             idle.append(handle)
@@ -108,11 +108,12 @@ package final class MultiClient: ExchangeEngine {
         return nil
     }
 
-    /// Attaches `handle` to the shared cookie engine and turns the engine on for `transfer`, or
-    /// detaches it (a handle is reused by requests with and without cookies).
-    private func useCookies(_ sends: Bool, _ handle: EasyHandle, _ transfer: inout TransferRequest) throws(CurlError) {
+    /// Attaches `handle` to the shared cookie engine, which turns the engine on for its
+    /// transfers, or detaches it (a handle is reused by requests with and without cookies). The
+    /// transfer's options are left alone: they are shared by every request of the run, and a
+    /// change would copy them for each transfer.
+    private func useCookies(_ sends: Bool, _ handle: EasyHandle) throws(CurlError) {
         try handle.useCookies(sends ? cookies : nil)
-        transfer.options.cookieEngine = sends
     }
 
     /// Runs the transfers for up to `timeoutMilliseconds` (less when one ends) and returns the
@@ -222,9 +223,9 @@ package final class MultiClient: ExchangeEngine {
                 ended.result = .success(final)
                 return ended
             }
-            var (transfer, events) = try entry.exchange.nextTransfer()
+            let (transfer, events) = try entry.exchange.nextTransfer()
             do {
-                try useCookies(entry.sendsCookies, handle, &transfer)
+                try useCookies(entry.sendsCookies, handle)
                 try multi.add(handle, request: transfer, events: events)
             } catch {
                 _ = try entry.exchange.hopEnded(.failure(error))
