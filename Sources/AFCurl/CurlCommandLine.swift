@@ -237,7 +237,7 @@ struct CurlCommandLineBuilder {
         if let seconds = options.idleTimeout {
             add("--speed-limit", "1", "--speed-time", String(Int(seconds.rounded(.up))))
             note(
-                "--speed-limit 1 --speed-time approximates afcli's idle --timeout: curl stops below 1 byte/s on average"
+                "--speed-limit 1 --speed-time \(Int(seconds.rounded(.up))) approximates afcli's idle --timeout: curl stops below 1 byte/s on average"
             )
         }
         if let bytes = options.limits.maxBodyBytes { add("--max-filesize", String(bytes)) }

@@ -192,6 +192,12 @@ def test_network_and_tls_flags_are_printed(server, tmp_path):
     assert "speed" in notes
 
 
+def test_the_idle_timeout_note_names_its_seconds():
+    line, notes = curl_line(["--timeout", "4.2", "http://127.0.0.1:9/"])
+    assert ("--speed-time", "5") in list(zip(shlex.split(line), shlex.split(line)[1:]))
+    assert "--speed-limit 1 --speed-time 5 approximates" in notes, notes
+
+
 def test_a_huge_time_limit_prints_the_limit_libcurl_gets():
     # 300 digits is still a finite number of seconds (400 overflow and are refused as no number).
     line, _ = curl_line(["--max-time", "9" * 300, "--connect-timeout", "9" * 20, "http://127.0.0.1:9/"])
