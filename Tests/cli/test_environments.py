@@ -400,6 +400,16 @@ def test_env_show_redacts_secrets(server, cfg):
     assert run(["env", "list"], env=env).code == 2
 
 
+def test_env_show_without_a_name_asks_for_one_and_lists_the_known(server, cfg):
+    env = cfg.write(dev(server))
+    result = run(["env", "show"], env=env)
+    assert result.code == 2, result
+    assert result.out == ""
+    lines = result.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("afcli: error: "), result.err
+    assert "show needs an environment NAME" in lines[0] and "known: dev, prod" in lines[0]
+
+
 def test_env_and_env_show_redact_credentials_in_urls_and_secret_parameters(cfg):
     env = cfg.write({"environments": {"dev": {
         "base_url": "https://ann:hunter2@api.example.com/v2/",

@@ -35,6 +35,8 @@ struct EnvironmentCommand {
                     name: words[1], file: config.shownPath, known: file.environments.map(\.name))
             }
             try Self.printOut(Self.describe(profile, showSecrets: options.showSecrets))
+        case 1 where words[0] == "show":
+            throw EnvironmentUsageError.showNeedsName(file: config.shownPath, known: file.environments.map(\.name))
         default:
             throw EnvironmentUsageError.envUsage(words.joined(separator: " "))
         }
@@ -141,6 +143,8 @@ struct EnvironmentCommand {
 enum EnvironmentUsageError: ClassifiedError, CustomStringConvertible {
     /// `afcli env` with words other than `show NAME`.
     case envUsage(String)
+    /// `afcli env show` without a NAME: the file's environments are listed to pick from.
+    case showNeedsName(file: String, known: [String])
     /// `afcli config` without `path`.
     case configUsage(String)
     /// `afcli env show NAME` without a config file.
@@ -160,6 +164,9 @@ enum EnvironmentUsageError: ClassifiedError, CustomStringConvertible {
         switch self {
         case .envUsage(let words):
             return "afcli env takes nothing or show NAME, not \"\(words)\""
+        case .showNeedsName(let file, let known):
+            let list = known.isEmpty ? "it defines none" : "known: " + known.joined(separator: ", ")
+            return "afcli env show needs an environment NAME from \(file) (\(list))"
         case .configUsage(let word):
             return word.isEmpty ? "afcli config needs a word: path" : "afcli config knows only path, not \"\(word)\""
         case .noConfigToShow(let path, let skipped):
