@@ -111,6 +111,15 @@ def test_ignore_stdin(server):
     assert req.method == "GET" and req.body == b""
 
 
+def test_ignore_stdin_refuses_items_that_read_standard_input(server):
+    for items, named in [(["@-"], '"@-"'), (["@-;type=text/plain"], '"@-;type=text/plain"'),
+                         (["name=x", "doc@-"], '"doc@-"')]:
+        result = run(["-I", "post", f"{server.url}/post", *items], input=b"data")
+        assert result.code == 2, result
+        assert result.err == f"afcli: error: {named} reads standard input, which --ignore-stdin leaves unread\n"
+    assert server.requests == []
+
+
 def test_raw_body_from_file(server, tmp_path):
     path = tmp_path / "body.json"
     path.write_bytes(b'{"from":"file"}')

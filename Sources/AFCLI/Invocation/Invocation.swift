@@ -40,6 +40,11 @@ enum InvocationBuilder {
         var stdinNamed = resolver.files.contains { $0.path == "-" }
         // A pattern, not `==`: comparing optionals of RawBody builds and destroys a value.
         if case .standardInput? = rawBody { stdinNamed = true }
+        if stdinNamed, options.ignoreStdin {
+            // Refused before anything is sent rather than read anyway or sent empty.
+            let file = resolver.files.first { $0.path == "-" }
+            throw ItemError.ignoredStandardInput(item: file.map { $0.field + "@-" } ?? resolver.bodyFile?.item ?? "@-")
+        }
         if !options.ignoreStdin, StandardInput.kind() == .readable {
             if stdinNamed {
                 standardInput = StandardInputBodySource()
@@ -56,7 +61,7 @@ enum InvocationBuilder {
                     rawBody = .standardInput
                 }
             }
-        } else if stdinNamed, !options.ignoreStdin {
+        } else if stdinNamed {
             standardInput = StandardInputBodySource()
         }
 

@@ -24,13 +24,15 @@ package enum ItemError: ClassifiedError, Equatable, Sendable {
     case invalidFileOption(item: String, reason: String)
     /// A body given by more than one source at once.
     case conflictingBodies(String)
+    /// `@-` or `field@-` with `--ignore-stdin`, which promises standard input stays unread.
+    case ignoredStandardInput(item: String)
 
     /// Bad input, except Ctrl-C while a file was read.
     package var failureClass: FailureClass {
         switch self {
         case .interrupted: return .interrupted
         case .noSeparator, .keySyntax, .typeClash, .invalidJSON, .invalidHeader, .emptyHeaderWithValue,
-            .unreadableFile, .notText, .invalidFileOption, .conflictingBodies:
+            .unreadableFile, .notText, .invalidFileOption, .conflictingBodies, .ignoredStandardInput:
             return .badInput
         }
     }
@@ -61,6 +63,8 @@ package enum ItemError: ClassifiedError, Equatable, Sendable {
             return "invalid file item \"\(item)\": \(reason)"
         case .conflictingBodies(let what):
             return what
+        case .ignoredStandardInput(let item):
+            return "\"\(item)\" reads standard input, which --ignore-stdin leaves unread"
         }
     }
 
