@@ -605,6 +605,21 @@ def test_bad_combinations_are_usage_errors(server, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["adir"]
 
 
+def test_output_in_a_missing_directory_is_bad_input(server, tmp_path):
+    server.handler = RangeFile(b"data")
+    (tmp_path / "plain").write_bytes(b"")
+    cases = [
+        (str(tmp_path / "missing" / "dir" / "x"), f"the directory {tmp_path}/missing/dir: no such file or directory"),
+        (str(tmp_path / "plain" / "x"), f"the directory {tmp_path}/plain: not a directory"),
+    ]
+    for output, message in cases:
+        result = run(["download", "-o", output, server.url + "/f.bin"], cwd=tmp_path)
+        assert result.code == 2, (output, result)
+        assert result.err == f"afcli: error: cannot write to {message}\n", result.err
+    assert server.requests == []
+    assert [p.name for p in tmp_path.iterdir()] == ["plain"]
+
+
 def test_unwritable_directory(server, tmp_path):
     server.handler = RangeFile(b"data")
     directory = tempfile.mkdtemp(prefix="afcli-ro-", dir="/tmp")

@@ -90,6 +90,16 @@ struct DownloadCommand {
             throw DownloadUsageError.oneOutputForSeveralURLs(urlCount)
         }
         if options.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
+        if let output = options.outputFile, output != "-" {
+            // A directory that is missing or none is a mistake in -o, like -o DIR: refused as bad
+            // input before sending. One that exists but cannot be written is found when writing.
+            let directory = FileIO.directory(of: output)
+            switch FileIO.kind(of: directory) {
+            case .directory: break
+            case .missing: throw DownloadUsageError.noOutputDirectory(directory, reason: "no such file or directory")
+            default: throw DownloadUsageError.noOutputDirectory(directory, reason: "not a directory")
+            }
+        }
     }
 }
 
@@ -101,6 +111,8 @@ enum DownloadUsageError: ClassifiedError, CustomStringConvertible {
     case oneOutputForSeveralURLs(Int)
     /// `--sha256` with several URLs.
     case oneDigestForSeveralURLs(Int)
+    /// `-o FILE` in a directory that does not exist or is not a directory.
+    case noOutputDirectory(String, reason: String)
 
     var failureClass: FailureClass { .badInput }
 
@@ -112,6 +124,8 @@ enum DownloadUsageError: ClassifiedError, CustomStringConvertible {
             return "-o names one file, but \(count) URLs were given"
         case .oneDigestForSeveralURLs(let count):
             return "--sha256 checks one file, but \(count) URLs were given"
+        case .noOutputDirectory(let directory, let reason):
+            return "cannot write to the directory \(directory): \(reason)"
         }
     }
 }
