@@ -1,4 +1,5 @@
 import CCurlShim
+import Glibc
 
 /// The Swift owner of one libcurl easy handle, reused across requests so connections stay alive.
 ///
@@ -298,6 +299,15 @@ package final class EasyHandle {
             return CurlError(
                 kind: .badURL, code: Int(code.rawValue),
                 description: "invalid URL \"\(request.url)\": libcurl refuses it (\(reason))")
+        }
+        if code == CURLE_COULDNT_CONNECT, let socket = request.options.network.unixSocket {
+            // libcurl names the URL's host and port, which a Unix socket route never reaches.
+            var number = 0
+            _ = afcurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &number)
+            let reason = number == 0 ? message : CurlError.lowercasingFirstLetter(String(cString: Glibc.strerror(Int32(number))))
+            return CurlError(
+                kind: .couldNotConnect, code: Int(code.rawValue),
+                description: "cannot connect to the Unix socket \(socket): \(reason)")
         }
         return transferError(code: code, message: message, request: request)
     }

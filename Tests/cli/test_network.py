@@ -164,6 +164,20 @@ def test_unix_socket(tmp_path):
     assert b"\r\nHost: sock.test\r\n" in seen[0]
 
 
+def test_a_unix_socket_that_cannot_be_reached_is_named(tmp_path):
+    missing = tmp_path / "missing.sock"
+    r = run(["http://sock.test/x", "--unix-socket", str(missing)], timeout=10)
+    assert r.code == 8, r
+    assert r.err == f"afcli: error: cannot connect to the Unix socket {missing}: no such file or directory\n"
+    idle = tmp_path / "idle.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(idle))
+    listener.close()  # bound, never listening: connections are refused
+    r = run(["http://sock.test/x", "--unix-socket", str(idle)], timeout=10)
+    assert r.code == 8, r
+    assert r.err == f"afcli: error: cannot connect to the Unix socket {idle}: connection refused\n"
+
+
 def test_noproxy_bypasses_the_proxy(server):
     # The proxy is a closed port: only a bypass can reach the server.
     dead = socket.socket()
