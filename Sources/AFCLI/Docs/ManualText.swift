@@ -170,7 +170,9 @@ package enum ManualText {
                         + "`-o` names it or `--overwrite` is given: the download is saved as NAME-1, NAME-2 and so "
                         + "on (`big-1.iso`), and a file that appears under the name while the download runs is not "
                         + "replaced either. `-o -` writes the body to standard output; one that was closed when "
-                        + "afcli started is a write error (exit status 1) that says so."),
+                        + "afcli started is a write error (exit status 1) that says so. An `-o` that names a "
+                        + "directory, or a file in a directory that does not exist (or is not one), is refused before "
+                        + "anything is sent (exit status 2)."),
                 .paragraph(
                     "Data goes to NAME.part, with a small state file NAME.part.state beside it (the URL, the "
                         + "bytes on disk, the ETag, Last-Modified and total length). The data is fsynced before "

@@ -107,8 +107,9 @@ package enum OptionTable {
             long: "ignore-stdin", scope: .sending, short: "I", group: .request,
             help: "never read the body from standard input",
             description: "Do not read standard input, even when it is a pipe or a file. A terminal or "
-                + "/dev/null on standard input is never read in any case. With afcli run FILE.http, a body "
-                + "line < /dev/stdin (or /dev/fd/0) is refused before anything is sent.",
+                + "/dev/null on standard input is never read in any case. The items @- and field@-, which "
+                + "read standard input, are refused before anything is sent (exit status 2), as is, with afcli "
+                + "run FILE.http, a body line < /dev/stdin (or /dev/fd/0).",
             apply: { values, _ in values.ignoreStdin = true },
             reset: { $0.ignoreStdin = false }),
         OptionSpec(
