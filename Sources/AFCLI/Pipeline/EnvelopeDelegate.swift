@@ -3,8 +3,8 @@ import AFKit
 /// The envelope stage between the outcome recorder and the reporter (the printer, a run's body
 /// sink): the final 2xx body is kept (bounded by `ResponseEnvelope.maximumBodyBytes`) instead of
 /// passed on, then read as an envelope; only the result is passed on, as the final body.
-final class EnvelopeDelegate: HTTPClientDelegate {
-    private let next: HTTPClientDelegate
+final class EnvelopeDelegate: ForwardingDelegate {
+    let next: HTTPClientDelegate
     private let spec: EnvelopeSpec
     /// The printer of a single request, told that the body is the result's JSON and shown it.
     private let printer: ExchangePrinter?
@@ -17,10 +17,6 @@ final class EnvelopeDelegate: HTTPClientDelegate {
         self.next = next
         self.spec = spec
         self.printer = printer
-    }
-
-    func willSend(hop: Int, request: SentRequest) throws {
-        try next.willSend(hop: hop, request: request)
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
@@ -52,18 +48,6 @@ final class EnvelopeDelegate: HTTPClientDelegate {
 
     func needsMoreFinalBody() -> Bool {
         collecting || next.needsMoreFinalBody()
-    }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) {
-        next.willFollowInsecureRedirect(hop: hop, to: to)
-    }
-
-    func didUpgradeByHSTS(hop: Int, requested: String) {
-        next.didUpgradeByHSTS(hop: hop, requested: requested)
-    }
-
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }
 
     /// Reads the kept body: on success prints the result; whatever it says, returns the reading

@@ -46,8 +46,8 @@ enum EnvelopeReading {
 /// The outcome recorder, the event stage between the decryption (or the transport) and what
 /// follows (the envelope, the reporter): notes the final head, counts the final body's bytes as
 /// the reporter receives them and keeps its start for the request log, forwarding every event.
-final class OutcomeRecorder: HTTPClientDelegate {
-    private let next: HTTPClientDelegate
+final class OutcomeRecorder: ForwardingDelegate {
+    let next: HTTPClientDelegate
     /// Whether the final body's start is kept for the request log (which then reads it whole).
     var keepsBodyForLog = false
     /// The final response's head, once it arrived.
@@ -88,10 +88,6 @@ final class OutcomeRecorder: HTTPClientDelegate {
         return outcome
     }
 
-    func willSend(hop: Int, request: SentRequest) throws {
-        try next.willSend(hop: hop, request: request)
-    }
-
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
         if isFinal {
             finalHead = head
@@ -109,27 +105,5 @@ final class OutcomeRecorder: HTTPClientDelegate {
         try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
     }
 
-    func shouldAbort() -> Bool { next.shouldAbort() }
-
-    func didFinishResponse(hop: Int, isFinal: Bool) throws {
-        try next.didFinishResponse(hop: hop, isFinal: isFinal)
-    }
-
     func needsMoreFinalBody() -> Bool { keepsBodyForLog || next.needsMoreFinalBody() }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) {
-        next.willFollowInsecureRedirect(hop: hop, to: to)
-    }
-
-    func didUpgradeByHSTS(hop: Int, requested: String) {
-        next.didUpgradeByHSTS(hop: hop, requested: requested)
-    }
-
-    func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
-        next.didProgress(hop: hop, downloaded: downloaded, expected: expected)
-    }
-
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
-    }
 }

@@ -4,11 +4,11 @@ import AFCurl
 /// cache, reading it to its end even when the delegate wants no more. A final response the stored
 /// one answers instead is kept from the delegate: a 304 to a conditional request, and a 500, 502,
 /// 503 or 504 when a stale response may answer an error (stale-if-error).
-final class TeeDelegate: HTTPClientDelegate {
+final class TeeDelegate: ForwardingDelegate {
     /// The server errors a stale response may stand in for (RFC 5861 §4).
     static let serverErrors: Set<Int> = [500, 502, 503, 504]
 
-    private let inner: HTTPClientDelegate
+    let next: HTTPClientDelegate
     private let interceptsNotModified: Bool
     private let makeWriter: (ResponseHead) -> CacheBodyWriter?
     /// Whether a final server error is kept from the delegate.
@@ -24,12 +24,10 @@ final class TeeDelegate: HTTPClientDelegate {
     init(
         inner: HTTPClientDelegate, interceptsNotModified: Bool, makeWriter: @escaping (ResponseHead) -> CacheBodyWriter?
     ) {
-        self.inner = inner
+        self.next = inner
         self.interceptsNotModified = interceptsNotModified
         self.makeWriter = makeWriter
     }
-
-    func willSend(hop: Int, request: SentRequest) throws { try inner.willSend(hop: hop, request: request) }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
         if isFinal,
@@ -41,35 +39,24 @@ final class TeeDelegate: HTTPClientDelegate {
         }
         if isFinal { writer = makeWriter(head) }
         forwardedResponse = true
-        try inner.didReceive(hop: hop, head: head, isFinal: isFinal)
+        try next.didReceive(hop: hop, head: head, isFinal: isFinal)
     }
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
         guard !(isFinal && intercepted != nil) else { return }
         if isFinal { writer?.append(chunk) }
-        if !isFinal || innerWantsMore { try inner.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
+        if !isFinal || innerWantsMore { try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal) }
     }
-
-    func shouldAbort() -> Bool { inner.shouldAbort() }
 
     func didFinishResponse(hop: Int, isFinal: Bool) throws {
         if isFinal { completed = true }
         guard !(isFinal && intercepted != nil) else { return }
-        try inner.didFinishResponse(hop: hop, isFinal: isFinal)
+        try next.didFinishResponse(hop: hop, isFinal: isFinal)
     }
 
     func needsMoreFinalBody() -> Bool {
-        if innerWantsMore { innerWantsMore = inner.needsMoreFinalBody() }
+        if innerWantsMore { innerWantsMore = next.needsMoreFinalBody() }
         return innerWantsMore || (writer != nil && writer?.failure == nil)
-    }
-
-    func willFollowInsecureRedirect(hop: Int, to: String) { inner.willFollowInsecureRedirect(hop: hop, to: to) }
-    func didUpgradeByHSTS(hop: Int, requested: String) { inner.didUpgradeByHSTS(hop: hop, requested: requested) }
-    func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
-        inner.didProgress(hop: hop, downloaded: downloaded, expected: expected)
-    }
-    func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        inner.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }
 }
 

@@ -9,7 +9,7 @@
 /// status 0: a failed decryption hands on nothing (no partial plain text on standard output, no
 /// `-o` file created), and memory stays bounded by one chunk whatever the body's size. The whole
 /// body is read even when the next stage wants no more of it, since the command needs all of it.
-package final class DecryptingDelegate: HTTPClientDelegate {
+package final class DecryptingDelegate: ForwardingDelegate {
     /// The stage the decrypted body goes to.
     package let next: HTTPClientDelegate
     /// The shell command (`--decrypt-cmd`).
@@ -29,10 +29,6 @@ package final class DecryptingDelegate: HTTPClientDelegate {
 
     deinit {
         pipe?.terminate()
-    }
-
-    package func willSend(hop: Int, request: SentRequest) throws {
-        try next.willSend(hop: hop, request: request)
     }
 
     package func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
@@ -78,27 +74,7 @@ package final class DecryptingDelegate: HTTPClientDelegate {
         }
     }
 
-    package func shouldAbort() -> Bool {
-        next.shouldAbort()
-    }
-
     package func needsMoreFinalBody() -> Bool {
         decrypting || next.needsMoreFinalBody()
-    }
-
-    package func willFollowInsecureRedirect(hop: Int, to: String) {
-        next.willFollowInsecureRedirect(hop: hop, to: to)
-    }
-
-    package func didUpgradeByHSTS(hop: Int, requested: String) {
-        next.didUpgradeByHSTS(hop: hop, requested: requested)
-    }
-
-    package func didProgress(hop: Int, downloaded: Int64, expected: Int64) {
-        next.didProgress(hop: hop, downloaded: downloaded, expected: expected)
-    }
-
-    package func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
-        next.didProgressUpload(hop: hop, uploaded: uploaded, expected: expected)
     }
 }
