@@ -7,7 +7,7 @@ import XCTest
 /// `afcli run -`: afcli command lines on standard input become the run's entries.
 final class CommandLineBatchTests: BatchTestCase {
     /// The entries read from `text` given as standard input, over `options`.
-    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [BatchEntry] {
+    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
         let path = try write("stdin-\(UUID().uuidString)", text)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }

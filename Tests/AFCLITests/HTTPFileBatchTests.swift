@@ -6,13 +6,13 @@ import XCTest
 /// `afcli run FILE.http`: the requests a `.http` file produces, built offline and compared.
 final class HTTPFileBatchTests: BatchTestCase {
     /// The entries of `text` written as `api.http` in the test directory.
-    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [BatchEntry] {
+    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
         let path = try write("api.http", text)
         return try BatchLoader.load(source: path, options: options, environment: environment)
     }
 
     /// Method, URL, headers (without the defaults) and body of the entry's request.
-    private func summary(_ entry: BatchEntry) throws -> String {
+    private func summary(_ entry: PlanEntry) throws -> String {
         let prepared = try entry.prepare().prepared
         var lines = ["\(prepared.method) \(prepared.url)"] + headerLines(prepared)
         if let body = try drain(prepared.body) {

@@ -24,12 +24,16 @@ enum CacheTransition {
         printer.display = display
         let delegate = TransitionDelegate(printer: printer, path: path)
         // With a transition file the envelope's result goes to it, through the delegate.
-        let (stages, recorder) = crypto.wrap(delegate, printer: printer, rendersResult: path == nil)
+        let settings = SettingsResolver(options, profile: command.profile)
+        let stages = EventStages(
+            receiver: ReportedExchange(delegate: delegate, printer: path == nil ? printer : nil),
+            decryptCommand: settings.decryptCommand, envelope: settings.envelope)
+        let recorder = stages.recorder
         recorder.keepsBodyForLog = log != nil
-        cache.transitionDelegate = stages
+        cache.transitionDelegate = stages.first
         let judge = OutcomeJudge(options: options)
         cache.transitionEnded = {
-            let enveloped = try crypto.concludeEnvelope()
+            let enveloped = try stages.envelope?.conclude()
             try printer.finish()
             if printsToTerminal { try? FileDescriptorIO.writeAll(STDOUT_FILENO, "\n") }
             delegate.closeFile()

@@ -5,10 +5,10 @@ import XCTest
 
 @testable import AFCLI
 
-/// The run loop of `afcli run` with entries made in the test: requests are prepared only when
+/// The runner over the multi handle with entries made in the test: requests are prepared only when
 /// they start (so a long batch never holds every prepared body), each gets one NDJSON line, and
 /// the exit status is the first failure's.
-final class BatchExecutorTests: BatchTestCase {
+final class RunnerTests: BatchTestCase {
     /// Counts the request bodies alive at once.
     final class Census: @unchecked Sendable {
         // Requests are prepared on the run's worker thread and freed on either thread.
@@ -45,15 +45,17 @@ final class BatchExecutorTests: BatchTestCase {
     }
 
     /// Runs `entries` with `options`, NDJSON into a file; returns the status and the lines.
-    private func execute(_ entries: [BatchEntry], options: OptionValues) throws -> (ExitStatus, [String]) {
+    private func execute(_ entries: [PlanEntry], options: OptionValues) throws -> (ExitStatus, [String]) {
         let path = directory + "/out.ndjson"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         let output = OutputStream(descriptor: descriptor, target: path, closesOnDeinit: true)
-        let executor = BatchExecutor(
-            entries: entries, options: options, environment: [:], directory: nil, output: output,
-            stderrIsTerminal: false)
-        let status = try executor.run()
+        let parallel = options.parallel ?? 1
+        let plan = RunPlan(
+            entries: entries, parallel: parallel, keepGoing: options.keepGoing,
+            transferSettings: RunTransferSettings(environment: [:]))
+        let reporter = RunLineReporter(total: entries.count, directory: nil, output: output, stderrIsTerminal: false)
+        let status = try Runner(plan: plan, engine: try MultiClient(maxConnections: parallel), reporter: reporter).run()
         try output.flush()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return (status, text.split(separator: "\n").map(String.init))
@@ -63,11 +65,11 @@ final class BatchExecutorTests: BatchTestCase {
         // Given: 300 POSTs to a port where nothing listens, at most 4 at once.
         let census = Census()
         let entries = (0..<300).map { index in
-            BatchEntry(name: "r\(index)", origin: "test:\(index)", isKeeper: false) {
+            PlanEntry(name: "r\(index)", origin: "test:\(index)", isKeeper: false) {
                 census.madeRequest()
                 let request = PreparedRequest(
                     method: "POST", url: "http://127.0.0.1:1/\(index)", headers: [], body: CountedBody(census))
-                return BatchRequest(prepared: request, options: OptionValues())
+                return PlannedRequest(prepared: request, options: OptionValues())
             }
         }
         var options = OptionValues()
@@ -90,9 +92,9 @@ final class BatchExecutorTests: BatchTestCase {
         // Given: the first entry's preparation fails; the second goes nowhere.
         struct Broken: Error, CustomStringConvertible { var description: String { "no such file" } }
         let entries = [
-            BatchEntry(name: "broken", origin: "test:1", isKeeper: false) { throw Broken() },
-            BatchEntry(name: "refused", origin: "test:2", isKeeper: false) {
-                BatchRequest(
+            PlanEntry(name: "broken", origin: "test:1", isKeeper: false) { throw Broken() },
+            PlanEntry(name: "refused", origin: "test:2", isKeeper: false) {
+                PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
                     options: OptionValues())
             },
@@ -114,9 +116,9 @@ final class BatchExecutorTests: BatchTestCase {
     func testWithoutKeepGoingTheFirstFailureStopsTheRest() throws {
         let census = Census()
         let entries = (0..<5).map { index in
-            BatchEntry(name: "r\(index)", origin: "", isKeeper: false) {
+            PlanEntry(name: "r\(index)", origin: "", isKeeper: false) {
                 census.madeRequest()
-                return BatchRequest(
+                return PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
                     options: OptionValues())
             }
@@ -129,10 +131,10 @@ final class BatchExecutorTests: BatchTestCase {
     }
 
     func testSecondsAreWrittenWithMicrosecondPrecision() {
-        XCTAssertEqual(BatchReport.seconds(0), "0.000000")
-        XCTAssertEqual(BatchReport.seconds(1.5), "1.500000")
-        XCTAssertEqual(BatchReport.seconds(0.0000125), "0.000013")
-        XCTAssertEqual(BatchReport.seconds(12.345678), "12.345678")
+        XCTAssertEqual(RunLine.seconds(0), "0.000000")
+        XCTAssertEqual(RunLine.seconds(1.5), "1.500000")
+        XCTAssertEqual(RunLine.seconds(0.0000125), "0.000013")
+        XCTAssertEqual(RunLine.seconds(12.345678), "12.345678")
     }
 
     func testAReportLineIsOneJSONObjectWithNullsForWhatDidNotHappen() {
@@ -144,12 +146,12 @@ final class BatchExecutorTests: BatchTestCase {
         metrics.total = 0.002
         metrics.remoteAddress = "::1"
         metrics.remotePort = 8080
-        var answered = BatchReport(name: "a\"b", method: "GET", url: "http://x/")
+        var answered = RunLine(name: "a\"b", method: "GET", url: "http://x/")
         answered.statusCode = 200
         answered.bytes = 12
         answered.metrics = metrics
         answered.httpVersion = "HTTP/2"
-        var failed = BatchReport(name: "c", method: "POST", url: "http://y/")
+        var failed = RunLine(name: "c", method: "POST", url: "http://y/")
         failed.error = "could not connect"
         failed.status = .connectionFailed
         failed.file = "out/c.body"
@@ -171,7 +173,7 @@ final class BatchExecutorTests: BatchTestCase {
     func testAReportLineFitsTextsThatAreEscapedThroughout() throws {
         // Given: texts of control characters only, each written as \u00XX (6 bytes for 1).
         let controls = String(repeating: "\u{1}", count: 5000)
-        var report = BatchReport(name: controls, method: controls, url: controls)
+        var report = RunLine(name: controls, method: controls, url: controls)
         report.error = controls
         report.file = controls
         report.httpVersion = controls
@@ -203,13 +205,13 @@ final class BatchExecutorTests: BatchTestCase {
         metrics.remoteAddress = "127.0.0.1"
         metrics.remotePort = 9
         metrics.newConnections = 1
-        var timedOut = BatchReport(name: "t", method: "GET", url: "http://z/")
+        var timedOut = RunLine(name: "t", method: "GET", url: "http://z/")
         timedOut.metrics = metrics
         timedOut.metricsEndAtFailure = true
         timedOut.error = "timed out"
         timedOut.status = .timeout
         timedOut.usesCache = true
-        var hit = BatchReport(name: "h", method: "GET", url: "http://z/")
+        var hit = RunLine(name: "h", method: "GET", url: "http://z/")
         hit.statusCode = 200
         hit.usesCache = true
         hit.cache = .hit(age: 3)
@@ -235,7 +237,7 @@ final class BatchExecutorTests: BatchTestCase {
     }
 
     func testSettingsFollowTheOptionsWhetherOrNotTheyComeWithAnIdentity() throws {
-        var cache = BatchClientSettings(environment: [:])
+        var cache = RunTransferSettings(environment: [:])
         let plain = OptionValues()
         var timed = OptionValues()
         timed.timeout = 7

@@ -43,12 +43,26 @@ struct RunCommand {
         // The log file is opened before anything is sent, and closed when the run ends.
         let logDescriptor = try RequestLogger.openTarget(options)
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
-        let executor = BatchExecutor(
-            entries: entries, options: options, environment: environment, directory: directory,
+        // libcurl's own bound matches the run's: never more connections open than requests in flight.
+        let parallel = options.parallel ?? 1
+        let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
+        // The cache's decorator only when the run caches: the plain path pays nothing for it.
+        let engine: any ExchangeEngine =
+            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: false) } ?? client
+        let plan = RunPlan(
+            entries: entries, parallel: parallel, keepGoing: options.keepGoing,
+            transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor)
+        let reporter = RunLineReporter(
+            total: entries.count, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
-            cache: cache, logDescriptor: logDescriptor, cookieStore: cookieStore)
-        return try executor.run()
+            usesCache: cache != nil)
+        let status = try Runner(plan: plan, engine: engine, reporter: reporter).run()
+        if var cookieStore {
+            let lines = client.cookieLines
+            try cookieStore.save(lines: lines, changed: client.cookiesChanged(lines))
+        }
+        return status
     }
 
     /// `--parallel N`, or fewer with a warning when N requests at once would need more descriptors
@@ -83,7 +97,7 @@ struct RunCommand {
 
     /// Makes every entry named in `names` (`--first`) a keeper; a name that matches no entry is a
     /// usage error, before anything is sent.
-    static func markKeepers(_ entries: inout [BatchEntry], names: [String]) throws(UsageError) {
+    static func markKeepers(_ entries: inout [PlanEntry], names: [String]) throws(UsageError) {
         for name in names {
             var found = false
             for index in entries.indices where entries[index].name == name {

@@ -1,15 +1,30 @@
 import AFKit
 
-/// The transfer settings of a batch's requests, made once per distinct set of options rather
+/// Where the runner gets each request's transfer settings (`ClientOptions`).
+protocol TransferSettingsSource {
+    /// The settings for `request`, checked against its URL (AF's policy checks); throws when the
+    /// request must not be sent with them.
+    mutating func settings(for request: PlannedRequest) throws -> ClientOptions
+}
+
+/// The settings of a single request, made once from its options before the plan is run (its
+/// policy already checked against its URL).
+struct FixedTransferSettings: TransferSettingsSource {
+    let settings: ClientOptions
+
+    func settings(for request: PlannedRequest) throws -> ClientOptions { settings }
+}
+
+/// The transfer settings of a run's requests, made once per distinct set of options rather
 /// than once per request: most entries of a run share the run's options, and building the
 /// settings looks up the HSTS file and netrc and reads pinned certificate files.
 ///
 /// What depends on the URL (AF's policy checks, such as pinning over plain http) is still checked
 /// for every request, exactly as `SecurityOptions.configure` does for a single one.
-struct BatchClientSettings {
+struct RunTransferSettings: TransferSettingsSource {
     /// The options the cached values were made from.
     private var options: OptionValues?
-    /// The identity those options came with (`BatchRequest.optionsIdentity`), if any.
+    /// The identity those options came with (`PlannedRequest.optionsIdentity`), if any.
     private var identity: ObjectIdentifier?
     /// The client settings (their TLS options from the policy) and the security policy made
     /// from `options`.
@@ -24,8 +39,12 @@ struct BatchClientSettings {
         self.environment = environment
     }
 
+    mutating func settings(for request: PlannedRequest) throws -> ClientOptions {
+        try settings(for: request.shared.values, identity: request.optionsIdentity, url: request.prepared.targetURI)
+    }
+
     /// The settings for a request to `url` sent with `options`.
-    /// `identity` (see `BatchRequest.optionsIdentity`) spares comparing options known to be the
+    /// `identity` (see `PlannedRequest.optionsIdentity`) spares comparing options known to be the
     /// same as the previous request's.
     mutating func settings(
         for options: OptionValues, identity: ObjectIdentifier? = nil, url: String

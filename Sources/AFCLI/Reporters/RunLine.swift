@@ -2,7 +2,7 @@ import AFKit
 
 /// What became of one request of a batch: the line `afcli run` prints for it and the exit status
 /// it counts as.
-struct BatchReport {
+struct RunLine {
     /// The request's name.
     var name: String
     /// The method and URL of the original request (empty when it could not be built).
@@ -129,7 +129,7 @@ struct BatchReport {
     }
 }
 
-/// A cursor writing a report line into a buffer the caller sized for it (`BatchReport.jsonLine`
+/// A cursor writing a report line into a buffer the caller sized for it (`RunLine.jsonLine`
 /// bounds the line by its texts, each byte escaped to at most 6).
 private struct LineWriter {
     private let buffer: UnsafeMutableBufferPointer<UInt8>

@@ -4,7 +4,7 @@ import Glibc
 /// Receives one batch request's hops (after its `OutcomeRecorder` counted them): with
 /// `--output-dir`, streams the final body into the request's file; otherwise each chunk is dropped
 /// as it arrives, so a request in flight holds no more than libcurl's receive buffer.
-final class BatchBodySink: HTTPClientDelegate {
+final class BodyFileSink: HTTPClientDelegate {
     /// Where the final body goes; nil to discard it.
     private let directory: BatchOutputDirectory?
     /// The request's name, for messages.

@@ -2,7 +2,7 @@ import AFKit
 
 /// The counts of a run and how they are shown on stderr: a live line while it runs (only when
 /// stderr is a terminal) and a summary at the end.
-struct BatchStatus {
+struct RunStatusLine {
     /// Requests in the batch.
     let total: Int
     /// Whether stderr is a terminal, so the live line may be drawn and redrawn.
@@ -55,7 +55,7 @@ struct BatchStatus {
     func line(now: Double, width: Int) -> String {
         var parts = [
             "run: \(done)/\(total) done", "\(failed) failed", "\(running) running",
-            "\(BatchStatus.decimal(rate(elapsed: now - startedAt), digits: 1))/s",
+            "\(RunStatusLine.decimal(rate(elapsed: now - startedAt), digits: 1))/s",
         ]
         var text = parts.joined(separator: ", ")
         while text.utf8.count > width, parts.count > 1 {
@@ -76,8 +76,8 @@ struct BatchStatus {
     func summary(notStarted: Int, now: Double, interrupted: Bool) -> String {
         let elapsed = now - startedAt
         var text = "run: \(total) requests, \(succeeded) succeeded, \(failed) failed, \(notStarted) not started"
-        let seconds = BatchStatus.decimal(elapsed, digits: 2)
-        text += " in \(seconds) s (\(BatchStatus.decimal(rate(elapsed: elapsed), digits: 1))/s)"
+        let seconds = RunStatusLine.decimal(elapsed, digits: 2)
+        text += " in \(seconds) s (\(RunStatusLine.decimal(rate(elapsed: elapsed), digits: 1))/s)"
         if interrupted { text += ", interrupted" }
         return text
     }

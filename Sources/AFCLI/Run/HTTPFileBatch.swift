@@ -31,7 +31,7 @@ enum HTTPFileBatch {
     }
 
     /// The entries of the file at `path`, in file order.
-    static func load(path: String, options: OptionValues, environment: [String: String]) throws -> [BatchEntry] {
+    static func load(path: String, options: OptionValues, environment: [String: String]) throws -> [PlanEntry] {
         // The file may be a pipe or a device (`<(envsubst < api.http)`, `/dev/stdin`), read once.
         let bytes = try read(
             path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be",
@@ -54,7 +54,7 @@ enum HTTPFileBatch {
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context)
         return file.requests.enumerated().map { index, request in
-            BatchEntry(
+            PlanEntry(
                 name: request.name ?? "request-\(index + 1)", origin: "\(path):\(request.line)",
                 isKeeper: request.isFirst,
                 prepare: { try prepare(request, path: path, context: context) })
@@ -75,14 +75,14 @@ enum HTTPFileBatch {
     }
 
     /// Builds one request with the run's options and the request's own directives.
-    static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> BatchRequest {
+    static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> PlannedRequest {
         var (prepared, options) = try build(request, path: path, context: context)
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
             try RequestPreparation.encode(&prepared, options: options, profile: nil)
         }
-        var batchRequest = BatchRequest(prepared: prepared, options: options)
+        var batchRequest = PlannedRequest(prepared: prepared, options: options)
         if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
         let settings = SettingsResolver(options, profile: nil)
         batchRequest.decryptCommand = settings.decryptCommand

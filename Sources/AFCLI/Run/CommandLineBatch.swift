@@ -43,7 +43,7 @@ enum CommandLineBatch {
     static func load(
         descriptor: Int32, options: OptionValues, environment: [String: String],
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
-    ) throws -> [BatchEntry] {
+    ) throws -> [PlanEntry] {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
         if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
@@ -51,7 +51,7 @@ enum CommandLineBatch {
         runOptions.ignoreStdin = true
         let context = Context(options: runOptions, environment: environment, profile: profile)
         var reader = LineReader(descriptor: descriptor)
-        var entries: [BatchEntry] = []
+        var entries: [PlanEntry] = []
         var pendingName: (name: String, line: Int)?
         var pendingFirst: Int?
         var pendingNoCookies: Int?
@@ -82,7 +82,7 @@ enum CommandLineBatch {
             let entryContext = context
             let sendsCookies = pendingNoCookies == nil
             entries.append(
-                BatchEntry(
+                PlanEntry(
                     name: pendingName?.name ?? "line-" + String(number), origin: origin,
                     isKeeper: pendingFirst != nil,
                     prepare: {
@@ -186,7 +186,7 @@ enum CommandLineBatch {
     /// ready to stream. Every request of the line's options carries the same `options`.
     static func prepare(
         _ positionals: [String], options: SharedOptions, context: Context
-    ) throws -> BatchRequest {
+    ) throws -> PlannedRequest {
         let invocation = try InvocationBuilder.build(
             positionals: positionals, options: options.values, profile: context.profile)
         var spec = invocation.spec
@@ -196,7 +196,7 @@ enum CommandLineBatch {
         let prepared = try RequestPreparation.serialize(
             &spec, options: options.values, environment: context.environment, standardInput: nil,
             profile: context.profile, acceptLanguage: context.acceptLanguage)
-        var request = BatchRequest(prepared: prepared, shared: options, isShared: true)
+        var request = PlannedRequest(prepared: prepared, shared: options, isShared: true)
         if RequestLogger.isWanted(options.values) {
             request.logFields = RequestLogFields(spec: spec, prepared: prepared)
         }

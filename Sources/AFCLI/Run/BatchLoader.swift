@@ -11,7 +11,7 @@ enum BatchLoader {
     static func load(
         source: String, options: OptionValues, environment: [String: String],
         standardInput: Int32 = STDIN_FILENO, profile: EnvironmentProfile? = nil
-    ) throws -> [BatchEntry] {
+    ) throws -> [PlanEntry] {
         if source == "-" {
             return try CommandLineBatch.load(
                 descriptor: standardInput, options: options, environment: environment, profile: profile)

@@ -5,7 +5,7 @@ import AFKit
 ///
 /// An entry holds only what it was written as; the request (and any body file it opens) is built
 /// by `prepare` just before it is sent, so 10,000 queued entries never hold 10,000 bodies.
-struct BatchEntry {
+struct PlanEntry {
     /// The request's name: `# @name`, the text after `###`, or one made from its position.
     var name: String
     /// Where it was written, for messages: `api.http:12`, `stdin:3`.
@@ -14,7 +14,7 @@ struct BatchEntry {
     var isKeeper: Bool
     /// Builds the request and the options it is sent with (the run's options with the entry's
     /// own applied: `# @no-redirect`, `# @timeout`, a command line's options).
-    var prepare: () throws -> BatchRequest
+    var prepare: () throws -> PlannedRequest
 }
 
 /// Options held by reference: many requests of a run share one set, which a request then
@@ -28,7 +28,7 @@ final class SharedOptions {
 }
 
 /// An entry's request, built and ready to send.
-struct BatchRequest {
+struct PlannedRequest {
     /// The serialized request.
     var prepared: PreparedRequest
     /// The options it is sent with.

@@ -1,0 +1,132 @@
+import AFKit
+
+/// The reporter of `afcli run`: one NDJSON line per request on standard output, in completion
+/// order (`RunLine`), each final body streamed into its file with `--output-dir` and otherwise
+/// dropped as it arrives, the live status line on standard error while the run goes, and the
+/// summary at the end.
+final class RunLineReporter: RunReporter {
+    private let directory: BatchOutputDirectory?
+    private let output: OutputStream
+    private var status: RunStatusLine
+    /// Each exchange in flight's body sink, by entry.
+    private var sinks: [Int: BodyFileSink] = [:]
+    /// Whether the run caches, so every line tells what the cache did.
+    private let usesCache: Bool
+    /// Whether standard output shares the terminal with the live line, which must then be
+    /// cleared before lines are written there.
+    private let stdoutIsTerminal: Bool
+    /// Whether lines were written since the last flush.
+    private var wroteLines = false
+
+    init(
+        total: Int, directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool,
+        stdoutIsTerminal: Bool = false, usesCache: Bool = false
+    ) {
+        self.directory = directory
+        self.output = output
+        self.usesCache = usesCache
+        self.stdoutIsTerminal = stdoutIsTerminal
+        status = RunStatusLine(total: total, isLive: stderrIsTerminal, startedAt: FileIO.monotonicSeconds())
+    }
+
+    func begin(_ index: Int, entry: PlanEntry, request: inout PlannedRequest) throws -> ReportedExchange {
+        let sink = BodyFileSink(name: entry.name, index: index, directory: directory)
+        sinks[index] = sink
+        return ReportedExchange(delegate: sink, printer: nil)
+    }
+
+    func completed(_ exchange: ExchangeInFlight, _ completion: ExchangeCompletion) throws {
+        guard let sink = sinks[exchange.index] else { return }
+        let recorder = exchange.recorder
+        guard case .success = completion.result else {
+            try? sink.finish()
+            return
+        }
+        // Warned of only when a body passed through (not for a HEAD, a 204 or a 304).
+        if let kept = recorder.finalHead?.keptCoding, recorder.bodyBytes > 0, !exchange.options.values.quiet {
+            status.clear()
+            ErrorReporter.warn(
+                "\(exchange.entry.name): \(kept.field) \(kept.coding) is not a coding afcli can decode: "
+                    + "the body is kept as received")
+        }
+        try sink.finish()
+    }
+
+    func report(_ finished: FinishedExchange) throws {
+        let running = finished.exchange
+        let sink = sinks.removeValue(forKey: finished.index)
+        var line = RunLine(name: running.entry.name, method: running.method, url: running.url)
+        let recorder = running.recorder
+        line.statusCode = recorder.finalHead?.statusCode
+        line.bytes = recorder.bodyBytes
+        line.usesCache = usesCache
+        line.cache = finished.completion.cache
+        line.file = sink?.path
+        switch finished.completion.result {
+        case .success(let exchange):
+            line.statusCode = exchange.statusCode
+            line.redirects = exchange.redirectCount
+            // An answer from the store had no transfer: no times, no connection.
+            if line.cache?.isStoredAnswer != true { line.metrics = exchange.outcome.metrics }
+            line.httpVersion = exchange.head.httpVersion
+        case .failure:
+            // A request that was sent keeps its measured times, whatever failed after (its
+            // decryption, a redirect refused); a cache hit had no transfer.
+            if let metrics = finished.completion.metrics {
+                line.metrics = metrics
+                line.metricsEndAtFailure = finished.completion.transferFailed
+            }
+        }
+        line.apply(finished.verdict)
+        try write(line, origin: running.entry.origin)
+    }
+
+    func didNotStart(_ index: Int, entry: PlanEntry, method: String, url: String, error: any Error) throws {
+        sinks[index] = nil
+        var line = RunLine(name: entry.name, method: method, url: url)
+        line.apply(OutcomeJudge.Verdict(failure: error))
+        try write(line, origin: entry.origin)
+    }
+
+    func cancelled(_ exchange: ExchangeInFlight, _ completion: ExchangeCompletion) throws {
+        let sink = sinks.removeValue(forKey: exchange.index)
+        try? sink?.finish()
+        var line = RunLine(name: exchange.entry.name, method: exchange.method, url: exchange.url)
+        line.statusCode = exchange.recorder.finalHead?.statusCode
+        line.bytes = exchange.recorder.bodyBytes
+        line.metrics = completion.metrics
+        line.metricsEndAtFailure = true
+        line.error = "interrupted"
+        line.status = .interrupted
+        try write(line, origin: exchange.entry.origin)
+    }
+
+    func tick(running: Int) throws {
+        if wroteLines && stdoutIsTerminal { status.clear() }
+        try output.flush()
+        wroteLines = false
+        status.running = running
+        status.draw(now: FileIO.monotonicSeconds())
+    }
+
+    func ended(notStarted: Int, interrupted: Bool) throws {
+        try output.flush()
+        status.clear()
+        let summary = status.summary(notStarted: notStarted, now: FileIO.monotonicSeconds(), interrupted: interrupted)
+        if status.isLive || interrupted { StandardError.write(summary + "\n") }
+    }
+
+    /// Writes a request's line, counts it, and tells a failure on standard error.
+    private func write(_ line: RunLine, origin: String) throws {
+        try output.write(line.jsonLine())
+        wroteLines = true
+        status.count(succeeded: line.succeeded)
+        // An interrupt is told once, by the summary.
+        guard !line.succeeded, line.status != .interrupted else { return }
+        status.clear()
+        let message = line.error ?? "failed"
+        // A preparation error already names where the request was written.
+        let place = origin.isEmpty || message.hasPrefix(origin + ":") ? "" : " (\(origin))"
+        ErrorReporter.error("\(line.name)\(place): \(message)")
+    }
+}

@@ -1,0 +1,222 @@
+import AFKit
+import Glibc
+
+/// What a `Runner` runs: the entries of a source (the command line's one request, the lines of
+/// `run -`, the requests of a `.http` file) and how the run goes.
+struct RunPlan {
+    var entries: [PlanEntry]
+    /// Requests in flight at most (`--parallel`).
+    var parallel = 1
+    /// Whether the requests after a failed one still run (`--keep-going`).
+    var keepGoing = false
+    /// Where each request's transfer settings come from.
+    var transferSettings: any TransferSettingsSource
+    /// Where the request log goes (`--log=cj`, `--log-file`); nil when nothing is logged.
+    var logDescriptor: Int32?
+}
+
+/// The one runner (DESIGN §3): drives the entries of a `RunPlan` over an exchange engine, the
+/// same for a single request (a plan of one, on the serial easy-handle engine) and for
+/// `afcli run` (on the multi handle), with the cache a decorator of the engine when it is on.
+///
+/// For each entry it prepares the request (only when it is about to start, so 10,000 queued
+/// entries hold no prepared bodies), wraps the reporter's receiver in the event stages
+/// (decryption → outcome recorder → envelope), starts it, and when the engine completes it, has
+/// the `OutcomeJudge` decide its verdict, writes its request log block and tells the reporter.
+///
+/// Building a request overlaps the network wait instead of following it. One after the other,
+/// the request that starts next is prepared while the current one is in flight: at most 2 are
+/// prepared at any time. In parallel, a worker thread prepares requests in the order they start,
+/// at most `parallel` ahead, while this thread drives the transfers.
+///
+/// Ctrl-C stops new starts and cancels the exchanges in flight, each reported as interrupted; the
+/// run then returns 130.
+final class Runner {
+    private let entries: [PlanEntry]
+    private var plan: RunPlan
+    private let engine: any ExchangeEngine
+    private let reporter: any RunReporter
+    private var scheduler: BatchScheduler
+    private var inFlight: [Int: ExchangeInFlight] = [:]
+    /// The request that starts next, prepared while others were in flight (or its failure).
+    private var preparedAhead: (index: Int, request: Result<PlannedRequest, any Error>)?
+    /// In parallel, the thread preparing the requests ahead, in the order they start.
+    private var worker: AheadWorker<(index: Int, request: Result<PlannedRequest, any Error>)>?
+    /// The exit status of the first request that failed, in completion order.
+    private var firstFailure: ExitStatus?
+    /// When the run started: the start of every request's queue time.
+    private var readyAt = 0.0
+
+    init(plan: RunPlan, engine: any ExchangeEngine, reporter: any RunReporter) {
+        entries = plan.entries
+        self.plan = plan
+        self.engine = engine
+        self.reporter = reporter
+        scheduler = BatchScheduler(
+            isKeeper: plan.entries.map(\.isKeeper), parallel: plan.parallel, keepGoing: plan.keepGoing)
+    }
+
+    /// Runs every entry the schedule allows and returns the run's exit status: 0 when all
+    /// succeeded, 130 when interrupted, else the status of the first failure.
+    func run() throws -> ExitStatus {
+        readyAt = FileIO.monotonicSeconds()
+        if scheduler.parallel > 1 && entries.count > 1 {
+            let order = scheduler.order
+            let entries = entries
+            worker = AheadWorker(count: order.count, capacity: scheduler.parallel) { position in
+                (order[position], Result { try entries[order[position]].prepare() })
+            }
+        }
+        defer { worker?.stop() }
+        var interrupted = false
+        while !scheduler.isDone {
+            if Interruption.isInterrupted {
+                interrupted = true
+                scheduler.stop()
+                for each in engine.cancelAll() { try cancelled(each) }
+                break
+            }
+            while let index = scheduler.next() { try start(index) }
+            if engine.inFlight > 0 {
+                // Drives the transfers first (the new requests go out), then builds the next
+                // request while the servers answer, then waits.
+                var finished = try engine.run()
+                if finished.isEmpty {
+                    prepareAhead()
+                    try engine.poll(timeoutMilliseconds: 100)
+                    finished = try engine.run()
+                }
+                for each in finished { try complete(each) }
+            }
+            try reporter.tick(running: engine.inFlight)
+        }
+        // Transfers may have ended on the interrupt themselves, stopping the run before the loop saw it.
+        if Interruption.isInterrupted { interrupted = true }
+        try reporter.ended(notStarted: scheduler.notStarted, interrupted: interrupted)
+        if interrupted { return .interrupted }
+        return firstFailure ?? .success
+    }
+
+    /// Prepares the request that starts next, unless one is prepared already or a worker does.
+    private func prepareAhead() {
+        guard worker == nil, preparedAhead == nil, let index = scheduler.upcoming else { return }
+        preparedAhead = (index, Result { try entries[index].prepare() })
+    }
+
+    /// The request of entry `index`: the worker's, the one prepared ahead, or one prepared now.
+    private func request(_ index: Int) throws -> PlannedRequest {
+        if let worker {
+            if let made = worker.next(), made.index == index { return try made.request.get() }
+            // The schedule starts requests in the worker's order; should that ever differ, the
+            // rest are prepared here.
+            worker.stop()
+            self.worker = nil
+        }
+        if let ahead = preparedAhead, ahead.index == index {
+            preparedAhead = nil
+            return try ahead.request.get()
+        }
+        return try entries[index].prepare()
+    }
+
+    /// Prepares entry `index` and hands it to the engine. A failure to build it is reported as
+    /// that request's failure; a failure to start it, as the failure of its exchange.
+    private func start(_ index: Int) throws {
+        let entry = entries[index]
+        var method = ""
+        var url = ""
+        let running: ExchangeInFlight
+        let order: ExchangeOrder
+        do {
+            var request = try request(index)
+            method = request.prepared.method
+            url = request.prepared.targetURI
+            let settings = try plan.transferSettings.settings(for: request)
+            let receiver = try reporter.begin(index, entry: entry, request: &request)
+            let logFields = plan.logDescriptor == nil ? nil : request.logFields
+            let stages = EventStages(
+                receiver: receiver, decryptCommand: request.decryptCommand, envelope: request.envelope)
+            stages.recorder.keepsBodyForLog = logFields != nil
+            running = ExchangeInFlight(
+                index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
+                envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
+                logFields: logFields)
+            order = ExchangeOrder(
+                request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
+                sendsCookies: request.sendsCookies)
+        } catch {
+            try didNotStart(index, entry: entry, method: method, url: url, error: error)
+            return
+        }
+        inFlight[index] = running
+        let completed: ExchangeCompletion?
+        do {
+            completed = try engine.start(order)
+        } catch {
+            // Nothing is in flight for it: its exchange failed at the start.
+            completed = ExchangeCompletion(tag: index, result: .failure(error))
+        }
+        // Answered at once: a serial engine, or the cache's stored answer.
+        if let completed { try complete(completed) }
+    }
+
+    /// Judges the end of an exchange, logs it and has the reporter tell it.
+    private func complete(_ ended: ExchangeCompletion) throws {
+        guard let running = inFlight.removeValue(forKey: ended.tag) else { return }
+        var outcome = running.recorder.outcome(ended.result, cache: ended.cache)
+        // What the reporter could not write (its file, the end of the printed body) fails the
+        // request, though its exchange succeeded; the envelope's result is read first, since
+        // the printer renders it before its last bytes.
+        var saving: (any Error)?
+        if case .success = ended.result {
+            do {
+                outcome.envelope = try running.envelope?.conclude()
+            } catch {
+                saving = error
+            }
+        }
+        do {
+            try reporter.completed(running, ended)
+        } catch {
+            saving = saving ?? error
+        }
+        if let saving { outcome.transferError = saving }
+        let verdict = running.judge.verdict(outcome)
+        log(running, outcome)
+        if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }
+        scheduler.finished(running.index, succeeded: verdict.status == .success)
+        try reporter.report(FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict))
+    }
+
+    /// Writes the request log block of `running`, when the run logs: the response (its body when
+    /// the judge accepts it, else the failure text for its status), or the failure of a request
+    /// that got none.
+    private func log(_ running: ExchangeInFlight, _ outcome: ExchangeOutcome) {
+        guard let descriptor = plan.logDescriptor, let fields = running.logFields else { return }
+        let logger = RequestLogger(descriptor: descriptor, owning: false, fields: fields)
+        if outcome.cache?.isStoredAnswer == true { logger.answeredFromCache() }
+        let head = running.recorder.finalHead
+        guard outcome.transferError == nil, head != nil, let statusCode = outcome.statusCode else {
+            logger.failed(statusCode: head?.statusCode)
+            return
+        }
+        logger.responded(
+            statusCode: statusCode, accepted: running.judge.accepts(outcome), body: running.recorder.loggedBody)
+    }
+
+    /// Reports entry `index` as not started.
+    private func didNotStart(_ index: Int, entry: PlanEntry, method: String, url: String, error: any Error) throws {
+        let status = OutcomeJudge.Verdict(failure: error).status
+        if firstFailure == nil { firstFailure = status }
+        scheduler.finished(index, succeeded: false)
+        try reporter.didNotStart(index, entry: entry, method: method, url: url, error: error)
+    }
+
+    /// Reports an exchange that Ctrl-C cancelled.
+    private func cancelled(_ ended: ExchangeCompletion) throws {
+        guard let running = inFlight.removeValue(forKey: ended.tag) else { return }
+        if firstFailure == nil { firstFailure = .interrupted }
+        scheduler.finished(running.index, succeeded: false)
+        try reporter.cancelled(running, ended)
+    }
+}
