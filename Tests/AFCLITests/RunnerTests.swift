@@ -55,7 +55,7 @@ final class RunnerTests: BatchTestCase {
             entries: entries, parallel: parallel, keepGoing: options.keepGoing,
             transferSettings: RunTransferSettings(environment: [:]))
         let reporter = RunLineReporter(total: entries.count, directory: nil, output: output, stderrIsTerminal: false)
-        let status = try Runner(plan: plan, engine: try MultiClient(maxConnections: parallel), reporter: reporter).run()
+        let status = try Runner(plan: plan, delivery: .send(try MultiClient(maxConnections: parallel)), reporter: reporter).run()
         try output.flush()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return (status, text.split(separator: "\n").map(String.init))

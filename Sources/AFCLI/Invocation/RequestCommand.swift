@@ -14,7 +14,7 @@ struct RequestCommand {
     ///
     /// The request is resolved and prepared here; sending it is a run of one: a `RunPlan` of one
     /// entry on the serial engine (libcurl's easy handle, or `--local`'s answer files, behind the
-    /// cache when it is on), told by an `ExchangeReporter`.
+    /// cache when it is on), told by an `ExchangeReporter`; `--offline` and `--curl` show it instead.
     func run() throws -> ExitStatus {
         try Self.claimStandardOutput(options)
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
@@ -28,41 +28,43 @@ struct RequestCommand {
             profile: profile, crypto: crypto, acceptEncoding: acceptEncoding)
         let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
-        let printer = makePrinter(prepared, parts: parts, toTerminal: toTerminal)
-        if options.offline {
-            try printer.offline(prepared)
-            try printer.finish()
-            return .success
-        }
+        let reporter = ExchangeReporter(
+            options: options, terminal: terminal, printer: makePrinter(prepared, parts: parts, toTerminal: toTerminal),
+            metrics: metrics, stores: stores, toTerminal: toTerminal, parts: parts)
+        var request = PlannedRequest(prepared: prepared, options: options)
+        var plan = RunPlan(
+            entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }],
+            transferSettings: FixedTransferSettings(settings: ClientOptions()))
+        // --offline shows the request before any transfer setting is made or checked.
+        if options.offline { return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run() }
+
         var settings = options.clientOptions
         settings.verbose = parts.contains(.requestHeaders)
         settings.acceptEncoding = acceptEncoding
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
         stores.configure(&settings, locationTrusted: options.locationTrusted)
+        plan.transferSettings = FixedTransferSettings(settings: settings)
         if options.curl {
-            return try CurlCommandPrinter.print(
-                prepared, settings: settings, options: options, spec: spec, stored: stores.curlSecrets)
+            let previewer = CurlCommandPreviewer(options: options, spec: spec, stored: stores.curlSecrets)
+            return try Runner(plan: plan, delivery: .show(previewer), reporter: reporter).run()
         }
 
         // The log file is opened before anything is sent, and closed when the request ends.
-        let logDescriptor = try RequestLogger.openTarget(options)
-        defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
-        var request = PlannedRequest(prepared: prepared, options: options)
+        plan.logDescriptor = try RequestLogger.openTarget(options)
+        defer { if let descriptor = plan.logDescriptor, descriptor > STDERR_FILENO { close(descriptor) } }
         let resolved = SettingsResolver(options, profile: profile)
         request.decryptCommand = resolved.decryptCommand
         request.envelope = resolved.envelope
-        if logDescriptor != nil { request.logFields = RequestLogFields(spec: spec, prepared: prepared) }
+        if plan.logDescriptor != nil { request.logFields = RequestLogFields(spec: spec, prepared: prepared) }
+        plan.entries = [PlanEntry(name: "request", origin: "", isKeeper: false) { request }]
+        let transitionLog = plan.logDescriptor.flatMap { descriptor in
+            request.logFields.map { RequestLogger(descriptor: descriptor, owning: false, fields: $0) }
+        }
         let engine = try CacheStage.wrap(
             EnvironmentTarget.transport(
                 options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
-            command: self, log: request.logFields.map { RequestLogger(descriptor: logDescriptor!, owning: false, fields: $0) })
-        let plan = RunPlan(
-            entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }],
-            transferSettings: FixedTransferSettings(settings: settings), logDescriptor: logDescriptor)
-        let reporter = ExchangeReporter(
-            options: options, terminal: terminal, printer: printer, metrics: metrics, stores: stores,
-            toTerminal: toTerminal, parts: parts)
-        return try Runner(plan: plan, engine: engine, reporter: reporter).run()
+            command: self, log: transitionLog)
+        return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
     }
 
     /// The printer of the exchange: to standard output, `-o FILE`, or nowhere (`--quiet`).

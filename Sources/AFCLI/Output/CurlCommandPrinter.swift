@@ -9,7 +9,7 @@ enum CurlCommandPrinter {
     static func print(
         _ prepared: PreparedRequest, settings: ClientOptions, options: OptionValues, spec: RequestSpec,
         stored: CurlSecrets
-    ) throws -> ExitStatus {
+    ) throws {
         let secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
         var command = try CurlCommand(request: prepared, options: settings, secrets: secrets)
         // afcli's --write-out is curl's, format and @FILE alike.
@@ -18,7 +18,6 @@ enum CurlCommandPrinter {
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         try stream.write(command.shellLine + "\n")
         try stream.flush()
-        return .success
     }
 
     /// The secrets that were not typed on the command line: a password asked for on the terminal
@@ -27,5 +26,24 @@ enum CurlCommandPrinter {
     static func secrets(_ spec: RequestSpec, _ options: OptionValues) -> CurlSecrets {
         guard let auth = options.auth, !auth.contains(":"), options.authType != .bearer else { return CurlSecrets() }
         return spec.credentials.map(CurlSecrets.credentials) ?? CurlSecrets()
+    }
+}
+
+/// Shows a single request as the curl command that sends it (`--curl`), instead of sending it.
+final class CurlCommandPreviewer: RequestPreviewer {
+    private let options: OptionValues
+    private let spec: RequestSpec
+    private let stored: CurlSecrets
+
+    /// `spec` is what the user asked for (the credentials typed or asked for), `stored` what the
+    /// session supplied: both are redacted unless `--show-secrets`.
+    init(options: OptionValues, spec: RequestSpec, stored: CurlSecrets) {
+        self.options = options
+        self.spec = spec
+        self.stored = stored
+    }
+
+    func show(_ request: PlannedRequest, settings: ClientOptions) throws {
+        try CurlCommandPrinter.print(request.prepared, settings: settings, options: options, spec: spec, stored: stored)
     }
 }

@@ -128,6 +128,14 @@ final class ExchangeReporter: RunReporter {
     }
 }
 
+/// `--offline`: the request is printed as it would be sent, and not sent.
+extension ExchangeReporter: RequestPreviewer {
+    func show(_ request: PlannedRequest, settings: ClientOptions) throws {
+        try printer.offline(request.prepared)
+        try printer.finish()
+    }
+}
+
 /// Forwards the client's per-hop events to the printer.
 final class PrintingDelegate: HTTPClientDelegate {
     let printer: ExchangePrinter

@@ -35,6 +35,12 @@ protocol RunReporter: AnyObject {
     func ended(notStarted: Int, interrupted: Bool) throws
 }
 
+/// What shows a plan's requests instead of sending them (`--offline`, `--curl`).
+protocol RequestPreviewer: AnyObject {
+    /// Shows `request` as it would be sent with `settings`.
+    func show(_ request: PlannedRequest, settings: ClientOptions) throws
+}
+
 /// Where a reporter receives an exchange: the last event stage, and the printer that renders the
 /// envelope's result (`--envelope`) and is told when a body is decrypted; nil when the result is
 /// passed on to `delegate` as the final body.

@@ -57,7 +57,7 @@ struct RunCommand {
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
             usesCache: cache != nil)
-        let status = try Runner(plan: plan, engine: engine, reporter: reporter).run()
+        let status = try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
         if var cookieStore {
             let lines = client.cookieLines
             try cookieStore.save(lines: lines, changed: client.cookiesChanged(lines))

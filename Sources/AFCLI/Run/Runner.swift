@@ -15,6 +15,13 @@ struct RunPlan {
     var logDescriptor: Int32?
 }
 
+/// How a runner delivers its plan's requests: sent on an exchange engine, or shown instead
+/// (`--offline`, `--curl`).
+enum RunDelivery {
+    case send(any ExchangeEngine)
+    case show(any RequestPreviewer)
+}
+
 /// The one runner (DESIGN §3): drives the entries of a `RunPlan` over an exchange engine, the
 /// same for a single request (a plan of one, on the serial easy-handle engine) and for
 /// `afcli run` (on the multi handle), with the cache a decorator of the engine when it is on.
@@ -34,7 +41,9 @@ struct RunPlan {
 final class Runner {
     private let entries: [PlanEntry]
     private var plan: RunPlan
-    private let engine: any ExchangeEngine
+    /// The engine the requests are sent on; nil when they are shown instead.
+    private let engine: (any ExchangeEngine)?
+    private let previewer: (any RequestPreviewer)?
     private let reporter: any RunReporter
     private var scheduler: BatchScheduler
     private var inFlight: [Int: ExchangeInFlight] = [:]
@@ -47,10 +56,17 @@ final class Runner {
     /// When the run started: the start of every request's queue time.
     private var readyAt = 0.0
 
-    init(plan: RunPlan, engine: any ExchangeEngine, reporter: any RunReporter) {
+    init(plan: RunPlan, delivery: RunDelivery, reporter: any RunReporter) {
         entries = plan.entries
         self.plan = plan
-        self.engine = engine
+        switch delivery {
+        case .send(let engine):
+            self.engine = engine
+            previewer = nil
+        case .show(let previewer):
+            engine = nil
+            self.previewer = previewer
+        }
         self.reporter = reporter
         scheduler = BatchScheduler(
             isKeeper: plan.entries.map(\.isKeeper), parallel: plan.parallel, keepGoing: plan.keepGoing)
@@ -73,11 +89,11 @@ final class Runner {
             if Interruption.isInterrupted {
                 interrupted = true
                 scheduler.stop()
-                for each in engine.cancelAll() { try cancelled(each) }
+                for each in engine?.cancelAll() ?? [] { try cancelled(each) }
                 break
             }
             while let index = scheduler.next() { try start(index) }
-            if engine.inFlight > 0 {
+            if let engine, engine.inFlight > 0 {
                 // Drives the transfers first (the new requests go out), then builds the next
                 // request while the servers answer, then waits.
                 var finished = try engine.run()
@@ -88,7 +104,7 @@ final class Runner {
                 }
                 for each in finished { try complete(each) }
             }
-            try reporter.tick(running: engine.inFlight)
+            try reporter.tick(running: engine?.inFlight ?? 0)
         }
         // Transfers may have ended on the interrupt themselves, stopping the run before the loop saw it.
         if Interruption.isInterrupted { interrupted = true }
@@ -132,6 +148,11 @@ final class Runner {
             method = request.prepared.method
             url = request.prepared.targetURI
             let settings = try plan.transferSettings.settings(for: request)
+            guard engine != nil else {
+                try previewer?.show(request, settings: settings)
+                scheduler.finished(index, succeeded: true)
+                return
+            }
             let receiver = try reporter.begin(index, entry: entry, request: &request)
             let logFields = plan.logDescriptor == nil ? nil : request.logFields
             let stages = EventStages(
@@ -151,7 +172,7 @@ final class Runner {
         inFlight[index] = running
         let completed: ExchangeCompletion?
         do {
-            completed = try engine.start(order)
+            completed = try engine?.start(order)
         } catch {
             // Nothing is in flight for it: its exchange failed at the start.
             completed = ExchangeCompletion(tag: index, result: .failure(error))
