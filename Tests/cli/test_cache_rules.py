@@ -120,6 +120,25 @@ def test_stale_if_error_in_a_run(server, cache):
     assert result.code == 0 and record["status"] == 200 and record["cache"] == "stale", result
 
 
+def test_stale_while_revalidate_in_a_run_answers_then_refreshes_before_the_run_ends(server, cache):
+    import json
+    server.handler = lambda request: (
+        Response(status=304, reason="Not Modified",
+                 headers=[("ETag", '"a"'), ("Cache-Control", "max-age=100, stale-while-revalidate=60")], body=b"")
+        if request.header("If-None-Match") else
+        Response(headers=[("Cache-Control", "max-age=1, stale-while-revalidate=60"), ("ETag", '"a"')], body=b"old"))
+    cache.run("--cache", server.url + "/s")
+    source = f"get {server.url}/s\nget {server.url}/other\n".encode()
+    result = cache.run("run", "-", "--cache", "--parallel", "2", "--keep-going", input=source, at=10)
+    records = {json.loads(line)["url"].rsplit("/", 1)[1]: json.loads(line) for line in result.out.splitlines()}
+    assert records["s"]["status"] == 200 and records["s"]["cache"] == "stale", result
+    # The entry was revalidated before the run ended: fresh again for 100 s, as for a single request.
+    assert [r.target for r in server.requests].count("/s") == 2
+    assert [r.header("If-None-Match") for r in server.requests if r.target == "/s"][1] == '"a"'
+    fresh = cache.run("--cache", "--print=m", server.url + "/s", at=50)
+    assert "cache: hit, age" in fresh.out and [r.target for r in server.requests].count("/s") == 2
+
+
 def test_the_route_is_part_of_the_key(server, cache):
     server.handler = lambda request: Response(
         headers=[("Cache-Control", "max-age=600")], body=request.header("Host").encode())

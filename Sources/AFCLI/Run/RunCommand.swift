@@ -48,7 +48,7 @@ struct RunCommand {
         let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         // The cache's decorator only when the run caches: the plain path pays nothing for it.
         let engine: any ExchangeEngine =
-            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: false) } ?? client
+            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: true) } ?? client
         let plan = RunPlan(
             entries: entries, parallel: parallel, keepGoing: options.keepGoing,
             transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor)

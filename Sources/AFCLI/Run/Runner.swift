@@ -106,6 +106,12 @@ final class Runner {
             }
             try reporter.tick(running: engine?.inFlight ?? 0)
         }
+        // What the engine still runs for itself (the cache refreshing a stale answer it gave,
+        // stale-while-revalidate) ends before the run does, as it does for a single request.
+        while !interrupted, let engine, engine.inFlight > 0, !Interruption.isInterrupted {
+            for each in try engine.run() { try complete(each) }
+            if engine.inFlight > 0 { try engine.poll(timeoutMilliseconds: 100) }
+        }
         // Transfers may have ended on the interrupt themselves, stopping the run before the loop saw it.
         if Interruption.isInterrupted { interrupted = true }
         try reporter.ended(notStarted: scheduler.notStarted, interrupted: interrupted)

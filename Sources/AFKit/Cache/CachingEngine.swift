@@ -13,7 +13,8 @@ package final class CachingEngine: ExchangeEngine {
     package let cache: ResponseCache
     private let inner: any ExchangeEngine
     /// Whether a stale response within its stale-while-revalidate window answers, the entry then
-    /// being refreshed by a request whose events go nowhere (a single request; a run does not).
+    /// being refreshed by a request whose events go nowhere: a serial engine refreshes it before
+    /// `start` returns, a parallel one while its `inFlight` counts the refresh.
     private let revalidatesLater: Bool
     /// The credentials libcurl adds by itself (netrc, cookies, route), for the cache key, by
     /// `CacheCredentials.identity` of the settings they come from (files are read once).
