@@ -64,7 +64,7 @@ package enum ConnectionProbe {
         try check(afcurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
         // nil leaves libcurl reading the proxy environment; "" (reachability probes) means none.
         if let proxy = options.proxy { try check(afcurl_setopt_string(handle, CURLOPT_PROXY, proxy), "proxy") }
-        let seconds = options.connectTimeout ?? options.timeout ?? 30
+        let seconds = options.connectTimeout ?? options.totalTimeout ?? 30
         try check(afcurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(seconds * 1000)), "connect timeout")
         try check(afcurl_setopt_xferinfo_function(handle, probeProgress), "progress function")
         try check(afcurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "progress")

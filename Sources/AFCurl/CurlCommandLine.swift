@@ -107,7 +107,7 @@ package struct CurlCommandLine: Equatable, Sendable {
     /// becomes, or why it has none.
     package static let coverage: [String: String] = [
         "TransferOptions.connectTimeout": "--connect-timeout",
-        "TransferOptions.timeout": "--max-time",
+        "TransferOptions.totalTimeout": "--max-time",
         "TransferOptions.idleTimeout": "--speed-limit 1 --speed-time N (curl aborts below 1 byte/s over N s), "
             + "and --connect-timeout when none is given",
         "TransferOptions.limits": "--max-filesize (the header and expansion limits have no curl flag)",
@@ -233,7 +233,7 @@ struct CurlCommandLineBuilder {
         if options.acceptEncoding != nil { add("--compressed") }
         if let digest = options.digestCredentials { add("--digest", "--user", "\(digest.user):\(digest.password)") }
         if let seconds = options.effectiveConnectTimeout { add("--connect-timeout", CurlCommandLine.seconds(seconds)) }
-        if let seconds = options.timeout { add("--max-time", CurlCommandLine.seconds(seconds)) }
+        if let seconds = options.totalTimeout { add("--max-time", CurlCommandLine.seconds(seconds)) }
         if let seconds = options.idleTimeout {
             add("--speed-limit", "1", "--speed-time", String(Int(seconds.rounded(.up))))
             note(

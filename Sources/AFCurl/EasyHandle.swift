@@ -212,7 +212,7 @@ package final class EasyHandle {
             // the write callback counts the decoded bytes of the rest.
             try check(afcurl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)), "maximum body size")
         }
-        if let seconds = options.timeout {
+        if let seconds = options.totalTimeout {
             try setLong(CURLOPT_TIMEOUT_MS, EasyHandle.milliseconds(seconds))
         }
         if let proxy = options.proxy { try setString(CURLOPT_PROXY, proxy, "proxy") }

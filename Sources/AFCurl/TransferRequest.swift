@@ -39,11 +39,11 @@ package struct TransferOptions: Sendable {
         }
     }
     /// Seconds allowed for the whole transfer (curl's `--max-time`); nil for no limit.
-    package var timeout: Double? {
-        get { storage.fields.timeout }
+    package var totalTimeout: Double? {
+        get { storage.fields.totalTimeout }
         _modify {
             makeUnique()
-            yield &storage.fields.timeout
+            yield &storage.fields.totalTimeout
         }
     }
     /// Seconds the transfer may go without a byte received or sent (HTTPie's `--timeout`, AF's
@@ -157,14 +157,14 @@ package struct TransferOptions: Sendable {
     }
 
     package init(
-        connectTimeout: Double? = nil, timeout: Double? = nil, proxy: String? = nil,
+        connectTimeout: Double? = nil, totalTimeout: Double? = nil, proxy: String? = nil,
         noProxy: String? = nil, httpVersion: HTTPVersionPreference = .automatic,
         acceptEncoding: String? = nil, digestCredentials: DigestCredentials? = nil,
         tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = [],
         idleTimeout: Double? = nil, limits: ResponseLimits = ResponseLimits()
     ) {
         storage = SharedFields(Fields(
-            connectTimeout: connectTimeout, timeout: timeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy,
+            connectTimeout: connectTimeout, totalTimeout: totalTimeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy,
             noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding,
             digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve,
             network: NetworkOptions(), cookieEngine: false, netrcFile: nil))
@@ -184,7 +184,7 @@ package struct TransferOptions: Sendable {
     /// The fields themselves, which `storage` holds.
     fileprivate struct Fields {
         var connectTimeout: Double?
-        var timeout: Double?
+        var totalTimeout: Double?
         var idleTimeout: Double?
         var limits: ResponseLimits
         var proxy: String?

@@ -10,21 +10,21 @@ final class TransferOptionTests: XCTestCase {
     }
 
     func testTimeoutIsIdleAndMaxTimeIsTotal() throws {
-        let client = try options("--timeout", "5", "--max-time", "30").clientOptions
+        let client = try options("--timeout", "5", "--max-time", "30").transferSettings
         XCTAssertEqual(client.idleTimeout, 5)
-        XCTAssertEqual(client.timeout, 30)
-        XCTAssertNil(try options().clientOptions.idleTimeout)
-        XCTAssertNil(try options().clientOptions.timeout)
+        XCTAssertEqual(client.totalTimeout, 30)
+        XCTAssertNil(try options().transferSettings.idleTimeout)
+        XCTAssertNil(try options().transferSettings.totalTimeout)
         XCTAssertNil(try options("--max-time", "3", "--no-max-time").maxTime)
     }
 
     func testDownloadWithRetryGetsADefaultIdleTimeout() throws {
-        func download(_ arguments: String...) throws -> ClientOptions {
+        func download(_ arguments: String...) throws -> TransferSettings {
             let parsed = try ArgumentParser.parse(["download", "example.org/f"] + arguments)
             return DownloadCommand(
                 positionals: parsed.positionals, options: parsed.options, environment: [:],
                 terminal: Terminal.current(environment: [:])
-            ).clientOptions()
+            ).transferSettings()
         }
         XCTAssertEqual(try download("--retry", "3").idleTimeout, 60)
         XCTAssertEqual(try download("--retry", "3", "--timeout", "7").idleTimeout, 7)
@@ -39,13 +39,13 @@ final class TransferOptionTests: XCTestCase {
         for bad in ["", "k", "0", "-1", "1.5m", "1t", "99999999999999999999"] {
             XCTAssertThrowsError(try options("--max-filesize", bad), bad)
         }
-        XCTAssertEqual(try options("--max-filesize", "4k").clientOptions.limits.maxBodyBytes, 4096)
+        XCTAssertEqual(try options("--max-filesize", "4k").transferSettings.limits.maxBodyBytes, 4096)
     }
 
     func testMaxExpansionDefaultsAndTurnsOff() throws {
-        XCTAssertEqual(try options().clientOptions.limits.maxExpansionRatio, 200)
-        XCTAssertEqual(try options("--max-expansion", "50").clientOptions.limits.maxExpansionRatio, 50)
-        XCTAssertNil(try options("--max-expansion", "0").clientOptions.limits.maxExpansionRatio)
+        XCTAssertEqual(try options().transferSettings.limits.maxExpansionRatio, 200)
+        XCTAssertEqual(try options("--max-expansion", "50").transferSettings.limits.maxExpansionRatio, 50)
+        XCTAssertNil(try options("--max-expansion", "0").transferSettings.limits.maxExpansionRatio)
         XCTAssertThrowsError(try options("--max-expansion", "-3"))
     }
 

@@ -114,7 +114,7 @@ final class CacheConformanceTests: XCTestCase {
     }
 
     func testTheKeyHasTheCookiesSentToTheURLNotTheWholeJar() {
-        var settings = ClientOptions()
+        var settings = TransferSettings()
         settings.cookies = CookieSettings(lines: [])
         let empty = CacheCredentials(settings).material(for: "http://h.example/a", now: 1000)
         settings.cookies = CookieSettings(lines: [

@@ -27,7 +27,7 @@ final class CachingEngineTests: TemporaryDirectoryTestCase {
         delegate: RecordingDelegate = RecordingDelegate()
     ) throws -> ExchangeCompletion {
         let order = ExchangeOrder(
-            PreparedRequest(method: method, url: url, headers: []), delegate: delegate, options: ClientOptions(),
+            PreparedRequest(method: method, url: url, headers: []), delegate: delegate, options: TransferSettings(),
             tag: tag)
         if let done = try engine.start(order) { return done }
         for _ in 0..<4 {
@@ -147,7 +147,7 @@ final class CachingEngineTests: TemporaryDirectoryTestCase {
         let engine = makeEngine(origin)
         let order = ExchangeOrder(
             PreparedRequest(method: "GET", url: url, headers: []), delegate: RecordingDelegate(),
-            options: ClientOptions(), tag: 7)
+            options: TransferSettings(), tag: 7)
         XCTAssertNil(try engine.start(order))
         XCTAssertEqual(try engine.run().count, 0)
         XCTAssertEqual(bodyFiles().count, 1, "the body is being written for the store")

@@ -16,7 +16,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
     /// Setting each field to something other than its default, by the same names `Mirror` reports.
     private let transferMutators: [String: (inout TransferOptions) -> Void] = [
         "TransferOptions.connectTimeout": { $0.connectTimeout = 4 },
-        "TransferOptions.timeout": { $0.timeout = 5 },
+        "TransferOptions.totalTimeout": { $0.totalTimeout = 5 },
         "TransferOptions.idleTimeout": { $0.idleTimeout = 6 },
         "TransferOptions.limits": { $0.limits.maxBodyBytes = 7 },
         "TransferOptions.proxy": { $0.proxy = "http://p.test:1" },
@@ -53,7 +53,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
     ]
 
     /// Fields that change nothing on the wire.
-    private let notOnTheWire: Set<String> = ["TransferOptions.reportsRequestHeads", "ClientOptions.verbose"]
+    private let notOnTheWire: Set<String> = ["TransferOptions.reportsRequestHeads", "TransferSettings.verbose"]
 
     /// A POST with an empty body, so that body framing settings show too.
     private func line(_ options: TransferOptions) -> CurlCommandLine {
@@ -66,7 +66,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         let all = fields(of: TransferOptions(), "TransferOptions").union(fields(of: NetworkOptions(), "NetworkOptions"))
             .union(fields(of: TLSOptions(), "TLSOptions"))
         XCTAssertEqual(Set(CurlCommandLine.coverage.keys), all, "a field without a decided curl flag, or a stale entry")
-        XCTAssertEqual(Set(transferMutators.keys).union(notOnTheWire.filter { $0.hasPrefix("Transfer") }), all)
+        XCTAssertEqual(Set(transferMutators.keys).union(notOnTheWire.filter { $0.hasPrefix("TransferOptions.") }), all)
         let plain = line(TransferOptions())
         for (name, mutate) in transferMutators {
             var options = TransferOptions()
@@ -77,14 +77,14 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
 
     func testEveryClientFieldHasACurlMapping() throws {
         XCTAssertEqual(
-            Set(CurlCommand.clientCoverage.keys), Set(fields(of: ClientOptions(), "C").map { String($0.dropFirst(2)) }))
-        let mutators: [String: (inout ClientOptions) -> Void] = [
+            Set(CurlCommand.clientCoverage.keys), Set(fields(of: TransferSettings(), "C").map { String($0.dropFirst(2)) }))
+        let mutators: [String: (inout TransferSettings) -> Void] = [
             "follow": { $0.follow = true },
             "maxRedirects": {
                 $0.follow = true
                 $0.maxRedirects = 3
             },
-            "connectTimeout": { $0.connectTimeout = 1 }, "timeout": { $0.timeout = 2 },
+            "connectTimeout": { $0.connectTimeout = 1 }, "totalTimeout": { $0.totalTimeout = 2 },
             "idleTimeout": { $0.idleTimeout = 3 },
             "limits": { $0.limits.maxBodyBytes = 4 }, "proxies": { $0.proxy = ProxySetting(url: "http://p:1") },
             "noProxy": { $0.noProxy = "*" }, "httpVersion": { $0.httpVersion = .http2 },
@@ -94,9 +94,9 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
             "resolve": { $0.resolve = ["h.test:80:127.0.0.1"] }, "network": { $0.network.addressFamily = .ipv4 },
         ]
         XCTAssertEqual(Set(mutators.keys).union(["verbose"]), Set(CurlCommand.clientCoverage.keys))
-        let plain = try CurlCommand(request: get, options: ClientOptions()).arguments
+        let plain = try CurlCommand(request: get, options: TransferSettings()).arguments
         for (name, mutate) in mutators {
-            var options = ClientOptions()
+            var options = TransferSettings()
             if name == "maxRedirects" || name == "locationTrusted" { options.follow = true }
             let before = try CurlCommand(request: get, options: options).arguments
             mutate(&options)
@@ -107,7 +107,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testFlagsAndTheURLLast() throws {
-        var options = ClientOptions(follow: true, maxRedirects: 5, httpVersion: .http2PriorKnowledge)
+        var options = TransferSettings(follow: true, maxRedirects: 5, httpVersion: .http2PriorKnowledge)
         options.idleTimeout = 2.5
         options.connectTimeout = 0.25
         options.network.addressFamily = .ipv6
@@ -128,7 +128,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         let post = PreparedRequest(
             method: "POST", url: "http://h/", headers: [HTTPField(name: "Content-Type", value: "application/json")],
             body: BytesBodySource(json), bodyBytes: json)
-        let args = try CurlCommand(request: post, options: ClientOptions()).arguments
+        let args = try CurlCommand(request: post, options: TransferSettings()).arguments
         XCTAssertFalse(args.contains("--request"))
         XCTAssertEqual(Array(args.suffix(3)), ["--data-binary", "{\"a\":1}", "http://h/"])
         XCTAssertTrue(args.contains("Expect:"), "libcurl's header list for uploads carries Expect:")
@@ -136,7 +136,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         let at = Array("@etc/passwd".utf8)
         let put = PreparedRequest(
             method: "PUT", url: "http://h/", headers: [], body: BytesBodySource(at), bodyBytes: at)
-        let putArgs = try CurlCommand(request: put, options: ClientOptions()).arguments
+        let putArgs = try CurlCommand(request: put, options: TransferSettings()).arguments
         XCTAssertEqual(Array(putArgs[1...2]), ["--request", "PUT"])
         XCTAssertTrue(putArgs.contains("--data-raw"), "a leading @ is not a file name")
         XCTAssertTrue(putArgs.contains("Content-Type:"), "curl's form type is suppressed")
@@ -144,19 +144,19 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
         let binary: [UInt8] = [0x78, 0x9C, 0, 0xFF]
         let deflated = PreparedRequest(
             method: "POST", url: "http://h/", headers: [], body: BytesBodySource(binary), bodyBytes: binary)
-        let command = try CurlCommand(request: deflated, options: ClientOptions())
+        let command = try CurlCommand(request: deflated, options: TransferSettings())
         XCTAssertTrue(command.arguments.contains("@-"))
         XCTAssertTrue(command.notes.contains { $0.contains("4 bytes") })
 
         let long = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024 + 1)
         let longPost = PreparedRequest(
             method: "POST", url: "http://h/", headers: [], body: BytesBodySource(long), bodyBytes: long)
-        let longCommand = try CurlCommand(request: longPost, options: ClientOptions())
+        let longCommand = try CurlCommand(request: longPost, options: TransferSettings())
         XCTAssertTrue(longCommand.arguments.contains("@-"))
         XCTAssertTrue(longCommand.notes.contains { $0.contains("too long for a command line") })
 
         let head = PreparedRequest(method: "HEAD", url: "http://h/", headers: [])
-        XCTAssertEqual(try CurlCommand(request: head, options: ClientOptions()).arguments[1], "--head")
+        XCTAssertEqual(try CurlCommand(request: head, options: TransferSettings()).arguments[1], "--head")
     }
 
     func testFormPartsBecomeFormArgumentsOnlyWhenCurlWritesThemAlike() throws {
@@ -177,7 +177,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testSecretsAreRedactedAsWholeUnits() throws {
-        var options = ClientOptions()
+        var options = TransferSettings()
         options.resolve = ["h:1:127.0.0.1"]
         let request = PreparedRequest(
             method: "GET", url: "http://h:1/", headers: [HTTPField(name: "Authorization", value: "Basic c2VjcmV0")],
@@ -194,7 +194,7 @@ final class CurlCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testCookiesNetrcAndLocationTrusted() throws {
-        var options = ClientOptions(follow: true)
+        var options = TransferSettings(follow: true)
         options.locationTrusted = true
         options.netrcFile = "/dev/null"
         let line = "h.test\tFALSE\t/\tFALSE\t0\tsid\tabc"

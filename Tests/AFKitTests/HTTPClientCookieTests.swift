@@ -26,7 +26,7 @@ final class HTTPClientCookieTests: XCTestCase {
                 ? .response(302, "Found", headers: [("Set-Cookie", "new=2; Path=/"), ("Location", "/next")])
                 : .response(200, "OK")
         }
-        var options = ClientOptions(follow: true, noProxy: "127.0.0.1")
+        var options = TransferSettings(follow: true, noProxy: "127.0.0.1")
         options.cookies = CookieSettings(lines: [
             "127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1", "elsewhere.test\tFALSE\t/\tFALSE\t0\ttheirs\t9",
         ])
@@ -49,7 +49,7 @@ final class HTTPClientCookieTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("afkit-jar-\(UUID().uuidString)")
         try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tmine\t1\n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        var options = ClientOptions(noProxy: "127.0.0.1")
+        var options = TransferSettings(noProxy: "127.0.0.1")
         options.cookies = CookieSettings(file: file.path)
         let result = try HTTPClient(options: options).send(
             PreparedRequest(method: "GET", url: server.baseURL + "/", headers: []), delegate: RecordingDelegate())
@@ -59,7 +59,7 @@ final class HTTPClientCookieTests: XCTestCase {
 
     func testEngineStaysOffWithoutCookieSettings() throws {
         let server = try startServer { _ in .response(200, "OK", headers: [("Set-Cookie", "a=1")]) }
-        let client = HTTPClient(options: ClientOptions(noProxy: "127.0.0.1"))
+        let client = HTTPClient(options: TransferSettings(noProxy: "127.0.0.1"))
         let request = PreparedRequest(method: "GET", url: server.baseURL + "/", headers: [])
         XCTAssertEqual(try client.send(request, delegate: RecordingDelegate()).cookieLines, [])
         _ = try client.send(request, delegate: RecordingDelegate())
@@ -71,7 +71,7 @@ final class HTTPClientCookieTests: XCTestCase {
         let netrc = FileManager.default.temporaryDirectory.appendingPathComponent("afkit-netrc-\(UUID().uuidString)")
         try Data("machine 127.0.0.1 login nu password np\n".utf8).write(to: netrc)
         defer { try? FileManager.default.removeItem(at: netrc) }
-        var options = ClientOptions(noProxy: "127.0.0.1")
+        var options = TransferSettings(noProxy: "127.0.0.1")
         options.netrcFile = netrc.path
         let client = HTTPClient(options: options)
         _ = try client.send(
@@ -89,7 +89,7 @@ final class HTTPClientCookieTests: XCTestCase {
         let target = try startServer { _ in .response(200, "OK") }
         let origin = try startServer { _ in .response(302, "Found", headers: [("Location", target.baseURL + "/landed")])
         }
-        var options = ClientOptions(follow: true, noProxy: "127.0.0.1")
+        var options = TransferSettings(follow: true, noProxy: "127.0.0.1")
         options.locationTrusted = true
         let request = PreparedRequest(
             method: "GET", url: origin.baseURL + "/",

@@ -20,7 +20,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
 
     /// Sends and returns the `CurlError` that must come out.
     private func curlError(
-        _ request: PreparedRequest, options: ClientOptions, delegate: RecordingDelegate = RecordingDelegate(),
+        _ request: PreparedRequest, options: TransferSettings, delegate: RecordingDelegate = RecordingDelegate(),
         file: StaticString = #filePath, line: UInt = #line
     ) -> CurlError? {
         do {
@@ -38,7 +38,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
         let port = try closedPort()
         let request = PreparedRequest(method: "GET", url: "http://127.0.0.1:\(port)/", headers: [])
 
-        let error = try XCTUnwrap(curlError(request, options: ClientOptions(noProxy: "127.0.0.1")))
+        let error = try XCTUnwrap(curlError(request, options: TransferSettings(noProxy: "127.0.0.1")))
 
         XCTAssertEqual(error.kind, .couldNotConnect)
         XCTAssertTrue(error.isConnectionFailure)
@@ -51,7 +51,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
         let request = PreparedRequest(method: "GET", url: server.baseURL + "/slow", headers: [])
         let started = Date()
 
-        let error = try XCTUnwrap(curlError(request, options: ClientOptions(timeout: 0.3, noProxy: "127.0.0.1")))
+        let error = try XCTUnwrap(curlError(request, options: TransferSettings(totalTimeout: 0.3, noProxy: "127.0.0.1")))
 
         XCTAssertEqual(error.kind, .timeout)
         XCTAssertTrue(error.description.hasPrefix("operation timed out"), error.description)
@@ -65,7 +65,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
         delegate.abortsAfterFirstChunk = true
         let request = PreparedRequest(method: "GET", url: server.baseURL + "/stream", headers: [])
 
-        let error = try XCTUnwrap(curlError(request, options: ClientOptions(noProxy: "127.0.0.1"), delegate: delegate))
+        let error = try XCTUnwrap(curlError(request, options: TransferSettings(noProxy: "127.0.0.1"), delegate: delegate))
 
         XCTAssertEqual(error.kind, .interrupted)
         XCTAssertLessThan(delegate.body(hop: 0).count, 5000)
@@ -82,7 +82,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
         let error = try XCTUnwrap(
             curlError(
                 PreparedRequest(method: "GET", url: server.baseURL, headers: []),
-                options: ClientOptions(noProxy: "127.0.0.1")))
+                options: TransferSettings(noProxy: "127.0.0.1")))
 
         XCTAssertEqual(error.kind, .interrupted)
         XCTAssertEqual(error.description, "interrupted by SIGINT")
@@ -95,7 +95,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
         delegate.errorOnHead = OutputClosed()
 
         XCTAssertThrowsError(
-            try HTTPClient(options: ClientOptions(noProxy: "127.0.0.1")).send(
+            try HTTPClient(options: TransferSettings(noProxy: "127.0.0.1")).send(
                 PreparedRequest(method: "GET", url: server.baseURL, headers: []), delegate: delegate)
         ) { error in
             XCTAssertTrue(error is OutputClosed, "\(error)")
@@ -114,7 +114,7 @@ final class HTTPClientFailureTests: LoopbackServerTestCase {
         let server = try startServer { _ in .response(200, "OK") }
         let request = PreparedRequest(method: "POST", url: server.baseURL, headers: [], body: FailingBody())
 
-        let error = try XCTUnwrap(curlError(request, options: ClientOptions(noProxy: "127.0.0.1")))
+        let error = try XCTUnwrap(curlError(request, options: TransferSettings(noProxy: "127.0.0.1")))
 
         XCTAssertEqual(error.kind, .bodyReadFailed)
         XCTAssertTrue(error.underlyingError is DiskGone)

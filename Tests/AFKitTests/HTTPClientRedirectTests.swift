@@ -7,8 +7,8 @@ import XCTest
 /// Redirects, authentication round trips and proxies through `HTTPClient`.
 final class HTTPClientRedirectTests: LoopbackServerTestCase {
     /// Follows redirects; loopback only.
-    private func following(maxRedirects: Int = 30) -> ClientOptions {
-        ClientOptions(follow: true, maxRedirects: maxRedirects, noProxy: "127.0.0.1")
+    private func following(maxRedirects: Int = 30) -> TransferSettings {
+        TransferSettings(follow: true, maxRedirects: maxRedirects, noProxy: "127.0.0.1")
     }
 
     /// Redirects `/a` to `/b` with `status`; everything else answers 200 "done".
@@ -114,7 +114,7 @@ final class HTTPClientRedirectTests: LoopbackServerTestCase {
         let server = try startServer(Self.redirecting(301))
         let delegate = RecordingDelegate()
 
-        let result = try HTTPClient(options: ClientOptions(noProxy: "127.0.0.1")).send(
+        let result = try HTTPClient(options: TransferSettings(noProxy: "127.0.0.1")).send(
             PreparedRequest(method: "GET", url: server.baseURL + "/a", headers: []), delegate: delegate)
 
         XCTAssertEqual(result.statusCode, 301)
@@ -164,7 +164,7 @@ final class HTTPClientRedirectTests: LoopbackServerTestCase {
             method: "GET", url: server.baseURL + "/digest", headers: [],
             digestCredentials: (user: "ann", password: "pw"))
 
-        let result = try HTTPClient(options: ClientOptions(noProxy: "127.0.0.1", verbose: true))
+        let result = try HTTPClient(options: TransferSettings(noProxy: "127.0.0.1", verbose: true))
             .send(request, delegate: delegate)
 
         XCTAssertEqual(server.requests.count, 2)
@@ -184,7 +184,7 @@ final class HTTPClientRedirectTests: LoopbackServerTestCase {
         defer { unsetenv("http_proxy") }
         let delegate = RecordingDelegate()
 
-        _ = try HTTPClient(options: ClientOptions()).send(
+        _ = try HTTPClient(options: TransferSettings()).send(
             PreparedRequest(method: "GET", url: "http://afcli-test.invalid/x", headers: []), delegate: delegate)
 
         XCTAssertEqual(proxy.requests.first?.target, "http://afcli-test.invalid/x")
@@ -193,7 +193,7 @@ final class HTTPClientRedirectTests: LoopbackServerTestCase {
 
     func testExplicitProxyForTheSchemeIsUsed() throws {
         let proxy = try startServer { _ in .response(204, "No Content") }
-        var options = ClientOptions()
+        var options = TransferSettings()
         options.proxies = [
             ProxySetting(url: "http://127.0.0.1:9", scope: "https"), ProxySetting(url: proxy.baseURL, scope: "http"),
         ]

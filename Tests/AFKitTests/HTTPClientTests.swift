@@ -176,7 +176,7 @@ final class HTTPClientTests: LoopbackServerTestCase {
         let server = try startServer { request in
             request.target == "/slow" ? HTTPClientTestServer.Reply(pieces: [], stall: 2) : Self.ok
         }
-        let client = HTTPClient(options: options { $0.timeout = 0.2 })
+        let client = HTTPClient(options: options { $0.totalTimeout = 0.2 })
 
         XCTAssertThrowsError(
             try client.send(

@@ -21,8 +21,8 @@ class LoopbackServerTestCase: XCTestCase {
     }
 
     /// Loopback-only options, changed by `configure`.
-    func options(_ configure: (inout ClientOptions) -> Void = { _ in }) -> ClientOptions {
-        var options = ClientOptions(noProxy: "127.0.0.1")
+    func options(_ configure: (inout TransferSettings) -> Void = { _ in }) -> TransferSettings {
+        var options = TransferSettings(noProxy: "127.0.0.1")
         configure(&options)
         return options
     }

@@ -20,7 +20,7 @@ struct DownloadCommand {
         // Every URL is checked before anything is sent.
         let jobs = try urls.map(job(for:))
         // TLS options (--verify, pins, client certificates, --resolve) apply to every URL.
-        var settings = clientOptions()
+        var settings = transferSettings()
         for job in jobs { try SecurityOptions.configure(&settings, options: options, url: job.request.url) }
         let style = options.quiet && options.progress == .auto ? ProgressStyle.none : options.progress
         let reporter = DownloadReporter(
@@ -72,8 +72,8 @@ struct DownloadCommand {
     /// Downloads follow redirects (DESIGN §2), leave the body undecoded and take credentials from
     /// netrc and keep them from other hosts (unless `--location-trusted`) as requests do; with `--retry` a stalled server times out (and is retried) after
     /// `downloadRetryIdleTimeout` seconds.
-    func clientOptions() -> ClientOptions {
-        var client = options.clientOptions
+    func transferSettings() -> TransferSettings {
+        var client = options.transferSettings
         client.follow = true
         client.acceptEncoding = nil
         client.netrcFile = RequestStores.netrcFile(options: options, environment: environment)

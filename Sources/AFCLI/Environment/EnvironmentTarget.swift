@@ -45,7 +45,7 @@ enum EnvironmentTarget {
 
     /// The transport for a request: the local answer files with `--local`, else libcurl.
     static func transport(
-        options: OptionValues, profile: EnvironmentProfile?, apiPath: String, settings: ClientOptions
+        options: OptionValues, profile: EnvironmentProfile?, apiPath: String, settings: TransferSettings
     ) throws -> RequestTransport {
         guard options.local else { return HTTPClient(options: settings) }
         guard let directory = profile?.localDirectory else {

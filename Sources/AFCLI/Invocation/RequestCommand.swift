@@ -34,11 +34,11 @@ struct RequestCommand {
         var request = PlannedRequest(prepared: prepared, options: options)
         var plan = RunPlan(
             entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }],
-            transferSettings: FixedTransferSettings(settings: ClientOptions()))
+            transferSettings: FixedTransferSettings(settings: TransferSettings()))
         // --offline shows the request before any transfer setting is made or checked.
         if options.offline { return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run() }
 
-        var settings = options.clientOptions
+        var settings = options.transferSettings
         settings.verbose = parts.contains(.requestHeaders)
         settings.acceptEncoding = acceptEncoding
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)

@@ -68,7 +68,7 @@ struct RequestStores {
     }
 
     /// Sets the cookie engine and netrc on the transfer settings.
-    func configure(_ client: inout ClientOptions, locationTrusted: Bool) {
+    func configure(_ client: inout TransferSettings, locationTrusted: Bool) {
         if session != nil || cookieJar != nil {
             client.cookies = CookieSettings(file: cookieJar, lines: cookieLines)
         }

@@ -251,11 +251,11 @@ package enum OptionTable {
             long: "max-expansion", scope: .sending, valueName: "RATIO", group: .network,
             help: "refuse bodies inflating over RATIO (200)",
             description: "Fail with exit status 12 when a compressed (Content-Encoding) body decodes to more "
-                + "than RATIO times the bytes received, once past \(ClientOptions.expansionCheckThreshold >> 20) "
+                + "than RATIO times the bytes received, once past \(TransferSettings.expansionCheckThreshold >> 20) "
                 + "MiB: a compression bomb guard, as browsers have. The default is "
-                + "\(ClientOptions.defaultExpansionRatio); 0 turns the check off.",
+                + "\(TransferSettings.defaultExpansionRatio); 0 turns the check off.",
             apply: { values, text in values.maxExpansion = try OptionValueParser.nonNegativeInteger(text ?? "") },
-            reset: { $0.maxExpansion = ClientOptions.defaultExpansionRatio }),
+            reset: { $0.maxExpansion = TransferSettings.defaultExpansionRatio }),
         OptionSpec(
             long: "connect-timeout", scope: .handshaking, valueName: "SECONDS", group: .network,
             help: "give up connecting after SECONDS",

@@ -76,7 +76,7 @@ package struct OptionValues: Equatable, Sendable {
     package var maxFilesize: Int64? = nil
     /// `--max-expansion`: the most decoded bytes per received byte of a content-encoded body
     /// (checked past 16 MiB); 0 turns the check off.
-    package var maxExpansion: Int = ClientOptions.defaultExpansionRatio
+    package var maxExpansion: Int = TransferSettings.defaultExpansionRatio
     /// `--connect-timeout`: seconds allowed to connect; nil for libcurl's default.
     package var connectTimeout: Double? = nil
     /// `--proxy`: an explicit proxy; nil leaves the proxy environment variables in charge.

@@ -7,7 +7,7 @@ enum CurlCommandPrinter {
     /// error; `settings` are the client options the request would be sent with, `stored` the
     /// secrets that came from files (a session).
     static func print(
-        _ prepared: PreparedRequest, settings: ClientOptions, options: OptionValues, spec: RequestSpec,
+        _ prepared: PreparedRequest, settings: TransferSettings, options: OptionValues, spec: RequestSpec,
         stored: CurlSecrets
     ) throws {
         let secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
@@ -43,7 +43,7 @@ final class CurlCommandPreviewer: RequestPreviewer {
         self.stored = stored
     }
 
-    func show(_ request: PlannedRequest, settings: ClientOptions) throws {
+    func show(_ request: PlannedRequest, settings: TransferSettings) throws {
         try CurlCommandPrinter.print(request.prepared, settings: settings, options: options, spec: spec, stored: stored)
     }
 }

@@ -130,7 +130,7 @@ final class ExchangeReporter: RunReporter {
 
 /// `--offline`: the request is printed as it would be sent, and not sent.
 extension ExchangeReporter: RequestPreviewer {
-    func show(_ request: PlannedRequest, settings: ClientOptions) throws {
+    func show(_ request: PlannedRequest, settings: TransferSettings) throws {
         try printer.offline(request.prepared)
         try printer.finish()
     }

@@ -38,7 +38,7 @@ protocol RunReporter: AnyObject {
 /// What shows a plan's requests instead of sending them (`--offline`, `--curl`).
 protocol RequestPreviewer: AnyObject {
     /// Shows `request` as it would be sent with `settings`.
-    func show(_ request: PlannedRequest, settings: ClientOptions) throws
+    func show(_ request: PlannedRequest, settings: TransferSettings) throws
 }
 
 /// Where a reporter receives an exchange: the last event stage, and the printer that renders the

@@ -1,18 +1,18 @@
 import AFKit
 
-/// Where the runner gets each request's transfer settings (`ClientOptions`).
+/// Where the runner gets each request's transfer settings (`TransferSettings`).
 protocol TransferSettingsSource {
     /// The settings for `request`, checked against its URL (AF's policy checks); throws when the
     /// request must not be sent with them.
-    mutating func settings(for request: PlannedRequest) throws -> ClientOptions
+    mutating func settings(for request: PlannedRequest) throws -> TransferSettings
 }
 
 /// The settings of a single request, made once from its options before the plan is run (its
 /// policy already checked against its URL).
 struct FixedTransferSettings: TransferSettingsSource {
-    let settings: ClientOptions
+    let settings: TransferSettings
 
-    func settings(for request: PlannedRequest) throws -> ClientOptions { settings }
+    func settings(for request: PlannedRequest) throws -> TransferSettings { settings }
 }
 
 /// The transfer settings of a run's requests, made once per distinct set of options rather
@@ -28,7 +28,7 @@ struct RunTransferSettings: TransferSettingsSource {
     private var identity: ObjectIdentifier?
     /// The client settings (their TLS options from the policy) and the security policy made
     /// from `options`.
-    private var client = ClientOptions()
+    private var client = TransferSettings()
     private var policy = SecurityPolicy()
     /// The process environment, where netrc is found (`$NETRC`, `$HOME`).
     private let environment: [String: String]
@@ -39,7 +39,7 @@ struct RunTransferSettings: TransferSettingsSource {
         self.environment = environment
     }
 
-    mutating func settings(for request: PlannedRequest) throws -> ClientOptions {
+    mutating func settings(for request: PlannedRequest) throws -> TransferSettings {
         try settings(for: request.shared.values, identity: request.optionsIdentity, url: request.prepared.targetURI)
     }
 
@@ -48,9 +48,9 @@ struct RunTransferSettings: TransferSettingsSource {
     /// same as the previous request's.
     mutating func settings(
         for options: OptionValues, identity: ObjectIdentifier? = nil, url: String
-    ) throws -> ClientOptions {
+    ) throws -> TransferSettings {
         if identity == nil || identity != self.identity, options != self.options {
-            var client = options.clientOptions
+            var client = options.transferSettings
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             policy = try SecurityOptions.policy(from: options)
             SecurityOptions.configure(&client, options: options, policy: policy)

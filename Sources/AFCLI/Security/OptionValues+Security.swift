@@ -113,7 +113,7 @@ enum SecurityOptions {
 
     /// Sets the TLS settings and `--resolve` entries of a client that will request `url`.
     static func configure(
-        _ client: inout ClientOptions, options: OptionValues, url: String
+        _ client: inout TransferSettings, options: OptionValues, url: String
     ) throws(SecurityPolicyError) {
         let policy = try policy(from: options)
         try policy.validate(forURL: url)
@@ -122,7 +122,7 @@ enum SecurityOptions {
 
     /// Sets the TLS settings of a policy already made (and checked for the URL by the caller) and
     /// the `--resolve` entries; a batch makes the policy once for many requests.
-    static func configure(_ client: inout ClientOptions, options: OptionValues, policy: SecurityPolicy) {
+    static func configure(_ client: inout TransferSettings, options: OptionValues, policy: SecurityPolicy) {
         client.tls = policy.tlsOptions
         client.resolve = options.resolve
     }

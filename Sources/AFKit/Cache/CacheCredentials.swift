@@ -22,7 +22,7 @@ package struct CacheCredentials: Sendable {
     package init() {}
 
     /// The credentials `settings` make libcurl add: its netrc file and its cookie jar and lines.
-    package init(_ settings: ClientOptions) {
+    package init(_ settings: TransferSettings) {
         if let netrc = settings.netrcFile { self.netrc = Array("netrc\n".utf8) + (Self.smallFile(netrc) ?? Array(netrc.utf8)) }
         if let cookies = settings.cookies {
             if let file = cookies.file, let bytes = Self.smallFile(file) {
@@ -39,7 +39,7 @@ package struct CacheCredentials: Sendable {
 
     /// What tells apart the credentials of two settings without reading any file: the netrc file's
     /// name and the route, for a run that keeps one value per distinct pair.
-    package static func identity(_ settings: ClientOptions) -> String {
+    package static func identity(_ settings: TransferSettings) -> String {
         let network = settings.network
         return ([settings.netrcFile ?? ""] + settings.resolve + ["|"] + network.connectTo + [network.unixSocket ?? ""])
             .joined(separator: "\u{0}")

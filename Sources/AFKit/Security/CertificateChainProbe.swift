@@ -15,7 +15,7 @@ package enum CertificateChainProbe {
     package static func connect(
         url: String, tls: TLSOptions, connectTimeout: Double?, timeout: Double?, proxy: String?, resolve: [String]
     ) throws(CurlError) -> ConnectionReport {
-        var transfer = TransferOptions(connectTimeout: connectTimeout, timeout: timeout, tls: tls, resolve: resolve)
+        var transfer = TransferOptions(connectTimeout: connectTimeout, totalTimeout: timeout, tls: tls, resolve: resolve)
         if let proxy { transfer.proxy = proxy }
         return try ConnectionProbe.connect(url: url, options: transfer)
     }

@@ -13,7 +13,7 @@ package struct CurlCommand: Sendable {
     package var notes: [String]
 
     /// The command for sending `request` with `options`, with `secrets` shown as `<redacted>`.
-    package init(request: PreparedRequest, options: ClientOptions, secrets: CurlSecrets = CurlSecrets()) throws {
+    package init(request: PreparedRequest, options: TransferSettings, secrets: CurlSecrets = CurlSecrets()) throws {
         let transfer = try HTTPClient.transferRequest(for: request, options: options, elapsed: 0)
         let cookies = CurlCommand.cookieArguments(options.cookies, url: request.url, now: Int64(time(nil)))
         let line = CurlCommandLine(
@@ -29,13 +29,13 @@ package struct CurlCommand: Sendable {
         }
     }
 
-    /// Every field of `ClientOptions` with the curl flag it becomes (through `TransferOptions`
+    /// Every field of `TransferSettings` with the curl flag it becomes (through `TransferOptions`
     /// and `CurlCommandLine.coverage`), or why it has none; a unit test fails when one is missing.
     package static let clientCoverage: [String: String] = [
         "follow": "--location, --proto-redir =http,https",
         "maxRedirects": "--max-redirs",
         "connectTimeout": "TransferOptions.connectTimeout",
-        "timeout": "TransferOptions.timeout",
+        "totalTimeout": "TransferOptions.totalTimeout",
         "idleTimeout": "TransferOptions.idleTimeout",
         "limits": "TransferOptions.limits",
         "proxies": "TransferOptions.proxy (the one for the URL's scheme)",

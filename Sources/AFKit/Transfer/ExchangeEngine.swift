@@ -28,7 +28,7 @@ package struct ExchangeOrder {
     package var request: PreparedRequest
     package var delegate: HTTPClientDelegate
     /// The transfer settings. A serial transport was made with them and does not read them again.
-    package var options: ClientOptions
+    package var options: TransferSettings
     /// What the completion is told apart by.
     package var tag: Int
     /// When the request was ready to go (monotonic seconds): its queue time starts then.
@@ -37,7 +37,7 @@ package struct ExchangeOrder {
     package var sendsCookies: Bool
 
     package init(
-        _ request: PreparedRequest, delegate: HTTPClientDelegate, options: ClientOptions, tag: Int = 0,
+        _ request: PreparedRequest, delegate: HTTPClientDelegate, options: TransferSettings, tag: Int = 0,
         readyAt: Double = 0, sendsCookies: Bool = true
     ) {
         self.request = request

@@ -7,7 +7,7 @@ import AFCurl
 /// rewound, not re-read from memory. Connections are kept alive between hops and requests.
 package final class HTTPClient {
     /// How requests are sent; may be changed between requests.
-    package var options: ClientOptions
+    package var options: TransferSettings
     /// The libcurl handle every request of this client goes through, created on first use.
     private var handle: EasyHandle?
 
@@ -23,7 +23,7 @@ package final class HTTPClient {
     package static var libcurlVersion: String { CurlRuntime.version }
 
     /// Creates a client; libcurl is initialised when the first request is sent.
-    package init(options: ClientOptions = ClientOptions()) {
+    package init(options: TransferSettings = TransferSettings()) {
         self.options = options
     }
 
@@ -60,16 +60,16 @@ package final class HTTPClient {
 
     /// The libcurl transfer for one hop; `elapsed` seconds of the total timeout are spent.
     static func transferRequest(
-        for request: PreparedRequest, options: ClientOptions, elapsed: Double, headerLines memo: HeaderLinesMemo? = nil
+        for request: PreparedRequest, options: TransferSettings, elapsed: Double, headerLines memo: HeaderLinesMemo? = nil
     ) throws -> TransferRequest {
-        var timeout = options.timeout
-        if let total = options.timeout {
+        var timeout = options.totalTimeout
+        if let total = options.totalTimeout {
             let remaining = total - elapsed
             guard remaining > 0 else { throw CurlError.timedOut(afterSeconds: total) }
             timeout = remaining
         }
         var transferOptions = TransferOptions(
-            connectTimeout: options.connectTimeout, timeout: timeout,
+            connectTimeout: options.connectTimeout, totalTimeout: timeout,
             // Parsing the URL is only worth it when a proxy was given (a batch sends thousands).
             proxy: options.proxies.isEmpty
                 ? nil : CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
@@ -159,7 +159,7 @@ final class HopEvents: TransferEvents {
     /// Where this hop's response redirects to, when the target's scheme is refused.
     private(set) var refusedTarget: String?
 
-    init(hop: Int, request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate) {
+    init(hop: Int, request: PreparedRequest, options: TransferSettings, delegate: HTTPClientDelegate) {
         self.hop = hop
         self.request = request
         self.follows = options.follow

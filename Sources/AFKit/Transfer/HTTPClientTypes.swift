@@ -2,7 +2,7 @@ import AFCurl
 
 /// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity. A value
 /// type whose fields share one object until changed: every request of a batch carries a copy.
-package struct ClientOptions: Sendable {
+package struct TransferSettings: Sendable {
     /// Whether 301/302/303/307/308 responses with a `Location` are followed.
     package var follow: Bool {
         get { storage.fields.follow }
@@ -28,11 +28,11 @@ package struct ClientOptions: Sendable {
         }
     }
     /// Seconds allowed for the whole exchange, redirects included (`--max-time`); nil for no limit.
-    package var timeout: Double? {
-        get { storage.fields.timeout }
+    package var totalTimeout: Double? {
+        get { storage.fields.totalTimeout }
         _modify {
             makeUnique()
-            yield &storage.fields.timeout
+            yield &storage.fields.totalTimeout
         }
     }
     /// Seconds each transfer may go without a byte received or sent (`--timeout`); nil for none.
@@ -147,12 +147,12 @@ package struct ClientOptions: Sendable {
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
-        timeout: Double? = nil, proxies: [ProxySetting] = [], noProxy: String? = nil,
+        totalTimeout: Double? = nil, proxies: [ProxySetting] = [], noProxy: String? = nil,
         httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
         tls: TLSOptions = TLSOptions(), verbose: Bool = false
     ) {
         storage = SharedFields(Fields(
-            follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, timeout: timeout,
+            follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, totalTimeout: totalTimeout,
             idleTimeout: nil, limits: ResponseLimits(), proxies: proxies, noProxy: noProxy, httpVersion: httpVersion,
             acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: [], network: NetworkOptions(),
             cookies: nil, netrcFile: nil, locationTrusted: false))
@@ -174,7 +174,7 @@ package struct ClientOptions: Sendable {
         var follow: Bool
         var maxRedirects: Int
         var connectTimeout: Double?
-        var timeout: Double?
+        var totalTimeout: Double?
         var idleTimeout: Double?
         var limits: ResponseLimits
         var proxies: [ProxySetting]
@@ -191,7 +191,7 @@ package struct ClientOptions: Sendable {
     }
 }
 
-extension ClientOptions: CustomReflectable {
+extension TransferSettings: CustomReflectable {
     /// The fields themselves, as if they were stored in the value (what the curl mapping's
     /// completeness check enumerates, and what a debugger shows).
     package var customMirror: Mirror {
@@ -199,7 +199,7 @@ extension ClientOptions: CustomReflectable {
     }
 }
 
-extension ClientOptions {
+extension TransferSettings {
     /// The default bound on decoded bytes per received byte of a content-encoded body.
     package static let defaultExpansionRatio = ResponseLimits.defaultExpansionRatio
     /// Decoded bytes from which the expansion ratio is checked.
@@ -268,7 +268,7 @@ package struct SentRequest: Sendable {
     /// The headers afcli asked for (libcurl adds Host and the body framing headers).
     package var headers: [HTTPField]
     /// The request head exactly as written to the wire, CRLFs included; nil unless
-    /// `ClientOptions.verbose` is on and the head got out.
+    /// `TransferSettings.verbose` is on and the head got out.
     package var rawHead: String?
 
     package init(method: String, url: String, headers: [HTTPField], rawHead: String? = nil) {

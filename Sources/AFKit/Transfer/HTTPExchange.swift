@@ -9,7 +9,7 @@ import AFCurl
 /// request and for a request of a batch.
 package final class HTTPExchange {
     /// How the request is sent.
-    let options: ClientOptions
+    let options: TransferSettings
     /// Where every hop's events go.
     let delegate: HTTPClientDelegate
     /// The request of the hop in progress (or next).
@@ -27,12 +27,12 @@ package final class HTTPExchange {
     private let headerLines: HeaderLinesMemo?
 
     /// An exchange for `request`, not yet started.
-    package convenience init(_ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate) {
+    package convenience init(_ request: PreparedRequest, options: TransferSettings, delegate: HTTPClientDelegate) {
         self.init(request, options: options, delegate: delegate, headerLines: nil)
     }
 
     /// An exchange whose transfers take their header lines from `headerLines` (a batch's).
-    init(_ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate, headerLines: HeaderLinesMemo?) {
+    init(_ request: PreparedRequest, options: TransferSettings, delegate: HTTPClientDelegate, headerLines: HeaderLinesMemo?) {
         self.current = request
         self.options = options
         self.delegate = delegate

@@ -9,7 +9,7 @@ import Glibc
 /// they are reused by every later transfer to the same origin, and HTTP/2 requests to one origin
 /// share a connection as streams. Every transfer uses one cookie engine, libcurl's, shared by all
 /// of them (`CookieShare`): a cookie set by one request is sent by the requests that start after
-/// it, each only to the domain and path it belongs to. `ClientOptions.cookies` is not read: the
+/// it, each only to the domain and path it belongs to. `TransferSettings.cookies` is not read: the
 /// engine is seeded once, at `init`.
 package final class MultiClient: ExchangeEngine {
     /// One exchange that ended.
@@ -77,7 +77,7 @@ package final class MultiClient: ExchangeEngine {
     /// `sendsCookies` false keeps the request out of the cookie engine: it neither sends the
     /// run's cookies nor stores those its responses set (`# @no-cookie-jar`).
     package func start(
-        _ request: PreparedRequest, options: ClientOptions, delegate: HTTPClientDelegate, tag: Int, readyAt: Double,
+        _ request: PreparedRequest, options: TransferSettings, delegate: HTTPClientDelegate, tag: Int, readyAt: Double,
         sendsCookies: Bool = true
     ) throws {
         let exchange = HTTPExchange(request, options: options, delegate: delegate, headerLines: headerLines)

@@ -3,12 +3,12 @@ import AFKit
 extension OptionValues {
     /// The transfer settings every command takes from the command line: redirects, timeouts,
     /// response limits, HTTP version and proxy. Commands add their own (verbosity, decoding, following).
-    var clientOptions: ClientOptions {
-        var client = ClientOptions()
+    var transferSettings: TransferSettings {
+        var client = TransferSettings()
         client.follow = follow
         client.maxRedirects = maxRedirects
         client.idleTimeout = timeout
-        client.timeout = maxTime
+        client.totalTimeout = maxTime
         client.connectTimeout = connectTimeout
         client.limits = ResponseLimits(
             maxBodyBytes: maxFilesize, maxExpansionRatio: maxExpansion == 0 ? nil : maxExpansion)
