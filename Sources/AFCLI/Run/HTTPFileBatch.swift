@@ -20,12 +20,14 @@ enum HTTPFileBatch {
     /// What every entry of one file shares, held once.
     final class Context {
         let builder: HTTPFileRequestBuilder
-        let options: OptionValues
+        /// The run's options, which a request without directives of its own is sent with.
+        let shared: SharedOptions
+        var options: OptionValues { shared.values }
         let environment: [String: String]
 
         init(builder: HTTPFileRequestBuilder, options: OptionValues, environment: [String: String]) {
             self.builder = builder
-            self.options = options
+            shared = SharedOptions(options)
             self.environment = environment
         }
     }
@@ -76,35 +78,33 @@ enum HTTPFileBatch {
 
     /// Builds one request with the run's options and the request's own directives.
     static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> PlannedRequest {
-        var (prepared, options) = try build(request, path: path, context: context)
+        var (prepared, shared, isShared) = try build(request, path: path, context: context)
+        let options = shared.values
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
             try RequestPreparation.encode(&prepared, options: options, profile: nil)
         }
-        var batchRequest = PlannedRequest(prepared: prepared, options: options)
-        if RequestLogger.isWanted(options) { batchRequest.logFields = RequestLogFields(prepared: prepared) }
+        var planned = PlannedRequest(prepared: prepared, shared: shared, isShared: isShared)
+        if RequestLogger.isWanted(options) { planned.logFields = RequestLogFields(prepared: prepared) }
         let settings = SettingsResolver(options, profile: nil)
-        batchRequest.decryptCommand = settings.decryptCommand
-        batchRequest.envelope = settings.envelope
-        batchRequest.sendsCookies = !request.noCookieJar
-        return batchRequest
+        planned.decryptCommand = settings.decryptCommand
+        planned.envelope = settings.envelope
+        planned.sendsCookies = !request.noCookieJar
+        return planned
     }
 
-    /// The request as the file writes it, serialized, and the options it is sent with (the run's,
-    /// with the request's own directives applied).
+    /// The request as the file writes it, serialized, and the options it is sent with: the run's,
+    /// with the request's own directives layered over them (`EntryOverrides`).
     private static func build(
         _ request: HTTPFileRequest, path: String, context: Context
-    ) throws -> (PreparedRequest, OptionValues) {
-        var options = context.options
-        if request.noRedirect { options.follow = false }
-        if let timeout = request.timeout { options.timeout = timeout }
-        if let connectionTimeout = request.connectionTimeout { options.connectTimeout = connectionTimeout }
+    ) throws -> (PreparedRequest, SharedOptions, isShared: Bool) {
+        let (shared, isShared) = EntryOverrides(request).applied(to: context.shared)
         do {
             let prepared = try context.builder.prepare(
-                request, baseURL: options.baseURL, credentials: try InvocationBuilder.credentials(options),
+                request, baseURL: shared.values.baseURL, credentials: try InvocationBuilder.credentials(shared.values),
                 environment: context.environment)
-            return (prepared, options)
+            return (prepared, shared, isShared)
         } catch let error as HTTPFileError {
             throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
         }
