@@ -154,6 +154,9 @@ struct JSONPathScanner {
         switch byte {
         case 0x20, 0x09, 0x0A, 0x0D:
             return
+        case 0x1E where expect == .topLevel:
+            // The record separator before each value of an application/json-seq body (RFC 7464).
+            return
         case 0xEF where offset == 0:
             // A UTF-8 byte order mark (RFC 8259 §8.1 lets a reader ignore it).
             bomBytes = 2

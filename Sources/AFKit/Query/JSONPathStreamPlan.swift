@@ -7,7 +7,7 @@
 /// select is skipped unread, a selected node that ends the query is copied to the output as it
 /// arrives, and only a node a filter must test (or one that is both a match and holds further
 /// matches) is held, parsed and evaluated in memory. Any other query (`[0,1]`, `[-1]`, `[::-1]`,
-/// `$` inside a filter) holds each top-level value whole, up to `JSONPathStreamLimits`.
+/// `$` inside a filter) holds each top-level value whole, up to `JSONPathStreamLimits.maximumHeldBytes` (16 MiB).
 struct JSONPathStreamPlan {
     let segments: [JSONPathSegment]
     /// Whether the query can be applied while the document streams.
@@ -102,7 +102,8 @@ struct JSONPathStreamPlan {
 package struct JSONPathStreamLimits: Sendable {
     /// The largest node held in memory: a node a filter tests, or a whole top-level value for a
     /// query that does not stream.
-    package var maximumHeldBytes = 64 * 1024 * 1024
+    // A parsed value takes about ten times its text: 16 MiB of JSON is some 170 MB in memory.
+    package var maximumHeldBytes = 16 * 1024 * 1024
     /// The most segments a single node may be the input to at once (`..a..a..a` multiplies them).
     package var maximumEntries = 1024
     /// The most member-name bytes read to match a name selector.

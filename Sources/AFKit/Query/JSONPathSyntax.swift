@@ -8,6 +8,11 @@ package struct JSONPathQuery: Sendable {
     package let segments: [JSONPathSegment]
 }
 
+extension JSONPathQuery: Equatable {
+    /// Queries are equal when written alike (the parse follows from the text).
+    package static func == (left: JSONPathQuery, right: JSONPathQuery) -> Bool { left.text == right.text }
+}
+
 /// A segment: the child segment `[...]` / `.name` / `.*`, or the descendant segment `..[...]`.
 package struct JSONPathSegment: Sendable {
     /// Whether this is a descendant segment (`..`).

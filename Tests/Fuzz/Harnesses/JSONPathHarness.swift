@@ -21,6 +21,20 @@ enum JSONPathHarness {
             let value = try? JSONParser.parse(bytes: document, replacingLoneSurrogates: true),
             let nodes = try? query.evaluate(on: value, limits: limits)
         else { return }
+        // Streamed over the document as written (anything but a crash goes), and over its
+        // compact re-encoding (no repeated keys): the same matches as the evaluator's.
+        _ = try? JSONPathStreamFilter.run(query, on: document, chunkSize: 1 + document.count % 7)
+        if let compact = try? JSONWriter.encode(value),
+            let streamed = try? JSONPathStreamFilter.run(query, on: compact, chunkSize: 1 + document.count % 5)
+        {
+            var lines = String(decoding: streamed, as: UTF8.self).split(separator: "\n").map(String.init)
+            var expected = nodes.compactMap { (try? JSONWriter.encode($0.value)).map { String(decoding: $0, as: UTF8.self) } }
+            if queryText.contains("..") {
+                lines.sort()
+                expected.sort()
+            }
+            FuzzInvariant.check(lines == expected, "streaming \(queryText) gives the evaluator's matches")
+        }
         for node in nodes.prefix(20) {
             let path = node.normalizedPath
             guard let again = try? JSONPathQuery(parsing: path) else {
