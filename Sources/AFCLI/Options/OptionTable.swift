@@ -546,6 +546,20 @@ package enum OptionTable {
                 + "and NDJSON responses.",
             apply: { values, _ in values.stream = true },
             reset: { $0.stream = false }),
+        OptionSpec(
+            long: "jsonpath", scope: .request, valueName: "QUERY", group: .output,
+            help: "print what an RFC 9535 JSONPath query selects",
+            description: "Print only the values QUERY, an RFC 9535 JSONPath query such as $.items[*].id, selects "
+                + "from the JSON response body: each as compact JSON on its own line, coloured on a terminal. Each "
+                + "value of an NDJSON or JSON-sequence body is queried on its own. The body is read as it arrives: "
+                + "memory stays flat however large it is, unless the query needs an array's length or the whole "
+                + "document (a negative index, a slice with a negative bound or step, several selectors in one "
+                + "bracket, $ inside a filter), when each top-level value is held, up to 16 MiB (exit 12 beyond). "
+                + "With .., matches are printed in document order. Only the body is printed unless --print says "
+                + "otherwise. A query that does not parse exits with 2 before anything is sent; a body that is not "
+                + "JSON exits with 11.",
+            apply: { values, text in values.jsonPath = try ResponseOptionParser.jsonPath(text ?? "") },
+            reset: { $0.jsonPath = nil }),
     ]
 
     private static let responseChecks: [OptionSpec] = [

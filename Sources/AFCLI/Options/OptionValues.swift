@@ -113,6 +113,8 @@ package struct OptionValues: Equatable, Sendable {
     package var verbose: Bool = false
     /// `-q/--quiet`: print nothing to stdout (unless `--output`) and no warnings.
     package var quiet: Bool = false
+    /// `--jsonpath`: print only what this RFC 9535 query selects from the response body.
+    package var jsonPath: JSONPathQuery? = nil
     /// `-o/--output`: write the output to this file instead of stdout.
     package var outputFile: String? = nil
     /// `-w/--write-out`: curl's write-out format, or `@FILE`, `@-`; nil for none.
@@ -301,7 +303,8 @@ extension OptionValues {
 
     /// The parts to print once every option is known, following HTTPie: an explicit `--print`
     /// (or `-h`, `-b`) wins; else `--verbose` prints request and response; else `--offline`
-    /// prints the request; else a terminal gets headers and body and anything else the body only.
+    /// prints the request; else `--jsonpath` prints the body's matches alone; else a terminal gets
+    /// headers and body and anything else the body only.
     ///
     /// `--quiet` is not applied here: it discards stdout (unless `--output` is given) rather than
     /// changing what is formatted. With `--output`, pass `stdoutIsTerminal: false`.
@@ -309,6 +312,8 @@ extension OptionValues {
         if let printParts { return printParts }
         if verbose { return [.requestHeaders, .requestBody, .responseHeaders, .responseBody, .metadata] }
         if offline { return [.requestHeaders, .requestBody] }
+        // The matches are the output, on a terminal too, as jq prints only its results.
+        if jsonPath != nil { return [.responseBody] }
         return stdoutIsTerminal ? [.responseHeaders, .responseBody] : [.responseBody]
     }
 }

@@ -19,6 +19,8 @@ final class ResponseBodyRenderer {
         case formatting(BodyFormatter)
         /// The binary notice was (or will be) printed; the rest is ignored.
         case notice
+        /// `--jsonpath` on a body that is not JSON: its first byte is this error.
+        case notJSON(JSONPathBodyError)
     }
 
     /// Whether output should be flushed after every chunk (`--stream`, event streams, NDJSON).
@@ -48,7 +50,16 @@ final class ResponseBodyRenderer {
         if display.isTerminal, textual, let charset = type?.charset {
             converter = CharsetConverter(charset: charset)
         }
-        if display.isTerminal, kind == .image {
+        if let query = display.jsonPath {
+            switch kind {
+            case .json: mode = .formatting(JSONPathStreamFilter(query: query, colors: display.syntaxColors, sink: sink))
+            case .data where essence.isEmpty || essence == "text/plain": mode = .sniffing
+            default:
+                mode = .notJSON(
+                    JSONPathBodyError("--jsonpath: the response is \(essence.isEmpty ? "untyped" : essence), not JSON",
+                                      failureClass: .responseRejected))
+            }
+        } else if display.isTerminal, kind == .image {
             mode = .formatting(ImageSummaryFormatter(mediaType: essence, colors: display.syntaxColors, sink: sink))
         } else if display.isTerminal, let contentType, ExchangePrinter.isBinaryMediaType(contentType) {
             mode = .notice
@@ -136,6 +147,8 @@ final class ResponseBodyRenderer {
             try sink.write(bytes)
         case .formatting(let formatter):
             try formatter.consume(bytes)
+        case .notJSON(let error):
+            throw error
         case .notice:
             guard !wroteNotice else { return }
             wroteNotice = true
@@ -149,7 +162,14 @@ final class ResponseBodyRenderer {
 
     /// Picks JSON or the exact bytes for a sniffed body and hands over what was held.
     private func decide() throws {
-        if ResponseSerializerKind.looksLikeJSON(sniffed) {
+        if let query = display.jsonPath {
+            mode =
+                ResponseSerializerKind.looksLikeJSON(sniffed)
+                ? .formatting(JSONPathStreamFilter(query: query, colors: display.syntaxColors, sink: sink))
+                : .notJSON(
+                    JSONPathBodyError("--jsonpath: the response body is not JSON (it starts with neither { nor [)",
+                                      failureClass: .responseRejected))
+        } else if ResponseSerializerKind.looksLikeJSON(sniffed) {
             let formatter = JSONStreamFormatter(
                 options: display.jsonOptions(sniffed: true), sink: sink)
             mode = .formatting(formatter)

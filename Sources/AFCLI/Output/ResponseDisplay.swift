@@ -59,6 +59,15 @@ enum ResponseOptionParser {
         }
         return types
     }
+
+    /// `--jsonpath`: an RFC 9535 query.
+    static func jsonPath(_ text: String) throws(OptionValueError) -> JSONPathQuery {
+        do {
+            return try JSONPathQuery(parsing: text)
+        } catch {
+            throw OptionValueError("is not a JSONPath query: \(error.description)")
+        }
+    }
 }
 
 /// How response bodies are shown, settled once from the options and the terminal (HTTPie's
@@ -84,6 +93,8 @@ struct ResponseDisplay {
     var streams = false
     /// `--quiet`: formatter warnings are not shown.
     var quiet = false
+    /// `--jsonpath`: print what this query selects from a JSON body instead of the body.
+    var jsonPath: JSONPathQuery?
 
     /// The display for the options, where output goes and whether it takes colour by default
     /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
@@ -104,6 +115,7 @@ struct ResponseDisplay {
         plistDisplay = options.plistAs
         streams = options.stream
         quiet = options.quiet
+        jsonPath = options.jsonPath
     }
 
     /// A display that prints bodies as received.

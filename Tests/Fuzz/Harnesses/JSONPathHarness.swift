@@ -1,0 +1,50 @@
+import AFKit
+
+/// The JSONPath parser and evaluator, and the I-Regexp engine behind `match()` and `search()`.
+enum JSONPathHarness {
+    /// Input: a query, a NUL byte, a JSON document. Every node selected has a normalized path
+    /// that is itself a valid query selecting exactly that node; the query text is also compiled
+    /// as an I-Regexp and run on the document text (neither may crash or run away).
+    static func run(_ input: UnsafeRawBufferPointer) {
+        let fields = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        let queryText = String(decoding: fields[0], as: UTF8.self)
+        let document = fields.count > 1 ? Array(fields[1]) : []
+        if let pattern = try? IRegexp(queryText) {
+            let text = String(decoding: document, as: UTF8.self)
+            _ = pattern.matches(text)
+            _ = pattern.contains(text)
+        }
+        var limits = JSONPathLimits()
+        limits.maximumNodes = 10_000
+        limits.maximumSteps = 200_000
+        guard let query = try? JSONPathQuery(parsing: queryText, limits: limits),
+            let value = try? JSONParser.parse(bytes: document, replacingLoneSurrogates: true),
+            let nodes = try? query.evaluate(on: value, limits: limits)
+        else { return }
+        // Streamed over the document as written (anything but a crash goes), and over its
+        // compact re-encoding (no repeated keys): the same matches as the evaluator's.
+        _ = try? JSONPathStreamFilter.run(query, on: document, chunkSize: 1 + document.count % 7)
+        if let compact = try? JSONWriter.encode(value),
+            let streamed = try? JSONPathStreamFilter.run(query, on: compact, chunkSize: 1 + document.count % 5)
+        {
+            var lines = String(decoding: streamed, as: UTF8.self).split(separator: "\n").map(String.init)
+            var expected = nodes.compactMap { (try? JSONWriter.encode($0.value)).map { String(decoding: $0, as: UTF8.self) } }
+            if queryText.contains("..") {
+                lines.sort()
+                expected.sort()
+            }
+            FuzzInvariant.check(lines == expected, "streaming \(queryText) gives the evaluator's matches")
+        }
+        for node in nodes.prefix(20) {
+            let path = node.normalizedPath
+            guard let again = try? JSONPathQuery(parsing: path) else {
+                FuzzInvariant.check(false, "normalized path \(path) parses")
+                return
+            }
+            let found = try? again.evaluate(on: value, limits: limits)
+            FuzzInvariant.check(
+                found?.count == 1 && found?[0].value == node.value && found?[0].normalizedPath == path,
+                "normalized path \(path) selects its node")
+        }
+    }
+}
