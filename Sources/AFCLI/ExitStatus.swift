@@ -41,6 +41,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case envelopeCommonFailure = 14
     /// `--cache=only` found no response it may answer with; nothing was sent.
     case cacheMiss = 15
+    /// A request's assertions (`??` lines of a `.http` file) did not all hold.
+    case assertionFailed = 16
     /// Interrupted by SIGINT (Ctrl-C) or SIGTERM, as shells report 128 + SIGINT.
     case interrupted = 130
 
@@ -79,6 +81,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             return "--envelope: the answer's status was a common-failure status (logged in elsewhere and the like)."
         case .cacheMiss:
             return "--cache=only found no stored response it may answer with; nothing was sent."
+        case .assertionFailed:
+            return "afcli run: a request's assertions (?? lines) did not all hold; each is listed with its actual value."
         case .interrupted:
             return "Interrupted (Ctrl-C or SIGTERM)."
         }

@@ -23,19 +23,34 @@ struct RequestLogFields: Sendable {
     }
 }
 
-/// The start of a response body, kept for the request log: at most `RequestLogger.bodyLimit`
+/// The start of a response body, kept for the request log and for assertions: at most `limit`
 /// bytes, however large the body.
 struct LoggedBody {
     private(set) var bytes: [UInt8] = []
     /// Whether `bytes` is only the start of the body.
     private(set) var truncated = false
+    /// The most bytes kept.
+    var limit = RequestLogger.bodyLimit
+
+    init(limit: Int = RequestLogger.bodyLimit) {
+        self.limit = limit
+    }
 
     /// Keeps what still fits of `chunk`.
     mutating func append(_ chunk: UnsafeRawBufferPointer) {
         guard !truncated else { return }
-        let room = RequestLogger.bodyLimit - bytes.count
+        let room = limit - bytes.count
         bytes.append(contentsOf: chunk.prefix(room))
         truncated = chunk.count > room
+    }
+
+    /// The first `limit` bytes of what was kept (the log quotes less than assertions read).
+    func prefix(_ limit: Int) -> LoggedBody {
+        guard bytes.count > limit else { return self }
+        var start = LoggedBody(limit: limit)
+        start.bytes = Array(bytes.prefix(limit))
+        start.truncated = true
+        return start
     }
 }
 

@@ -17,9 +17,10 @@ struct ExchangeOutcome {
     var transferError: (any Error)?
     /// What `--envelope` read in the final 2xx body; nil without `--envelope` or for another status.
     var envelope: EnvelopeReading?
-    /// What the response cache did, as a run's line reports it; nil when it took no part (and,
-    /// for now, for a single request, whose cache stage tells its outcome itself).
+    /// What the response cache did; nil when it took no part.
     var cache: CacheOutcome?
+    /// The request's assertions (`??` lines), checked against the response; empty for none.
+    var assertions: [AssertionResult] = []
 }
 
 /// What the envelope stage read in a final 2xx body.
@@ -49,13 +50,20 @@ enum EnvelopeReading {
 final class OutcomeRecorder: ForwardingDelegate {
     let next: HTTPClientDelegate
     /// Whether the final body's start is kept for the request log (which then reads it whole).
-    var keepsBodyForLog = false
+    var keepsBodyForLog: Bool {
+        get { keptBodyLimit > 0 }
+        set { keptBodyLimit = max(keptBodyLimit, newValue ? RequestLogger.bodyLimit : 0) }
+    }
+    /// The most of the final body kept (for the log, for assertions); 0 keeps none.
+    var keptBodyLimit = 0
     /// The final response's head, once it arrived.
     private(set) var finalHead: ResponseHead?
     /// Body bytes of the final response so far.
     private(set) var bodyBytes: Int64 = 0
+    /// The final body's start, for assertions (at most `keptBodyLimit` bytes).
+    private(set) var keptBody = LoggedBody()
     /// The final body's start, for the request log.
-    private(set) var loggedBody = LoggedBody()
+    var loggedBody: LoggedBody { keptBody.prefix(RequestLogger.bodyLimit) }
 
     init(next: HTTPClientDelegate) {
         self.next = next
@@ -92,7 +100,7 @@ final class OutcomeRecorder: ForwardingDelegate {
         if isFinal {
             finalHead = head
             bodyBytes = 0
-            loggedBody = LoggedBody()
+            keptBody = LoggedBody(limit: keptBodyLimit)
         }
         try next.didReceive(hop: hop, head: head, isFinal: isFinal)
     }
@@ -100,7 +108,7 @@ final class OutcomeRecorder: ForwardingDelegate {
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
         if isFinal {
             bodyBytes += Int64(chunk.count)
-            if keepsBodyForLog { loggedBody.append(chunk) }
+            if keptBodyLimit > 0 { keptBody.append(chunk) }
         }
         try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
     }

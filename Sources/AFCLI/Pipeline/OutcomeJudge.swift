@@ -56,11 +56,23 @@ struct OutcomeJudge {
     }
 
     /// The verdict on `outcome`. A transfer that failed is its error. Otherwise a failed
-    /// validation decides first; then the envelope's verdict; then, without validation, the
-    /// status check.
+    /// validation decides first; then a failed assertion; then the envelope's verdict; then,
+    /// without validation and without an assertion on the status, the status check.
     func verdict(_ outcome: ExchangeOutcome) -> Verdict {
         if let error = outcome.transferError { return Verdict(failure: error) }
         let code = outcome.statusCode ?? 0
+        let failed = outcome.assertions.filter { !$0.passed }
+        if validator == nil || validator?.validate(
+            statusCode: code, contentType: outcome.contentType, bodyLength: outcome.bodyBytes) == nil,
+            !failed.isEmpty
+        {
+            let listed = failed.map(\.failureText).joined(separator: "; ")
+            return Verdict(
+                status: .assertionFailed,
+                message: failed.count == 1 ? "assertion failed: " + listed : "\(failed.count) assertions failed: " + listed)
+        }
+        // An assertion on the status says which status is expected: it replaces the status check.
+        let assertsStatus = outcome.assertions.contains { $0.assertion.field == .status }
         if let validator {
             if let failure = validator.validate(
                 statusCode: code, contentType: outcome.contentType, bodyLength: outcome.bodyBytes)
@@ -70,7 +82,7 @@ struct OutcomeJudge {
             return Self.verdict(outcome.envelope) ?? .success
         }
         if let enveloped = Self.verdict(outcome.envelope) { return enveloped }
-        let status = ExitStatus.forFinalResponse(code: code, checkStatus: checkStatus)
+        let status = ExitStatus.forFinalResponse(code: code, checkStatus: checkStatus && !assertsStatus)
         guard status != .success else { return .success }
         return Verdict(status: status, message: "HTTP \(code) \(outcome.reasonPhrase)", isStatusCheck: true)
     }

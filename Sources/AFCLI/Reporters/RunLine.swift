@@ -31,6 +31,8 @@ struct RunLine {
     var error: String?
     /// The exit status this request counts as (`.success` when it succeeded).
     var status: ExitStatus = .success
+    /// Its assertions (`??` lines) and what each saw; empty for none, and then not in the line.
+    var assertions: [AssertionResult] = []
 
     /// Whether the request counts as succeeded.
     var succeeded: Bool { status == .success }
@@ -52,6 +54,7 @@ struct RunLine {
             Self.fixedBound + escapedBound(name) + escapedBound(method) + escapedBound(url)
             + escapedBound(httpVersion) + escapedBound(file) + escapedBound(error)
             + escapedBound(metrics?.remoteAddress)
+            + assertions.reduce(0) { $0 + 64 + escapedBound($1.assertion.text) + escapedBound($1.actual) + escapedBound($1.problem) }
         return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             var line = LineWriter(buffer)
             write(into: &line)
@@ -111,6 +114,25 @@ struct RunLine {
         if usesCache {
             line.raw(",\"cache\":")
             line.string(cache?.word)
+        }
+        if !assertions.isEmpty {
+            line.raw(",\"assertions\":[")
+            for (position, result) in assertions.enumerated() {
+                line.raw(position == 0 ? "{\"line\":" : ",{\"line\":")
+                line.decimal(Int64(result.assertion.line))
+                line.raw(",\"assert\":")
+                line.string(result.assertion.text)
+                line.raw(",\"passed\":")
+                line.raw(result.passed ? "true" : "false")
+                line.raw(",\"actual\":")
+                line.string(result.actual)
+                if let problem = result.problem {
+                    line.raw(",\"problem\":")
+                    line.string(problem)
+                }
+                line.raw("}")
+            }
+            line.raw("]")
         }
         line.raw(",\"error\":")
         line.string(error)

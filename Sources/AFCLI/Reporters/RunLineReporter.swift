@@ -77,6 +77,7 @@ final class RunLineReporter: RunReporter {
                 line.metricsEndAtFailure = finished.completion.transferFailed
             }
         }
+        line.assertions = finished.outcome.assertions
         line.apply(finished.verdict)
         try write(line, origin: running.entry.origin)
     }
@@ -125,8 +126,9 @@ final class RunLineReporter: RunReporter {
         guard !line.succeeded, line.status != .interrupted else { return }
         status.clear()
         let message = line.error ?? "failed"
-        // A preparation error already names where the request was written.
-        let place = origin.isEmpty || message.hasPrefix(origin + ":") ? "" : " (\(origin))"
+        // A preparation error already names where in the source it was written.
+        let source = origin.split(separator: ":").first.map { String($0) + ":" } ?? origin
+        let place = origin.isEmpty || message.hasPrefix(source) ? "" : " (\(origin))"
         ErrorReporter.error("\(line.name)\(place): \(message)")
     }
 }

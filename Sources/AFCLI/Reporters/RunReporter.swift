@@ -65,6 +65,8 @@ struct ExchangeInFlight {
     let options: SharedOptions
     /// What its request log block says of the request; nil when the run does not log.
     let logFields: RequestLogFields?
+    /// What its response must satisfy (`??` lines).
+    var assertions: [ResponseAssertion] = []
 }
 
 /// An exchange that ended, judged: what a reporter tells.

@@ -78,6 +78,8 @@ enum HTTPFileBatch {
 
     /// Builds one request with the run's options and the request's own directives.
     static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> PlannedRequest {
+        // A request the file writes with what afcli cannot do (`?? js`) fails alone, unsent.
+        if let refusal = request.refusal { throw LocatedError(origin: "\(path):\(refusal.line)", underlying: refusal) }
         var (prepared, shared, isShared) = try build(request, path: path, context: context)
         let options = shared.values
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
@@ -91,6 +93,7 @@ enum HTTPFileBatch {
         planned.decryptCommand = settings.decryptCommand
         planned.envelope = settings.envelope
         planned.sendsCookies = !request.noCookieJar
+        planned.assertions = request.assertions
         return planned
     }
 

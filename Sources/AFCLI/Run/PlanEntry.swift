@@ -44,6 +44,8 @@ struct PlannedRequest {
     var sendsCookies = true
     /// The envelope its final 2xx body is read as (`--envelope`); nil to pass the body on as it is.
     var envelope: EnvelopeSpec?
+    /// What its response must satisfy (a `.http` request's `??` lines); empty for nothing.
+    var assertions: [ResponseAssertion] = []
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

@@ -164,10 +164,13 @@ final class Runner {
             let stages = EventStages(
                 receiver: receiver, decryptCommand: request.decryptCommand, envelope: request.envelope)
             stages.recorder.keepsBodyForLog = logFields != nil
+            if !request.assertions.isEmpty {
+                stages.recorder.keptBodyLimit = max(stages.recorder.keptBodyLimit, ResponseCheck.bodyLimit)
+            }
             running = ExchangeInFlight(
                 index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
                 envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
-                logFields: logFields)
+                logFields: logFields, assertions: request.assertions)
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
@@ -208,6 +211,13 @@ final class Runner {
             saving = saving ?? error
         }
         if let saving { outcome.transferError = saving }
+        if !running.assertions.isEmpty, outcome.transferError == nil, case .success(let result) = ended.result {
+            let body = running.recorder.keptBody
+            let checked = CheckedResponse(
+                statusCode: result.statusCode, head: running.recorder.finalHead ?? result.head, body: body.bytes,
+                bodyTruncated: body.truncated, metrics: ended.cache?.isStoredAnswer == true ? nil : result.outcome.metrics)
+            outcome.assertions = ResponseCheck.check(running.assertions, against: checked)
+        }
         let verdict = running.judge.verdict(outcome)
         log(running, outcome)
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }

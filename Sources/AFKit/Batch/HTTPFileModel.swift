@@ -61,6 +61,11 @@ package struct HTTPFileRequest: Equatable, Sendable {
     package var connectionTimeout: Double?
     /// `# @first`: a keeper, completed before any other request starts.
     package var isFirst = false
+    /// The `?? …` lines: what its response must satisfy.
+    package var assertions: [ResponseAssertion] = []
+    /// Why the request cannot be sent as written (a `?? js` line needs JavaScript): it fails
+    /// when its turn comes, and the other requests still run.
+    package var refusal: HTTPFileError?
 
     package init(name: String? = nil, line: Int, method: String, url: String) {
         self.name = name

@@ -225,6 +225,10 @@ private struct Parser {
             return
         }
         if commentText(trimmed) != nil { return }
+        if trimmed.hasPrefix("??") {
+            try readAssertion(trimmed, number: number)
+            return
+        }
         if trimmed.hasPrefix(">") || Self.isResponseReference(trimmed) {
             try readHandler(trimmed, number: number)
             return
@@ -246,6 +250,10 @@ private struct Parser {
 
     /// A body line: text, `< PATH`, or the start of a response handler.
     private mutating func readBody(_ line: String, number: Int) throws(HTTPFileError) {
+        if line.hasPrefix("??") {
+            try readAssertion(line, number: number)
+            return
+        }
         if line.hasPrefix(">") || Self.isResponseReference(line) {
             try readHandler(line, number: number)
             return
@@ -274,6 +282,10 @@ private struct Parser {
     private mutating func readAfterHandler(_ line: String, number: Int) throws(HTTPFileError) {
         let trimmed = trim(line[...])
         if trimmed.isEmpty || commentText(trimmed) != nil { return }
+        if trimmed.hasPrefix("??") {
+            try readAssertion(trimmed, number: number)
+            return
+        }
         guard trimmed.hasPrefix(">") || Self.isResponseReference(trimmed) else {
             throw HTTPFileError(
                 line: number,
@@ -281,6 +293,18 @@ private struct Parser {
                     + "(start a new request with ###)")
         }
         try readHandler(trimmed, number: number)
+    }
+
+    /// `?? FIELD … PREDICATE [VALUE]` (httpyac): an assertion on the response, never part of the
+    /// body. A line that needs JavaScript (`?? js …`) refuses its request alone; any other
+    /// mistake stops the file.
+    private mutating func readAssertion(_ text: String, number: Int) throws(HTTPFileError) {
+        do throws(ResponseAssertionError) {
+            request?.assertions.append(try ResponseAssertion.parse(String(text.dropFirst(2)), line: number))
+        } catch {
+            guard error.needsJavaScript else { throw HTTPFileError(line: number, reason: error.reason) }
+            if request?.refusal == nil { request?.refusal = HTTPFileError(line: number, reason: error.reason) }
+        }
     }
 
     /// Whether `text` is a response reference, `<> FILE`: a response kept by the JetBrains client

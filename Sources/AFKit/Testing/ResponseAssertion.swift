@@ -1,0 +1,166 @@
+/// One check of a response, written in httpyac's `??` syntax: `?? FIELD [ARGUMENT] PREDICATE
+/// [EXPECTED]` (`?? status == 200`, `?? header content-type includes json`, `?? body $.items
+/// exists`, `?? duration < 200`, `?? xpath /slideshow/@title == Sample Slide Show`).
+package struct ResponseAssertion: Equatable, Sendable {
+    /// What of the response is checked.
+    package enum Field: Equatable, Sendable {
+        /// The final status code.
+        case status
+        /// A response header's value (the first of that name), compared case-insensitively by name.
+        case header(String)
+        /// The body as text; with a JSONPath (`$.items`, or a bare property path `form`, read as
+        /// `$.form`), the value it selects in the JSON body.
+        case body(path: String?)
+        /// A JSONPath query on the JSON body (`?? jsonpath $.items[0].id == 7`).
+        case jsonPath(String)
+        /// An XPath query on the XML body: the string value of its first node, or its result.
+        case xPath(String)
+        /// Milliseconds of a phase of the exchange: total by default.
+        case duration(DurationPhase)
+    }
+
+    /// httpyac's timing identifiers.
+    package enum DurationPhase: String, Equatable, Sendable, CaseIterable {
+        case total, firstByte, download, wait, request, tcp, tls
+    }
+
+    /// How the field's actual value is compared with the expected one.
+    package enum Predicate: String, Equatable, Sendable, CaseIterable {
+        case equals = "=="
+        case notEquals = "!="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case less = "<"
+        case lessOrEqual = "<="
+        case startsWith, endsWith, includes, exists, isTrue, isFalse, isNumber, isBoolean, isString, isArray
+        case matches, sha256
+
+        /// The spellings httpyac accepts for each predicate.
+        static let spellings: [String: Predicate] = {
+            var table: [String: Predicate] = [:]
+            for each in allCases { table[each.rawValue] = each }
+            table["equals"] = .equals
+            table["contains"] = .includes
+            return table
+        }()
+
+        /// Whether the predicate takes an expected value.
+        package var takesValue: Bool {
+            switch self {
+            case .exists, .isTrue, .isFalse, .isNumber, .isBoolean, .isString, .isArray: return false
+            default: return true
+            }
+        }
+    }
+
+    package var field: Field
+    package var predicate: Predicate
+    /// The expected value as written (the rest of the line); nil for a predicate without one.
+    package var expected: String?
+    /// The `??` line, from 1.
+    package var line: Int
+    /// The assertion as written, after `?? `, for reports.
+    package var text: String
+
+    package init(field: Field, predicate: Predicate, expected: String?, line: Int, text: String) {
+        self.field = field
+        self.predicate = predicate
+        self.expected = expected
+        self.line = line
+        self.text = text
+    }
+}
+
+/// A `??` line that cannot be checked as written.
+package struct ResponseAssertionError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var reason: String
+    /// Whether the line needs JavaScript (`?? js …`), which afcli does not run.
+    package var needsJavaScript = false
+
+    package var description: String { reason }
+}
+
+extension ResponseAssertion {
+    /// The longest `??` line read, in bytes.
+    package static let maximumLength = 64 << 10
+
+    /// Reads the text after `??` on line `line`.
+    package static func parse(_ text: String, line: Int) throws(ResponseAssertionError) -> ResponseAssertion {
+        guard text.utf8.count <= maximumLength else { throw ResponseAssertionError(reason: "the ?? line is longer than 64 KiB") }
+        let written = String(text.drop(while: { $0 == " " || $0 == "\t" }))
+        var words = written.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let fieldWord = words.first else { throw ResponseAssertionError(reason: "?? needs a field: status, header, body, jsonpath, xpath or duration") }
+        words.removeFirst()
+        if fieldWord == "js" {
+            throw ResponseAssertionError(
+                reason: "?? js needs JavaScript, which afcli does not run: write the check with status, header, body, "
+                    + "jsonpath, xpath or duration", needsJavaScript: true)
+        }
+        // The first predicate word ends the field's argument; the rest of the line is the value.
+        guard let predicateIndex = words.firstIndex(where: { Predicate.spellings[$0] != nil }) else {
+            throw ResponseAssertionError(reason: "\"?? \(written)\" names no condition (==, !=, <, includes, exists…)")
+        }
+        let argument = words[..<predicateIndex].joined(separator: " ")
+        let predicate = Predicate.spellings[words[predicateIndex]]!
+        // `written` still starts with the field word.
+        let expected = Self.rest(of: written, after: predicateIndex + 2)
+        let field: Field
+        switch fieldWord {
+        case "status":
+            guard argument.isEmpty else { throw ResponseAssertionError(reason: "?? status takes no argument: \"\(argument)\"") }
+            field = .status
+        case "header":
+            guard !argument.isEmpty, !argument.contains(" ") else {
+                throw ResponseAssertionError(reason: "?? header needs one header name before the condition")
+            }
+            field = .header(argument)
+        case "body":
+            field = .body(path: argument.isEmpty ? nil : argument)
+        case "jsonpath":
+            guard !argument.isEmpty else { throw ResponseAssertionError(reason: "?? jsonpath needs a query before the condition") }
+            field = .jsonPath(argument)
+        case "xpath":
+            guard !argument.isEmpty else { throw ResponseAssertionError(reason: "?? xpath needs an expression before the condition") }
+            field = .xPath(argument)
+        case "duration":
+            if argument.isEmpty {
+                field = .duration(.total)
+            } else if let phase = DurationPhase(rawValue: argument) {
+                field = .duration(phase)
+            } else {
+                throw ResponseAssertionError(
+                    reason: "?? duration \(argument): the phase is one of "
+                        + DurationPhase.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        default:
+            throw ResponseAssertionError(
+                reason: "?? \(fieldWord) is no field afcli checks (status, header, body, jsonpath, xpath, duration)")
+        }
+        if predicate.takesValue, expected == nil {
+            throw ResponseAssertionError(reason: "?? \(written): \(words[predicateIndex]) needs a value after it")
+        }
+        if !predicate.takesValue, expected != nil {
+            throw ResponseAssertionError(reason: "?? \(written): \(words[predicateIndex]) takes no value")
+        }
+        if predicate == .matches, let expected, (try? ResponsePattern(expected)) == nil {
+            throw ResponseAssertionError(reason: "?? \(written): \"\(expected)\" is not a regular expression")
+        }
+        return ResponseAssertion(field: field, predicate: predicate, expected: expected, line: line, text: written)
+    }
+
+    /// The text of `line` after its first `count` blank-separated words, trimmed; nil when empty.
+    private static func rest(of line: String, after count: Int) -> String? {
+        var index = line.startIndex
+        for _ in 0..<count {
+            while index < line.endIndex, line[index] == " " || line[index] == "\t" { index = line.index(after: index) }
+            while index < line.endIndex, line[index] != " ", line[index] != "\t" { index = line.index(after: index) }
+        }
+        let rest = line[index...].drop(while: { $0 == " " || $0 == "\t" })
+        var end = rest.endIndex
+        while end > rest.startIndex, rest[rest.index(before: end)] == " " || rest[rest.index(before: end)] == "\t" {
+            end = rest.index(before: end)
+        }
+        let text = String(rest[..<end])
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,285 @@
+import AFCurl
+
+/// What a response's assertions are checked against: its final head, the start of its body (the
+/// body as the reporter got it, decrypted), and the times of its transfer.
+package struct CheckedResponse {
+    package var statusCode: Int
+    package var head: ResponseHead?
+    /// The body, at most `ResponseCheck.bodyLimit` bytes of it.
+    package var body: [UInt8]
+    /// Whether `body` is only the start of the body.
+    package var bodyTruncated: Bool
+    /// The final transfer's times; nil for an answer from the cache or `--local`.
+    package var metrics: TransferMetrics?
+
+    package init(statusCode: Int, head: ResponseHead?, body: [UInt8], bodyTruncated: Bool, metrics: TransferMetrics?) {
+        self.statusCode = statusCode
+        self.head = head
+        self.body = body
+        self.bodyTruncated = bodyTruncated
+        self.metrics = metrics
+    }
+}
+
+/// The outcome of one assertion: whether it held and the actual value it saw.
+package struct AssertionResult: Sendable {
+    package var assertion: ResponseAssertion
+    package var passed: Bool
+    /// The actual value, as shown in reports (at most 200 characters); nil when there was none
+    /// (a missing header, a path that selected nothing).
+    package var actual: String?
+    /// Why it could not be checked (a body that is not JSON, a query that does not parse).
+    package var problem: String?
+
+    /// One line telling a failure: `status == 200 (actual 404)`.
+    package var failureText: String {
+        let seen = problem ?? "actual " + (actual ?? "none")
+        return assertion.text + " (" + seen + ")"
+    }
+}
+
+/// Checks `ResponseAssertion`s against a response.
+package enum ResponseCheck {
+    /// The most of a body that assertions read (16 MiB); a longer body fails the assertions that
+    /// need it rather than being held whole.
+    package static let bodyLimit = 16 << 20
+    /// The most characters of an actual value a report shows.
+    static let shownLength = 200
+
+    /// A value an assertion compares: text (a header, the body, an XPath result), a JSON value,
+    /// or a number (the status, a duration).
+    enum Actual {
+        case text(String)
+        case json(JSONValue)
+        case number(Double)
+        case missing
+    }
+
+    /// Checks every assertion against `response`.
+    package static func check(_ assertions: [ResponseAssertion], against response: CheckedResponse) -> [AssertionResult] {
+        var parsedBody: Result<JSONValue, JSONParseError>?
+        return assertions.map { assertion in
+            let actual: Actual
+            do throws(Unreadable) {
+                actual = try value(of: assertion.field, in: response, json: &parsedBody)
+            } catch {
+                return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
+            }
+            return AssertionResult(
+                assertion: assertion, passed: holds(assertion, actual, response: response), actual: shown(actual))
+        }
+    }
+
+    /// Why a field could not be read.
+    struct Unreadable: Error {
+        var reason: String
+    }
+
+    /// The field's actual value.
+    static func value(
+        of field: ResponseAssertion.Field, in response: CheckedResponse, json: inout Result<JSONValue, JSONParseError>?
+    ) throws(Unreadable) -> Actual {
+        switch field {
+        case .status:
+            return .number(Double(response.statusCode))
+        case .header(let name):
+            return response.head?.value(for: name).map(Actual.text) ?? .missing
+        case .duration(let phase):
+            guard let metrics = response.metrics else { return .number(0) }
+            return .number((seconds(phase, metrics) * 1000).rounded())
+        case .body(let path?):
+            return try query(path.hasPrefix("$") ? path : "$." + path, response, &json)
+        case .jsonPath(let path):
+            return try query(path, response, &json)
+        case .body(nil):
+            try requireWhole(response)
+            return .text(String(decoding: response.body, as: UTF8.self))
+        case .xPath(let expression):
+            try requireWhole(response)
+            return try xPath(expression, response)
+        }
+    }
+
+    /// The string value of the first node `expression` selects in the XML body, or its result.
+    private static func xPath(_ expression: String, _ response: CheckedResponse) throws(Unreadable) -> Actual {
+        throw Unreadable(reason: "XPATH-PENDING")
+    }
+
+    /// The first value `path` selects in the JSON body; `.missing` when it selects nothing.
+    private static func query(
+        _ path: String, _ response: CheckedResponse, _ json: inout Result<JSONValue, JSONParseError>?
+    ) throws(Unreadable) -> Actual {
+        try requireWhole(response)
+        let query: JSONPathQuery
+        do {
+            query = try JSONPathQuery(parsing: path)
+        } catch {
+            throw Unreadable(reason: "\(path) is no JSONPath query: \(error)")
+        }
+        if json == nil { json = Result { () throws(JSONParseError) in try JSONParser.parse(bytes: response.body) } }
+        guard case .success(let document)? = json else { throw Unreadable(reason: "the body is not JSON") }
+        do {
+            return try query.values(in: document).first.map(Actual.json) ?? .missing
+        } catch {
+            throw Unreadable(reason: "\(error)")
+        }
+    }
+
+    /// Refuses to check a body that was longer than the limit.
+    private static func requireWhole(_ response: CheckedResponse) throws(Unreadable) {
+        if response.bodyTruncated {
+            throw Unreadable(reason: "the body is larger than \(bodyLimit >> 20) MiB, more than assertions read")
+        }
+    }
+
+    /// httpyac's timing identifiers in libcurl's cumulative times.
+    private static func seconds(_ phase: ResponseAssertion.DurationPhase, _ metrics: TransferMetrics) -> Double {
+        switch phase {
+        case .total: return metrics.total
+        case .firstByte: return metrics.startTransfer
+        case .download: return max(0, metrics.total - metrics.startTransfer)
+        case .wait: return max(0, metrics.startTransfer - metrics.preTransfer)
+        case .request: return metrics.preTransfer
+        case .tcp: return max(0, metrics.connect - metrics.nameLookup)
+        case .tls: return metrics.appConnect > 0 ? max(0, metrics.appConnect - metrics.connect) : 0
+        }
+    }
+
+    /// Whether `assertion` holds for `actual`.
+    static func holds(_ assertion: ResponseAssertion, _ actual: Actual, response: CheckedResponse) -> Bool {
+        let expected = assertion.expected ?? ""
+        switch assertion.predicate {
+        case .exists:
+            if case .missing = actual { return false }
+            if case .text(let text) = actual, case .body(nil) = assertion.field { return !text.isEmpty }
+            return true
+        case .isTrue: return truthy(actual)
+        case .isFalse: return !truthy(actual)
+        case .isNumber:
+            if case .number = actual { return true }
+            if case .json(.number) = actual { return true }
+            return false
+        case .isBoolean:
+            if case .json(.bool) = actual { return true }
+            return false
+        case .isString:
+            if case .text = actual { return true }
+            if case .json(.string) = actual { return true }
+            return false
+        case .isArray:
+            if case .json(.array) = actual { return true }
+            return false
+        case .equals: return equal(actual, expected)
+        case .notEquals: return !equal(actual, expected)
+        case .greater, .greaterOrEqual, .less, .lessOrEqual:
+            guard let left = number(actual), let right = Double(unquoted(expected)) else { return false }
+            switch assertion.predicate {
+            case .greater: return left > right
+            case .greaterOrEqual: return left >= right
+            case .less: return left < right
+            default: return left <= right
+            }
+        case .startsWith: return text(actual)?.hasPrefix(unquoted(expected)) ?? false
+        case .endsWith: return text(actual)?.hasSuffix(unquoted(expected)) ?? false
+        case .includes: return text(actual)?.contains(unquoted(expected)) ?? false
+        case .matches:
+            guard let text = text(actual), let pattern = try? ResponsePattern(expected) else { return false }
+            return pattern.matches(text)
+        case .sha256:
+            guard case .body(nil) = assertion.field, !response.bodyTruncated else {
+                guard let text = text(actual) else { return false }
+                return digestMatches(SHA256.hash(Array(text.utf8)), expected)
+            }
+            return digestMatches(SHA256.hash(response.body), expected)
+        }
+    }
+
+    /// Whether `digest` is `expected`, written in base64 (httpyac's) or hex.
+    private static func digestMatches(_ digest: [UInt8], _ expected: String) -> Bool {
+        let written = expected.trimmingBlanks
+        return Base64.encode(digest) == written || SHA256.hex(digest) == written.lowercased()
+    }
+
+    /// Equality as the value's kind compares: numbers as numbers, JSON strings by their text, other
+    /// JSON by its compact text, text as written (quotes around the expected value optional).
+    private static func equal(_ actual: Actual, _ expected: String) -> Bool {
+        switch actual {
+        case .missing:
+            return false
+        case .number(let value):
+            return Double(unquoted(expected)) == value
+        case .text(let text):
+            return text == expected || text == unquoted(expected)
+        case .json(.number(let literal)):
+            if let left = Double(literal), let right = Double(unquoted(expected)) { return left == right }
+            return literal == expected
+        case .json(.string(let text)):
+            return text == unquoted(expected) || text == expected
+        case .json(let value):
+            guard let written = try? JSONParser.parse(expected) else { return compact(value) == expected }
+            return written.lastValueWins == value.lastValueWins
+        }
+    }
+
+    /// JavaScript's truthiness of the value.
+    private static func truthy(_ actual: Actual) -> Bool {
+        switch actual {
+        case .missing: return false
+        case .number(let value): return value != 0
+        case .text(let text): return !text.isEmpty
+        case .json(.null): return false
+        case .json(.bool(let value)): return value
+        case .json(.number(let literal)): return Double(literal).map { $0 != 0 } ?? true
+        case .json(.string(let text)): return !text.isEmpty
+        case .json: return true
+        }
+    }
+
+    private static func number(_ actual: Actual) -> Double? {
+        switch actual {
+        case .number(let value): return value
+        case .json(.number(let literal)): return Double(literal)
+        case .text(let text): return Double(text.trimmingBlanks)
+        case .json(.string(let text)): return Double(text)
+        default: return nil
+        }
+    }
+
+    /// The value as text for string predicates: a JSON string's text, other JSON compact.
+    private static func text(_ actual: Actual) -> String? {
+        switch actual {
+        case .missing: return nil
+        case .text(let text): return text
+        case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .json(.string(let text)): return text
+        case .json(let value): return compact(value)
+        }
+    }
+
+    private static func compact(_ value: JSONValue) -> String {
+        (try? JSONWriter.encodeToString(value)) ?? ""
+    }
+
+    /// `"text"` or `'text'` without its quotes; anything else as written.
+    private static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else { return text }
+        return String(text.dropFirst().dropLast())
+    }
+
+    /// The actual value as reports show it.
+    static func shown(_ actual: Actual) -> String? {
+        guard let text = text(actual) else { return nil }
+        return text.count > shownLength ? String(text.prefix(shownLength)) + "…" : text
+    }
+}
+
+extension String {
+    /// The text without blanks (spaces, tabs, line ends) around it.
+    fileprivate var trimmingBlanks: String {
+        let scalars = unicodeScalars
+        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = scalars.firstIndex(where: { !isBlank($0) }), let end = scalars.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+}

@@ -1,0 +1,166 @@
+"""afcli run FILE.http with httpyac's `??` assertions: each request's checks are made on its
+response, a failed one fails the request with exit status 16 and lists every check with its
+actual value in the NDJSON line; `?? js` needs JavaScript and refuses its request alone; a `??`
+line is never sent as part of a body."""
+
+import json
+
+from conftest import run
+from loopback import Response
+
+
+def records(result):
+    return [json.loads(line) for line in result.out.splitlines()]
+
+
+def api(request):
+    path = request.target.split("?")[0]
+    if path == "/items":
+        return Response(headers=[("Content-Type", "application/json"), ("X-Count", "2")],
+                        body=b'{"items":[{"id":7,"name":"a","tags":["x"]},{"id":8,"name":"b"}],"ok":true,"n":null}')
+    if path == "/slides":
+        return Response(headers=[("Content-Type", "application/xml")],
+                        body=b'<?xml version="1.0"?><slideshow title="Sample Slide Show"><slide/></slideshow>')
+    if path == "/echo":
+        return Response(headers=[("Content-Type", "text/plain")], body=request.body)
+    return Response(status=404, reason="Not Found", body=b"no such thing")
+
+
+def write(tmp_path, text):
+    path = tmp_path / "api.http"
+    path.write_text(text)
+    return str(path)
+
+
+def test_assertions_that_hold_pass_and_are_listed(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"""### items
+GET {server.url}/items
+
+?? status == 200
+?? status >= 200
+?? header content-type includes json
+?? header x-count == 2
+?? header x-missing isFalse
+?? body includes items
+?? body $.items exists
+?? body ok isTrue
+?? body items isArray
+?? jsonpath $.items[0].id == 7
+?? jsonpath $.items[*].name == "a"
+?? jsonpath $.items[1].name != a
+?? jsonpath $.items[0].tags isArray
+?? jsonpath $.n exists
+?? duration < 60000
+?? body matches ^\\{{"items
+?? status matches ^\\d+$
+""")
+    result = run(["run", path])
+    assert result.code == 0, result
+    (record,) = records(result)
+    assert record["exit"] == 0 and record["error"] is None
+    assert [a["passed"] for a in record["assertions"]] == [True] * 17, record["assertions"]
+    first = record["assertions"][0]
+    assert first == {"line": 4, "assert": "status == 200", "passed": True, "actual": "200"}
+
+
+def test_a_failed_assertion_fails_the_request_with_16_and_shows_the_actual_value(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"""### items
+GET {server.url}/items
+?? status == 200
+?? jsonpath $.items[0].name == b
+?? header content-type startsWith text/
+
+### other
+GET {server.url}/items
+?? status == 200
+""")
+    result = run(["run", path, "--keep-going"])
+    assert result.code == 16, result
+    failed, passed = records(result)
+    assert failed["exit"] == 16 and passed["exit"] == 0
+    assert [a["passed"] for a in failed["assertions"]] == [True, False, False]
+    assert failed["assertions"][1]["actual"] == "a"
+    assert failed["error"] == ("2 assertions failed: jsonpath $.items[0].name == b (actual a); "
+                               "header content-type startsWith text/ (actual application/json)")
+    assert "items (" in result.err and "2 assertions failed" in result.err
+
+
+def test_an_assertion_on_the_status_replaces_the_status_check(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"GET {server.url}/missing\n?? status == 404\n?? body == no such thing\n")
+    result = run(["run", path])
+    assert result.code == 0 and records(result)[0]["status"] == 404, result
+    unchecked = write(tmp_path, f"GET {server.url}/missing\n?? body includes such\n")
+    assert run(["run", unchecked]).code == 4
+
+
+def test_xpath_assertions_read_an_xml_body(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"""GET {server.url}/slides
+
+?? xpath /slideshow/@title == Sample Slide Show
+?? xpath count(//slide) == 1
+?? xpath /slideshow/missing exists
+""")
+    result = run(["run", path, "--keep-going"])
+    (record,) = records(result)
+    assert [a["passed"] for a in record["assertions"]] == [True, True, False], record
+
+
+def test_assertion_lines_are_not_part_of_the_body(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"""POST {server.url}/echo
+Content-Type: text/plain
+
+line one
+line two
+
+?? status == 200
+?? body startsWith line one
+?? body endsWith two
+""")
+    result = run(["run", path])
+    assert server.requests[0].body == b"line one\nline two", server.requests[0].body
+    assert result.code == 0, result
+
+
+def test_a_js_assertion_refuses_its_request_alone_and_nothing_of_it_is_sent(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"""### scripted
+GET {server.url}/items?scripted
+?? js response.parsedBody.ok == true
+
+### plain
+GET {server.url}/items?plain
+?? status == 200
+""")
+    result = run(["run", path, "--keep-going"])
+    scripted, plain = records(result)
+    assert result.code == 2, result
+    assert scripted["exit"] == 2 and "api.http:3" in scripted["error"] and "needs JavaScript" in scripted["error"]
+    assert plain["exit"] == 0
+    assert [r.target for r in server.requests] == ["/items?plain"]
+
+
+def test_a_malformed_assertion_stops_the_file_before_anything_is_sent(server, tmp_path):
+    server.handler = api
+    for line, reason in (("?? status", "names no condition"), ("?? colour == red", "no field afcli checks"),
+                         ("?? status ==", "needs a value"), ("?? header == x", "one header name"),
+                         ("?? duration sometime < 3", "the phase is one of")):
+        path = write(tmp_path, f"GET {server.url}/items\n{line}\n\nGET {server.url}/items\n")
+        result = run(["run", path])
+        assert result.code == 2 and "api.http:2" in result.err and reason in result.err, (line, result)
+    assert server.requests == []
+
+
+def test_a_body_too_large_to_check_fails_the_assertions_that_read_it(server, tmp_path):
+    big = b"x" * (17 << 20)
+    server.handler = lambda request: Response(headers=[("Content-Type", "text/plain")], body=big)
+    path = write(tmp_path, f"GET {server.url}/big\n?? status == 200\n?? body includes y\n")
+    result = run(["run", path])
+    (record,) = records(result)
+    assert result.code == 16 and record["bytes"] == len(big)
+    assert record["assertions"][0]["passed"] and not record["assertions"][1]["passed"]
+    assert "larger than 16 MiB" in record["assertions"][1]["problem"]
