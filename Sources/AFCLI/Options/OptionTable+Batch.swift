@@ -39,5 +39,28 @@ extension OptionTable {
                 values.outputDirectory = try OptionValueParser.nonEmpty(text ?? "", what: "a directory")
             },
             reset: { $0.outputDirectory = nil }),
+        OptionSpec(
+            long: "test", scope: .run, group: .general, help: "run: show a pass/fail line per request and a summary",
+            description: "For afcli run: run the requests as tests. Standard output gets one line per request (PASS "
+                + "or FAIL, its name, method, URL, status, size and time, and under a failure what failed: each "
+                + "assertion that did not hold with its actual value) and a summary; every request runs even "
+                + "after a failure (--keep-going is implied). The exit status is the first failure's, as without "
+                + "--test. On a terminal a plain afcli run shows the same lines; in a pipe or a file it writes "
+                + "NDJSON unless --test is given.",
+            apply: { values, _ in values.testMode = true },
+            reset: { $0.testMode = false }),
+        OptionSpec(
+            long: "report", scope: .run, valueName: "FORMAT=FILE", group: .general,
+            help: "run: also write a junit, tap, json or har report to FILE",
+            description: "For afcli run: write a report of the run to FILE when it ends, besides what standard "
+                + "output gets. FORMAT is junit (JUnit XML as Jenkins, GitLab and GitHub test reporters read it: "
+                + "a test case per request, a failure with the failed assertions, the request's curl command line "
+                + "and its timings), tap (TAP version 13, which prove reads), json (every request's NDJSON record "
+                + "in one document, with a summary) or har (HAR 1.2, with afcli's per-phase times, which a "
+                + "browser's network panel opens). Repeatable; the file is created 0600 (a HAR file holds "
+                + "headers) and replaced if it exists, never through a symbolic link.",
+            completion: .file,
+            apply: { values, text in values.reports.append(try RunReportRequest(parsing: text ?? "")) },
+            reset: { $0.reports = [] }),
     ]
 }

@@ -39,6 +39,10 @@ package struct OptionValues: Equatable, Sendable {
     package var firstNames: [String] = []
     /// `--keep-going`: `afcli run` starts the remaining requests after a failure.
     package var keepGoing: Bool = false
+    /// `--test`: run the requests as tests, a pass/fail line each and a summary.
+    package var testMode: Bool = false
+    /// `--report FORMAT=FILE`: the reports written when a run ends.
+    package var reports: [RunReportRequest] = []
     /// `--output-dir`: where `afcli run` saves each body as `NAME.body`; nil discards bodies.
     package var outputDirectory: String? = nil
     /// `-I/--ignore-stdin`: never read standard input.

@@ -1,10 +1,22 @@
 import AFKit
 
-/// The reporter of `afcli run`: one NDJSON line per request on standard output, in completion
-/// order (`RunLine`), each final body streamed into its file with `--output-dir` and otherwise
-/// dropped as it arrives, the live status line on standard error while the run goes, and the
-/// summary at the end.
+/// The reporter of `afcli run`: one line per request on standard output, in completion order
+/// (`RunLine`): NDJSON for pipes and files, or the readable `RunTestLine` with `--test` and on a
+/// terminal; each final body streamed into its file with `--output-dir` and otherwise dropped as
+/// it arrives; the `--report` files; the live status line on standard error while the run goes,
+/// and the summary at the end.
 final class RunLineReporter: RunReporter {
+    /// What standard output gets for each request.
+    enum Style {
+        /// One NDJSON record a line.
+        case ndjson
+        /// `RunTestLine`s and a summary, coloured with the palette.
+        case readable(Palette)
+    }
+
+    private let style: Style
+    /// The `--report` files, told each request as it ends.
+    private let reports: [any RunReportWriter]
     private let directory: BatchOutputDirectory?
     private let output: OutputStream
     private var status: RunStatusLine
@@ -17,11 +29,16 @@ final class RunLineReporter: RunReporter {
     private let stdoutIsTerminal: Bool
     /// Whether lines were written since the last flush.
     private var wroteLines = false
+    /// When the run started, in seconds since 1970, for the reports.
+    private let startDate = WallClock.now()
 
     init(
         total: Int, directory: BatchOutputDirectory?, output: OutputStream, stderrIsTerminal: Bool,
-        stdoutIsTerminal: Bool = false, usesCache: Bool = false
+        stdoutIsTerminal: Bool = false, usesCache: Bool = false, style: Style = .ndjson,
+        reports: [any RunReportWriter] = []
     ) {
+        self.style = style
+        self.reports = reports
         self.directory = directory
         self.output = output
         self.usesCache = usesCache
@@ -80,6 +97,21 @@ final class RunLineReporter: RunReporter {
         line.assertions = finished.outcome.assertions
         line.apply(finished.verdict)
         try write(line, origin: running.entry.origin)
+        guard !reports.isEmpty else { return }
+        var record = RunRecord(line: line, origin: running.entry.origin)
+        record.responseHead = recorder.finalHead
+        if let request = running.request {
+            record.requestHeaders = request.headers
+            record.requestBodySize = request.bodyBytes.map { Int64($0.count) } ?? request.body?.length.map(Int64.init)
+            let settings = running.settings ?? TransferSettings()
+            record.curlCommand = { (try? CurlCommand(request: request, options: settings))?.shellLine }
+        }
+        try tell(record)
+    }
+
+    /// Tells every report of a request that ended.
+    private func tell(_ record: RunRecord) throws {
+        for report in reports { try report.add(record) }
     }
 
     func didNotStart(_ index: Int, entry: PlanEntry, method: String, url: String, error: any Error) throws {
@@ -87,6 +119,7 @@ final class RunLineReporter: RunReporter {
         var line = RunLine(name: entry.name, method: method, url: url)
         line.apply(OutcomeJudge.Verdict(failure: error))
         try write(line, origin: entry.origin)
+        try tell(RunRecord(line: line, origin: entry.origin))
     }
 
     func cancelled(_ exchange: ExchangeInFlight, _ completion: ExchangeCompletion) throws {
@@ -100,6 +133,7 @@ final class RunLineReporter: RunReporter {
         line.error = "interrupted"
         line.status = .interrupted
         try write(line, origin: exchange.entry.origin)
+        try tell(RunRecord(line: line, origin: exchange.entry.origin))
     }
 
     func tick(running: Int) throws {
@@ -111,17 +145,33 @@ final class RunLineReporter: RunReporter {
     }
 
     func ended(notStarted: Int, interrupted: Bool) throws {
+        let now = FileIO.monotonicSeconds()
+        let counts = RunSummary(
+            passed: status.succeeded, failed: status.failed, notRun: notStarted, seconds: now - status.startedAt,
+            startDate: startDate)
+        if case .readable(let palette) = style { try output.write(RunTestLine.summary(counts, palette: palette)) }
         try output.flush()
         status.clear()
-        let summary = status.summary(notStarted: notStarted, now: FileIO.monotonicSeconds(), interrupted: interrupted)
-        if status.isLive || interrupted { StandardError.write(summary + "\n") }
+        let summary = status.summary(notStarted: notStarted, now: now, interrupted: interrupted)
+        // The readable summary said it already, unless an interrupt is to be told.
+        if case .readable = style, !interrupted {
+        } else if status.isLive || interrupted {
+            StandardError.write(summary + "\n")
+        }
+        for report in reports { try report.finish(counts) }
     }
 
-    /// Writes a request's line, counts it, and tells a failure on standard error.
+    /// Writes a request's line, counts it, and tells a failure on standard error (a readable
+    /// line tells it itself).
     private func write(_ line: RunLine, origin: String) throws {
-        try output.write(line.jsonLine())
         wroteLines = true
         status.count(succeeded: line.succeeded)
+        if case .readable(let palette) = style {
+            if stdoutIsTerminal { status.clear() }
+            try output.write(RunTestLine.text(line, palette: palette))
+            return
+        }
+        try output.write(line.jsonLine())
         // An interrupt is told once, by the summary.
         guard !line.succeeded, line.status != .interrupted else { return }
         status.clear()

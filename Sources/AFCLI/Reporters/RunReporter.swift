@@ -67,6 +67,9 @@ struct ExchangeInFlight {
     let logFields: RequestLogFields?
     /// What its response must satisfy (`??` lines).
     var assertions: [ResponseAssertion] = []
+    /// The request as prepared, and the settings it is sent with (what a report shows).
+    var request: PreparedRequest? = nil
+    var settings: TransferSettings? = nil
 }
 
 /// An exchange that ended, judged: what a reporter tells.

@@ -49,14 +49,19 @@ struct RunCommand {
         // The cache's decorator only when the run caches: the plain path pays nothing for it.
         let engine: any ExchangeEngine =
             cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: true) } ?? client
+        // Reports are created before anything is sent, and written as requests end.
+        let reports = try options.reports.map { try $0.makeWriter() }
+        // Tests run to the end: every request is a test case.
         let plan = RunPlan(
-            entries: entries, parallel: parallel, keepGoing: options.keepGoing,
+            entries: entries, parallel: parallel, keepGoing: options.keepGoing || options.testMode,
             transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor)
+        let readable = options.testMode || terminal.stdoutIsTerminal
+        let colors = (terminal.stdoutIsTerminal && terminal.colorsStdout) || terminal.forcesColor
         let reporter = RunLineReporter(
             total: entries.count, directory: directory,
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
-            usesCache: cache != nil)
+            usesCache: cache != nil, style: readable ? .readable(Palette(enabled: colors)) : .ndjson, reports: reports)
         let status = try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
         if var cookieStore {
             let lines = client.cookieLines

@@ -170,7 +170,7 @@ final class Runner {
             running = ExchangeInFlight(
                 index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
                 envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
-                logFields: logFields, assertions: request.assertions)
+                logFields: logFields, assertions: request.assertions, request: request.prepared, settings: settings)
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)

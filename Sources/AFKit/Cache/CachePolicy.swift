@@ -67,11 +67,7 @@ package enum CacheClock {
     /// A clock for `environment`.
     package static func clock(environment: [String: String]) -> @Sendable () -> Double {
         if let fixed = environment["AFCLI_TEST_NOW"].flatMap(Double.init) { return { fixed } }
-        return {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-        }
+        return { WallClock.now() }
     }
 }
 

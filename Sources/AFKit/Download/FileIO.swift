@@ -293,3 +293,13 @@ package final class WriteBuffer {
         written = offset
     }
 }
+
+/// The wall clock, for dates that are shown (monotonic time measures durations).
+package enum WallClock {
+    /// Seconds since 1970.
+    package static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
