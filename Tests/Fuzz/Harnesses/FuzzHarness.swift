@@ -25,6 +25,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case cacheControl = "cache-control"
     case cacheHead = "cache-head"
     case envelope
+    case eventStream = "event-stream"
 
     /// Runs the harness on one input.
     package func run(_ input: UnsafeRawBufferPointer) {
@@ -49,6 +50,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .cacheControl: CacheHarnesses.cacheControl(input)
         case .cacheHead: CacheHarnesses.cacheHead(input)
         case .envelope: EnvelopeHarness.run(input)
+        case .eventStream: EventStreamHarness.run(input)
         }
     }
 
