@@ -214,3 +214,19 @@ def test_memory_stays_flat_for_a_long_stream(server, mode):
     assert code == 0, err
     # The event's data is kept up to the 8 MiB limit (and its formatted copy).
     assert line < small + 40 * 1024, (small, line)
+
+
+def test_a_dropped_stream_keeps_the_events_shown_and_fails(server):
+    def body():
+        for part in [b'data: {"n":1}\n\n', b'data: {"n":2}\n\ndata: {"n":3']:
+            yield frame(part)
+
+    server.handler = lambda r: Response(
+        200, "OK", [("Content-Type", "text/event-stream"), ("Transfer-Encoding", "chunked")], body, fault="close")
+    error = b"afcli: error: transfer closed with outstanding read data remaining\n"
+    result = run(["get", "-b", "--events=json", f"{server.url}/events"])
+    assert (result.code, result.stderr) == (1, error)
+    assert result.stdout == (b'{"event":"message","id":null,"data":{"n":1}}\n'
+                             b'{"event":"message","id":null,"data":{"n":2}}\n')
+    result = run(["get", "-b", f"{server.url}/events"])
+    assert (result.code, result.stdout) == (1, b'data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3')
