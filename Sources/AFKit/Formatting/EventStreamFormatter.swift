@@ -148,7 +148,7 @@ package final class EventStreamFormatter: BodyFormatter {
         var single = options
         single.allowsSequence = false
         let sink = CollectingSink()
-        let formatter = JSONStreamFormatter(options: single, sink: sink)
+        let formatter = JSONStreamFormatter(options: single, sink: sink, blockSize: 4096)
         // A CollectingSink never refuses bytes, so neither call throws.
         try? bytes.withUnsafeBytes { try formatter.consume($0) }
         try? formatter.finish()

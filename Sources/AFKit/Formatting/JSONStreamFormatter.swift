@@ -65,9 +65,10 @@ package struct JSONFormatOptions: Sendable {
 package final class JSONStreamFormatter: BodyFormatter {
     private var core: JSONFormatterCore
 
-    /// A formatter writing to `sink`.
-    package init(options: JSONFormatOptions, sink: ByteSink) {
-        core = JSONFormatterCore(options: options, sink: sink)
+    /// A formatter writing to `sink`, handing it output in blocks of about `blockSize` bytes
+    /// (small for a formatter made per server-sent event: its block is allocated each time).
+    package init(options: JSONFormatOptions, sink: ByteSink, blockSize: Int = 256 * 1024) {
+        core = JSONFormatterCore(options: options, sink: sink, blockSize: blockSize)
     }
 
     deinit {
@@ -182,7 +183,7 @@ struct JSONFormatterCore {
     var valuesSeen = 0
     var warnings: [String] = []
 
-    init(options: JSONFormatOptions, sink: ByteSink) {
+    init(options: JSONFormatOptions, sink: ByteSink, blockSize: Int) {
         var layout = options.layout
         // Sorting and dropping rewrite the document, so they need generated whitespace.
         if layout == .preserved, options.sortsKeys || options.dropsNulls { layout = .indented(4) }
@@ -195,7 +196,7 @@ struct JSONFormatterCore {
         reportsErrors = options.reportsErrors
         flushesEachChunk = options.flushesEachChunk
         sortedObjectLimit = options.sortedObjectLimit
-        out = OutputBuffer(sink: sink)
+        out = OutputBuffer(sink: sink, threshold: blockSize)
         out.escapesRawControls = options.escapesControls
         stack = .allocate(capacity: 64)
     }
