@@ -133,6 +133,12 @@ bench-h2: release
 bench-format: release
 	@python3 bench/format $(RELEASE_BIN)
 
+# 100,000 small server-sent events to a pipe: afcli as received, --pretty=all and --events=json
+# beside curl -N | cat (time and peak RSS), then 200 MB of events and one endless line at flat memory.
+.PHONY: bench-events
+bench-events: release
+	@python3 bench/events $(RELEASE_BIN)
+
 # The response cache: a hit of a small and of a 50 MB JSON beside a plain GET from nginx and curl,
 # and the peak RSS of storing and serving a 1 GiB body (needs 2 GiB free in bench/out).
 .PHONY: bench-cache

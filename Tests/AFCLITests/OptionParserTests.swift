@@ -93,6 +93,7 @@ final class OptionParserTests: XCTestCase {
             case "style": return ["--style", "mono"]
             case "indent": return ["--indent", "2"]
             case "plist-as": return ["--plist-as", "json"]
+            case "events": return ["--events", "json"]
             case "accept-status": return ["--accept-status", "200-299,304"]
             case "accept-type": return ["--accept-type", "json"]
             case "log": return ["--log", "cj"]

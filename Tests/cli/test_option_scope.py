@@ -29,6 +29,7 @@ def refused(result, option, command):
     (["-w", "%{http_code}"], "--write-out"),
     (["--meta=json"], "--meta"),
     (["--stream"], "--stream"),
+    (["--events=json"], "--events"),
     (["--throttle", "1k"], "--throttle"),
     (["--session-store-auth", "no"], "--session-store-auth"),
     (["-q"], "--quiet"),
@@ -52,6 +53,7 @@ def test_run_refuses_what_it_would_ignore_and_sends_nothing(server, tmp_path, op
     (["--decrypt-cmd", "cat"], "--decrypt-cmd"),
     (["--log=cj"], "--log"),
     (["--stream"], "--stream"),
+    (["--events", "json"], "--events"),
     (["--parallel", "2"], "--parallel"),
 ])
 def test_download_refuses_what_it_would_ignore_and_saves_nothing(server, tmp_path, options, option):

@@ -16,7 +16,7 @@ package enum ManualText {
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
-        requestSections + networkSections + environmentSections + cryptoSections + cacheSections + runSections
+        requestSections + streamingSections + networkSections + environmentSections + cryptoSections + cacheSections + runSections
             + batchInputSections
             + metricsSections + referenceSections
 
@@ -375,7 +375,8 @@ package enum ManualText {
                         + "media type, or a NUL byte in text) by a notice, as HTTPie does; a pipe or file gets the "
                         + "bytes. Text in another charset (`Content-Type: text/plain; charset=GBK`) is converted to "
                         + "UTF-8 for a terminal only. `--stream` writes the body as it arrives and formats JSON one "
-                        + "value per line; text/event-stream and NDJSON bodies are streamed that way on their own."),
+                        + "value per line; server-sent events and JSON lines are streamed on their own (see "
+                        + "STREAMING RESPONSES)."),
             ]),
         ManualSection(
             "VALIDATION AND THE REQUEST LOG",

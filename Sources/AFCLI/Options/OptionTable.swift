@@ -543,7 +543,9 @@ package enum OptionTable {
             help: "print the body line by line as it arrives",
             description: "Write each part of the body as soon as it arrives instead of in large blocks, and read "
                 + "a JSON body as a sequence of values, one per line. This is automatic for text/event-stream "
-                + "and NDJSON responses.",
+                + "(server-sent events) and JSON-lines responses (application/x-ndjson, application/jsonl, "
+                + "application/json-seq), which a terminal or --pretty shows one event or value at a time, "
+                + "formatted.",
             apply: { values, _ in values.stream = true },
             reset: { $0.stream = false }),
         OptionSpec(
@@ -560,6 +562,19 @@ package enum OptionTable {
                 + "JSON exits with 11.",
             apply: { values, text in values.jsonPath = try ResponseOptionParser.jsonPath(text ?? "") },
             reset: { $0.jsonPath = nil }),
+        OptionSpec(
+            long: "events", scope: .request, valueName: "MODE", group: .output,
+            help: "server-sent events as auto or json lines",
+            description: "How server-sent events and JSON lines are written. auto (the default): on a terminal "
+                + "or with --pretty, each event as it arrives with its event: and id: lines dimmed and its data "
+                + "formatted when it is JSON, [DONE] shown as the end; piped, the body exactly as received. "
+                + "json: one compact JSON object per event, {\"event\":…,\"id\":…,\"data\":…} (data parsed "
+                + "when it is JSON, else a string), or one JSON-lines value per line, flushed each, for jq.",
+            completion: .words(OptionValues.EventsMode.allCases.map(\.rawValue)),
+            apply: { values, text in
+                values.events = try OptionValueParser.choice(text ?? "", of: OptionValues.EventsMode.self)
+            },
+            reset: { $0.events = .auto }),
     ]
 
     private static let responseChecks: [OptionSpec] = [

@@ -142,6 +142,8 @@ package struct OptionValues: Equatable, Sendable {
     package var plistAs: PropertyListDisplay = .xml
     /// `-S/--stream`: print the body line by line as it arrives.
     package var stream: Bool = false
+    /// `--events`: how server-sent events and JSON lines are written.
+    package var events: EventsMode = .auto
     /// `--accept-status`: AF validation of the status code; nil leaves `--check-status` in charge.
     package var acceptStatus: StatusCodeSet? = nil
     /// `--accept-type`: AF validation of the media type; nil checks no type.

@@ -23,7 +23,7 @@ final class ResponseBodyRenderer {
         case notJSON(JSONPathBodyError)
     }
 
-    /// Whether output should be flushed after every chunk (`--stream`, event streams, NDJSON).
+    /// Whether output should be flushed after every chunk (`--stream`, event streams, JSON lines).
     let streams: Bool
     private var mode: Mode
     private let display: ResponseDisplay
@@ -43,9 +43,9 @@ final class ResponseBodyRenderer {
         let type = contentType.map(ResponseMediaType.init)
         let kind = type.map(ResponseSerializerKind.forMediaType) ?? .data
         let essence = type?.essence ?? ""
-        streams =
-            display.streams || essence == "text/event-stream"
-            || ResponseSerializerKind.jsonSequenceTypes.contains(essence)
+        let eventStream = essence == "text/event-stream"
+        let jsonLines = ResponseSerializerKind.jsonSequenceTypes.contains(essence)
+        streams = display.streams || eventStream || jsonLines
         let textual = kind == .json || kind == .data
         if display.isTerminal, textual, let charset = type?.charset {
             converter = CharsetConverter(charset: charset)
@@ -63,13 +63,24 @@ final class ResponseBodyRenderer {
             mode = .formatting(ImageSummaryFormatter(mediaType: essence, colors: display.syntaxColors, sink: sink))
         } else if display.isTerminal, let contentType, ExchangePrinter.isBinaryMediaType(contentType) {
             mode = .notice
+        } else if display.eventsAsJSON, eventStream {
+            mode = .formatting(
+                EventStreamFormatter(
+                    style: .jsonLines(display.syntaxColors), escapesControls: display.isTerminal, sink: sink))
+        } else if display.eventsAsJSON, jsonLines {
+            var options = display.jsonOptions(sniffed: false)
+            options.layout = .compact
+            options.sortsKeys = false
+            options.dropsNulls = false
+            mode = .formatting(Self.sequenceFormatter(essence: essence, options: options, sink: sink))
         } else if !display.transforms {
             mode = .raw
         } else {
+            var json = display.jsonOptions(sniffed: false)
+            json.flushesEachChunk = streams
             switch kind {
             case .json:
-                mode = .formatting(
-                    JSONStreamFormatter(options: display.jsonOptions(sniffed: false), sink: sink))
+                mode = .formatting(Self.sequenceFormatter(essence: essence, options: json, sink: sink))
             case .xml:
                 mode = .formatting(XMLStreamFormatter(options: display.xmlOptions, sink: sink))
             case .propertyList where display.formats:
@@ -77,12 +88,26 @@ final class ResponseBodyRenderer {
                     PropertyListFormatter(
                         display: display.plistDisplay, xml: display.xmlOptions,
                         json: display.jsonOptions(sniffed: false), sink: sink))
+            case .data where eventStream:
+                mode = .formatting(
+                    EventStreamFormatter(style: .display(json), escapesControls: display.isTerminal, sink: sink))
             case .data where essence.isEmpty || essence == "text/plain":
                 mode = .sniffing
             default:
                 mode = .raw
             }
         }
+    }
+
+    /// A JSON formatter, behind a filter of record separators for `application/json-seq`; a
+    /// streamed body is flushed at the end of every chunk.
+    private static func sequenceFormatter(essence: String, options: JSONFormatOptions, sink: ByteSink)
+        -> BodyFormatter
+    {
+        var options = options
+        if ResponseSerializerKind.jsonSequenceTypes.contains(essence) { options.flushesEachChunk = true }
+        let formatter = JSONStreamFormatter(options: options, sink: sink)
+        return essence == "application/json-seq" ? RecordSeparatorFilter(formatter) : formatter
     }
 
     /// Whether more of the body would change what is shown: false once the binary notice is out.
@@ -170,8 +195,9 @@ final class ResponseBodyRenderer {
                     JSONPathBodyError("--jsonpath: the response body is not JSON (it starts with neither { nor [)",
                                       failureClass: .responseRejected))
         } else if ResponseSerializerKind.looksLikeJSON(sniffed) {
-            let formatter = JSONStreamFormatter(
-                options: display.jsonOptions(sniffed: true), sink: sink)
+            var options = display.jsonOptions(sniffed: true)
+            options.flushesEachChunk = streams
+            let formatter = JSONStreamFormatter(options: options, sink: sink)
             mode = .formatting(formatter)
         } else {
             mode = .raw

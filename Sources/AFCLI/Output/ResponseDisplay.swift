@@ -25,6 +25,14 @@ extension OptionValues {
         case solarized
     }
 
+    /// `--events`: how server-sent events and JSON lines are written.
+    package enum EventsMode: String, CaseIterable, Equatable, Sendable {
+        /// Laid out for reading where bodies are formatted (a terminal, `--pretty`), else as received.
+        case auto
+        /// One compact JSON object or value a line, flushed each: for `jq`.
+        case json
+    }
+
     /// `--log`: the request log format.
     package enum RequestLogFormat: String, CaseIterable, Equatable, Sendable {
         /// CJNetwork's log block (spec/CJNETWORK.md §1).
@@ -95,6 +103,8 @@ struct ResponseDisplay {
     var quiet = false
     /// `--jsonpath`: print what this query selects from a JSON body instead of the body.
     var jsonPath: JSONPathQuery?
+    /// `--events=json`: each server-sent event or JSON-lines value as one compact JSON line.
+    var eventsAsJSON = false
 
     /// The display for the options, where output goes and whether it takes colour by default
     /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
@@ -114,6 +124,7 @@ struct ResponseDisplay {
         dropsNulls = options.dropNulls
         plistDisplay = options.plistAs
         streams = options.stream
+        eventsAsJSON = options.events == .json
         quiet = options.quiet
         jsonPath = options.jsonPath
     }

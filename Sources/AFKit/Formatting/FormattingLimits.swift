@@ -13,6 +13,11 @@ package enum FormattingLimits {
     /// a larger one, and everything after it, is shown unsorted.
     package static let sortedObjectBytes = 8 * 1024 * 1024
 
+    /// The most data one server-sent event keeps (its `data:` lines joined): past it the rest of
+    /// the event's data is dropped, so an endless line or event keeps memory flat. A terminal
+    /// shows the event formatted from this copy.
+    package static let eventBytes = 8 * 1024 * 1024
+
     /// How far a binary property list may expand when decoded: objects shared by reference are
     /// decoded once per reference, so a list whose objects share their children (object i is
     /// [i+1, i+1]) doubles with every level. Without shared containers every decoded object

@@ -30,6 +30,9 @@ package struct JSONFormatOptions: Sendable {
     package var escapesControls: Bool
     /// The largest object `sortsKeys` holds; a larger one and the rest are shown unsorted.
     package var sortedObjectLimit: Int
+    /// Hand what was formatted to the sink at the end of every chunk, not only when the buffer
+    /// fills: a streamed body (NDJSON, `--stream`) shows each value as soon as it arrives.
+    package var flushesEachChunk = false
 
     package init(
         layout: JSONLayout = .indented(4), colors: SyntaxColors = .none, sortsKeys: Bool = false,
@@ -62,9 +65,10 @@ package struct JSONFormatOptions: Sendable {
 package final class JSONStreamFormatter: BodyFormatter {
     private var core: JSONFormatterCore
 
-    /// A formatter writing to `sink`.
-    package init(options: JSONFormatOptions, sink: ByteSink) {
-        core = JSONFormatterCore(options: options, sink: sink)
+    /// A formatter writing to `sink`, handing it output in blocks of about `blockSize` bytes
+    /// (small for a formatter made per server-sent event: its block is allocated each time).
+    package init(options: JSONFormatOptions, sink: ByteSink, blockSize: Int = 256 * 1024) {
+        core = JSONFormatterCore(options: options, sink: sink, blockSize: blockSize)
     }
 
     deinit {
@@ -75,6 +79,9 @@ package final class JSONStreamFormatter: BodyFormatter {
 
     /// Whether the input so far was all well-formed.
     package var isValid: Bool { core.state != .failed }
+
+    /// How many top-level values were complete.
+    package var valueCount: Int { core.valuesSeen }
 
     package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         try core.consume(chunk)
@@ -162,6 +169,7 @@ struct JSONFormatterCore {
     /// The separator and white space before the object being copied.
     var captureGap: [UInt8] = []
     let sortedObjectLimit: Int
+    let flushesEachChunk: Bool
     /// `FormattingLimits.maximumDepth`, read once: a `static let` costs a check on every use.
     let maximumDepth = FormattingLimits.maximumDepth
     /// The separator and white space at the end of the input so far, read but not written: a
@@ -175,7 +183,7 @@ struct JSONFormatterCore {
     var valuesSeen = 0
     var warnings: [String] = []
 
-    init(options: JSONFormatOptions, sink: ByteSink) {
+    init(options: JSONFormatOptions, sink: ByteSink, blockSize: Int) {
         var layout = options.layout
         // Sorting and dropping rewrite the document, so they need generated whitespace.
         if layout == .preserved, options.sortsKeys || options.dropsNulls { layout = .indented(4) }
@@ -186,8 +194,9 @@ struct JSONFormatterCore {
         sortsKeys = options.sortsKeys
         allowsSequence = options.allowsSequence
         reportsErrors = options.reportsErrors
+        flushesEachChunk = options.flushesEachChunk
         sortedObjectLimit = options.sortedObjectLimit
-        out = OutputBuffer(sink: sink)
+        out = OutputBuffer(sink: sink, threshold: blockSize)
         out.escapesRawControls = options.escapesControls
         stack = .allocate(capacity: 64)
     }
@@ -211,7 +220,7 @@ struct JSONFormatterCore {
             carryGap(bytes, chunk.count)
         }
         consumed += chunk.count
-        try out.flushIfFull()
+        if flushesEachChunk { try out.flush() } else { try out.flushIfFull() }
         if out.flushedCount > 0 { held = nil }
     }
 

@@ -39,7 +39,7 @@ enum FormatterHarnesses {
     }
 
     /// Hands `body` to `formatter` `chunk` bytes at a time, then finishes it; errors are results.
-    private static func feed(_ body: UnsafeRawBufferPointer, chunk: Int, to formatter: some BodyFormatter) {
+    static func feed(_ body: UnsafeRawBufferPointer, chunk: Int, to formatter: some BodyFormatter) {
         var start = 0
         do {
             while start < body.count {

@@ -1,0 +1,37 @@
+extension ManualText {
+    /// Streaming responses: server-sent events and JSON lines as they arrive.
+    static let streamingSections: [ManualSection] = [
+        ManualSection(
+            "STREAMING RESPONSES",
+            [
+                .paragraph(
+                    "A text/event-stream body (server-sent events) and a JSON-lines body (application/x-ndjson, "
+                        + "application/jsonl, application/json-seq) are written as they arrive, never held back "
+                        + "in a buffer: the output is flushed after every part of the body that is received, so "
+                        + "a language model's answer or an event API shows each event as soon as the server sends "
+                        + "it. `--stream` does the same for any other body."),
+                .paragraph(
+                    "On a terminal, or in a pipe with `--pretty`, each event is shown on its own, followed by a "
+                        + "blank line: its `event:`, `id:` and `retry:` lines dimmed, then its data, formatted and "
+                        + "coloured as JSON when it is one JSON value, else as text. The `data: [DONE]` that ends "
+                        + "a language model's stream is shown dimmed as the end of the stream. Comments (`: ping`) "
+                        + "are not shown. The stream is read as the HTML standard's EventSource reads it: a "
+                        + "leading byte order mark is skipped, lines end in CR, LF or CRLF, `data:` lines are "
+                        + "joined with line feeds, a blank line ends an event, and an event the stream's end cuts "
+                        + "short is not shown (with a warning). A JSON-lines body is shown one formatted value at "
+                        + "a time; application/json-seq's record separators are dropped."),
+                .paragraph(
+                    "Piped without `--pretty`, the body is written exactly as received. `--events=json` writes "
+                        + "one compact JSON object per event instead, {\"event\":…,\"id\":…,\"data\":…} (event is "
+                        + "\"message\" when the stream names none, id the last event ID or null, data the parsed "
+                        + "value when it is JSON, else a string), and one compact JSON value per line for a "
+                        + "JSON-lines body, each line flushed as it is complete, for jq: "
+                        + "`afcli post --events=json URL prompt=hi | jq -r .data.text`."),
+                .paragraph(
+                    "Memory stays flat however long the stream runs: one event at a time is held, and an event "
+                        + "keeps at most 8 MiB of data (an `event:`, `id:` or `retry:` value at most 4 KiB); the "
+                        + "rest of a longer one is dropped and a warning counts the events cut short. Ctrl-C ends "
+                        + "the stream at once with exit status 130."),
+            ]),
+    ]
+}
