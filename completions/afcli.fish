@@ -66,6 +66,8 @@ complete -c afcli -l plist-as -x -a "xml\tplist-as json\tplist-as" -d 'show prop
 complete -c afcli -l no-plist-as -d 'negate --plist-as'
 complete -c afcli -s S -l stream -d 'print the body line by line as it arrives'
 complete -c afcli -l no-stream -d 'negate --stream'
+complete -c afcli -l jsonpath -x -d 'print what an RFC 9535 JSONPath query selects'
+complete -c afcli -l no-jsonpath -d 'negate --jsonpath'
 complete -c afcli -s F -l follow -d 'follow redirects'
 complete -c afcli -l no-follow -d 'negate --follow'
 complete -c afcli -l max-redirects -x -d 'follow at most N redirects (30)'
