@@ -219,6 +219,7 @@ final class ErrorClassificationTests: XCTestCase {
         (JSONPathLimitError(description: "d"), 12),
         (JSONPathBodyError("d", failureClass: .responseRejected), 11),
         (JSONPathBodyError("d", failureClass: .limitExceeded), 12),
+        (XPathError("d"), 2),
     ]
 
     func testEveryCaseExitsWithTheDocumentedStatus() {
