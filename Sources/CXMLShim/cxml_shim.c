@@ -2,31 +2,17 @@
 // loading ICU on every run costs more start-up time than a whole request to a local server.
 // Runs that never parse XML never load it. libxml2's headers are included here only for types.
 #include "cxml_shim.h"
+#include "cxml_lib.h"
 
 #include <dlfcn.h>
-#include <libxml/xmlreader.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-// The libxml2 functions afcli calls, resolved once.
-#define CXML_FUNCTIONS(X)                                                                          \
-    X(xmlSAXVersion)                                                                              \
-    X(xmlSAX2InternalSubset)                                                                      \
-    X(xmlCreatePushParserCtxt)                                                                    \
-    X(xmlCtxtUseOptions)                                                                          \
-    X(xmlParseChunk)                                                                              \
-    X(xmlFreeParserCtxt)                                                                          \
-    X(xmlStopParser)                                                                              \
-    X(xmlFreeDoc)
-
-static struct {
-#define CXML_FIELD(name) __typeof__(&name) name;
-    CXML_FUNCTIONS(CXML_FIELD)
-#undef CXML_FIELD
-} lib;
+// The table of libxml2 functions (cxml_lib.h), resolved once.
+struct cxml_lib_functions cxml_lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -40,13 +26,19 @@ static void cxml_load(void) {
         return;
     }
 #define CXML_RESOLVE(name)                                                                         \
-    lib.name = (__typeof__(lib.name))dlsym(handle, #name);                                         \
-    if (!lib.name) {                                                                               \
+    cxml_lib.name = (__typeof__(cxml_lib.name))dlsym(handle, #name);                               \
+    if (!cxml_lib.name) {                                                                          \
         snprintf(load_error, sizeof load_error, "libxml2 lacks %s", #name);                        \
         return;                                                                                    \
     }
     CXML_FUNCTIONS(CXML_RESOLVE)
 #undef CXML_RESOLVE
+    // xmlFree is a variable holding the deallocator, not a function.
+    cxml_lib.xmlFree_variable = (xmlFreeFunc *)dlsym(handle, "xmlFree");
+    if (!cxml_lib.xmlFree_variable || !*cxml_lib.xmlFree_variable) {
+        snprintf(load_error, sizeof load_error, "libxml2 lacks xmlFree");
+        return;
+    }
     loaded = 1;
 }
 
@@ -187,7 +179,7 @@ static void cxml_on_start(void *ctx, const xmlChar *local, const xmlChar *prefix
         if (p->depth >= p->max_depth) {
             snprintf(p->error, sizeof p->error, "nesting deeper than %d levels", p->max_depth);
             p->halted = 1;
-            lib.xmlStopParser(p->ctxt);
+            cxml_lib.xmlStopParser(p->ctxt);
             return;
         }
         p->depth++;
@@ -247,7 +239,7 @@ static void cxml_on_reference(void *ctx, const xmlChar *name) {
 static void cxml_on_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
     struct cxml_push *p = cxml_owner(ctx);
     // libxml2's own handler records the DTD so that entities declared in it stay known.
-    lib.xmlSAX2InternalSubset(p->ctxt, name, external_id, system_id);
+    cxml_lib.xmlSAX2InternalSubset(p->ctxt, name, external_id, system_id);
     // The cursor is at the internal subset's `[`, if there is one; the DOCTYPE is recorded once
     // the subset has been read (cxml_on_subset_end), with the subset copied as received.
     xmlParserInputPtr in = p->ctxt->input;
@@ -290,7 +282,7 @@ cxml_push *cxml_push_new(void) {
     struct cxml_push *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->max_depth = 512;
-    lib.xmlSAXVersion(&p->sax, 2);
+    cxml_lib.xmlSAXVersion(&p->sax, 2);
     p->sax.startElementNs = cxml_on_start;
     p->sax.endElementNs = cxml_on_end;
     p->sax.characters = cxml_on_text;
@@ -311,9 +303,9 @@ cxml_push *cxml_push_new(void) {
 void cxml_push_free(cxml_push *p) {
     if (!p) return;
     if (p->ctxt) {
-        if (p->ctxt->myDoc) lib.xmlFreeDoc(p->ctxt->myDoc);
+        if (p->ctxt->myDoc) cxml_lib.xmlFreeDoc(p->ctxt->myDoc);
         p->ctxt->myDoc = NULL;
-        lib.xmlFreeParserCtxt(p->ctxt);
+        cxml_lib.xmlFreeParserCtxt(p->ctxt);
     }
     free(p->events);
     free(p);
@@ -327,7 +319,7 @@ int cxml_push_feed(cxml_push *p, const char *bytes, int length, int terminate) {
             length--;
         }
         if (p->head_length < 4 && !terminate) return 0;
-        p->ctxt = lib.xmlCreatePushParserCtxt(&p->sax, NULL, p->head, p->head_length, NULL);
+        p->ctxt = cxml_lib.xmlCreatePushParserCtxt(&p->sax, NULL, p->head, p->head_length, NULL);
         if (!p->ctxt) {
             snprintf(p->error, sizeof p->error, "libxml2 could not create a parser");
             return -1;
@@ -336,9 +328,9 @@ int cxml_push_feed(cxml_push *p, const char *bytes, int length, int terminate) {
         // No network and no external entities: a response must never make afcli fetch anything.
         // Not XML_PARSE_HUGE: it turns off libxml2's limits on entity amplification ("billion
         // laughs"); the caller feeds input in pieces well under libxml2's 10 MB lookup limit.
-        lib.xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET);
+        cxml_lib.xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET);
     }
-    lib.xmlParseChunk(p->ctxt, bytes, length, terminate);
+    cxml_lib.xmlParseChunk(p->ctxt, bytes, length, terminate);
     if (p->halted) return -1;
     if (p->out_of_memory) {
         snprintf(p->error, sizeof p->error, "out of memory");

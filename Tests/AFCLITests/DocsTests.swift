@@ -66,7 +66,7 @@ final class DocsTests: XCTestCase {
             titles,
             [
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
-                "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"",
+                "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"", "\"JSONPATH\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"STREAMING RESPONSES\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
                 "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",

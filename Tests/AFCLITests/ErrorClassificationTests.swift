@@ -214,6 +214,12 @@ final class ErrorClassificationTests: XCTestCase {
         (CurlError(kind: .receiveFailed, description: "r"), 1),
         (CurlError(kind: .other, description: "o"), 1),
         (IDNAError(reason: "r"), 2),
+        (JSONPathError(position: 0, reason: "r"), 2),
+        (IRegexpError(position: 0, reason: "r"), 2),
+        (JSONPathLimitError(description: "d"), 12),
+        (JSONPathBodyError("d", failureClass: .responseRejected), 11),
+        (JSONPathBodyError("d", failureClass: .limitExceeded), 12),
+        (XPathError("d"), 2),
     ]
 
     func testEveryCaseExitsWithTheDocumentedStatus() {

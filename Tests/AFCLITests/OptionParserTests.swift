@@ -97,6 +97,7 @@ final class OptionParserTests: XCTestCase {
             case "accept-status": return ["--accept-status", "200-299,304"]
             case "accept-type": return ["--accept-type", "json"]
             case "log": return ["--log", "cj"]
+            case "jsonpath": return ["--jsonpath", "$.a"]
             case "sha256": return ["--sha256", String(repeating: "ab", count: 32)]
             case "retry": return ["--retry", "3"]
             case "session-store-auth": return ["--session-store-auth", "no"]

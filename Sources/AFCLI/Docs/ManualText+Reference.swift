@@ -147,6 +147,7 @@ extension ManualText {
                 .example(
                     "Validate as AFNetworking would:",
                     "afcli get --accept-status 200-299,304 --accept-type json :8080/json"),
+                .example("Print the id of every item of a JSON body:", "afcli get :8080/items --jsonpath '$.items[*].id'"),
                 .example("Log the request in CJNetwork's format:", "afcli post --log=cj :8080/post q=toy"),
                 .example(
                     "Download a file, then continue it after an interruption:",

@@ -379,6 +379,26 @@ package enum ManualText {
                         + "STREAMING RESPONSES)."),
             ]),
         ManualSection(
+            "JSONPATH",
+            [
+                .paragraph(
+                    "`--jsonpath QUERY` prints only what an RFC 9535 JSONPath query selects from a JSON response "
+                        + "body: each match as compact JSON on a line of its own, coloured on a terminal, without the "
+                        + "response head unless `--print` asks for it. Each value of an NDJSON or JSON-sequence body is "
+                        + "queried on its own. The whole RFC is supported: names, `*`, indexes and slices, `..`, filters "
+                        + "with comparisons, `&&`, `||`, `!`, existence tests and the functions `length`, `count`, "
+                        + "`value`, `match` and `search`, whose patterns are RFC 9485 I-Regexps run in linear time."),
+                .paragraph(
+                    "The body is read as it arrives: parts the query cannot select are skipped, a match that ends "
+                        + "the query is copied out as it arrives, and only a node a filter tests is held, so memory "
+                        + "stays flat however large the body. A query that needs an array's length or the whole "
+                        + "document (a negative index, a slice with a negative bound or step, several selectors in "
+                        + "one bracket, `$` inside a filter) holds each top-level value instead, up to 16 MiB (exit "
+                        + "status 12 beyond). With `..`, matches come in document order. A query that does not parse "
+                        + "exits with 2 before anything is sent, naming the character and what is wrong there; a "
+                        + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it."),
+            ]),
+        ManualSection(
             "VALIDATION AND THE REQUEST LOG",
             [
                 .paragraph(

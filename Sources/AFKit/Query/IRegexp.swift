@@ -69,9 +69,17 @@ package struct IRegexp: Sendable {
 }
 
 /// A pattern that is not an I-Regexp, or compiles to more than the limit allows.
-package struct IRegexpError: Error, Equatable {
+package struct IRegexpError: ClassifiedError, Equatable {
     package var position: Int
     package var reason: String
+
+    package init(position: Int, reason: String) {
+        self.position = position
+        self.reason = reason
+    }
+
+    /// A pattern the user wrote (JSONPath's match() and search() only ever return false for one).
+    package var failureClass: FailureClass { .badInput }
 }
 
 /// One instruction of the automaton.

@@ -49,6 +49,10 @@ package struct JSONPathNode: Sendable {
 package struct JSONPathLimitError: ClassifiedError, Equatable, CustomStringConvertible {
     package var description: String
     package var failureClass: FailureClass { .limitExceeded }
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 extension JSONPathQuery {

@@ -67,4 +67,15 @@ int cxml_push_subset_range(cxml_push *parser, unsigned long *start, unsigned lon
 /// with the error "nesting deeper than N levels".
 void cxml_push_set_max_depth(cxml_push *parser, int depth);
 
+/// Evaluates the XPath 1.0 `expression` on the XML document `bytes` (parsed without network
+/// access, DTD loading or entity substitution). On success returns 0 and sets `*out` (release it
+/// with cxml_free) to a 32-bit kind (0 a node-set, 1 a string, number or boolean) followed by
+/// strings, each a 32-bit length and its UTF-8 bytes: the string value of each node in document
+/// order, or the one result converted to a string as XPath's string() does. Stops past
+/// `max_operations` evaluation steps, `max_results` nodes or `max_bytes` of output. On failure
+/// returns -1 with a message in `error`.
+int cxml_xpath_evaluate(const char *bytes, int length, const char *expression, unsigned long max_operations,
+                        size_t max_results, size_t max_bytes, unsigned char **out, size_t *out_length,
+                        char *error, size_t error_size);
+
 #endif
