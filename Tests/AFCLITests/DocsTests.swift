@@ -190,7 +190,7 @@ final class DocsTests: XCTestCase {
     }
 
     func testExitStatusTable() {
-        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 130])
+        XCTAssertEqual(ExitStatus.table.map(\.code), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 130])
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 404, checkStatus: true), .clientError)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 301, checkStatus: true), .redirection)
         XCTAssertEqual(ExitStatus.forFinalResponse(code: 503, checkStatus: true), .serverError)

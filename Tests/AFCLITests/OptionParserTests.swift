@@ -108,6 +108,7 @@ final class OptionParserTests: XCTestCase {
             case "cache-ttl": return ["--cache-ttl", "10m"]
             case "cache-max-size": return ["--cache-max-size", "1k"]
             case "parallel": return ["--parallel", "8"]
+            case "report": return ["--report", "junit=r.xml"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }

@@ -40,7 +40,7 @@ extension OptionTable {
             },
             reset: { $0.outputDirectory = nil }),
         OptionSpec(
-            long: "test", scope: .run, group: .general, help: "run: show a pass/fail line per request and a summary",
+            long: "test", scope: .run, group: .general, help: "run: a PASS/FAIL line per request, a summary",
             description: "For afcli run: run the requests as tests. Standard output gets one line per request (PASS "
                 + "or FAIL, its name, method, URL, status, size and time, and under a failure what failed: each "
                 + "assertion that did not hold with its actual value) and a summary; every request runs even "
@@ -51,7 +51,7 @@ extension OptionTable {
             reset: { $0.testMode = false }),
         OptionSpec(
             long: "report", scope: .run, valueName: "FORMAT=FILE", group: .general,
-            help: "run: also write a junit, tap, json or har report to FILE",
+            help: "run: write a junit|tap|json|har report",
             description: "For afcli run: write a report of the run to FILE when it ends, besides what standard "
                 + "output gets. FORMAT is junit (JUnit XML as Jenkins, GitLab and GitHub test reporters read it: "
                 + "a test case per request, a failure with the failed assertions, the request's curl command line "

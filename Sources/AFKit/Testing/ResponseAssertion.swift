@@ -71,13 +71,14 @@ package struct ResponseAssertion: Equatable, Sendable {
     }
 }
 
-/// A `??` line that cannot be checked as written.
-package struct ResponseAssertionError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A `??` line that cannot be checked as written (the `.http` parser reports it at its line).
+package struct ResponseAssertionError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     package var reason: String
     /// Whether the line needs JavaScript (`?? js …`), which afcli does not run.
     package var needsJavaScript = false
 
     package var description: String { reason }
+    package var failureClass: FailureClass { .badInput }
 }
 
 extension ResponseAssertion {

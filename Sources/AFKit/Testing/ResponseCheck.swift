@@ -70,9 +70,11 @@ package enum ResponseCheck {
         }
     }
 
-    /// Why a field could not be read.
-    struct Unreadable: Error {
+    /// Why a field could not be read: the assertion fails with this as its problem (never thrown
+    /// out of `check`).
+    struct Unreadable: ClassifiedError {
         var reason: String
+        var failureClass: FailureClass { .responseRejected }
     }
 
     /// The field's actual value.
