@@ -235,21 +235,10 @@ enum ISO8601Date {
     static func text(referenceSeconds: Double) -> String {
         guard referenceSeconds.isFinite, abs(referenceSeconds) < 1e14 else { return "0001-01-01T00:00:00Z" }
         let seconds = Int64(referenceSeconds.rounded(.down)) + 978_307_200
-        var days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secondOfDay = seconds - days * 86400
-        // Howard Hinnant's civil_from_days.
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let date = HTTPFileDateFormat.civil(seconds * 1000)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(year)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + two(month) + "-" + two(day)
-            + "T" + two(secondOfDay / 3600) + ":" + two(secondOfDay / 60 % 60) + ":" + two(secondOfDay % 60) + "Z"
+        let yearText = String(date.year)
+        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + two(date.month) + "-"
+            + two(date.day) + "T" + two(date.hour) + ":" + two(date.minute) + ":" + two(date.second) + "Z"
     }
 }
