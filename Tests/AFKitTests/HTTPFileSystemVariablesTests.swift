@@ -16,7 +16,8 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
     ) -> HTTPFileVariables {
         HTTPFileVariables(
             file: file.enumerated().map { HTTPFileVariable(name: $1.0, value: $1.1, line: $0 + 1) },
-            environment: environment, sources: fixed, processEnvironment: { process[$0] }, dotenv: dotenv)
+            environment: environment, sources: fixed, processEnvironment: { process[$0] },
+            dotenv: HTTPFileDotenv.Loader(values: dotenv))
     }
 
     private func assertRefused(
@@ -133,6 +134,23 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
         assertRefused("{{$dotenv NOPE}}", "{{$dotenv NOPE}}: NOPE is not in the .env file", with: vars)
         assertRefused("{{$dotenv A}}", "{{$dotenv A}}: there is no .env file beside the .http file")
         assertRefused("{{$processEnv}}", "{{$processEnv}}: $processEnv takes one name, [%]NAME")
+    }
+
+    func testTheDotenvFileIsReadOnceAndOnlyWhenAsked() throws {
+        var reads = 0
+        let loader = HTTPFileDotenv.Loader {
+            reads += 1
+            return .success(Array("A=1\n".utf8))
+        }
+        let vars = HTTPFileVariables(file: [], environment: [:], sources: fixed, dotenv: loader)
+        XCTAssertEqual(try vars.expand("{{$uuid}}", line: 1).count, 36)
+        XCTAssertEqual(reads, 0)
+        XCTAssertEqual(try vars.expand("{{$dotenv A}}{{$dotenv A}}", line: 1), "11")
+        XCTAssertEqual(reads, 1)
+        let failing = HTTPFileVariables(
+            file: [], environment: [:], sources: fixed,
+            dotenv: HTTPFileDotenv.Loader { .failure(HTTPFileDotenv.ReadFailure(reason: "cannot read ./.env: denied")) })
+        assertRefused("{{$dotenv A}}", "{{$dotenv A}}: cannot read ./.env: denied", with: failing)
     }
 
     func testPercentEncodedVariables() throws {

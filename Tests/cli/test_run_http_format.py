@@ -83,6 +83,17 @@ def test_an_unset_process_variable_or_a_missing_dotenv_stops_the_run(server, tmp
     assert r.err == f"afcli: error: {path}:1: {{{{$dotenv KEY}}}}: there is no .env file beside the .http file\n"
 
 
+def test_a_dotenv_that_is_no_file_matters_only_to_a_file_that_reads_it(server, tmp_path):
+    (tmp_path / ".env").mkdir()  # a Python virtual environment is often named so
+    path = tmp_path / "plain.http"
+    path.write_text(f"GET {server.url}/a\n")
+    assert run(["run", str(path)]).code == 0
+    path.write_text(f"GET {server.url}/b?k={{{{$dotenv KEY}}}}\n")
+    r = run(["run", str(path)])
+    assert r.code == 2 and [x.target for x in server.requests] == ["/a"], r
+    assert r.err == f"afcli: error: {path}:1: {{{{$dotenv KEY}}}}: cannot read {tmp_path}/.env: not a regular file\n"
+
+
 def test_a_form_written_over_several_lines_is_joined(server, tmp_path):
     path = tmp_path / "form.http"
     path.write_text(

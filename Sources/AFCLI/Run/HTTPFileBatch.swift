@@ -54,9 +54,16 @@ enum HTTPFileBatch {
             builder: HTTPFileRequestBuilder(
                 variables: HTTPFileVariables(
                     file: file.variables, environment: variables, undefinedHint: hint,
-                    dotenv: try read(
-                        directory + "/.env", limit: HTTPFileDotenv.maximumFileSize, tooLarge: "it is larger than 1 MiB"
-                    ).map(HTTPFileDotenv.parse)),
+                    dotenv: HTTPFileDotenv.Loader {
+                        do {
+                            return .success(
+                                try read(
+                                    directory + "/.env", limit: HTTPFileDotenv.maximumFileSize,
+                                    tooLarge: "it is larger than 1 MiB"))
+                        } catch {
+                            return .failure(HTTPFileDotenv.ReadFailure(reason: "\(error)"))
+                        }
+                    }),
                 directory: directory, refusesStandardInput: options.ignoreStdin),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context)

@@ -7,6 +7,45 @@ package enum HTTPFileDotenv {
     /// The largest `.env` file read (1 MiB).
     package static let maximumFileSize = 1 << 20
 
+    /// Why a `.env` file could not be read, in the words of the reader.
+    package struct ReadFailure: Error, Equatable {
+        package let reason: String
+
+        package init(reason: String) {
+            self.reason = reason
+        }
+    }
+
+    /// A `.env` file read and parsed when a `{{$dotenv}}` first asks for it, then kept: a file that
+    /// uses none never reads it, so a `.env` that is no such file (a Python virtual environment's
+    /// directory is often named so) troubles only a file that asks for its values.
+    package final class Loader: @unchecked Sendable {
+        private let monitor = Monitor()
+        private let read: () -> Result<[UInt8]?, ReadFailure>
+        private var loaded: Result<[String: String]?, ReadFailure>?
+
+        /// `read` gives the file's bytes, nil when there is no file.
+        package init(read: @escaping () -> Result<[UInt8]?, ReadFailure>) {
+            self.read = read
+        }
+
+        /// Values already known (nil: no file), for tests and callers without a file system.
+        package convenience init(values: [String: String]?) {
+            self.init(read: { .success(nil) })
+            loaded = .success(values)
+        }
+
+        /// The file's values, nil when there is none; read on the first call only.
+        package func values() -> Result<[String: String]?, ReadFailure> {
+            monitor.locked {
+                if let loaded { return loaded }
+                let result = read().map { $0.map(HTTPFileDotenv.parse) }
+                loaded = result
+                return result
+            }
+        }
+    }
+
     /// The name and value pairs of `bytes` (UTF-8; invalid bytes become U+FFFD).
     package static func parse(_ bytes: [UInt8]) -> [String: String] {
         let text = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)

@@ -170,9 +170,15 @@ extension HTTPFileVariables {
             }
             return value
         }
-        guard let dotenv else { throw failure("there is no .env file beside the .http file") }
-        guard let value = dotenv[key] else { throw failure("\(key) is not in the .env file") }
-        return value
+        switch dotenv?.values() ?? .success(nil) {
+        case .failure(let error):
+            throw failure(error.reason)
+        case .success(nil):
+            throw failure("there is no .env file beside the .http file")
+        case .success(let values?):
+            guard let value = values[key] else { throw failure("\(key) is not in the .env file") }
+            return value
+        }
     }
 
     /// `length` characters drawn from `alphabet`.

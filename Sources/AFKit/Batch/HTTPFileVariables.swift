@@ -68,13 +68,13 @@ package struct HTTPFileVariables {
     /// The process's environment, for `{{$processEnv NAME}}`.
     let processEnvironment: (String) -> String?
     /// The `.env` file beside the `.http` file, for `{{$dotenv NAME}}`; nil when there is none.
-    let dotenv: [String: String]?
+    let dotenv: HTTPFileDotenv.Loader?
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
     package init(
         file: [HTTPFileVariable], environment: [String: String], undefinedHint: String? = nil,
         sources: Sources = .system, processEnvironment: @escaping (String) -> String? = HTTPFileVariables.getenvValue,
-        dotenv: [String: String]? = nil,
+        dotenv: HTTPFileDotenv.Loader? = nil,
         maximumLength: Int = defaultMaximumLength
     ) {
         for variable in file { fileValues[variable.name] = Array(variable.value.utf8) }
