@@ -166,7 +166,9 @@ final class HTTPFileParserTests: XCTestCase {
         XCTAssertEqual(HTTPFileTextEncoding.ascii.decode(bytes), "cafi")
         XCTAssertEqual(HTTPFileTextEncoding.utf8.decode(bytes), "caf\u{FFFD}")
         XCTAssertEqual(HTTPFileTextEncoding.utf8.decode([0xEF, 0xBB, 0xBF, 0x61]), "a")
-        XCTAssertEqual(HTTPFileTextEncoding.utf16LittleEndian.decode([0x61, 0x00, 0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE, 0x62]), "a\u{E9}\u{1F600}")
+        XCTAssertEqual(
+            HTTPFileTextEncoding.utf16LittleEndian.decode([0x61, 0x00, 0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE, 0x62]),
+            "a\u{E9}\u{1F600}")
         XCTAssertNil(HTTPFileTextEncoding(name: "hex"))
     }
 
@@ -243,7 +245,8 @@ final class HTTPFileParserTests: XCTestCase {
             (
                 "GET :1\n###\nSSE http://localhost/events\n",
                 HTTPFileError(
-                    line: 3, reason: "SSE requests (server-sent events) are not supported: afcli sends HTTP requests only")
+                    line: 3,
+                    reason: "SSE requests (server-sent events) are not supported: afcli sends HTTP requests only")
             ),
             (
                 "grpc grpcb.in:9000/hello.HelloService/SayHello\n",

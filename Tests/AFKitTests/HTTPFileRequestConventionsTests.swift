@@ -31,7 +31,9 @@ final class HTTPFileRequestConventionsTests: XCTestCase {
 
     func testGraphQLBodies() throws {
         XCTAssertEqual(
-            String(decoding: try Conventions.graphQLBody("query Q($n: Int) {\n  a(n: $n)\n}\n\n{\n  \"n\": 1.50\n}\n"), as: UTF8.self),
+            String(
+                decoding: try Conventions.graphQLBody("query Q($n: Int) {\n  a(n: $n)\n}\n\n{\n  \"n\": 1.50\n}\n"),
+                as: UTF8.self),
             #"{"query":"query Q($n: Int) {\n  a(n: $n)\n}","operationName":"Q","variables":{"n":1.50}}"#)
         XCTAssertEqual(
             String(decoding: try Conventions.graphQLBody("{ \"quoted\" }"), as: UTF8.self),
@@ -62,9 +64,11 @@ final class HTTPFileRequestConventionsTests: XCTestCase {
                 { me }
                 """.utf8))
         let builder = HTTPFileRequestBuilder(
-            variables: HTTPFileVariables(file: [HTTPFileVariable(name: "tag", value: "a b", line: 1)], environment: [:]),
+            variables: HTTPFileVariables(
+                file: [HTTPFileVariable(name: "tag", value: "a b", line: 1)], environment: [:]),
             directory: "/nonexistent")
-        let login = try builder.prepare(file.requests[0], baseURL: nil, credentials: .basic(user: "x", password: "y"), environment: [:])
+        let login = try builder.prepare(
+            file.requests[0], baseURL: nil, credentials: .basic(user: "x", password: "y"), environment: [:])
         XCTAssertEqual(login.bodyBytes, Array("user=ann&tag=a%20b".utf8))
         XCTAssertEqual(login.digestCredentials?.user, "ann")
         XCTAssertEqual(login.digestCredentials?.password, "pw")

@@ -82,7 +82,8 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
 
     func testDatetimeMistakesAreRefusedByName() {
         assertRefused(
-            "{{$datetime}}", "{{$datetime}}: $datetime needs a format: rfc1123, iso8601 or a quoted format such as 'YYYY-MM-DD'")
+            "{{$datetime}}",
+            "{{$datetime}}: $datetime needs a format: rfc1123, iso8601 or a quoted format such as 'YYYY-MM-DD'")
         assertRefused(
             "{{$datetime iso8601 1 x}}", "{{$datetime iso8601 1 x}}: x is not a unit (y, Q, M, w, d, h, m, s, ms)")
         assertRefused(
@@ -117,7 +118,8 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
         assertRefused(
             "{{$random.float(2, 1)}}", "{{$random.float(2, 1)}}: FROM 2 is not less than TO 1")
         assertRefused(
-            "{{$random.float(1, nan)}}", "{{$random.float(1, nan)}}: $random.float takes no arguments or two numbers, FROM, TO")
+            "{{$random.float(1, nan)}}",
+            "{{$random.float(1, nan)}}: $random.float takes no arguments or two numbers, FROM, TO")
         assertRefused("{{$random.email(3)}}", "{{$random.email(3)}}: unexpected arguments")
     }
 
@@ -149,7 +151,8 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
         XCTAssertEqual(reads, 1)
         let failing = HTTPFileVariables(
             file: [], environment: [:], sources: fixed,
-            dotenv: HTTPFileDotenv.Loader { .failure(HTTPFileDotenv.ReadFailure(reason: "cannot read ./.env: denied")) })
+            dotenv: HTTPFileDotenv.Loader { .failure(HTTPFileDotenv.ReadFailure(reason: "cannot read ./.env: denied")) }
+        )
         assertRefused("{{$dotenv A}}", "{{$dotenv A}}: cannot read ./.env: denied", with: failing)
     }
 

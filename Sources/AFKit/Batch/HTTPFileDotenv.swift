@@ -60,12 +60,16 @@ package enum HTTPFileDotenv {
             index += 1
         }
         func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "_.-".unicodeScalars.contains(scalar))
         }
 
         while index < text.count {
             skipBlanks()
-            if text[index...].starts(with: "export ".unicodeScalars) || text[index...].starts(with: "export\t".unicodeScalars) {
+            if text[index...].starts(with: "export ".unicodeScalars)
+                || text[index...].starts(with: "export\t".unicodeScalars)
+            {
                 index += 7
                 skipBlanks()
             }

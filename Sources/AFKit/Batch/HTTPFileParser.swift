@@ -9,14 +9,14 @@ import AFCurl
 /// file variable; the request line is `[METHOD] URL [HTTP/VERSION]`, and lines after it that start
 /// with white space continue the URL (`    ?page=2`, `    &size=10`); then `Name: value` headers
 /// up to a blank line; then the body up to the next `###` (blank lines before it and after it are
-/// not part of it), where a line `< PATH` inserts a file and `<@ PATH` (`<@latin1 PATH`) a file whose
-/// `{{variables}}` are substituted. A request line whose method names another protocol (httpyac's
-/// `SSE`, `WS`, `MQTT`, `AMQP`, `GRPC`, JetBrains' `WEBSOCKET`, `GRAPHQL`…) is refused. A response handler (`> {% … %}`,
-/// `> script.js`) or response redirect (`>> file`) ends the body and is skipped with a warning; a
-/// response reference (`<> previous-response.json`, which only compares responses) ends it and is
-/// skipped; a pre-request script (`< {% … %}`) is refused, since skipping it would send a different
-/// request than the file describes. A request target is a URL, a path with a
-/// `Host:` header, or `*` (`OPTIONS *`); `{{ name }}` may hold spaces there as anywhere.
+/// not part of it), where a line `< PATH` inserts a file and `<@ PATH` (`<@latin1 PATH`) a file
+/// whose `{{variables}}` are substituted. A request line whose method names another protocol
+/// (httpyac's `SSE`, `WS`, `MQTT`, `AMQP`, `GRPC`, JetBrains' `WEBSOCKET`, `GRAPHQL`…) is refused.
+/// A response handler (`> {% … %}`, `> script.js`) or response redirect (`>> file`) ends the body
+/// and is skipped with a warning; a response reference (`<> previous-response.json`, which only
+/// compares responses) ends it and is skipped; a pre-request script (`< {% … %}`) is refused, since
+/// skipping it would send a different request than the file describes. A request target is a URL,
+/// a path with a `Host:` header, or `*` (`OPTIONS *`); `{{ name }}` may hold spaces there as anywhere.
 package enum HTTPFileParser {
     /// The longest request line or header accepted, in bytes.
     package static let maximumLineLength = 64 << 10

@@ -136,7 +136,9 @@ package struct HTTPFileRequestBuilder {
 
     /// A GraphQL request's body: its text parts and `<@` files, joined by line breaks, as the
     /// JSON object of a query and its variables.
-    private func graphQLBody(_ parts: [HTTPFileBodyPart]) throws(HTTPFileError) -> (source: BodySource, bytes: [UInt8]?)? {
+    private func graphQLBody(_ parts: [HTTPFileBodyPart]) throws(HTTPFileError) -> (
+        source: BodySource, bytes: [UInt8]?
+    )? {
         var texts: [String] = []
         var firstLine: Int?
         for part in parts {

@@ -87,7 +87,8 @@ package enum HTTPFileRequestConventions {
             do {
                 try JSONWriter.write(try JSONParser.parse(variablesText), into: &body)
             } catch {
-                throw HTTPFileError(line: 0, reason: "the GraphQL variables after the blank line are not JSON: \(error)")
+                throw HTTPFileError(
+                    line: 0, reason: "the GraphQL variables after the blank line are not JSON: \(error)")
             }
         }
         body.append(UInt8(ascii: "}"))
@@ -112,7 +113,8 @@ extension String {
     /// The text without leading and trailing spaces, tabs and line ends.
     fileprivate func trimmingCharacters() -> String {
         let blanks: Set<Character> = [" ", "\t", "\n", "\r", "\r\n"]
-        guard let first = firstIndex(where: { !blanks.contains($0) }), let last = lastIndex(where: { !blanks.contains($0) })
+        guard let first = firstIndex(where: { !blanks.contains($0) }),
+            let last = lastIndex(where: { !blanks.contains($0) })
         else { return "" }
         return String(self[first...last])
     }

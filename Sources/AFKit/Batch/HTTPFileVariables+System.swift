@@ -18,7 +18,9 @@ extension HTTPFileVariables {
         if let open = reference.firstIndex(of: "("), reference.hasSuffix(")") {
             let name = String(reference[..<open])[...].trimmingBlanks()
             let inside = reference[reference.index(after: open)..<reference.index(before: reference.endIndex)]
-            let arguments = inside.trimmingBlanks().isEmpty ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
+            let arguments =
+                inside.trimmingBlanks().isEmpty
+                ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
             return try call(name, arguments, failure: failure)
         }
         let words = reference.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -68,7 +70,9 @@ extension HTTPFileVariables {
             guard bounds.count == 2, arguments.count == 2 || arguments.isEmpty else {
                 throw failure("\(name) takes no arguments or two numbers, FROM, TO")
             }
-            guard bounds[0] < bounds[1] else { throw failure("FROM \(arguments[0]) is not less than TO \(arguments[1])") }
+            guard bounds[0] < bounds[1] else {
+                throw failure("FROM \(arguments[0]) is not less than TO \(arguments[1])")
+            }
             let fraction = Double(sources.random() >> 11) / Double(UInt64(1) << 53)
             return String(min(bounds[0] + fraction * (bounds[1] - bounds[0]), bounds[1].nextDown))
         case "$random.alphabetic", "$random.alphanumeric", "$random.hexadecimal":
