@@ -151,7 +151,7 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
         XCTAssertEqual(reads, 1)
         let failing = HTTPFileVariables(
             file: [], environment: [:], sources: fixed,
-            dotenv: HTTPFileDotenv.Loader { .failure(HTTPFileDotenv.ReadFailure(reason: "cannot read ./.env: denied")) }
+            dotenv: HTTPFileDotenv.Loader { .failure(HTTPFileError(line: 0, reason: "cannot read ./.env: denied")) }
         )
         assertRefused("{{$dotenv A}}", "{{$dotenv A}}: cannot read ./.env: denied", with: failing)
     }

@@ -61,7 +61,7 @@ enum HTTPFileBatch {
                                     directory + "/.env", limit: HTTPFileDotenv.maximumFileSize,
                                     tooLarge: "it is larger than 1 MiB"))
                         } catch {
-                            return .failure(HTTPFileDotenv.ReadFailure(reason: "\(error)"))
+                            return .failure(HTTPFileError(line: 0, reason: "\(error)"))
                         }
                     }),
                 directory: directory, refusesStandardInput: options.ignoreStdin),

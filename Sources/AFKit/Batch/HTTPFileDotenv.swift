@@ -7,25 +7,16 @@ package enum HTTPFileDotenv {
     /// The largest `.env` file read (1 MiB).
     package static let maximumFileSize = 1 << 20
 
-    /// Why a `.env` file could not be read, in the words of the reader.
-    package struct ReadFailure: Error, Equatable {
-        package let reason: String
-
-        package init(reason: String) {
-            self.reason = reason
-        }
-    }
-
     /// A `.env` file read and parsed when a `{{$dotenv}}` first asks for it, then kept: a file that
     /// uses none never reads it, so a `.env` that is no such file (a Python virtual environment's
     /// directory is often named so) troubles only a file that asks for its values.
     package final class Loader: @unchecked Sendable {
         private let monitor = Monitor()
-        private let read: () -> Result<[UInt8]?, ReadFailure>
-        private var loaded: Result<[String: String]?, ReadFailure>?
+        private let read: () -> Result<[UInt8]?, HTTPFileError>
+        private var loaded: Result<[String: String]?, HTTPFileError>?
 
-        /// `read` gives the file's bytes, nil when there is no file.
-        package init(read: @escaping () -> Result<[UInt8]?, ReadFailure>) {
+        /// `read` gives the file's bytes, nil when there is no file, or why it cannot be read.
+        package init(read: @escaping () -> Result<[UInt8]?, HTTPFileError>) {
             self.read = read
         }
 
@@ -36,7 +27,7 @@ package enum HTTPFileDotenv {
         }
 
         /// The file's values, nil when there is none; read on the first call only.
-        package func values() -> Result<[String: String]?, ReadFailure> {
+        package func values() -> Result<[String: String]?, HTTPFileError> {
             monitor.locked {
                 if let loaded { return loaded }
                 let result = read().map { $0.map(HTTPFileDotenv.parse) }
