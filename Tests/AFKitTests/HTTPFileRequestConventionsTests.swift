@@ -62,6 +62,9 @@ final class HTTPFileRequestConventionsTests: XCTestCase {
                 Authorization: Basic ann:pw
 
                 { me }
+                ###
+                GET http://127.0.0.1:1/graphql
+                X-Request-Type: GraphQL
                 """.utf8))
         let builder = HTTPFileRequestBuilder(
             variables: HTTPFileVariables(
@@ -78,5 +81,7 @@ final class HTTPFileRequestConventionsTests: XCTestCase {
         XCTAssertFalse(graphQL.headers.contains { $0.name.lowercased() == "x-request-type" })
         XCTAssertEqual(graphQL.headers.first { $0.name == "Content-Type" }?.value, "application/json")
         XCTAssertEqual(graphQL.headers.first { $0.name == "Authorization" }?.value, "Basic YW5uOnB3")
+        // No body written, none sent: there is no query to wrap.
+        XCTAssertNil(try builder.prepare(file.requests[2], baseURL: nil, environment: [:]).bodyBytes)
     }
 }

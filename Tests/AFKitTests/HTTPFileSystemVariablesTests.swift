@@ -55,6 +55,20 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
         }
     }
 
+    func testLocalDatesMoveOnTheLocalCalendar() throws {
+        // 2024-01-30T20:00Z is Jan 31 04:00 eight hours east: a month later is the local Feb 29,
+        // where moving the UTC date would give Mar 1.
+        let vars = HTTPFileVariables(
+            file: [], environment: [:],
+            sources: HTTPFileVariables.Sources(
+                now: { 1_706_644_800 }, random: { 0 }, milliseconds: { 1_706_644_800_000 },
+                utcOffset: { _ in 8 * 3600 }))
+        XCTAssertEqual(try vars.expand("{{$localDatetime iso8601 1 M}}", line: 1), "2024-02-29T04:00:00+08:00")
+        XCTAssertEqual(try vars.expand("{{$localDatetime iso8601 -1 d}}", line: 1), "2024-01-30T04:00:00+08:00")
+        XCTAssertEqual(try vars.expand("{{$localDatetime iso8601 5 h}}", line: 1), "2024-01-31T09:00:00+08:00")
+        XCTAssertEqual(try vars.expand("{{$datetime iso8601 1 M}}", line: 1), "2024-02-29T20:00:00.000Z")
+    }
+
     func testEveryDayJSToken() {
         let pattern = "YY YYYY M MM MMM MMMM D DD d dd ddd dddd H HH h hh m mm s ss SSS A a Z ZZ [YYYY] Y YYY S"
         XCTAssertEqual(

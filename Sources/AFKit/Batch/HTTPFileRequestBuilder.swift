@@ -135,10 +135,11 @@ package struct HTTPFileRequestBuilder {
     }
 
     /// A GraphQL request's body: its text parts and `<@` files, joined by line breaks, as the
-    /// JSON object of a query and its variables.
+    /// JSON object of a query and its variables; no body when the file writes none.
     private func graphQLBody(_ parts: [HTTPFileBodyPart]) throws(HTTPFileError) -> (
         source: BodySource, bytes: [UInt8]?
     )? {
+        if parts.isEmpty { return nil }
         var texts: [String] = []
         var firstLine: Int?
         for part in parts {

@@ -121,7 +121,15 @@ extension HTTPFileVariables {
             rest = text.dropFirst(word.count)
         }
         let words = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        let instant = try offset(words, from: sources.milliseconds(), failure: failure)
+        let now = sources.milliseconds()
+        var instant = try offset(words, from: now, failure: failure)
+        if isLocal, words.count == 2, !["h", "m", "s", "ms"].contains(words[1]) {
+            // As Day.js in local mode: days to years move the local calendar date (Jan 31 + 1 M is
+            // the local Feb 29 even where it is still Jan 30 in UTC); hours and less move the instant.
+            let zone = Int64(sources.utcOffset(Self.floorSeconds(now))) * 1000
+            let wall = try offset(words, from: now + zone, failure: failure)
+            instant = wall - Int64(sources.utcOffset(Self.floorSeconds(wall - zone))) * 1000
+        }
         guard isLocal else {
             switch format {
             case "rfc1123": return HTTPFileDateFormat.rfc1123(instant)
