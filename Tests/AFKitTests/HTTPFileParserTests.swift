@@ -146,6 +146,32 @@ final class HTTPFileParserTests: XCTestCase {
             file.requests.map(\.url), ["{{ host }}/users/{{ id }}?n={{$randomInt 1 5}}", "{{ host }}/plain", "*"])
     }
 
+    func testSubstitutedFilesAreBodyPartsWithTheirEncoding() throws {
+        let file = try parse("POST :1\n\n<@ ./a.xml\ntext\n<@latin1 b.txt\n<@UCS2\t/c\n<@ascii d\n<@binary e\n")
+        XCTAssertEqual(
+            file.requests[0].body,
+            [
+                .substitutedFile("./a.xml", encoding: .utf8, line: 3), .text("text", line: 4),
+                .substitutedFile("b.txt", encoding: .latin1, line: 5),
+                .substitutedFile("/c", encoding: .utf16LittleEndian, line: 6),
+                .substitutedFile("d", encoding: .ascii, line: 7), .substitutedFile("e", encoding: .latin1, line: 8),
+            ])
+        // The methods of HTTP extensions (WebDAV's) are still methods.
+        XCTAssertEqual(try parse("PROPFIND http://localhost/dav\n").requests.map(\.method), ["PROPFIND"])
+    }
+
+    func testTextEncodingsDecodeAsNodeDoes() {
+        let bytes: [UInt8] = [0x63, 0x61, 0x66, 0xE9]
+        XCTAssertEqual(HTTPFileTextEncoding.latin1.decode(bytes), "caf\u{E9}")
+        XCTAssertEqual(HTTPFileTextEncoding.ascii.decode(bytes), "cafi")
+        XCTAssertEqual(HTTPFileTextEncoding.utf8.decode(bytes), "caf\u{FFFD}")
+        XCTAssertEqual(HTTPFileTextEncoding.utf8.decode([0xEF, 0xBB, 0xBF, 0x61]), "a")
+        XCTAssertEqual(
+            HTTPFileTextEncoding.utf16LittleEndian.decode([0x61, 0x00, 0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE, 0x62]),
+            "a\u{E9}\u{1F600}")
+        XCTAssertNil(HTTPFileTextEncoding(name: "hex"))
+    }
+
     func testAnInPlaceBodyIsTrimmedAndResponseReferencesAreNotBody() throws {
         let file = try parse(
             """
@@ -208,9 +234,23 @@ final class HTTPFileParserTests: XCTestCase {
                     line: 2, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")
             ),
             (
-                "POST :1\n\n<@ ./body.json\n",
+                "POST :1\n\n<@base64 ./body.json\n",
                 HTTPFileError(
-                    line: 3, reason: "<@ (a file with variables substituted) is not supported; use < PATH")
+                    line: 3, reason: "<@base64: afcli reads files in utf8, latin1 (binary), ascii or utf16le (ucs2)")
+            ),
+            (
+                "POST :1\n\n<@\n",
+                HTTPFileError(line: 3, reason: "<@ needs a file path: <@ PATH or <@ENCODING PATH")
+            ),
+            (
+                "GET :1\n###\nSSE http://localhost/events\n",
+                HTTPFileError(
+                    line: 3,
+                    reason: "SSE requests (server-sent events) are not supported: afcli sends HTTP requests only")
+            ),
+            (
+                "grpc grpcb.in:9000/hello.HelloService/SayHello\n",
+                HTTPFileError(line: 1, reason: "GRPC requests (gRPC) are not supported: afcli sends HTTP requests only")
             ),
             (
                 "GET :1\n\n> {%\nclient.log(1)\n",

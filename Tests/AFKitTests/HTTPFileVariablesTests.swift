@@ -92,11 +92,14 @@ final class HTTPFileVariablesTests: XCTestCase {
         let uuid = try system.expand("{{$uuid}}", line: 1)
         XCTAssertNotNil(uuid.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/))
         XCTAssertNotEqual(uuid, try system.expand("{{$uuid}}", line: 1))
-        XCTAssertThrowsError(try vars.expand("{{$processEnv HOME}}", line: 5)) { error in
+        XCTAssertThrowsError(try vars.expand("{{$random.address.city}}", line: 5)) { error in
             XCTAssertEqual(
-                "\(error)",
-                "dynamic variable {{$processEnv HOME}} is not supported (afcli knows $uuid, $timestamp, $isoTimestamp and $randomInt)"
-            )
+                error as? HTTPFileError,
+                HTTPFileError(
+                    line: 5,
+                    reason: "{{$random.address.city}}: not a system variable afcli knows ($uuid, $guid, $timestamp, "
+                        + "$isoTimestamp, $datetime, $localDatetime, $randomInt, $processEnv, $dotenv and "
+                        + "$random.uuid, .integer, .float, .alphabetic, .alphanumeric, .hexadecimal, .email)"))
         }
         XCTAssertThrowsError(try vars.expand("{{$randomInt 5 1}}", line: 5)) { error in
             XCTAssertEqual("\(error)", "{{$randomInt 5 1}}: the minimum 5 is not less than the maximum 1")

@@ -9,7 +9,8 @@ import Glibc
 /// undefined variable, a bad header or a missing body file in any request is reported with its
 /// line before anything is sent. Skipped constructs (response handlers) are warned about with
 /// theirs. `--env NAME` picks an environment of `http-client.env.json` and
-/// `http-client.private.env.json` beside the file. Variables are substituted and body files opened
+/// `http-client.private.env.json` beside the file; `{{$dotenv NAME}}` reads `.env` beside it and
+/// `{{$processEnv NAME}}` the process's environment. Variables are substituted and body files opened
 /// again by `prepare`, request by request, when each is about to be sent. A request is named by `# @name`, else by the text after
 /// `###`, else `request-N` (its position in the file). What the file does not say comes from the
 /// run's options; `# @no-redirect`, `# @timeout` and `# @connection-timeout` override theirs.
@@ -51,7 +52,18 @@ enum HTTPFileBatch {
         let (variables, hint) = try environmentVariables(directory: directory, name: options.environmentName)
         let context = Context(
             builder: HTTPFileRequestBuilder(
-                variables: HTTPFileVariables(file: file.variables, environment: variables, undefinedHint: hint),
+                variables: HTTPFileVariables(
+                    file: file.variables, environment: variables, undefinedHint: hint,
+                    dotenv: HTTPFileDotenv.Loader {
+                        do {
+                            return .success(
+                                try read(
+                                    directory + "/.env", limit: HTTPFileDotenv.maximumFileSize,
+                                    tooLarge: "it is larger than 1 MiB"))
+                        } catch {
+                            return .failure(HTTPFileError(line: 0, reason: "\(error)"))
+                        }
+                    }),
                 directory: directory, refusesStandardInput: options.ignoreStdin),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context)

@@ -81,6 +81,53 @@ package enum HTTPFileBodyPart: Equatable, Sendable {
     case text(String, line: Int)
     /// `< PATH`: the file's bytes, streamed; the path is relative to the `.http` file.
     case file(String, line: Int)
+    /// `<@ PATH` or `<@ENCODING PATH`: the file's text, read whole when the request is built, with
+    /// its `{{variables}}` substituted.
+    case substitutedFile(String, encoding: HTTPFileTextEncoding, line: Int)
+}
+
+/// The encodings `<@ENCODING PATH` names, as Node.js (REST Client, httpyac) names them.
+package enum HTTPFileTextEncoding: Equatable, Sendable {
+    case utf8
+    /// ISO 8859-1: each byte is the code point of the same number (Node's `latin1`, `binary`).
+    case latin1
+    /// Each byte with its high bit cleared (Node's `ascii` decoding).
+    case ascii
+    /// UTF-16, little end first (Node's `utf16le`, `ucs2`).
+    case utf16LittleEndian
+
+    /// The encoding Node.js calls `name` (any case), nil for one afcli does not read.
+    package init?(name: String) {
+        switch name.lowercased() {
+        case "utf8": self = .utf8
+        case "latin1", "binary": self = .latin1
+        case "ascii": self = .ascii
+        case "utf16le", "ucs2": self = .utf16LittleEndian
+        default: return nil
+        }
+    }
+
+    /// `bytes` decoded to text; invalid sequences become U+FFFD, as Node.js decodes them.
+    package func decode(_ bytes: [UInt8]) -> String {
+        switch self {
+        case .utf8:
+            // A byte order mark is not part of the text (Node strips it when it reads UTF-8 text).
+            return String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...], as: UTF8.self)
+        case .latin1:
+            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        case .ascii:
+            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0 & 0x7F) }))
+        case .utf16LittleEndian:
+            var units: [UInt16] = []
+            units.reserveCapacity(bytes.count / 2)
+            var index = 0
+            while index + 1 < bytes.count {
+                units.append(UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8)
+                index += 2
+            }
+            return String(decoding: units, as: UTF16.self)
+        }
+    }
 }
 
 /// Something in the file afcli does not run, reported and skipped.

@@ -9,12 +9,14 @@ import AFCurl
 /// file variable; the request line is `[METHOD] URL [HTTP/VERSION]`, and lines after it that start
 /// with white space continue the URL (`    ?page=2`, `    &size=10`); then `Name: value` headers
 /// up to a blank line; then the body up to the next `###` (blank lines before it and after it are
-/// not part of it), where a line `< PATH` inserts a file. A response handler (`> {% … %}`,
-/// `> script.js`) or response redirect (`>> file`) ends the body and is skipped with a warning; a
-/// response reference (`<> previous-response.json`, which only compares responses) ends it and is
-/// skipped; a pre-request script (`< {% … %}`) or `<@ PATH` is refused, since skipping either would
-/// send a different request than the file describes. A request target is a URL, a path with a
-/// `Host:` header, or `*` (`OPTIONS *`); `{{ name }}` may hold spaces there as anywhere.
+/// not part of it), where a line `< PATH` inserts a file and `<@ PATH` (`<@latin1 PATH`) a file
+/// whose `{{variables}}` are substituted. A request line whose method names another protocol
+/// (httpyac's `SSE`, `WS`, `MQTT`, `AMQP`, `GRPC`, JetBrains' `WEBSOCKET`, `GRAPHQL`…) is refused.
+/// A response handler (`> {% … %}`, `> script.js`) or response redirect (`>> file`) ends the body
+/// and is skipped with a warning; a response reference (`<> previous-response.json`, which only
+/// compares responses) ends it and is skipped; a pre-request script (`< {% … %}`) is refused, since
+/// skipping it would send a different request than the file describes. A request target is a URL,
+/// a path with a `Host:` header, or `*` (`OPTIONS *`); `{{ name }}` may hold spaces there as anywhere.
 package enum HTTPFileParser {
     /// The longest request line or header accepted, in bytes.
     package static let maximumLineLength = 64 << 10
@@ -178,6 +180,11 @@ private struct Parser {
         guard words.count == 1 else {
             throw HTTPFileError(line: number, reason: "expected a request line: [METHOD] URL [HTTP/VERSION]")
         }
+        if let protocolName = Self.otherProtocols[method] {
+            throw HTTPFileError(
+                line: number,
+                reason: "\(method) requests (\(protocolName)) are not supported: afcli sends HTTP requests only")
+        }
         if Self.methodWords.contains(words[0]) {
             throw HTTPFileError(line: number, reason: "\(words[0]) needs a URL: [METHOD] URL [HTTP/VERSION]")
         }
@@ -261,8 +268,20 @@ private struct Parser {
         // An in-place body is trimmed: blank lines before it are not part of it.
         if bodyLines.isEmpty, bodyParts.isEmpty, trim(line[...]).isEmpty { return }
         if line.hasPrefix("<@") {
-            throw HTTPFileError(
-                line: number, reason: "<@ (a file with variables substituted) is not supported; use < PATH")
+            let encoding = line.dropFirst(2).prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+            let rest = line.dropFirst(2 + encoding.count)
+            let path = trim(rest)
+            guard rest.first == " " || rest.first == "\t", !path.isEmpty else {
+                throw HTTPFileError(line: number, reason: "<@ needs a file path: <@ PATH or <@ENCODING PATH")
+            }
+            guard let textEncoding = HTTPFileTextEncoding(name: encoding.isEmpty ? "utf8" : String(encoding)) else {
+                throw HTTPFileError(
+                    line: number,
+                    reason: "<@\(encoding): afcli reads files in utf8, latin1 (binary), ascii or utf16le (ucs2)")
+            }
+            flushText()
+            bodyParts.append(.substitutedFile(path, encoding: textEncoding, line: number))
+            return
         }
         if line.hasPrefix("< ") || line.hasPrefix("<\t") {
             let path = trim(line.dropFirst(2))
@@ -391,6 +410,14 @@ private struct Parser {
     /// Method names that are never a URL on their own (`GET` alone is a request line missing its URL).
     static let methodWords: Set<String> = [
         "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+    ]
+
+    /// Request-line keywords of httpyac and the JetBrains client for protocols other than HTTP,
+    /// and what each names: such a request is refused, never sent as an HTTP method.
+    static let otherProtocols: [String: String] = [
+        "SSE": "server-sent events", "WS": "WebSocket", "WSS": "WebSocket", "WEBSOCKET": "WebSocket",
+        "MQTT": "MQTT", "AMQP": "AMQP", "RABBITMQ": "AMQP", "KAFKA": "Kafka", "GRPC": "gRPC",
+        "GRAPHQL": "GraphQL over HTTP or WebSocket; write POST with an X-Request-Type: GraphQL header",
     ]
 
     /// `N`, `N s`, `N ms` or `N m` in seconds; nil for anything else.

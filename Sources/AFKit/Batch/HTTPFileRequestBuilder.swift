@@ -64,9 +64,32 @@ package struct HTTPFileRequestBuilder {
             throw HTTPFileError(
                 line: request.line, reason: "OPTIONS * needs a Host: header or --base-url to name the server")
         }
-        let contentType = headers.last { ASCIICase.lowercased($0.name) == "content-type" }?.value
+        var credentials = credentials
+        if let index = headers.lastIndex(where: { ASCIICase.lowercased($0.name) == "authorization" }),
+            let value = headers[index].value
+        {
+            switch HTTPFileRequestConventions.authorization(value) {
+            case .header(let sent):
+                headers[index].value = sent
+            case .digest(let user, let password):
+                headers.remove(at: index)
+                credentials = .digest(user: user, password: password)
+            }
+        }
+        let isGraphQL = HTTPFileRequestConventions.isGraphQL(headers)
+        if isGraphQL { headers.removeAll { ASCIICase.lowercased($0.name) == "x-request-type" } }
+        var contentType = headers.last { ASCIICase.lowercased($0.name) == "content-type" }?.value
+        if isGraphQL, contentType == nil {
+            contentType = "application/json"
+            headers.append(HeaderItem(name: "Content-Type", value: contentType))
+        }
         let isMultipart = contentType.map { ASCIICase.lowercased($0).hasPrefix("multipart/") } ?? false
-        let body = try makeBody(request.body, lineBreak: isMultipart ? "\r\n" : "\n")
+        let body =
+            isGraphQL
+            ? try graphQLBody(request.body)
+            : try makeBody(
+                request.body, lineBreak: isMultipart ? "\r\n" : "\n",
+                joinsFormLines: HTTPFileRequestConventions.isForm(contentType))
         return try located(request.line) { () throws(SerializationError) in
             let spec = RequestSpec(
                 method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers,
@@ -79,9 +102,10 @@ package struct HTTPFileRequestBuilder {
         }
     }
 
-    /// The body's source (and bytes when it is all text), or nil for no body.
+    /// The body's source (and bytes when it is all text), or nil for no body. `joinsFormLines`:
+    /// text lines starting with `&` continue the line before them (a form written over lines).
     private func makeBody(
-        _ parts: [HTTPFileBodyPart], lineBreak: String
+        _ parts: [HTTPFileBodyPart], lineBreak: String, joinsFormLines: Bool
     ) throws(HTTPFileError) -> (source: BodySource, bytes: [UInt8]?)? {
         if parts.isEmpty { return nil }
         var sources: [BodySource] = []
@@ -89,8 +113,9 @@ package struct HTTPFileRequestBuilder {
         for (index, part) in parts.enumerated() {
             if index > 0 { sources.append(BytesBodySource(Array(lineBreak.utf8))) }
             switch part {
-            case .text(let text, let line):
-                var expanded = try variables.expand(text, line: line)
+            case .text, .substitutedFile:
+                var expanded = try text(of: part)
+                if joinsFormLines { expanded = HTTPFileRequestConventions.joinedFormLines(expanded) }
                 if lineBreak != "\n" {
                     expanded = expanded.split(separator: "\n", omittingEmptySubsequences: false).joined(
                         separator: lineBreak)
@@ -99,13 +124,7 @@ package struct HTTPFileRequestBuilder {
                 sources.append(BytesBodySource(bytes))
                 allText? += bytes
             case .file(let path, let line):
-                let expanded = try variables.expand(path, line: line)
-                let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
-                let resolved = expanded.hasPrefix("/") ? expanded : directory + "/" + relative
-                if refusesStandardInput, Self.standardInputPaths.contains(resolved) {
-                    throw HTTPFileError(
-                        line: line, reason: "< \(expanded) reads standard input, which --ignore-stdin leaves unread")
-                }
+                let resolved = try resolvedPath(path, line: line, marker: "<")
                 let source = try located(line) { () throws(SerializationError) in try FileBodySource(path: resolved) }
                 sources.append(source)
                 allText = nil
@@ -113,6 +132,73 @@ package struct HTTPFileRequestBuilder {
         }
         if sources.count == 1 { return (sources[0], allText) }
         return (ConcatenatedBodySource(sources), allText)
+    }
+
+    /// A GraphQL request's body: its text parts and `<@` files, joined by line breaks, as the
+    /// JSON object of a query and its variables; no body when the file writes none.
+    private func graphQLBody(_ parts: [HTTPFileBodyPart]) throws(HTTPFileError) -> (
+        source: BodySource, bytes: [UInt8]?
+    )? {
+        if parts.isEmpty { return nil }
+        var texts: [String] = []
+        var firstLine: Int?
+        for part in parts {
+            if case .file(_, let line) = part {
+                throw HTTPFileError(
+                    line: line, reason: "a GraphQL request's body is text: use <@ PATH to insert a file's query")
+            }
+            if case .text(_, let line) = part { firstLine = firstLine ?? line }
+            texts.append(try text(of: part))
+        }
+        do {
+            let bytes = try HTTPFileRequestConventions.graphQLBody(texts.joined(separator: "\n"))
+            return (BytesBodySource(bytes), bytes)
+        } catch {
+            throw HTTPFileError(line: firstLine ?? parts.first.map(Self.line(of:)) ?? 0, reason: error.reason)
+        }
+    }
+
+    /// The text of a `.text` part or a `<@` file, its variables substituted.
+    private func text(of part: HTTPFileBodyPart) throws(HTTPFileError) -> String {
+        switch part {
+        case .text(let text, let line):
+            return try variables.expand(text, line: line)
+        case .substitutedFile(let path, let encoding, let line):
+            let resolved = try resolvedPath(path, line: line, marker: "<@")
+            let bytes: [UInt8]
+            do {
+                // Read whole, as a .http file is: its text is substituted before it is sent.
+                bytes = try SmallFile.read(
+                    resolved, limit: HTTPFileVariables.defaultMaximumLength,
+                    tooLarge: "it is larger than 16 MiB, the most a <@ file may be")
+            } catch {
+                throw HTTPFileError(
+                    line: line, reason: SerializationError.unreadable(path: resolved, reason: error.reason).description)
+            }
+            return try variables.expand(encoding.decode(bytes), line: line)
+        case .file(_, let line):
+            throw HTTPFileError(line: line, reason: "< PATH is streamed, not text")
+        }
+    }
+
+    /// The path a `< PATH` or `<@ PATH` part names, its variables substituted, relative to the
+    /// `.http` file's directory; standard input is refused under `--ignore-stdin`.
+    private func resolvedPath(_ path: String, line: Int, marker: String) throws(HTTPFileError) -> String {
+        let expanded = try variables.expand(path, line: line)
+        let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
+        let resolved = expanded.hasPrefix("/") ? expanded : directory + "/" + relative
+        if refusesStandardInput, Self.standardInputPaths.contains(resolved) {
+            throw HTTPFileError(
+                line: line, reason: "\(marker) \(expanded) reads standard input, which --ignore-stdin leaves unread")
+        }
+        return resolved
+    }
+
+    /// The line a body part starts on.
+    private static func line(of part: HTTPFileBodyPart) -> Int {
+        switch part {
+        case .text(_, let line), .file(_, let line), .substitutedFile(_, _, let line): return line
+        }
     }
 
     /// Runs `body`, turning a serialization error into an error at `line`.

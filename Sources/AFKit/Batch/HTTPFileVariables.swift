@@ -5,8 +5,8 @@
 #endif
 
 /// Substitutes `{{name}}` in a `.http` file's text: file variables (`@name = value`) first, then
-/// the chosen environment's, then the dynamic variables `{{$uuid}}` (also `$random.uuid`,
-/// `$guid`), `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}` (`$randomInt MIN MAX`).
+/// the chosen environment's; `{{%name}}` is a variable's value percent-encoded (REST Client);
+/// `{{$…}}` is a system variable (`HTTPFileVariables+System.swift`).
 ///
 /// A value may itself hold `{{…}}`; expansion stops at a variable that refers to itself, at
 /// `maximumDepth` levels, at `maximumReferences` references replaced in one text (values that
@@ -21,19 +21,40 @@ package struct HTTPFileVariables {
     /// The longest text an expansion may produce by default (16 MiB).
     package static let defaultMaximumLength = 16 << 20
 
-    /// Where dynamic variables take the time and randomness from (fixed in tests).
+    /// Where system variables take the time, the time zone and randomness from (fixed in tests).
     package struct Sources {
+        /// Seconds since the epoch.
         package var now: () -> Int64
         package var random: () -> UInt64
+        /// Milliseconds since the epoch.
+        package var milliseconds: () -> Int64
+        /// The local time zone's offset east of UTC, in seconds, at an instant (seconds since the epoch).
+        package var utcOffset: (Int64) -> Int
 
-        package init(now: @escaping () -> Int64, random: @escaping () -> UInt64) {
+        package init(
+            now: @escaping () -> Int64, random: @escaping () -> UInt64, milliseconds: (() -> Int64)? = nil,
+            utcOffset: @escaping (Int64) -> Int = { _ in 0 }
+        ) {
             self.now = now
             self.random = random
+            self.milliseconds = milliseconds ?? { now() * 1000 }
+            self.utcOffset = utcOffset
         }
 
-        /// The clock and the system's random generator.
+        /// The clock, the system's time zone (`TZ`, `/etc/localtime`) and random generator.
         package static var system: Sources {
-            Sources(now: { Int64(time(nil)) }, random: { UInt64.random(in: .min ... .max) })
+            Sources(
+                now: { Int64(time(nil)) }, random: { UInt64.random(in: .min ... .max) },
+                milliseconds: {
+                    var clock = timespec()
+                    clock_gettime(CLOCK_REALTIME, &clock)
+                    return Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000
+                },
+                utcOffset: { seconds in
+                    var time = time_t(seconds)
+                    var parts = tm()
+                    return localtime_r(&time, &parts) == nil ? 0 : Int(parts.tm_gmtoff)
+                })
         }
     }
 
@@ -43,18 +64,26 @@ package struct HTTPFileVariables {
     private let maximumLength: Int
     /// Added to the message for an undefined variable (which environment was used, if any).
     private let undefinedHint: String?
-    private let sources: Sources
+    let sources: Sources
+    /// The process's environment, for `{{$processEnv NAME}}`.
+    let processEnvironment: (String) -> String?
+    /// The `.env` file beside the `.http` file, for `{{$dotenv NAME}}`; nil when there is none.
+    let dotenv: HTTPFileDotenv.Loader?
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
     package init(
         file: [HTTPFileVariable], environment: [String: String], undefinedHint: String? = nil,
-        sources: Sources = .system, maximumLength: Int = defaultMaximumLength
+        sources: Sources = .system, processEnvironment: @escaping (String) -> String? = HTTPFileVariables.getenvValue,
+        dotenv: HTTPFileDotenv.Loader? = nil,
+        maximumLength: Int = defaultMaximumLength
     ) {
         for variable in file { fileValues[variable.name] = Array(variable.value.utf8) }
         self.environment = environment.mapValues { Array($0.utf8) }
         self.maximumLength = maximumLength
         self.undefinedHint = undefinedHint
         self.sources = sources
+        self.processEnvironment = processEnvironment
+        self.dotenv = dotenv
     }
 
     /// Whether `name` may name a variable: letters, digits, `_`, `.` and `-`.
@@ -113,7 +142,15 @@ package struct HTTPFileVariables {
         of reference: String, into result: inout [UInt8], references: inout Int, line: Int, chain: [String]
     ) throws(HTTPFileError) {
         if reference.hasPrefix("$") {
-            result += try dynamicValue(reference, line: line).utf8
+            result += try systemValue(reference, line: line).utf8
+            return
+        }
+        if reference.hasPrefix("%") {
+            // REST Client's `{{%name}}`: the value, expanded, then percent-encoded as a URI component.
+            var value: [UInt8] = []
+            let name = reference.dropFirst()[...].trimmingBlanks()
+            try appendValue(of: name, into: &value, references: &references, line: line, chain: chain)
+            Self.appendPercentEncoded(value, into: &result)
             return
         }
         if chain.contains(reference) {
@@ -136,73 +173,30 @@ package struct HTTPFileVariables {
         try expand(raw[...], into: &result, references: &references, line: line, chain: chain + [reference])
     }
 
-    /// `$uuid`, `$timestamp`, `$isoTimestamp`, `$randomInt [MIN MAX]`.
-    private func dynamicValue(_ reference: String, line: Int) throws(HTTPFileError) -> String {
-        let words = reference.split(separator: " ", omittingEmptySubsequences: true)
-        switch words.first ?? "" {
-        case "$uuid", "$random.uuid", "$guid":
-            guard words.count == 1 else { break }
-            return uuid()
-        case "$timestamp":
-            guard words.count == 1 else { break }
-            return String(sources.now())
-        case "$isoTimestamp":
-            guard words.count == 1 else { break }
-            return Self.isoTimestamp(sources.now())
-        case "$randomInt", "$random.integer":
-            if words.count == 1 { return String(sources.random() % 1000) }
-            guard words.count == 3, let low = Int64(words[1]), let high = Int64(words[2]) else {
-                throw HTTPFileError(
-                    line: line, reason: "{{\(reference)}}: \(words[0]) takes no arguments or two integers, MIN MAX")
-            }
-            guard low < high else {
-                throw HTTPFileError(
-                    line: line, reason: "{{\(reference)}}: the minimum \(low) is not less than the maximum \(high)")
-            }
-            // The span is computed without trapping: the bounds may be any two 64-bit numbers.
-            guard case (let span, let overflow) = high.subtractingReportingOverflow(low), !overflow,
-                span <= Int64(Int32.max)
-            else {
-                throw HTTPFileError(
-                    line: line, reason: "{{\(reference)}}: MAX - MIN may be at most \(Int32.max)")
-            }
-            return String(low + Int64(sources.random() % UInt64(span)))
-        default:
-            throw HTTPFileError(
-                line: line,
-                reason: "dynamic variable {{\(reference)}} is not supported "
-                    + "(afcli knows $uuid, $timestamp, $isoTimestamp and $randomInt)")
-        }
-        throw HTTPFileError(line: line, reason: "{{\(reference)}}: unexpected arguments")
+    /// The value of the process's environment variable `name` (getenv).
+    package static func getenvValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 
-    /// A random (version 4) UUID in lower case.
-    private func uuid() -> String {
-        var bytes: [UInt8] = []
-        for _ in 0..<2 {
-            var word = sources.random()
-            for _ in 0..<8 {
-                bytes.append(UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { byte in
-            let text = String(byte, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
-            separator: "-")
+    /// The value of a name in the chosen environment (`{{$processEnv %name}}` looks a name up there).
+    func environmentValue(_ name: String) -> String? {
+        environment[name].map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
-    static func isoTimestamp(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return String(seconds) }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    /// Appends `bytes` percent-encoded as JavaScript's `encodeURIComponent` does: letters, digits
+    /// and `-_.!~*'()` are kept, every other byte is `%XX`.
+    static func appendPercentEncoded(_ bytes: [UInt8], into result: inout [UInt8]) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                result.append(byte)
+            case _ where "-_.!~*'()".utf8.contains(byte):
+                result.append(byte)
+            default:
+                result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
     }
 }

@@ -60,12 +60,12 @@ enum BatchHarnesses {
             for part in request.body {
                 switch part {
                 case .text(let text, let line): expand(text, line: line, with: variables)
-                case .file(let path, let line):
+                case .file(let path, let line), .substitutedFile(let path, _, let line):
                     expand(path, line: line, with: variables)
                     readsFiles = true
                 }
             }
-            // Building opens `< file` parts: only requests that name none are built.
+            // Building opens `< file` and `<@ file` parts: only requests that name none are built.
             guard !readsFiles else { continue }
             let base = index % 2 == 0 ? nil : "http://127.0.0.1:1/base/"
             do {
@@ -101,7 +101,7 @@ enum BatchHarnesses {
             }
             for part in request.body {
                 switch part {
-                case .text(_, let line), .file(_, let line):
+                case .text(_, let line), .file(_, let line), .substitutedFile(_, _, let line):
                     FuzzInvariant.check(line > request.line && lines.contains(line), "body line \(line)")
                 }
             }
