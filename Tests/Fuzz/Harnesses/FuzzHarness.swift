@@ -26,6 +26,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case cacheHead = "cache-head"
     case envelope
     case jsonpath
+    case xpath
 
     /// Runs the harness on one input.
     package func run(_ input: UnsafeRawBufferPointer) {
@@ -51,6 +52,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .cacheHead: CacheHarnesses.cacheHead(input)
         case .envelope: EnvelopeHarness.run(input)
         case .jsonpath: JSONPathHarness.run(input)
+        case .xpath: XPathHarness.run(input)
         }
     }
 
