@@ -5,7 +5,8 @@
 /// `JSONPathStreamPlan` for what is held in memory and when). Memory is the nesting depth plus
 /// the largest node held, so a 1 GB array of small records runs in constant memory.
 package final class JSONPathStreamFilter: BodyFormatter {
-    private var scanner: JSONPathScanner
+    /// Nil only while `consume` works on it.
+    private var scanner: JSONPathScanner?
 
     /// A filter writing the matches of `query` to `sink`, coloured with `colors`.
     package init(query: JSONPathQuery, colors: SyntaxColors, sink: ByteSink, limits: JSONPathStreamLimits = .init()) {
@@ -15,19 +16,22 @@ package final class JSONPathStreamFilter: BodyFormatter {
     package var warnings: [String] { [] }
 
     package func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        // A local copy: the byte loop then touches a struct, without exclusivity checks.
-        var scanner = self.scanner
+        // Moved into a local for the byte loop, which then touches a struct without exclusivity
+        // checks; moved, not copied, so that its buffers stay uniquely owned and are never
+        // copied on write.
+        guard var scanner = self.scanner else { return }
+        self.scanner = nil
         defer { self.scanner = scanner }
         try scanner.consume(chunk)
         try scanner.flush()
     }
 
     package func finish() throws {
-        try scanner.finish()
+        try scanner?.finish()
     }
 
     package func abandon() throws {
-        try scanner.flush()
+        try scanner?.flush()
     }
 
     /// The matches of `query` in a whole body, one compact value a line (tests, fuzzing).

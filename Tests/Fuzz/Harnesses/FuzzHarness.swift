@@ -27,6 +27,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case envelope
     case jsonpath
     case eventStream = "event-stream"
+    case xpath
 
     /// Runs the harness on one input.
     package func run(_ input: UnsafeRawBufferPointer) {
@@ -53,6 +54,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .envelope: EnvelopeHarness.run(input)
         case .jsonpath: JSONPathHarness.run(input)
         case .eventStream: EventStreamHarness.run(input)
+        case .xpath: XPathHarness.run(input)
         }
     }
 
