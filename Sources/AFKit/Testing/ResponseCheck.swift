@@ -104,7 +104,12 @@ package enum ResponseCheck {
 
     /// The string value of the first node `expression` selects in the XML body, or its result.
     private static func xPath(_ expression: String, _ response: CheckedResponse) throws(Unreadable) -> Actual {
-        throw Unreadable(reason: "XPATH-PENDING")
+        do {
+            return try XPathQuery.evaluate(document: response.body, expression: expression).first.map(Actual.text)
+                ?? .missing
+        } catch {
+            throw Unreadable(reason: "\(error)")
+        }
     }
 
     /// The first value `path` selects in the JSON body; `.missing` when it selects nothing.
