@@ -1,0 +1,121 @@
+import XCTest
+
+@testable import AFKit
+
+/// httpyac's `??` lines: how each is read, and what each predicate says of a response. The
+/// expected outcomes are written out here.
+final class ResponseAssertionTests: XCTestCase {
+    private func parse(_ text: String) throws -> ResponseAssertion {
+        try ResponseAssertion.parse(text, line: 7)
+    }
+
+    private func response(status: Int = 200, headers: [(String, String)] = [], body: String = "") -> CheckedResponse {
+        CheckedResponse(
+            statusCode: status,
+            head: ResponseHead(statusCode: status, reasonPhrase: "", httpVersion: "HTTP/1.1", headers: headers),
+            body: Array(body.utf8), bodyTruncated: false, metrics: nil)
+    }
+
+    /// Whether each line holds for `response`.
+    private func holds(_ lines: [String], _ response: CheckedResponse) throws -> [Bool] {
+        ResponseCheck.check(try lines.map(parse), against: response).map(\.passed)
+    }
+
+    func testReadsFieldArgumentPredicateAndTheRestOfTheLineAsTheValue() throws {
+        let title = try parse(" xpath /slideshow/@title == Sample Slide Show ")
+        XCTAssertEqual(title.field, .xPath("/slideshow/@title"))
+        XCTAssertEqual(title.predicate, .equals)
+        XCTAssertEqual(title.expected, "Sample Slide Show")
+        XCTAssertEqual(title.line, 7)
+        XCTAssertEqual(try parse("header content-type includes json").field, .header("content-type"))
+        XCTAssertEqual(try parse("body $.items exists").field, .body(path: "$.items"))
+        XCTAssertNil(try parse("body $.items exists").expected)
+        XCTAssertEqual(try parse("body contains x").field, .body(path: nil))
+        XCTAssertEqual(try parse("body contains x").predicate, .includes)
+        XCTAssertEqual(try parse("duration firstByte < 30").field, .duration(.firstByte))
+        XCTAssertEqual(try parse("status equals 200").predicate, .equals)
+    }
+
+    func testRefusesWhatCannotBeChecked() {
+        func reason(_ text: String) -> String? {
+            do {
+                _ = try parse(text)
+                return nil
+            } catch {
+                return (error as? ResponseAssertionError)?.reason
+            }
+        }
+        XCTAssertEqual(reason("status"), "\"?? status\" names no condition (==, !=, <, includes, exists…)")
+        XCTAssertEqual(reason("status =="), "?? status ==: == needs a value after it")
+        XCTAssertEqual(reason("header exists"), "?? header needs one header name before the condition")
+        XCTAssertEqual(reason("status exists 3"), "?? status exists 3: exists takes no value")
+        XCTAssertEqual(reason("body matches ("), "?? body matches (: \"(\" is not a regular expression")
+        XCTAssertTrue(reason("js response.status == 200")?.contains("needs JavaScript") == true)
+        do {
+            _ = try parse("js x == 1")
+        } catch {
+            XCTAssertEqual((error as? ResponseAssertionError)?.needsJavaScript, true)
+        }
+    }
+
+    func testPredicatesOnTheStatusAndHeaders() throws {
+        let ok = response(status: 201, headers: [("Content-Type", "application/json; charset=utf-8"), ("X-N", "12")])
+        XCTAssertEqual(
+            try holds(
+                [
+                    "status == 201", "status != 200", "status > 200", "status >= 201", "status < 300", "status <= 200",
+                    "status startsWith 20", "status endsWith 1", "status isNumber", "status matches ^2\\d\\d$",
+                    "header content-type startsWith application/json", "header CONTENT-TYPE includes utf-8",
+                    "header x-n == 12", "header x-n > 11", "header x-n isString", "header x-gone exists",
+                    "header x-gone isFalse", "header x-n isNumber",
+                ], ok),
+            [true, true, true, true, true, false, true, true, true, true, true, true, true, true, true, false, true, false])
+    }
+
+    func testPredicatesOnAJSONBody() throws {
+        let json = response(body: #"{"items":[{"id":7,"name":"Ann","ok":true,"tags":[]}],"count":1.0,"none":null}"#)
+        XCTAssertEqual(
+            try holds(
+                [
+                    "jsonpath $.items[0].id == 7", "jsonpath $.items[0].id == 7.0", "jsonpath $.items[0].name == Ann",
+                    "jsonpath $.items[0].name == \"Ann\"", "jsonpath $.items[0].ok isBoolean",
+                    "jsonpath $.items[0].ok isTrue", "jsonpath $.items[0].tags isArray", "jsonpath $.items[0].tags == []",
+                    "body count == 1", "body items[0].name startsWith A", "body $.none exists", "body $.none isFalse",
+                    "body $.missing exists", "jsonpath $.items[*].id >= 7", "body includes \"Ann\"",
+                    "jsonpath $.items[0] == {\"id\":7,\"name\":\"Ann\",\"ok\":true,\"tags\":[]}",
+                ], json),
+            [true, true, true, true, true, true, true, true, true, true, true, true, false, true, true, true])
+    }
+
+    func testABodyThatIsNotJSONOrTooLargeFailsWithTheReason() throws {
+        let results = ResponseCheck.check([try parse("jsonpath $.a exists")], against: response(body: "<html>"))
+        XCTAssertEqual(results.first?.passed, false)
+        XCTAssertEqual(results.first?.problem, "the body is not JSON")
+        var large = response(body: "xxxx")
+        large.bodyTruncated = true
+        let cut = ResponseCheck.check([try parse("body includes x"), try parse("status == 200")], against: large)
+        XCTAssertEqual(cut.map(\.passed), [false, true])
+        XCTAssertEqual(cut[0].problem, "the body is larger than 16 MiB, more than assertions read")
+    }
+
+    func testSHA256InBase64OrHex() throws {
+        let hello = response(body: "hello")
+        XCTAssertEqual(
+            try holds(
+                [
+                    "body sha256 LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=",
+                    "body sha256 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+                    "body sha256 AAAA",
+                ], hello),
+            [true, true, false])
+    }
+
+    func testTheActualValueAndTheFailureText() throws {
+        let results = ResponseCheck.check(
+            [try parse("status == 200"), try parse("header x-a exists")], against: response(status: 404))
+        XCTAssertEqual(results[0].actual, "404")
+        XCTAssertEqual(results[0].failureText, "status == 200 (actual 404)")
+        XCTAssertNil(results[1].actual)
+        XCTAssertEqual(results[1].failureText, "header x-a exists (actual none)")
+    }
+}
