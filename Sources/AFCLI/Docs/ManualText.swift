@@ -17,7 +17,7 @@ package enum ManualText {
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
         requestSections + streamingSections + networkSections + environmentSections + cryptoSections + cacheSections + runSections
-            + batchInputSections
+            + batchInputSections + testingSections
             + metricsSections + referenceSections
 
     /// What requests, uploads, downloads, TLS, reachability and responses do.
