@@ -11,7 +11,7 @@ final class CommandLineBatchTests: BatchTestCase {
         let path = try write("stdin-\(UUID().uuidString)", text)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
-        return try BatchLoader.load(source: "-", options: options, environment: environment, standardInput: descriptor)
+        return try BatchLoader.load(source: "-", options: options, environment: environment, standardInput: descriptor).entries
     }
 
     func testEachLineIsARequestInAfclisGrammar() throws {
@@ -69,7 +69,7 @@ final class CommandLineBatchTests: BatchTestCase {
         defer { close(descriptor) }
         let entries = try BatchLoader.load(
             source: "-", options: OptionValues(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
-            standardInput: descriptor)
+            standardInput: descriptor).entries
         let requests = try entries.map { try $0.prepare() }
         for request in requests {
             XCTAssertEqual(

@@ -71,7 +71,7 @@ final class DocsTests: XCTestCase {
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
                 "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",
                 "\"MANY REQUESTS: AFCLI RUN\"", "\"REQUEST FILES (.HTTP)\"",
-                "\"REQUESTS ON STANDARD INPUT\"", "\"TESTING APIS WITH AFCLI RUN\"", "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
+                "\"VALUES FROM EARLIER RESPONSES\"", "\"REQUESTS ON STANDARD INPUT\"", "\"TESTING APIS WITH AFCLI RUN\"", "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
                 "\"ENVIRONMENT\"", "\"FILES\"", "\"EXAMPLES\"",
             ])
     }

@@ -216,6 +216,7 @@ final class ErrorClassificationTests: XCTestCase {
         (IDNAError(reason: "r"), 2),
         (JSONPathError(position: 0, reason: "r"), 2),
         (ResponseAssertionError(reason: "r"), 2),
+        (RequestReferenceError("{{login.response.body.$.t}}: request login has no response"), 2),
         (ResponseAssertionError(reason: "r", needsJavaScript: true), 2),
         (ResponseCheck.Unreadable(reason: "the body is not JSON"), 11),
         (RunReportError(path: "r.xml", reason: "r", beforeSending: true), 2),

@@ -8,7 +8,7 @@ final class HTTPFileBatchTests: BatchTestCase {
     /// The entries of `text` written as `api.http` in the test directory.
     private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
         let path = try write("api.http", text)
-        return try BatchLoader.load(source: path, options: options, environment: environment)
+        return try BatchLoader.load(source: path, options: options, environment: environment).entries
     }
 
     /// Method, URL, headers (without the defaults) and body of the entry's request.

@@ -180,7 +180,7 @@ final class HTTPFileSystemVariablesTests: XCTestCase {
         assertRefused("{{%missing}}", "variable {{missing}} is not defined")
         assertRefused(
             "{{%login.response.body.$.id}}",
-            "variable {{login.response.body.$.id}} is not defined (values from other requests' responses are not supported)"
+            "variable {{login.response.body.$.id}} is not defined (a value from another request's response is given only in afcli run)"
         )
     }
 

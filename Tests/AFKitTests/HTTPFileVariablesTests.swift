@@ -34,7 +34,7 @@ final class HTTPFileVariablesTests: XCTestCase {
         XCTAssertThrowsError(try variables([]).expand("{{login.response.body.$.token}}", line: 3)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "variable {{login.response.body.$.token}} is not defined (values from other requests' responses are not supported)"
+                "variable {{login.response.body.$.token}} is not defined (a value from another request's response is given only in afcli run)"
             )
         }
     }

@@ -109,8 +109,24 @@ extension ManualText {
                         + "is sent and is skipped. Other "
                         + "directives (`# @no-log`) are ignored with a warning. A request line whose method names another "
                         + "protocol (httpyac's `SSE`, `WS`, `MQTT`, `AMQP`, `KAFKA`, `GRPC`; JetBrains' `WEBSOCKET` and "
-                        + "`GRAPHQL`) is refused with its line, never sent as an HTTP method. Values from "
-                        + "another request's response (`{{login.response.body.token}}`) are not supported."),
+                        + "`GRAPHQL`) is refused with its line, never sent as an HTTP method. Values from an "
+                        + "earlier request (REST Client's request variables) are described below."),
+            ]),
+        ManualSection(
+            "VALUES FROM EARLIER RESPONSES",
+            [
+                .paragraph(
+                    "`{{NAME.response.body.PATH}}`, `{{NAME.response.headers.FIELD}}`, `{{NAME.request.body.PATH}}` "
+                        + "and `{{NAME.request.headers.FIELD}}` take a value from the exchange of the earlier request "
+                        + "named NAME (`# @name NAME` in a `.http` file or on a line of `afcli run -`, where unnamed "
+                        + "lines are `line-N`), in the URL, headers and body, and in file variables "
+                        + "(`@token = {{login.response.body.$.token}}`). PATH is a JSONPath (`$.token`: a string's "
+                        + "text, other JSON compact), an XPath (`//item[1]/title`: the first node's string value) or "
+                        + "`*` (the whole body, up to 16 MiB). A request that takes a value waits until NAME has "
+                        + "ended; requests that take none still run in parallel under `--parallel`. NAME must be "
+                        + "written before the request that refers to it (else the source is refused, exit status 2). "
+                        + "When NAME failed, or the path selects nothing, the request that needed the value fails "
+                        + "alone with a message naming both, and is not sent (exit status 2)."),
             ]),
         ManualSection(
             "REQUESTS ON STANDARD INPUT",

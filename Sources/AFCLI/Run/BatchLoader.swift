@@ -4,14 +4,15 @@ import Glibc
 /// Reads the requests of a batch: a `.http` file (JetBrains/VS Code REST Client format) or, for
 /// `-`, afcli command lines from standard input.
 enum BatchLoader {
-    /// The entries of `source`, in the order written; throws a `LocatedError` naming file (or
-    /// `stdin`) and line for a malformed entry. `standardInput` is the descriptor `-` reads;
+    /// The entries of `source`, in the order written, and where the exchanges later entries take
+    /// values from are kept; throws a `LocatedError` naming file (or `stdin`) and line for a
+    /// malformed entry. `standardInput` is the descriptor `-` reads;
     /// `profile` is the config environment command lines are built in (a `.http` file has its
     /// own environments).
     static func load(
         source: String, options: OptionValues, environment: [String: String],
         standardInput: Int32 = STDIN_FILENO, profile: EnvironmentProfile? = nil
-    ) throws -> [PlanEntry] {
+    ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         if source == "-" {
             return try CommandLineBatch.load(
                 descriptor: standardInput, options: options, environment: environment, profile: profile)

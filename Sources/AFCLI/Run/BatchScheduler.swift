@@ -3,7 +3,9 @@
 /// rest in the order written, and no new start after a failure unless `keepGoing`.
 ///
 /// It only orders indexes; preparing, sending and reporting are the run's. Keepers run among
-/// themselves with the same parallelism.
+/// themselves with the same parallelism. A request that takes values from earlier ones
+/// (`dependencies`) starts only once they have ended; the requests after it that need nothing
+/// still start meanwhile.
 struct BatchScheduler {
     /// The most requests in flight at once.
     let parallel: Int
@@ -24,33 +26,60 @@ struct BatchScheduler {
     private let isKeeper: [Bool]
     /// Whether no request starts any more (a failure without `keepGoing`, or an interrupt).
     private(set) var isStopped = false
+    /// For each request, the requests it takes values from; empty for most.
+    private let dependencies: [[Int]]
+    /// Requests that have ended.
+    private var ended: Set<Int> = []
+    /// Requests passed over because what they depend on had not ended, in the order written.
+    private var waiting: [Int] = []
 
     /// A schedule for requests `0..<isKeeper.count`.
-    init(isKeeper: [Bool], parallel: Int, keepGoing: Bool) {
+    init(isKeeper: [Bool], parallel: Int, keepGoing: Bool, dependencies: [[Int]] = []) {
         self.isKeeper = isKeeper
         self.parallel = max(1, parallel)
         self.keepGoing = keepGoing
+        self.dependencies = dependencies
         keepers = isKeeper.indices.filter { isKeeper[$0] }
         others = isKeeper.indices.filter { !isKeeper[$0] }
     }
 
+    /// Whether everything request `index` depends on has ended.
+    private func isReady(_ index: Int) -> Bool {
+        index >= dependencies.count || dependencies[index].allSatisfy(ended.contains)
+    }
+
     /// The next request to start now, marked as running; nil when none may start yet (the limit
-    /// is reached, keepers are still in flight, or the run stopped) or none is left.
+    /// is reached, keepers are still in flight, what is left waits for requests in flight, or
+    /// the run stopped) or none is left.
     mutating func next() -> Int? {
         guard !isStopped, running.count < parallel else { return nil }
         let index: Int
         if nextKeeper < keepers.count {
+            guard isReady(keepers[nextKeeper]) else { return nil }
             index = keepers[nextKeeper]
             nextKeeper += 1
             runningKeepers += 1
-        } else if runningKeepers == 0, nextOther < others.count {
-            index = others[nextOther]
-            nextOther += 1
+        } else if runningKeepers == 0, let position = waiting.firstIndex(where: isReady) {
+            index = waiting.remove(at: position)
+        } else if runningKeepers == 0, let found = nextReadyOther() {
+            index = found
         } else {
             return nil
         }
         running.insert(index)
         return index
+    }
+
+    /// The next request in the order written that may start, passing over (into `waiting`)
+    /// those that wait for others.
+    private mutating func nextReadyOther() -> Int? {
+        while nextOther < others.count {
+            let index = others[nextOther]
+            nextOther += 1
+            if isReady(index) { return index }
+            waiting.append(index)
+        }
+        return nil
     }
 
     /// Every request in the order `next()` starts them: keepers, then the others, each in the
@@ -67,6 +96,7 @@ struct BatchScheduler {
 
     /// Records that request `index` ended; a failure stops new starts unless `keepGoing`.
     mutating func finished(_ index: Int, succeeded: Bool) {
+        if !dependencies.isEmpty { ended.insert(index) }
         guard running.remove(index) != nil else { return }
         if isKeeper[index] { runningKeepers -= 1 }
         if !succeeded && !keepGoing { isStopped = true }
@@ -79,7 +109,7 @@ struct BatchScheduler {
 
     /// The requests that never started because the run stopped.
     var notStarted: Int {
-        (keepers.count - nextKeeper) + (others.count - nextOther)
+        (keepers.count - nextKeeper) + (others.count - nextOther) + waiting.count
     }
 
     /// Whether nothing is in flight and nothing more will start.

@@ -43,7 +43,7 @@ enum CommandLineBatch {
     static func load(
         descriptor: Int32, options: OptionValues, environment: [String: String],
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
-    ) throws -> [PlanEntry] {
+    ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
         if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
@@ -52,6 +52,7 @@ enum CommandLineBatch {
         let context = Context(options: runOptions, environment: environment, profile: profile)
         var reader = LineReader(descriptor: descriptor)
         var entries: [PlanEntry] = []
+        let references = RequestReferences()
         var pendingName: (name: String, line: Int)?
         var pendingFirst: Int?
         var pendingNoCookies: Int?
@@ -73,6 +74,16 @@ enum CommandLineBatch {
             guard entries.count < limit else {
                 throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
+            // Values from earlier requests' responses name a request before this line.
+            references.checkingRequest(entries.count)
+            for word in words {
+                do throws(RequestReferenceError) {
+                    _ = try references.substitute(word)
+                } catch {
+                    throw LocatedError(origin: origin, underlying: error)
+                }
+            }
+            let takesValues = references.dependencies[entries.count] != nil
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
             let (positionals, options) = try LocatedError.locating(origin) {
@@ -87,11 +98,13 @@ enum CommandLineBatch {
                     isKeeper: pendingFirst != nil,
                     prepare: {
                         try LocatedError.locating(origin) {
-                            var request = try prepare(positionals, options: shared, context: entryContext)
+                            let words = takesValues ? try positionals.map { try references.substitute($0) } : positionals
+                            var request = try prepare(words, options: shared, context: entryContext)
                             request.sendsCookies = sendsCookies
                             return request
                         }
                     }))
+            references.checked(entries.count - 1, name: entries[entries.count - 1].name)
             pendingName = nil
             pendingFirst = nil
             pendingNoCookies = nil
@@ -106,7 +119,9 @@ enum CommandLineBatch {
             throw LocatedError(
                 origin: origin(pendingNoCookies), underlying: BatchError.danglingDirective("# @no-cookie-jar"))
         }
-        return entries
+        references.startRun()
+        references.annotate(&entries)
+        return (entries, references.archive)
     }
 
     /// Where line `number` was written, for messages: `stdin:3`.

@@ -34,7 +34,9 @@ enum HTTPFileBatch {
     }
 
     /// The entries of the file at `path`, in file order.
-    static func load(path: String, options: OptionValues, environment: [String: String]) throws -> [PlanEntry] {
+    static func load(
+        path: String, options: OptionValues, environment: [String: String]
+    ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // The file may be a pipe or a device (`<(envsubst < api.http)`, `/dev/stdin`), read once.
         let bytes = try read(
             path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be",
@@ -49,11 +51,10 @@ enum HTTPFileBatch {
         for warning in file.warnings { ErrorReporter.warn("\(path):\(warning.line): \(warning.message)") }
 
         let directory = Self.directory(ofSource: path)
-        let (variables, hint) = try environmentVariables(directory: directory, name: options.environmentName)
-        let context = Context(
-            builder: HTTPFileRequestBuilder(
-                variables: HTTPFileVariables(
-                    file: file.variables, environment: variables, undefinedHint: hint,
+        let (values, hint) = try environmentVariables(directory: directory, name: options.environmentName)
+        let references = RequestReferences()
+        var variables = HTTPFileVariables(
+                    file: file.variables, environment: values, undefinedHint: hint,
                     dotenv: HTTPFileDotenv.Loader {
                         do {
                             return .success(
@@ -63,28 +64,50 @@ enum HTTPFileBatch {
                         } catch {
                             return .failure(HTTPFileError(line: 0, reason: "\(error)"))
                         }
-                    }),
-                directory: directory, refusesStandardInput: options.ignoreStdin),
+                    })
+        variables.requestValues = { reference, line throws(HTTPFileError) in
+            do throws(RequestReferenceError) {
+                return try references.value(of: reference)
+            } catch {
+                throw HTTPFileError(line: line, reason: error.reason)
+            }
+        }
+        let context = Context(
+            builder: HTTPFileRequestBuilder(
+                variables: variables, directory: directory, refusesStandardInput: options.ignoreStdin),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
-        try check(file.requests, path: path, context: context)
-        return file.requests.enumerated().map { index, request in
+        try check(file.requests, path: path, context: context, references: references)
+        references.startRun()
+        var entries = file.requests.enumerated().map { index, request in
             PlanEntry(
                 name: request.name ?? "request-\(index + 1)", origin: "\(path):\(request.line)",
                 isKeeper: request.isFirst,
                 prepare: { try prepare(request, path: path, context: context) })
         }
+        references.annotate(&entries)
+        return (entries, references.archive)
     }
 
     /// Builds every request once, in file order, and drops it: the first mistake stops the run
     /// before anything is sent. The encryption command is not run here (it runs once, when the
     /// request is sent; a failure then fails that request alone, and nothing plain is sent).
-    static func check(_ requests: [HTTPFileRequest], path: String, context: Context) throws {
+    static func check(
+        _ requests: [HTTPFileRequest], path: String, context: Context, references: RequestReferences? = nil
+    ) throws {
         for (index, request) in requests.enumerated() {
             if index % 1024 == 1023, Interruption.isInterrupted {
                 throw LocatedError(
                     origin: "\(path):\(request.line)", underlying: HTTPFileError.interrupted(line: request.line))
             }
-            _ = try build(request, path: path, context: context)
+            references?.checkingRequest(index)
+            do {
+                _ = try build(request, path: path, context: context)
+            } catch {
+                // A request that takes values from earlier ones is built here with placeholders:
+                // what the values make of it is checked when its turn comes.
+                guard let references, references.dependencies[index] != nil, !references.unknownName else { throw error }
+            }
+            references?.checked(index, name: request.name)
         }
     }
 

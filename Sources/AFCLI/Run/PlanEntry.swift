@@ -15,6 +15,12 @@ struct PlanEntry {
     /// Builds the request and the options it is sent with (the run's options with the entry's
     /// own applied: `# @no-redirect`, `# @timeout`, a command line's options).
     var prepare: () throws -> PlannedRequest
+    /// The entries it takes values from (`{{login.response.body.$.token}}`): it is prepared and
+    /// started only once they have ended.
+    var dependencies: [Int] = []
+    /// The name its exchange is kept under for later entries to take values from; nil when no
+    /// entry refers to it.
+    var archivedAs: String? = nil
 }
 
 /// Options held by reference: many requests of a run share one set, which a request then

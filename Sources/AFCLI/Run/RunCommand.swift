@@ -27,7 +27,7 @@ struct RunCommand {
         }
         var options = options
         options.parallel = affordableParallel()
-        var entries = try BatchLoader.load(
+        var (entries, archive) = try BatchLoader.load(
             source: source, options: options, environment: environment, profile: profile)
         try RunCommand.markKeepers(&entries, names: options.firstNames)
         // The session and jar are read before anything is sent, and written when the run ends.
@@ -54,7 +54,8 @@ struct RunCommand {
         // Tests run to the end: every request is a test case.
         let plan = RunPlan(
             entries: entries, parallel: parallel, keepGoing: options.keepGoing || options.testMode,
-            transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor)
+            transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor,
+            archive: archive)
         let readable = options.testMode || terminal.stdoutIsTerminal
         let colors = (terminal.stdoutIsTerminal && terminal.colorsStdout) || terminal.forcesColor
         let reporter = RunLineReporter(

@@ -13,6 +13,8 @@ struct RunPlan {
     var transferSettings: any TransferSettingsSource
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when nothing is logged.
     var logDescriptor: Int32?
+    /// Where the exchanges later entries take values from are kept (`PlanEntry.archivedAs`).
+    var archive: ExchangeArchive? = nil
 }
 
 /// How a runner delivers its plan's requests: sent on an exchange engine, or shown instead
@@ -68,8 +70,10 @@ final class Runner {
             self.previewer = previewer
         }
         self.reporter = reporter
+        let dependencies = plan.entries.contains { !$0.dependencies.isEmpty } ? plan.entries.map(\.dependencies) : []
         scheduler = BatchScheduler(
-            isKeeper: plan.entries.map(\.isKeeper), parallel: plan.parallel, keepGoing: plan.keepGoing)
+            isKeeper: plan.entries.map(\.isKeeper), parallel: plan.parallel, keepGoing: plan.keepGoing,
+            dependencies: dependencies)
     }
 
     /// Runs every entry the schedule allows and returns the run's exit status: 0 when all
@@ -77,7 +81,7 @@ final class Runner {
     func run() throws -> ExitStatus {
         readyAt = FileIO.monotonicSeconds()
         if scheduler.parallel > 1 && entries.count > 1 {
-            let order = scheduler.order
+            let order = independentOrder()
             let entries = entries
             worker = AheadWorker(count: order.count, capacity: scheduler.parallel) { position in
                 (order[position], Result { try entries[order[position]].prepare() })
@@ -119,14 +123,26 @@ final class Runner {
         return firstFailure ?? .success
     }
 
+    /// The order entries start in, without those that take values from others: such an entry is
+    /// prepared when it starts, once they ended.
+    private func independentOrder() -> [Int] {
+        var order: [Int] = []
+        for index in scheduler.order where entries[index].dependencies.isEmpty { order.append(index) }
+        return order
+    }
+
     /// Prepares the request that starts next, unless one is prepared already or a worker does.
     private func prepareAhead() {
-        guard worker == nil, preparedAhead == nil, let index = scheduler.upcoming else { return }
+        guard worker == nil, preparedAhead == nil, let index = scheduler.upcoming,
+            entries[index].dependencies.isEmpty
+        else { return }
         preparedAhead = (index, Result { try entries[index].prepare() })
     }
 
     /// The request of entry `index`: the worker's, the one prepared ahead, or one prepared now.
     private func request(_ index: Int) throws -> PlannedRequest {
+        // Prepared now: what it takes from other entries is there only once they ended.
+        if !entries[index].dependencies.isEmpty { return try entries[index].prepare() }
         if let worker {
             if let made = worker.next(), made.index == index { return try made.request.get() }
             // The schedule starts requests in the worker's order; should that ever differ, the
@@ -164,7 +180,7 @@ final class Runner {
             let stages = EventStages(
                 receiver: receiver, decryptCommand: request.decryptCommand, envelope: request.envelope)
             stages.recorder.keepsBodyForLog = logFields != nil
-            if !request.assertions.isEmpty {
+            if !request.assertions.isEmpty || entry.archivedAs != nil {
                 stages.recorder.keptBodyLimit = max(stages.recorder.keptBodyLimit, ResponseCheck.bodyLimit)
             }
             running = ExchangeInFlight(
@@ -219,10 +235,24 @@ final class Runner {
             outcome.assertions = ResponseCheck.check(running.assertions, against: checked)
         }
         let verdict = running.judge.verdict(outcome)
+        if verdict.status == .success, let name = running.entry.archivedAs, case .success(let result) = ended.result {
+            keep(running, result, as: name)
+        }
         log(running, outcome)
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }
         scheduler.finished(running.index, succeeded: verdict.status == .success)
         try reporter.report(FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict))
+    }
+
+    /// Keeps the exchange of `running`, which later entries take values from.
+    private func keep(_ running: ExchangeInFlight, _ result: HTTPClientResult, as name: String) {
+        let body = running.recorder.keptBody
+        plan.archive?.keep(
+            ExchangeArchive.Record(
+                requestHeaders: running.request?.headers.map { ($0.name, $0.value) } ?? [],
+                requestBody: running.request?.bodyBytes, responseHead: running.recorder.finalHead ?? result.head,
+                responseBody: body.bytes, responseTruncated: body.truncated),
+            as: name)
     }
 
     /// Writes the request log block of `running`, when the run logs: the response (its body when

@@ -69,6 +69,10 @@ package struct HTTPFileVariables {
     let processEnvironment: (String) -> String?
     /// The `.env` file beside the `.http` file, for `{{$dotenv NAME}}`; nil when there is none.
     let dotenv: HTTPFileDotenv.Loader?
+    /// Gives the value of a reference to another request of the run
+    /// (`{{login.response.body.$.token}}`) at a line; nil when the file is expanded outside a
+    /// run, where such a reference is an undefined variable.
+    package var requestValues: ((RequestReference, Int) throws(HTTPFileError) -> String)?
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
     package init(
@@ -162,9 +166,13 @@ package struct HTTPFileVariables {
                 line: line, reason: "variables refer to each other more than \(Self.maximumDepth) levels deep")
         }
         guard let raw = fileValues[reference] ?? environment[reference] else {
+            if let requestValues, let request = RequestReference(parsing: reference) {
+                result += try requestValues(request, line).utf8
+                return
+            }
             var reason = "variable {{\(reference)}} is not defined"
             if reference.contains(".response.") {
-                reason += " (values from other requests' responses are not supported)"
+                reason += " (a value from another request's response is given only in afcli run)"
             } else if let undefinedHint {
                 reason += " (\(undefinedHint))"
             }

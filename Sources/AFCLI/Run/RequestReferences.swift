@@ -1,0 +1,92 @@
+import AFKit
+
+/// Values the requests of a run take from earlier ones (`{{login.response.body.$.token}}`, REST
+/// Client's request variables). While a source is checked, each reference is resolved to the
+/// earlier request it names (an error when there is none) and recorded as a dependency; while the
+/// run goes, its value comes from the run's `ExchangeArchive`, which the runner fills as the
+/// requests others refer to succeed.
+final class RequestReferences {
+    /// The exchanges kept for references.
+    let archive = ExchangeArchive()
+    /// Whether the source is being checked: references are recorded, no value is read.
+    private(set) var checking = true
+    /// The request being checked.
+    private var current = 0
+    /// The latest request of each name checked so far.
+    private var earlier: [String: Int] = [:]
+    /// For each request, the requests it refers to.
+    private(set) var dependencies: [Int: Set<Int>] = [:]
+    /// The requests others refer to, with the name their exchange is kept under.
+    private(set) var referenced: [Int: String] = [:]
+    /// Whether the last reference failed to name an earlier request.
+    private(set) var unknownName = false
+
+    /// Whether the run's requests refer to others at all.
+    var isUsed: Bool { !dependencies.isEmpty }
+
+    /// Starts checking request `index`.
+    func checkingRequest(_ index: Int) {
+        current = index
+        unknownName = false
+    }
+
+    /// Records that request `index`, just checked, is named `name`.
+    func checked(_ index: Int, name: String?) {
+        if let name { earlier[name] = index }
+    }
+
+    /// The requests are checked: from now on references give values.
+    func startRun() {
+        checking = false
+    }
+
+    /// The value of `reference`; while checking, an empty placeholder once the earlier request
+    /// it names is known.
+    func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
+        guard checking else { return try archive.value(of: reference) }
+        guard let index = earlier[reference.name] else {
+            unknownName = true
+            throw RequestReferenceError(
+                "{{\(reference.text)}}: no request named \(reference.name) comes before this one (# @name \(reference.name))")
+        }
+        dependencies[current, default: []].insert(index)
+        referenced[index] = reference.name
+        return ""
+    }
+
+    /// `text` with each `{{NAME.response…}}` or `{{NAME.request…}}` replaced by its value (while
+    /// checking, recorded and replaced by nothing); other `{{…}}` are left as written.
+    func substitute(_ text: String) throws(RequestReferenceError) -> String {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        var result = ""
+        var rest = text[...]
+        while let open = rest.firstRange(of: "{{") {
+            guard let close = rest[open.upperBound...].firstRange(of: "}}") else { break }
+            let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters { $0 == " " || $0 == "\t" }
+            result += rest[..<open.lowerBound]
+            if let reference = RequestReference(parsing: String(inner)) {
+                result += try value(of: reference)
+            } else {
+                result += rest[open.lowerBound..<close.upperBound]
+            }
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// Gives `entries` their dependencies and the names their exchanges are kept under.
+    func annotate(_ entries: inout [PlanEntry]) {
+        for (index, names) in dependencies { entries[index].dependencies = names.sorted() }
+        for (index, name) in referenced { entries[index].archivedAs = name }
+    }
+}
+
+extension Substring {
+    /// The text without the characters `isBlank` says are blank at either end.
+    fileprivate func trimmingCharacters(_ isBlank: (Character) -> Bool) -> Substring {
+        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
+            return self[endIndex...]
+        }
+        return self[start...end]
+    }
+}

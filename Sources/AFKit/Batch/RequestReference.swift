@@ -1,0 +1,76 @@
+/// A reference to a value of an earlier request of the same run, in REST Client's request
+/// variable syntax: `NAME.response.body.$.token` (JSONPath), `NAME.response.body.//item[1]/title`
+/// (XPath), `NAME.response.body.*` (the whole body), `NAME.response.headers.Location`, and the
+/// same of `NAME.request`.
+package struct RequestReference: Equatable, Sendable {
+    package enum Side: String, Sendable {
+        case request, response
+    }
+
+    package enum Part: Equatable, Sendable {
+        /// The whole body (`*`).
+        case wholeBody
+        /// The first value a JSONPath (`$…`) selects in a JSON body.
+        case jsonPath(String)
+        /// The string value of the first node an XPath (`/…`) selects in an XML body.
+        case xPath(String)
+        /// A header's value, its name compared case-insensitively.
+        case header(String)
+    }
+
+    /// The request's name (`# @name`).
+    package var name: String
+    package var side: Side
+    package var part: Part
+    /// The reference as written, for messages.
+    package var text: String
+
+    /// The reference `text` makes, or nil when it is no request reference (a plain variable).
+    package init?(parsing text: String) {
+        for side in [Side.response, .request] {
+            for partWord in ["body", "headers"] {
+                let marker = Array(("." + side.rawValue + "." + partWord + ".").utf8)
+                let bytes = Array(text.utf8)
+                guard bytes.count > marker.count,
+                    let start = (0...(bytes.count - marker.count)).first(where: {
+                        bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+                    })
+                else { continue }
+                let name = String(decoding: bytes[..<start], as: UTF8.self)
+                let path = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
+                guard !name.isEmpty, !name.contains("{"), !path.isEmpty else { return nil }
+                let part: Part
+                if partWord == "headers" {
+                    part = .header(path)
+                } else if path == "*" {
+                    part = .wholeBody
+                } else if path.hasPrefix("$") {
+                    part = .jsonPath(path)
+                } else if path.hasPrefix("/") {
+                    part = .xPath(path)
+                } else {
+                    return nil
+                }
+                self.name = name
+                self.side = side
+                self.part = part
+                self.text = text
+                return
+            }
+        }
+        return nil
+    }
+}
+
+/// A request value that cannot be given: the request failed or never ran, or the path selects
+/// nothing. Nothing of the request that asked for it is sent.
+package struct RequestReferenceError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
+    package var reason: String
+
+    package init(_ reason: String) {
+        self.reason = reason
+    }
+
+    package var description: String { reason }
+    package var failureClass: FailureClass { .badInput }
+}

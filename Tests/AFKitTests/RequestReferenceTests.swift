@@ -1,0 +1,71 @@
+import XCTest
+
+@testable import AFKit
+
+/// REST Client's request variables: which texts are references to another request, and the
+/// values an archived exchange gives them.
+final class RequestReferenceTests: XCTestCase {
+    func testReadsTheNameSidePartAndPath() throws {
+        let token = try XCTUnwrap(RequestReference(parsing: "login.response.body.$.token"))
+        XCTAssertEqual(token.name, "login")
+        XCTAssertEqual(token.side, .response)
+        XCTAssertEqual(token.part, .jsonPath("$.token"))
+        XCTAssertEqual(RequestReference(parsing: "feed.response.body.//item[1]/title")?.part, .xPath("//item[1]/title"))
+        XCTAssertEqual(RequestReference(parsing: "login.response.headers.Location")?.part, .header("Location"))
+        XCTAssertEqual(RequestReference(parsing: "login.request.body.$.user")?.side, .request)
+        XCTAssertEqual(RequestReference(parsing: "login.response.body.*")?.part, .wholeBody)
+        XCTAssertEqual(RequestReference(parsing: "a.b.response.body.$.x")?.name, "a.b")
+        XCTAssertNil(RequestReference(parsing: "token"))
+        XCTAssertNil(RequestReference(parsing: "login.response.body."))
+        XCTAssertNil(RequestReference(parsing: ".response.body.$"))
+        XCTAssertNil(RequestReference(parsing: "login.response.body.token"))
+    }
+
+    private func archive() -> ExchangeArchive {
+        let archive = ExchangeArchive()
+        archive.keep(
+            ExchangeArchive.Record(
+                requestHeaders: [("Content-Type", "application/json")], requestBody: Array(#"{"user":"ann"}"#.utf8),
+                responseHead: ResponseHead(
+                    statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1",
+                    headers: [("Location", "/next"), ("Content-Type", "application/json")]),
+                responseBody: Array(#"{"token":"t-1","id":7,"roles":["a"]}"#.utf8), responseTruncated: false),
+            as: "login")
+        return archive
+    }
+
+    private func value(_ text: String, _ archive: ExchangeArchive) throws -> String {
+        try archive.value(of: XCTUnwrap(RequestReference(parsing: text)))
+    }
+
+    func testValuesOfAKeptExchange() throws {
+        let kept = archive()
+        XCTAssertEqual(try value("login.response.body.$.token", kept), "t-1")
+        XCTAssertEqual(try value("login.response.body.$.id", kept), "7")
+        XCTAssertEqual(try value("login.response.body.$.roles", kept), #"["a"]"#)
+        XCTAssertEqual(try value("login.response.headers.location", kept), "/next")
+        XCTAssertEqual(try value("login.request.body.$.user", kept), "ann")
+        XCTAssertEqual(try value("login.request.headers.Content-Type", kept), "application/json")
+        XCTAssertEqual(try value("login.response.body.*", kept), #"{"token":"t-1","id":7,"roles":["a"]}"#)
+    }
+
+    func testWhatCannotBeGivenNamesTheRequestAndThePath() {
+        let kept = archive()
+        func reason(_ text: String) -> String? {
+            do {
+                _ = try value(text, kept)
+                return nil
+            } catch {
+                return (error as? RequestReferenceError)?.reason
+            }
+        }
+        XCTAssertEqual(
+            reason("other.response.body.$.x"),
+            "{{other.response.body.$.x}}: request other has no response to take it from (it failed or did not run)")
+        XCTAssertEqual(
+            reason("login.response.body.$.missing"),
+            "{{login.response.body.$.missing}}: $.missing selects nothing in login's response body")
+        XCTAssertEqual(
+            reason("login.response.headers.X-None"), "{{login.response.headers.X-None}}: login's response has no X-None header")
+    }
+}
