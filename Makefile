@@ -157,6 +157,12 @@ bench-config: release
 bench-crypto: release
 	@sh bench/crypto $(RELEASE_BIN)
 
+# afcli run as a test runner: 2,000 GETs from a .http file, each with a value from an earlier
+# response and two assertions, beside the same requests without them (and Hurl when installed).
+.PHONY: bench-run-tests
+bench-run-tests: release
+	@sh bench/run-tests $(RELEASE_BIN)
+
 # 2,000 small GETs from one afcli run, --parallel 50 and one after the other, beside curl -Z and
 # curl with 2,000 URLs; xh and HTTPie loops for scale.
 .PHONY: bench-batch
