@@ -164,3 +164,35 @@ def test_a_body_too_large_to_check_fails_the_assertions_that_read_it(server, tmp
     assert result.code == 16 and record["bytes"] == len(big)
     assert record["assertions"][0]["passed"] and not record["assertions"][1]["passed"]
     assert "larger than 16 MiB" in record["assertions"][1]["problem"]
+
+
+def test_a_script_block_refuses_its_request_alone_and_is_never_sent(server, tmp_path):
+    server.handler = api
+    path = write(tmp_path, f"""{{{{
+  exports.token = "computed";
+}}}}
+GET {server.url}/items?scripted
+
+###
+POST {server.url}/echo
+Content-Type: text/plain
+
+body text
+
+{{{{
+  console.log(response.body);
+}}}}
+
+###
+GET {server.url}/items?plain
+""")
+    result = run(["run", path, "--keep-going"])
+    first, second, plain = records(result)
+    assert first["exit"] == 2 and "api.http:1" in first["error"] and "needs JavaScript" in first["error"]
+    assert second["exit"] == 2 and "api.http:12" in second["error"]
+    assert plain["exit"] == 0
+    assert [r.target for r in server.requests] == ["/items?plain"]
+    unclosed = write(tmp_path, f"GET {server.url}/items\n\n{{{{\n  x = 1\n")
+    refused = run(["run", unclosed])
+    assert refused.code == 2 and "api.http:3" in refused.err and "never closed" in refused.err
+    assert len(server.requests) == 1

@@ -63,6 +63,9 @@ private struct Parser {
         case afterHandler
         /// Inside a `> {% … %}` handler that started on `line`.
         case inHandler(line: Int)
+        /// Inside an httpyac `{{ … }}` script block that started on `line`; `resume` is the phase
+        /// after it.
+        indirect case inScript(line: Int, resume: Phase)
     }
 
     var file = HTTPFile()
@@ -80,6 +83,14 @@ private struct Parser {
             if line.contains("%}") { phase = .afterHandler }
             return
         }
+        if case .inScript(_, let resume) = phase {
+            if trim(line[...]) == "}}" { phase = resume }
+            return
+        }
+        if trim(line[...]) == "{{" {
+            startScript(number: number)
+            return
+        }
         if line.hasPrefix("###") {
             try finishBlock()
             // `#### Title` is a decorated separator: its extra `#` are not part of the name.
@@ -92,7 +103,7 @@ private struct Parser {
         case .headers: try readHeader(line, number: number)
         case .body: try readBody(line, number: number)
         case .afterHandler: try readAfterHandler(line, number: number)
-        case .inHandler: break
+        case .inHandler, .inScript: break
         }
     }
 
@@ -314,6 +325,21 @@ private struct Parser {
         try readHandler(trimmed, number: number)
     }
 
+    /// An httpyac script block, `{{` to `}}` on lines of their own: JavaScript, which afcli does
+    /// not run, so the request it belongs to (the one it is written in, or the next one) is
+    /// refused alone, never sent without what the script would have done.
+    private mutating func startScript(number: Int) {
+        let refusal = HTTPFileError(
+            line: number, reason: "a {{ }} script block needs JavaScript, which afcli does not run")
+        if request != nil {
+            if request?.refusal == nil { request?.refusal = refusal }
+        } else {
+            if directives.refusal == nil { directives.refusal = refusal }
+            directiveLine = directiveLine ?? number
+        }
+        phase = .inScript(line: number, resume: phase)
+    }
+
     /// `?? FIELD … PREDICATE [VALUE]` (httpyac): an assertion on the response, never part of the
     /// body. A line that needs JavaScript (`?? js …`) refuses its request alone; any other
     /// mistake stops the file.
@@ -355,6 +381,9 @@ private struct Parser {
 
     /// Ends the current block: the request, if one was written, is added.
     mutating func finishBlock() throws(HTTPFileError) {
+        if case .inScript(let line, _) = phase {
+            throw HTTPFileError(line: line, reason: "the script block {{ is never closed with }}")
+        }
         if case .inHandler(let line) = phase {
             throw HTTPFileError(line: line, reason: "the response handler {% is never closed with %}")
         }
