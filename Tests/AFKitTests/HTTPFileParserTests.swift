@@ -85,6 +85,27 @@ final class HTTPFileParserTests: XCTestCase {
         }
     }
 
+    func testAssertionLinesAndScriptBlocksAreNoPartOfTheRequest() throws {
+        let file = try parse(
+            "{{\n  exports.a = 1;\n}}\nGET http://h/a\n?? status == 200\n\n###\nPOST http://h/b\n\nbody\n\n"
+                + "?? body includes b\n?? js response.ok\n\n###\nGET http://h/c\n?? header x exists\n")
+        XCTAssertEqual(file.requests.count, 3)
+        let (a, b, c) = (file.requests[0], file.requests[1], file.requests[2])
+        XCTAssertEqual(a.refusal?.line, 1)
+        XCTAssertEqual(a.assertions.map(\.text), ["status == 200"])
+        XCTAssertEqual(b.body, [.text("body", line: 10)])
+        XCTAssertEqual(b.assertions.map(\.line), [12])
+        XCTAssertEqual(b.refusal?.line, 13)
+        XCTAssertNil(c.refusal)
+        XCTAssertEqual(c.assertions.first?.field, .header("x"))
+        XCTAssertThrowsError(try parse("GET http://h/\n?? colour == red\n")) { error in
+            XCTAssertEqual((error as? HTTPFileError)?.line, 2)
+        }
+        XCTAssertThrowsError(try parse("GET http://h/\n\n{{\nx\n")) { error in
+            XCTAssertEqual((error as? HTTPFileError)?.reason, "the script block {{ is never closed with }}")
+        }
+    }
+
     func testFileVariables() throws {
         let file = try parse(
             "@host = localhost:8080\n@token=abc = d\n\nGET http://{{host}}/a\n###\n@host = other\nGET :1\n")
