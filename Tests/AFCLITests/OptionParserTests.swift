@@ -109,6 +109,7 @@ final class OptionParserTests: XCTestCase {
             case "cache-max-size": return ["--cache-max-size", "1k"]
             case "parallel": return ["--parallel", "8"]
             case "report": return ["--report", "junit=r.xml"]
+            case "retry-interval": return ["--retry-interval", "500ms"]
             default: return spec.takesValue ? ["--" + spec.long, "value"] : ["--" + spec.long]
             }
         }

@@ -196,3 +196,30 @@ GET {server.url}/items?plain
     refused = run(["run", unclosed])
     assert refused.code == 2 and "api.http:3" in refused.err and "never closed" in refused.err
     assert len(server.requests) == 1
+
+
+def test_retry_sends_a_request_again_until_its_assertions_hold(server, tmp_path):
+    state = {"calls": 0}
+
+    def job(request):
+        state["calls"] += 1
+        done = state["calls"] >= 3
+        return Response(headers=[("Content-Type", "application/json")],
+                        body=b'{"state":"%s"}' % (b"done" if done else b"running"))
+    server.handler = job
+    path = write(tmp_path, f"""# @retry 5
+GET {server.url}/job
+?? jsonpath $.state == done
+""")
+    result = run(["run", path, "--retry-interval", "50ms"])
+    (record,) = records(result)
+    assert result.code == 0 and record["assertion_tries"] == 3 and state["calls"] == 3, result
+    assert record["assertions"][0]["actual"] == "done"
+
+    state["calls"] = -10
+    never = run(["run", write(tmp_path, f"# @retry 2\nGET {server.url}/job\n?? jsonpath $.state == done\n"),
+                 "--retry-interval", "0.05"])
+    (record,) = records(never)
+    assert never.code == 16 and record["assertion_tries"] == 3 and record["assertions"][0]["actual"] == "running"
+    bad = run(["run", path, "--retry-interval", "soon"])
+    assert bad.code == 2 and "--retry-interval" in bad.err

@@ -24,6 +24,10 @@ extension ManualText {
                         + "`{{ … }}` script blocks need JavaScript: their request fails alone with exit status 2, unsent; any other mistake in a "
                         + "`??` line stops the file before anything is sent."),
                 .paragraph(
+                    "`# @retry N` before a request sends it again, up to N more times, while its assertions "
+                        + "fail, waiting `--retry-interval` (1 s by default) between tries, for polling a job until "
+                        + "it is done; the request is reported once, with `assertion_tries` in its NDJSON line."),
+                .paragraph(
                     "`--test` prints one line per request (PASS or FAIL, name, method, URL, status, size, time, "
                         + "and under a failure what failed) and a summary, and runs every request (`--keep-going` is "
                         + "implied). A plain `afcli run` whose standard output is a terminal prints the same lines; "

@@ -1,3 +1,5 @@
+import AFKit
+
 /// `afcli run`: the options that shape a batch of requests (how many at once, which first,
 /// whether to go on after a failure, where bodies go). Every other option applies to each request.
 extension OptionTable {
@@ -62,5 +64,18 @@ extension OptionTable {
             completion: .file,
             apply: { values, text in values.reports.append(try RunReportRequest(parsing: text ?? "")) },
             reset: { $0.reports = [] }),
+        OptionSpec(
+            long: "retry-interval", scope: .run, valueName: "DURATION", group: .general,
+            help: "run: wait between # @retry tries (1 s)",
+            description: "For afcli run: how long to wait before sending again a request whose assertions failed "
+                + "(# @retry N in a .http file, or --retry N for every request with assertions), as Hurl's "
+                + "--retry-interval: seconds (0.5), or N ms, N s, N m. The default is 1 second.",
+            apply: { values, text in
+                guard let seconds = HTTPFileParser.duration(text ?? "") else {
+                    throw OptionValueError("is not a duration (0.5, 500 ms, 2 s, 1 m)")
+                }
+                values.retryInterval = seconds
+            },
+            reset: { $0.retryInterval = 1 }),
     ]
 }

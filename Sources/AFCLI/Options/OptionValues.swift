@@ -41,6 +41,8 @@ package struct OptionValues: Equatable, Sendable {
     package var keepGoing: Bool = false
     /// `--test`: run the requests as tests, a pass/fail line each and a summary.
     package var testMode: Bool = false
+    /// `--retry-interval`: seconds between the tries of a request whose assertions failed.
+    package var retryInterval: Double = 1
     /// `--report FORMAT=FILE`: the reports written when a run ends.
     package var reports: [RunReportRequest] = []
     /// `--output-dir`: where `afcli run` saves each body as `NAME.body`; nil discards bodies.

@@ -33,6 +33,8 @@ struct RunLine {
     var status: ExitStatus = .success
     /// Its assertions (`??` lines) and what each saw; empty for none, and then not in the line.
     var assertions: [AssertionResult] = []
+    /// How many times failed assertions had it sent (`# @retry`); in the line only when above 1.
+    var assertionTries = 1
 
     /// Whether the request counts as succeeded.
     var succeeded: Bool { status == .success }
@@ -114,6 +116,10 @@ struct RunLine {
         if usesCache {
             line.raw(",\"cache\":")
             line.string(cache?.word)
+        }
+        if assertionTries > 1 {
+            line.raw(",\"assertion_tries\":")
+            line.decimal(Int64(assertionTries))
         }
         if !assertions.isEmpty {
             line.raw(",\"assertions\":[")

@@ -95,6 +95,7 @@ final class RunLineReporter: RunReporter {
             }
         }
         line.assertions = finished.outcome.assertions
+        line.assertionTries = finished.tries
         line.apply(finished.verdict)
         try write(line, origin: running.entry.origin)
         guard !reports.isEmpty else { return }

@@ -70,6 +70,8 @@ struct ExchangeInFlight {
     /// The request as prepared, and the settings it is sent with (what a report shows).
     var request: PreparedRequest? = nil
     var settings: TransferSettings? = nil
+    /// How many times it is sent again while its assertions fail.
+    var conditionRetries = 0
 }
 
 /// An exchange that ended, judged: what a reporter tells.
@@ -79,6 +81,8 @@ struct FinishedExchange {
     /// The outcome the judge read, with any error of the reporter's own `completed`.
     let outcome: ExchangeOutcome
     let verdict: OutcomeJudge.Verdict
+    /// How many times it was sent (more than once when failed assertions sent it again).
+    var tries = 1
 
     var index: Int { exchange.index }
 }

@@ -129,6 +129,7 @@ enum HTTPFileBatch {
         planned.envelope = settings.envelope
         planned.sendsCookies = !request.noCookieJar
         planned.assertions = request.assertions
+        if !request.assertions.isEmpty { planned.conditionRetries = request.retries ?? options.retry }
         return planned
     }
 

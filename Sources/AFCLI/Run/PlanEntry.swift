@@ -52,6 +52,9 @@ struct PlannedRequest {
     var envelope: EnvelopeSpec?
     /// What its response must satisfy (a `.http` request's `??` lines); empty for nothing.
     var assertions: [ResponseAssertion] = []
+    /// How many times it is sent again while its assertions fail (`# @retry N`, else the run's
+    /// `--retry`).
+    var conditionRetries = 0
 
     /// The options it is sent with.
     var options: OptionValues { shared.values }

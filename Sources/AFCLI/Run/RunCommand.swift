@@ -55,7 +55,7 @@ struct RunCommand {
         let plan = RunPlan(
             entries: entries, parallel: parallel, keepGoing: options.keepGoing || options.testMode,
             transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor,
-            archive: archive)
+            archive: archive, retryInterval: options.retryInterval)
         let readable = options.testMode || terminal.stdoutIsTerminal
         let colors = (terminal.stdoutIsTerminal && terminal.colorsStdout) || terminal.forcesColor
         let reporter = RunLineReporter(

@@ -15,6 +15,8 @@ struct RunPlan {
     var logDescriptor: Int32?
     /// Where the exchanges later entries take values from are kept (`PlanEntry.archivedAs`).
     var archive: ExchangeArchive? = nil
+    /// Seconds between the tries of a request whose assertions failed (`--retry-interval`).
+    var retryInterval = 1.0
 }
 
 /// How a runner delivers its plan's requests: sent on an exchange engine, or shown instead
@@ -57,6 +59,10 @@ final class Runner {
     private var firstFailure: ExitStatus?
     /// When the run started: the start of every request's queue time.
     private var readyAt = 0.0
+    /// How many times each entry sent again so far has been sent.
+    private var tries: [Int: Int] = [:]
+    /// Entries whose assertions failed, to be sent again at `due` (monotonic seconds).
+    private var retries: [(due: Double, index: Int)] = []
 
     init(plan: RunPlan, delivery: RunDelivery, reporter: any RunReporter) {
         entries = plan.entries
@@ -94,9 +100,21 @@ final class Runner {
                 interrupted = true
                 scheduler.stop()
                 for each in engine?.cancelAll() ?? [] { try cancelled(each) }
+                for retry in retries {
+                    try didNotStart(
+                        retry.index, entry: entries[retry.index], method: "", url: "",
+                        error: CurlError.interrupted(signal: Interruption.signal ?? SIGINT))
+                }
+                retries = []
                 break
             }
+            try startDueRetries()
             while let index = scheduler.next() { try start(index) }
+            if engine?.inFlight ?? 0 == 0, let due = retries.map(\.due).min() {
+                // Nothing in flight: wait for the next try, a tenth of a second at a time (Ctrl-C).
+                let wait = min(0.1, max(0, due - FileIO.monotonicSeconds()))
+                if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+            }
             if let engine, engine.inFlight > 0 {
                 // Drives the transfers first (the new requests go out), then builds the next
                 // request while the servers answer, then waits.
@@ -131,6 +149,16 @@ final class Runner {
         return order
     }
 
+    /// Sends again the entries whose assertions failed and whose wait is over.
+    private func startDueRetries() throws {
+        guard !retries.isEmpty else { return }
+        let now = FileIO.monotonicSeconds()
+        let due = retries.filter { $0.due <= now }
+        guard !due.isEmpty else { return }
+        retries.removeAll { $0.due <= now }
+        for retry in due { try start(retry.index) }
+    }
+
     /// Prepares the request that starts next, unless one is prepared already or a worker does.
     private func prepareAhead() {
         guard worker == nil, preparedAhead == nil, let index = scheduler.upcoming,
@@ -141,8 +169,9 @@ final class Runner {
 
     /// The request of entry `index`: the worker's, the one prepared ahead, or one prepared now.
     private func request(_ index: Int) throws -> PlannedRequest {
-        // Prepared now: what it takes from other entries is there only once they ended.
-        if !entries[index].dependencies.isEmpty { return try entries[index].prepare() }
+        // Prepared now: what it takes from other entries is there only once they ended; a
+        // request sent again is built again (its body from the start).
+        if !entries[index].dependencies.isEmpty || tries[index] != nil { return try entries[index].prepare() }
         if let worker {
             if let made = worker.next(), made.index == index { return try made.request.get() }
             // The schedule starts requests in the worker's order; should that ever differ, the
@@ -186,7 +215,8 @@ final class Runner {
             running = ExchangeInFlight(
                 index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
                 envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
-                logFields: logFields, assertions: request.assertions, request: request.prepared, settings: settings)
+                logFields: logFields, assertions: request.assertions, request: request.prepared, settings: settings,
+                conditionRetries: request.conditionRetries)
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
@@ -235,13 +265,23 @@ final class Runner {
             outcome.assertions = ResponseCheck.check(running.assertions, against: checked)
         }
         let verdict = running.judge.verdict(outcome)
+        // Every try is logged: each was sent.
+        log(running, outcome)
+        // Assertions that failed send the request again while it has tries left (`# @retry`),
+        // for polling a job until it is done; it is told once, when it passed or ran out.
+        let sent = tries[running.index, default: 1]
+        if verdict.status == .assertionFailed, sent <= running.conditionRetries, !Interruption.isInterrupted {
+            tries[running.index] = sent + 1
+            retries.append((FileIO.monotonicSeconds() + plan.retryInterval, running.index))
+            return
+        }
         if verdict.status == .success, let name = running.entry.archivedAs, case .success(let result) = ended.result {
             keep(running, result, as: name)
         }
-        log(running, outcome)
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }
         scheduler.finished(running.index, succeeded: verdict.status == .success)
-        try reporter.report(FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict))
+        try reporter.report(
+            FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict, tries: sent))
     }
 
     /// Keeps the exchange of `running`, which later entries take values from.

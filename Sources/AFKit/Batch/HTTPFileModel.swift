@@ -61,6 +61,9 @@ package struct HTTPFileRequest: Equatable, Sendable {
     package var connectionTimeout: Double?
     /// `# @first`: a keeper, completed before any other request starts.
     package var isFirst = false
+    /// `# @retry N`: how many times the request is sent again while its assertions fail (for
+    /// polling an asynchronous job); nil for the run's `--retry`.
+    package var retries: Int?
     /// The `?? …` lines: what its response must satisfy.
     package var assertions: [ResponseAssertion] = []
     /// Why the request cannot be sent as written (a `?? js` line needs JavaScript): it fails

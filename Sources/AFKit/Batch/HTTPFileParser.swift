@@ -22,6 +22,14 @@ package enum HTTPFileParser {
     package static let maximumLineLength = 64 << 10
     /// The most requests one file may hold.
     package static let maximumRequests = 100_000
+    /// Seconds in a duration as the directives write it (`5`, `0.5`, `500 ms`, `2 s`, `1 m`);
+    /// nil for none or 0.
+    package static func duration(_ text: String) -> Double? {
+        Parser.seconds(text)
+    }
+
+    /// The most times `# @retry N` re-sends a request whose assertions failed.
+    package static let maximumRetries = 1000
     /// The most header lines one request may have (servers refuse far fewer; libcurl's header
     /// list costs time quadratic in their number).
     package static let maximumHeaders = 1000
@@ -152,6 +160,12 @@ private struct Parser {
                 return
             }
             if word == "timeout" { directives.timeout = seconds } else { directives.connectionTimeout = seconds }
+        case "retry":
+            guard let count = Int(value), (0...HTTPFileParser.maximumRetries).contains(count) else {
+                warn(number, "# @retry \(value) is not a count from 0 to \(HTTPFileParser.maximumRetries); ignored")
+                return
+            }
+            directives.retries = count
         default:
             warn(number, "# @\(word) is not supported by afcli; ignored")
             return
