@@ -230,3 +230,29 @@ def test_a_dropped_stream_keeps_the_events_shown_and_fails(server):
                              b'{"event":"message","id":null,"data":{"n":2}}\n')
     result = run(["get", "-b", f"{server.url}/events"])
     assert (result.code, result.stdout) == (1, b'data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3')
+
+
+def test_jsonpath_applies_to_each_events_data_as_it_arrives(server):
+    chat = (b'data: {"choices":[{"delta":{"content":"Hel"}}]}\n\n'
+            b'data: {"choices":[{"delta":{"content":"lo"}}]}\n\n'
+            b"data: [DONE]\n\n")
+    shown = threading.Event()
+    waited = {}
+
+    def hold():
+        waited["in_time"] = shown.wait(10)
+
+    split = chat.index(b"\n\n") + 2
+    stream(server, "text/event-stream", [chat[:split], hold, chat[split:]])
+    proc = subprocess.Popen([str(BINARY), "post", "--jsonpath", "$.choices[0].delta.content", f"{server.url}/chat",
+                             "stream:=true"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    try:
+        seen, found = read_until(proc, b'"Hel"\n', 10)
+        shown.set()
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert found and waited.get("in_time") is True, (seen, err)
+    assert proc.returncode == 0, err
+    assert seen + out == b'"Hel"\n"lo"\n'

@@ -5,6 +5,10 @@ extension ManualText {
             "STREAMING RESPONSES",
             [
                 .paragraph(
+                    "--jsonpath QUERY applies to the data of each server-sent event on its own, as it arrives: "
+                        + "`--jsonpath '$.choices[0].delta.content'` prints a language model's tokens, one compact JSON "
+                        + "value a line, as they come; an event whose data is not JSON ([DONE]) prints nothing."),
+                .paragraph(
                     "A text/event-stream body (server-sent events) and a JSON-lines body (application/x-ndjson, "
                         + "application/jsonl, application/json-seq) are written as they arrive, never held back "
                         + "in a buffer: the output is flushed after every part of the body that is received, so "

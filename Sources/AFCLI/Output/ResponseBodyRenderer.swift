@@ -53,6 +53,11 @@ final class ResponseBodyRenderer {
         if let query = display.jsonPath {
             switch kind {
             case .json: mode = .formatting(JSONPathStreamFilter(query: query, colors: display.syntaxColors, sink: sink))
+            case .data where eventStream:
+                // Each event's data on its own: `$.choices[0].delta.content` prints tokens as they come.
+                mode = .formatting(
+                    EventStreamFormatter(
+                        style: .jsonPath(query, display.syntaxColors), escapesControls: display.isTerminal, sink: sink))
             case .data where essence.isEmpty || essence == "text/plain": mode = .sniffing
             default:
                 mode = .notJSON(

@@ -9,6 +9,9 @@ package enum EventStreamStyle: Sendable {
     /// One JSON object a line, `{"event":…,"id":…,"data":…}`, the data parsed when it is JSON
     /// (`--events=json`), its tokens in these colours.
     case jsonLines(SyntaxColors)
+    /// What a JSONPath query (`--jsonpath`) selects in each event's JSON data, one compact value
+    /// a line, in these colours; events whose data is not JSON (`[DONE]`) print nothing.
+    case jsonPath(JSONPathQuery, SyntaxColors)
 }
 
 /// Writes a `text/event-stream` body one event at a time as the events complete, each in one
@@ -76,9 +79,27 @@ package final class EventStreamFormatter: BodyFormatter {
                 options.reportsErrors = false
                 line = (Self.formattedJSON(line, options: options) ?? line) + [0x0A]
             }
+        case .jsonPath(let query, let colors):
+            line = try selected(query, in: event, colors: colors)
+            guard !line.isEmpty else { return }
         }
         eventsWritten += 1
         try sink.writeRaw(line, escapingControls: false)
+    }
+
+    /// The values `query` selects in the event's data, each compact on its own line; nothing
+    /// when the data is not JSON.
+    private func selected(_ query: JSONPathQuery, in event: ServerSentEvent, colors: SyntaxColors) throws -> [UInt8] {
+        guard let document = try? JSONParser.parse(bytes: event.data) else { return [] }
+        var options = JSONFormatOptions(layout: .compact, colors: colors, escapesControls: escapesControls)
+        options.reportsErrors = false
+        var out: [UInt8] = []
+        for value in try query.values(in: document) {
+            let compact = try JSONWriter.encode(value)
+            out += (colors.isEnabled ? Self.formattedJSON(compact, options: options) : nil) ?? compact
+            out.append(0x0A)
+        }
+        return out
     }
 
     /// The event laid out for reading.
