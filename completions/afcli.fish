@@ -148,6 +148,8 @@ complete -c afcli -l retry-max-time -x -d 'start no retry SECONDS after the firs
 complete -c afcli -l no-retry-max-time -d 'negate --retry-max-time'
 complete -c afcli -l retry-all-errors -d 'retry every failure and every method'
 complete -c afcli -l no-retry-all-errors -d 'negate --retry-all-errors'
+complete -c afcli -l reconnect -d 'reconnect a dropped event stream (--retry N)'
+complete -c afcli -l no-reconnect -d 'negate --reconnect'
 complete -c afcli -l verify -r -F -d 'verify TLS certificates, or trust PATH'
 complete -c afcli -l no-verify -d 'negate --verify'
 complete -c afcli -s k -l insecure -d 'accept any certificate (--verify=no)'

@@ -224,3 +224,67 @@ def test_retry_connrefused_points_at_retry():
     result = run(["http://127.0.0.1:1/", "--retry-connrefused"])
     assert result.code == 2
     assert "--retry" in result.err
+
+
+def chunk(data):
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+def dropping_event_stream(server, second_part=b"id: 3\ndata: {\"n\":3}\n\n", cut=b""):
+    """Sends events 1 and 2 (retry: 100) and drops the connection (no last chunk, `cut` sent
+    first); a reconnection with Last-Event-ID: 2 gets `second_part` and a clean end."""
+
+    def handler(request):
+        if request.header("Last-Event-ID") == "2":
+            def rest():
+                yield chunk(second_part)
+                yield b"0\r\n\r\n"
+            return Response(
+                headers=[("Content-Type", "text/event-stream"), ("Transfer-Encoding", "chunked")], body=rest)
+
+        def first():
+            yield chunk(b"retry: 100\nid: 1\ndata: {\"n\":1}\n\n")
+            yield chunk(b"id: 2\ndata: {\"n\":2}\n\n")
+            if cut:
+                yield chunk(cut)
+        return Response(
+            headers=[("Content-Type", "text/event-stream"), ("Transfer-Encoding", "chunked")], body=first,
+            fault="close")
+
+    server.handler = handler
+
+
+def test_reconnect_resumes_a_dropped_event_stream_with_last_event_id(server):
+    dropping_event_stream(server)
+    result = run([server.url + "/events", "--reconnect", "--retry", "3", "-v", "--print=hb"], timeout=20)
+    assert result.code == 0, result.err
+    assert [r.header("Last-Event-ID") for r in server.requests] == [None, "2"]
+    assert f"afcli: note: reconnecting to {server.url}/events in 0.1 s" in result.err
+    assert "with Last-Event-ID: 2" in result.err
+    # Piped, the body is the stream as received across both connections, each event once.
+    assert result.out.endswith('retry: 100\nid: 1\ndata: {"n":1}\n\nid: 2\ndata: {"n":2}\n\nid: 3\ndata: {"n":3}\n\n')
+    assert result.out.count("HTTP/1.1 200") == 1, "the reconnection's head is not shown again"
+
+
+def test_reconnect_events_as_json_lines_each_once(server):
+    dropping_event_stream(server, cut=b"data: {\"cut\":")
+    result = run([server.url + "/events", "--reconnect", "--retry", "2", "--events=json"], timeout=20)
+    assert result.code == 0, result.err
+    events = [json.loads(line) for line in result.out.splitlines()]
+    datas = [event["data"] for event in events]
+    assert datas[:2] == [{"n": 1}, {"n": 2}] and datas[-1] == {"n": 3}
+    assert [event["id"] for event in events if event["data"] == {"n": 3}] == ["3"]
+
+
+def test_without_reconnect_a_dropped_stream_fails(server):
+    dropping_event_stream(server)
+    result = run([server.url + "/events", "--retry", "3"], timeout=20)
+    assert result.code != 0
+    assert len(server.requests) == 1
+
+
+def test_reconnect_needs_retry(server):
+    result = run([server.url + "/events", "--reconnect"])
+    assert result.code == 2
+    assert result.err.startswith("afcli: error: --reconnect: needs --retry N")
+    assert server.requests == []

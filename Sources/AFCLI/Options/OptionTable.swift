@@ -399,6 +399,15 @@ package enum OptionTable {
                 + "a response cut short, a TLS failure) except an interrupt.",
             apply: { values, _ in values.retryAllErrors = true },
             reset: { $0.retryAllErrors = false }),
+        OptionSpec(
+            long: "reconnect", scope: .request, group: .network,
+            help: "reconnect a dropped event stream (--retry N)",
+            description: "With --retry N, connect a GET text/event-stream response again when it drops, up to N "
+                + "times, as EventSource does: with Last-Event-ID set to the last event ID seen, after the "
+                + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on where the "
+                + "output stopped; a stream the server ends is not reconnected.",
+            apply: { values, _ in values.reconnect = true },
+            reset: { $0.reconnect = false }),
     ]
 
     /// TLS verification, pinning and client certificates (AFSecurityPolicy), listed under Network.

@@ -179,6 +179,8 @@ package struct OptionValues: Equatable, Sendable {
     package var retryMaxTime: Double? = nil
     /// `--retry-all-errors`: retry every failure and every method.
     package var retryAllErrors: Bool = false
+    /// `--reconnect`: connect a dropped GET event stream again, up to `retry` times.
+    package var reconnect: Bool = false
 
     // MARK: - TLS and reachability (types in Security/OptionValues+Security.swift)
 

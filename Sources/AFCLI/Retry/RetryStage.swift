@@ -12,8 +12,13 @@ enum RetryStage {
             allErrors: options.retryAllErrors)
     }
 
-    /// Refuses `--retry` with a body read from standard input, which cannot be sent a second time.
+    /// Refuses `--reconnect` without `--retry N` (its count), and `--retry` with a body read from
+    /// standard input, which cannot be sent a second time.
     static func check(_ options: OptionValues, standardInput: StandardInputBodySource?) throws(UsageError) {
+        if options.reconnect, options.retry == 0 {
+            throw UsageError.refusedFlag(
+                option: "--reconnect", reason: "needs --retry N, the most times a dropped stream is connected again")
+        }
         guard options.retry > 0, standardInput != nil else { return }
         throw UsageError.refusedFlag(
             option: "--retry",
@@ -24,6 +29,7 @@ enum RetryStage {
     /// path pays nothing); `notes` puts each retry on standard error (`-v`).
     static func wrap(_ engine: any ExchangeEngine, options: OptionValues, notes: Bool) -> any ExchangeEngine {
         guard let rules = rules(options) else { return engine }
-        return RetryingEngine(wrapping: engine, rules: rules, note: notes ? { ErrorReporter.note($0) } : nil)
+        return RetryingEngine(
+            wrapping: engine, rules: rules, reconnects: options.reconnect, note: notes ? { ErrorReporter.note($0) } : nil)
     }
 }

@@ -7,6 +7,11 @@
 /// nothing. Until a head arrives it holds only the `willSend` events of the try (one per hop,
 /// each a request head), so `-v` shows the request once; a try that fails without a head has
 /// them dropped when it is retried, or passed on when its failure is final.
+///
+/// For an event stream that is reconnected (`--reconnect`), a reconnection's head is not passed
+/// on: its events go on as more of the first response's body, after the bytes that close an
+/// event the drop cut off. A reconnection answered by anything but a 200 event stream ends the
+/// stream (`refused`), its events dropped.
 final class RetryGate: ForwardingDelegate {
     let next: HTTPClientDelegate
     /// Asked at the final head: the retry's wait and reason when this try is to be retried.
@@ -19,10 +24,18 @@ final class RetryGate: ForwardingDelegate {
     private(set) var lastURL: String
     /// The retry the final head asked for; its events are dropped from then on.
     private(set) var retry: RetryingEngine.Plan?
+    /// The event stream the exchange reconnects, when it does (`--reconnect`).
+    private let stream: EventStreamResumption?
+    /// Whether this reconnection was answered by something else than an event stream.
+    private(set) var refused = false
 
-    init(next: HTTPClientDelegate, url: String, decide: @escaping (ResponseHead, String) -> RetryingEngine.Plan?) {
+    init(
+        next: HTTPClientDelegate, url: String, stream: EventStreamResumption?,
+        decide: @escaping (ResponseHead, String) -> RetryingEngine.Plan?
+    ) {
         self.next = next
         self.lastURL = url
+        self.stream = stream
         self.decide = decide
     }
 
@@ -33,28 +46,46 @@ final class RetryGate: ForwardingDelegate {
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        if isFinal, let stream, stream.reconnecting {
+            held.removeAll()
+            passing = true
+            guard EventStreamResumption.isEventStream(head) else {
+                refused = true
+                return
+            }
+            let closing = stream.closingBytes()
+            if !closing.isEmpty {
+                try closing.withUnsafeBytes { try next.didReceiveBody(hop: hop, chunk: $0, isFinal: true) }
+            }
+            return
+        }
         if isFinal, let plan = decide(head, lastURL) {
             retry = plan
             held.removeAll()
             return
         }
         try passHeld()
+        if isFinal, let stream, EventStreamResumption.isEventStream(head) { stream.started = true }
         try next.didReceive(hop: hop, head: head, isFinal: isFinal)
     }
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        if retry != nil { return }
+        if dropsEvents { return }
+        if isFinal, let stream, stream.started { stream.feed(chunk) }
         try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
     }
 
     func didFinishResponse(hop: Int, isFinal: Bool) throws {
-        if retry != nil { return }
+        if dropsEvents { return }
         try next.didFinishResponse(hop: hop, isFinal: isFinal)
     }
 
     func needsMoreFinalBody() -> Bool {
-        retry == nil && next.needsMoreFinalBody()
+        !dropsEvents && next.needsMoreFinalBody()
     }
+
+    /// Whether the try's response is not the reporter's: it is retried, or a refused reconnection.
+    private var dropsEvents: Bool { retry != nil || refused }
 
     /// Passes on the request heads held so far (once a response head or a final failure shows
     /// the try is the one the reporter gets).

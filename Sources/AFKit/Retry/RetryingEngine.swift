@@ -13,8 +13,10 @@ import Glibc
 /// while requests to other hosts go on.
 ///
 /// Each try's events pass through a `RetryGate`, which keeps a try that is retried from the
-/// reporter. A body is sent again from its start (`BodySource.rewind`). Only put in place with
-/// `--retry`: the plain path pays nothing for it.
+/// reporter. A body is sent again from its start (`BodySource.rewind`). With `reconnects`, a GET
+/// event stream that drops is connected again with `Last-Event-ID`, after the server's `retry:`
+/// time, its new events going on where the reporter's stream stopped (`EventStreamResumption`).
+/// Only put in place with `--retry`: the plain path pays nothing for it.
 package final class RetryingEngine: ExchangeEngine {
     /// A retry decided on: how long to wait, and why (for notes and the run's lines).
     package struct Plan: Equatable, Sendable {
@@ -26,6 +28,8 @@ package final class RetryingEngine: ExchangeEngine {
     private let inner: any ExchangeEngine
     /// Where `-v`'s notes go (`retrying … in 2 s (HTTP 503, try 2 of 4)`); nil for none.
     private let note: ((String) -> Void)?
+    /// Whether a GET event stream that drops is connected again (`--reconnect`).
+    private let reconnects: Bool
     /// The exchanges this engine carries (tried, in flight or waiting), by tag.
     private var exchanges: [Int: Exchange] = [:]
     /// Tries waiting to start, each with the monotonic time it is due.
@@ -45,16 +49,30 @@ package final class RetryingEngine: ExchangeEngine {
         var lastReason: String?
         /// The gate of the current try.
         var gate: RetryGate?
+        /// The event stream it reconnects; nil unless a GET with `reconnects`.
+        var stream: EventStreamResumption?
+        /// How the stream last dropped: the completion when a reconnection is refused.
+        var dropped: ExchangeCompletion?
     }
 
-    package init(wrapping inner: any ExchangeEngine, rules: RetryRules, note: ((String) -> Void)? = nil) {
+    /// The wait before a reconnection when the stream set no `retry:` time nor `--retry-delay`
+    /// (EventSource leaves it to the user agent; browsers wait a few seconds).
+    package static let defaultReconnectionTime = 3.0
+
+    package init(
+        wrapping inner: any ExchangeEngine, rules: RetryRules, reconnects: Bool = false,
+        note: ((String) -> Void)? = nil
+    ) {
         self.inner = inner
         self.rules = rules
+        self.reconnects = reconnects
         self.note = note
     }
 
     package func start(_ order: ExchangeOrder) throws -> ExchangeCompletion? {
-        exchanges[order.tag] = Exchange(order: order, firstAt: FileIO.monotonicSeconds())
+        var exchange = Exchange(order: order, firstAt: FileIO.monotonicSeconds())
+        if reconnects, order.request.method.uppercased() == "GET" { exchange.stream = EventStreamResumption() }
+        exchanges[order.tag] = exchange
         do {
             return try launch(order.tag, at: FileIO.monotonicSeconds())
         } catch {
@@ -128,8 +146,8 @@ package final class RetryingEngine: ExchangeEngine {
             return nil
         }
         exchange.tries += 1
-        let gate = RetryGate(next: exchange.order.delegate, url: exchange.order.request.url) { [unowned self] head, url in
-            self.decide(tag, head: head, url: url)
+        let gate = RetryGate(next: exchange.order.delegate, url: exchange.order.request.url, stream: exchange.stream) {
+            [unowned self] head, url in self.decide(tag, head: head, url: url)
         }
         exchange.gate = gate
         exchanges[tag] = exchange
@@ -143,6 +161,7 @@ package final class RetryingEngine: ExchangeEngine {
     /// exchange's completion with its tries recorded.
     private func concluded(_ completion: ExchangeCompletion) -> ExchangeCompletion? {
         guard let exchange = exchanges[completion.tag] else { return completion }
+        if let stream = exchange.stream, stream.started { return reconnected(exchange, stream, completion) }
         var plan = exchange.gate?.retry
         if plan == nil, case .failure(let error) = completion.result, let reason = rules.reason(error: error) {
             plan = retryPlan(exchange, reason: reason, serverWait: nil)
@@ -170,6 +189,43 @@ package final class RetryingEngine: ExchangeEngine {
                 + "\(exchange.tries + 1) of \(rules.retries + 1))")
         waiting.append((FileIO.monotonicSeconds() + plan.wait, completion.tag))
         return nil
+    }
+
+    /// What the end of a try of an event stream means: a drop is connected again (nil) while
+    /// tries are left, else the exchange is over; a reconnection answered by anything but the
+    /// stream ends it as the drop did.
+    private func reconnected(
+        _ exchange: Exchange, _ stream: EventStreamResumption, _ completion: ExchangeCompletion
+    ) -> ExchangeCompletion? {
+        if exchange.gate?.refused == true { return recorded(exchange.dropped ?? completion) }
+        guard case .failure(let error) = completion.result, let reason = Self.dropReason(error, rules),
+            exchange.tries <= rules.retries,
+            rules.maxTime.map({ FileIO.monotonicSeconds() - exchange.firstAt < $0 }) ?? true
+        else { return recorded(completion) }
+        let wait = stream.reconnectionTime ?? rules.delay ?? Self.defaultReconnectionTime
+        var request = exchange.order.request
+        request.headers.removeAll { ASCIICase.lowercased($0.name) == "last-event-id" }
+        if let id = stream.lastEventID { request.headers.append(HTTPField(name: "Last-Event-ID", value: id)) }
+        stream.reconnecting = true
+        exchanges[completion.tag]?.order.request = request
+        exchanges[completion.tag]?.dropped = completion
+        exchanges[completion.tag]?.lastReason = reason
+        note?(
+            "reconnecting to \(request.url) in \(Self.seconds(wait)) (\(reason), try \(exchange.tries + 1) of "
+                + "\(rules.retries + 1))" + (stream.lastEventID.map { " with Last-Event-ID: \($0)" } ?? ""))
+        waiting.append((FileIO.monotonicSeconds() + wait, completion.tag))
+        return nil
+    }
+
+    /// Why an event stream ended by `error` is connected again: it dropped (a failure of the
+    /// connection or of reading it, a timeout); nil for an interrupt and everything else.
+    static func dropReason(_ error: any Error, _ rules: RetryRules) -> String? {
+        if let reason = rules.reason(error: error) { return reason }
+        guard let error = error as? CurlError else { return nil }
+        switch error.kind {
+        case .receiveFailed, .sendFailed: return "the stream dropped"
+        default: return nil
+        }
     }
 
     /// `completion`, with how many tries its exchange took and why it was last retried; the

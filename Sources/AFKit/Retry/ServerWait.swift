@@ -39,7 +39,7 @@ package struct ServerWait: Equatable, Sendable {
             guard let value = head.value(for: prefix + "reset"), let reset = resetSeconds(value, now: now) else {
                 continue
             }
-            let remaining = head.value(for: prefix + "remaining").flatMap { Int(trimmed($0)) }
+            let remaining = head.value(for: prefix + "remaining").flatMap { Int(Substring($0).trimmingBlanks()) }
             if throttled || remaining == 0 {
                 return ServerWait(seconds: reset, source: prefix == "x-ratelimit-" ? "X-RateLimit-Reset" : "RateLimit-Reset")
             }
@@ -50,7 +50,7 @@ package struct ServerWait: Equatable, Sendable {
     /// A `Retry-After` value as seconds from `now`: delta-seconds, or an HTTP-date (a date in the
     /// past is 0); nil when it is neither.
     package static func retryAfter(_ value: String, now: Double) -> Double? {
-        let text = trimmed(value)
+        let text = Substring(value).trimmingBlanks()
         if let seconds = digits(text) { return seconds }
         guard let date = HTTPDate.parse(text) else { return nil }
         return max(0, date - now)
@@ -59,7 +59,7 @@ package struct ServerWait: Equatable, Sendable {
     /// An `X-RateLimit-Reset` (or `RateLimit-Reset`) value as seconds from `now`: seconds, or a
     /// Unix time when the number is one (after 2001); nil when it is not a number.
     package static func resetSeconds(_ value: String, now: Double) -> Double? {
-        guard let number = digits(trimmed(value)) else { return nil }
+        guard let number = digits(Substring(value).trimmingBlanks()) else { return nil }
         return number >= unixTimeFloor ? max(0, number - now) : number
     }
 
@@ -82,8 +82,8 @@ package struct ServerWait: Equatable, Sendable {
             for parameter in member.split(separator: ";") {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2 else { continue }
-                let key = ASCIICase.lowercased(trimmed(String(pair[0])))
-                guard let number = digits(trimmed(String(pair[1]))) else { continue }
+                let key = ASCIICase.lowercased(pair[0].trimmingBlanks())
+                guard let number = digits(pair[1].trimmingBlanks()) else { continue }
                 switch key {
                 case "r", "remaining": remaining = Int(exactly: number.rounded(.down))
                 case "t", "reset": reset = number
@@ -110,14 +110,5 @@ package struct ServerWait: Equatable, Sendable {
             bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }), bytes.filter({ $0 == 0x2E }).count <= 1
         else { return nil }
         return Double(text)
-    }
-
-    /// `text` without the spaces and tabs around it.
-    private static func trimmed(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
-            let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
