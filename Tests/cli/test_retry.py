@@ -288,3 +288,23 @@ def test_reconnect_needs_retry(server):
     assert result.code == 2
     assert result.err.startswith("afcli: error: --reconnect: needs --retry N")
     assert server.requests == []
+
+
+def test_retries_sit_behind_the_cache(server, tmp_path):
+    # The 503 is retried before the cache sees it: only the final 200 is stored, and answers next.
+    arrivals = []
+
+    def handler(request):
+        arrivals.append(request)
+        if len(arrivals) == 1:
+            return Response(status=503, reason="Unavailable", headers=[("Content-Type", "text/plain")], body=b"no")
+        return Response(headers=[("Content-Type", "application/json"), ("Cache-Control", "max-age=60")])
+
+    server.handler = handler
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first = run([server.url + "/c", "--cache", "--retry", "2", "--retry-delay", "0.1"], env=env, timeout=20)
+    assert first.code == 0, first.err
+    second = run([server.url + "/c", "--cache", "--retry", "2", "--retry-delay", "0.1"], env=env, timeout=20)
+    assert second.code == 0, second.err
+    assert second.out == '{"ok":true}'
+    assert len(arrivals) == 2
