@@ -68,6 +68,7 @@ final class DocsTests: XCTestCase {
                 "NAME", "SYNOPSIS", "\"DESCRIPTION\"", "\"REQUEST ITEMS\"", "\"FILE UPLOADS\"", "\"DOWNLOADS\"",
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"", "\"JSONPATH\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"STREAMING RESPONSES\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
+                "\"RETRIES AND PACING\"",
                 "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
                 "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",
                 "\"MANY REQUESTS: AFCLI RUN\"", "\"REQUEST FILES (.HTTP)\"",

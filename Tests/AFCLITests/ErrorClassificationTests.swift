@@ -167,6 +167,7 @@ final class ErrorClassificationTests: XCTestCase {
         (HTTPClientError.tooManyRedirects(30), 6),
         (HTTPClientError.refusedRedirect(target: "file:///etc/passwd"), 6),
         (HTTPClientError.cannotResendBody(status: 307, underlying: SerializationError.notRewindable(path: "-")), 1),
+        (RetryError.cannotResendBody(reason: "HTTP 503", underlying: SerializationError.notRewindable(path: "f")), 1),
         (SerializationError.invalidURL("x", reason: "r"), 2),
         (SerializationError.invalidHeader(name: "x", reason: "r"), 2),
         (SerializationError.framingHeader(name: "Host", reason: "r"), 2),

@@ -102,6 +102,7 @@ final class OptionParserTests: XCTestCase {
             case "retry": return ["--retry", "3"]
             case "session-store-auth": return ["--session-store-auth", "no"]
             case "retry-delay": return ["--retry-delay", "0.5"]
+            case "retry-max-time": return ["--retry-max-time", "30"]
             case "connect-to": return ["--connect-to", "a:1:b:2"]
             case "limit-rate": return ["--limit-rate", "1k"]
             case "meta": return ["--meta", "json"]

@@ -116,4 +116,20 @@ final class EventStreamParserTests: XCTestCase {
         }
         XCTAssertEqual(dispatched, 1)
     }
+
+    func testTheLastEventIDIsCommittedAtEachBlankLineAndCarriedToANewConnection() {
+        var parser = EventStreamParser()
+        func feed(_ text: String) { Array(text.utf8).withUnsafeBytes { parser.consume($0) { _ in } } }
+        feed("retry: 250\nid: 1\ndata: a\n\nid: 2\n")
+        XCTAssertEqual(parser.dispatchedEventID, Array("1".utf8), "an id: line counts at the blank line")
+        feed("\n")
+        XCTAssertEqual(parser.dispatchedEventID, Array("2".utf8), "also for a block without data")
+        feed("id: 3\ndata: cut off")
+        var next = EventStreamParser(continuing: parser)
+        XCTAssertEqual(next.dispatchedEventID, Array("2".utf8))
+        XCTAssertEqual(next.reconnectionTime, 250)
+        var got: [ServerSentEvent] = []
+        Array("data: b\n\n".utf8).withUnsafeBytes { next.consume($0) { got.append($0) } }
+        XCTAssertEqual(got, [ServerSentEvent(data: Array("b".utf8), id: "2")], "the cut event is not the new one's")
+    }
 }

@@ -11,7 +11,8 @@ from conftest import run
 
 # Options of one command, each with the words that give it and the commands whose scope has it.
 OPTIONS = {
-    "--retry": (["--retry", "3"], {"download"}),
+    "--retry": (["--retry", "3"], {"request", "download", "run"}),
+    "--retry-max-time": (["--retry-max-time", "5"], {"request", "run"}),
     "--probe": (["--probe"], {"reachability"}),
     "--parallel": (["--parallel", "2"], {"run"}),
     "--session": (["--session", "s1"], {"request", "run"}),

@@ -40,7 +40,7 @@ enum CacheStage {
 
     /// `transport`, wrapped in the cache stage when caching is on.
     static func wrap(
-        _ transport: RequestTransport, command: RequestCommand, log: RequestLogger?
+        _ transport: any ExchangeEngine, command: RequestCommand, log: RequestLogger?
     ) throws -> any ExchangeEngine {
         guard
             let cache = try responseCache(

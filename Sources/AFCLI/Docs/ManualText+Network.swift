@@ -43,6 +43,45 @@ extension ManualText {
                         + "with exit status 6, and one from https to plain http is followed with a warning."),
             ]),
         ManualSection(
+            "RETRIES AND PACING",
+            [
+                .paragraph(
+                    "`--retry N` sends a request, or each request of `afcli run`, again up to N times after a "
+                        + "transient failure, as curl's `--retry`: a timeout, a host name that did not resolve, a "
+                        + "connection that could not be made (a refused one too: curl's `--retry-connrefused` is "
+                        + "always on), or HTTP 408, 429, 500, 502, 503 or 504. Only the idempotent methods GET, "
+                        + "HEAD, OPTIONS, PUT, DELETE and TRACE are sent again: a POST or PATCH that failed may "
+                        + "have been acted on, so it is retried only with `--retry-all-errors`, which also retries "
+                        + "every other transfer failure (a connection reset, a response cut short, TLS) except "
+                        + "Ctrl-C."),
+                .paragraph(
+                    "The wait before a retry is the server's: `Retry-After` (seconds or an HTTP-date), else the "
+                        + "reset of a used-up quota in the IETF draft's `RateLimit` and `RateLimit-Policy` fields "
+                        + "or the common `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset` (seconds, or a Unix "
+                        + "time). Without one it is `--retry-delay SECONDS`, else 1 second doubling with each "
+                        + "retry up to 10 minutes, less up to a fifth at random so that clients do not come back "
+                        + "together. `--retry-max-time SECONDS` starts no retry once SECONDS have passed since the "
+                        + "first try, and none whose wait would end after that; a server asking for more than 10 "
+                        + "minutes (or more than `--retry-max-time` leaves) is not retried. Ctrl-C during a wait "
+                        + "ends afcli at once (exit status 130)."),
+                .paragraph(
+                    "Only the last try is shown, logged and judged: a try that is retried is dropped at its "
+                        + "response head, its body unread. `-v` notes each retry on standard error (`afcli: note: "
+                        + "retrying GET URL in 2 s (HTTP 503, try 2 of 4)`). A body is sent again from its start: "
+                        + "files, data items and multipart forms are read again, `--encrypt-cmd` is not run again "
+                        + "(its encrypted output is kept and sent again), and a body from standard input is "
+                        + "refused with `--retry` (exit status 2), since it cannot be read twice."),
+                .paragraph(
+                    "In `afcli run`, a 429 or a named wait from a host (its scheme, name and port) makes every "
+                        + "later request to that host wait until then, not only the one that got it; requests to "
+                        + "other hosts go on. A request waiting for its retry or its host keeps its place among "
+                        + "`--parallel`. Each line then has `\"tries\"` (1 when it was not retried) and "
+                        + "`\"retry_reason\"` (why it was last retried, such as `HTTP 503`; null for none). The "
+                        + "retry options belong to the run: a `run -` line cannot give them. With `afcli download`, "
+                        + "`--retry` continues from the bytes saved (see DOWNLOADS); `--retry-max-time` and "
+                        + "`--retry-all-errors` are for requests and runs."),
+            ]),
+        ManualSection(
             "HTTP VERSIONS AND HSTS",
             [
                 .paragraph(

@@ -36,6 +36,16 @@ extension ManualText {
                         + "keeps at most 8 MiB of data (an `event:`, `id:` or `retry:` value at most 4 KiB); the "
                         + "rest of a longer one is dropped and a warning counts the events cut short. Ctrl-C ends "
                         + "the stream at once with exit status 130."),
+                .paragraph(
+                    "`--reconnect` with `--retry N` connects a GET event stream again when it drops (the "
+                        + "connection fails or is cut before the stream's end), up to N times, as EventSource "
+                        + "does: the new request carries `Last-Event-ID` with the last event ID seen, and goes out "
+                        + "after the stream's `retry:` time (else `--retry-delay`, else 3 seconds). The new "
+                        + "connection's head is not shown again and its events go on where the output stopped, "
+                        + "so no event is shown twice; an event the drop cut off is shown as far as it came. A "
+                        + "reconnection answered by anything but a 200 event stream ends the stream with the "
+                        + "drop's error, and a stream the server ends is not reconnected. `-v` notes each "
+                        + "reconnection."),
             ]),
     ]
 }

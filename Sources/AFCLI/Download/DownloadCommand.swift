@@ -26,7 +26,7 @@ struct DownloadCommand {
         let reporter = DownloadReporter(
             style: style, stderrIsTerminal: terminal.stderrIsTerminal, quiet: options.quiet)
         let downloader = Downloader(client: HTTPClient(options: settings), observer: reporter)
-        let retry = RetryPolicy(retries: options.retry, initialDelay: options.retryDelay)
+        let retry = RetryPolicy(retries: options.retry, initialDelay: options.retryDelay ?? 1)
 
         var summary = DownloadSummary()
         var status = ExitStatus.success

@@ -19,6 +19,7 @@ struct RequestCommand {
         try Self.claimStandardOutput(options)
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
         let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
+        try RetryStage.check(options, standardInput: invocation.standardInput)
         var spec = invocation.spec
         let stores = try RequestStores(options: options, environment: environment, spec: &spec)
         let crypto = CryptoStages(options: options, profile: profile)
@@ -60,10 +61,10 @@ struct RequestCommand {
         let transitionLog = plan.logDescriptor.flatMap { descriptor in
             request.logFields.map { RequestLogger(descriptor: descriptor, owning: false, fields: $0) }
         }
+        let transport = try EnvironmentTarget.transport(
+            options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
         let engine = try CacheStage.wrap(
-            EnvironmentTarget.transport(
-                options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
-            command: self, log: transitionLog)
+            RetryStage.wrap(transport, options: options, notes: options.verbose), command: self, log: transitionLog)
         return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
     }
 

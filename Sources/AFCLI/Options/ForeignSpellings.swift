@@ -37,6 +37,7 @@ enum ForeignSpellings {
         "--request": "--method NAME",
         "-e": "a header item Referer:URL",
         "--referer": "a header item Referer:URL",
+        "--retry-connrefused": "--retry, which retries a refused connection already",
     ]
 
     /// Letters afcli takes from HTTPie where curl means something else, with a note added to

@@ -357,12 +357,17 @@ package enum OptionTable {
             },
             reset: { $0.sha256 = nil }),
         OptionSpec(
-            long: "retry", scope: .download, valueName: "N", group: .network,
-            help: "download: retry N times after failures",
-            description: "With afcli download, try again up to N times after a transient failure (the "
-                + "connection dropped or was refused, a timeout, HTTP 408, 429, 500, 502, 503 or 504), "
-                + "continuing from the bytes already saved. The waits double each time from --retry-delay, "
-                + "or follow the server's Retry-After.",
+            long: "retry", scope: .sending, valueName: "N", group: .network,
+            help: "retry N times after transient failures",
+            description: "Try again up to N times after a transient failure: a timeout, a name that did not "
+                + "resolve, a connection that could not be made (refused too), HTTP 408, 429, 500, 502, 503 or 504, "
+                + "as curl's --retry. Only GET, HEAD, OPTIONS, PUT, DELETE and TRACE are sent again unless "
+                + "--retry-all-errors. The wait is the server's Retry-After or rate-limit reset (RateLimit, "
+                + "X-RateLimit-Reset), else --retry-delay, else 1 second doubling each time (up to 10 minutes, "
+                + "with jitter). A body is sent again from its start; a body from standard input is refused. In "
+                + "afcli run, a 429 or a Retry-After from a host makes every later request to that host wait too, "
+                + "and each line gets \"tries\". With afcli download, the download continues from the bytes "
+                + "already saved (see DOWNLOADS).",
             apply: { values, text in
                 let digits = text ?? ""
                 guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let count = Int(digits),
@@ -372,12 +377,37 @@ package enum OptionTable {
             },
             reset: { $0.retry = 0 }),
         OptionSpec(
-            long: "retry-delay", scope: .download, valueName: "SECONDS", group: .network,
-            help: "wait SECONDS before the first retry (1)",
-            description: "With --retry, wait SECONDS before the first retry; each later retry waits twice as "
-                + "long as the one before, at most 60 seconds. The default is 1.",
+            long: "retry-delay", scope: .sending, valueName: "SECONDS", group: .network,
+            help: "wait SECONDS between retries",
+            description: "With --retry, wait SECONDS before each retry instead of the doubling backoff, unless "
+                + "the server names a wait. With afcli download, the first wait (1 by default), each later one "
+                + "twice as long, at most 60 seconds.",
             apply: { values, text in values.retryDelay = try OptionValueParser.positiveSeconds(text ?? "") },
-            reset: { $0.retryDelay = 1 }),
+            reset: { $0.retryDelay = nil }),
+        OptionSpec(
+            long: "retry-max-time", scope: [.request, .run], valueName: "SECONDS", group: .network,
+            help: "start no retry SECONDS after the first try",
+            description: "With --retry, start no retry once SECONDS have passed since the request's first try, "
+                + "and none whose wait (the server's included) would end after that.",
+            apply: { values, text in values.retryMaxTime = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.retryMaxTime = nil }),
+        OptionSpec(
+            long: "retry-all-errors", scope: [.request, .run], group: .network,
+            help: "retry every failure and every method",
+            description: "With --retry, also retry POST, PATCH and other methods that are not idempotent (the "
+                + "server may then act twice on one request), and every transfer failure (a connection reset, "
+                + "a response cut short, a TLS failure) except an interrupt.",
+            apply: { values, _ in values.retryAllErrors = true },
+            reset: { $0.retryAllErrors = false }),
+        OptionSpec(
+            long: "reconnect", scope: .request, group: .network,
+            help: "reconnect a dropped event stream (--retry N)",
+            description: "With --retry N, connect a GET text/event-stream response again when it drops, up to N "
+                + "times, as EventSource does: with Last-Event-ID set to the last event ID seen, after the "
+                + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on where the "
+                + "output stopped; a stream the server ends is not reconnected.",
+            apply: { values, _ in values.reconnect = true },
+            reset: { $0.reconnect = false }),
     ]
 
     /// TLS verification, pinning and client certificates (AFSecurityPolicy), listed under Network.

@@ -172,10 +172,17 @@ package struct OptionValues: Equatable, Sendable {
     package var overwrite: Bool = false
     /// `--sha256`: the digest the downloaded file must have, 64 hex digits as typed.
     package var sha256: String? = nil
-    /// `--retry`: how many times a download retries after a transient failure.
+    /// `--retry`: how many times a request or a download is tried again after a transient failure.
     package var retry: Int = 0
-    /// `--retry-delay`: seconds before the first retry, doubled for each later one.
-    package var retryDelay: Double = 1
+    /// `--retry-delay`: seconds between a request's tries (nil: the doubling backoff), or before a
+    /// download's first retry, doubled for each later one (nil: 1).
+    package var retryDelay: Double? = nil
+    /// `--retry-max-time`: seconds from a request's first try after which no retry starts.
+    package var retryMaxTime: Double? = nil
+    /// `--retry-all-errors`: retry every failure and every method.
+    package var retryAllErrors: Bool = false
+    /// `--reconnect`: connect a dropped GET event stream again, up to `retry` times.
+    package var reconnect: Bool = false
 
     // MARK: - TLS and reachability (types in Security/OptionValues+Security.swift)
 

@@ -27,6 +27,9 @@ struct RunLine {
     var usesCache = false
     /// What the cache did for this request; nil when it took no part.
     var cache: CacheOutcome?
+    /// How many tries it took and why it was last retried (`--retry`); nil, and not in the line,
+    /// without retries.
+    var retry: RetryRecord?
     /// The failure, in afcli's error wording; nil for a success.
     var error: String?
     /// The exit status this request counts as (`.success` when it succeeded).
@@ -55,7 +58,7 @@ struct RunLine {
         let bound =
             Self.fixedBound + escapedBound(name) + escapedBound(method) + escapedBound(url)
             + escapedBound(httpVersion) + escapedBound(file) + escapedBound(error)
-            + escapedBound(metrics?.remoteAddress)
+            + escapedBound(metrics?.remoteAddress) + escapedBound(retry?.reason)
             + assertions.reduce(0) { $0 + 64 + escapedBound($1.assertion.text) + escapedBound($1.actual) + escapedBound($1.problem) }
         return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             var line = LineWriter(buffer)
@@ -112,6 +115,12 @@ struct RunLine {
         if let file {
             line.raw(",\"file\":")
             line.string(file)
+        }
+        if let retry {
+            line.raw(",\"tries\":")
+            line.decimal(Int64(retry.tries))
+            line.raw(",\"retry_reason\":")
+            line.string(retry.reason)
         }
         if usesCache {
             line.raw(",\"cache\":")

@@ -78,6 +78,7 @@ final class RunLineReporter: RunReporter {
         line.bytes = recorder.bodyBytes
         line.usesCache = usesCache
         line.cache = finished.completion.cache
+        line.retry = finished.completion.retry
         line.file = sink?.path
         switch finished.completion.result {
         case .success(let exchange):

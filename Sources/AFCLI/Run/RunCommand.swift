@@ -46,9 +46,10 @@ struct RunCommand {
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
         let parallel = options.parallel ?? 1
         let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
-        // The cache's decorator only when the run caches: the plain path pays nothing for it.
+        // The decorators only when the run retries or caches: the plain path pays nothing for them.
+        let sending = RetryStage.wrap(client, options: options, notes: false)
         let engine: any ExchangeEngine =
-            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: true) } ?? client
+            cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending
         // Reports are created before anything is sent, and written as requests end.
         let reports = try options.reports.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.

@@ -42,6 +42,7 @@ struct RunSource: Sendable {
         let runOptions: Set<String> = [
             "offline", "curl", "show-secrets", "env", "session", "session-read-only",
             "session-store-auth", "cookie-jar", "probe", "watch", "retry", "retry-delay",
+            "retry-max-time", "retry-all-errors",
             "parallel", "first", "keep-going", "output-dir", "write-out", "meta", "cache", "cache-ttl",
             "cache-namespace",
         ]

@@ -94,9 +94,21 @@ package struct EventStreamParser {
     private var truncated = false
     /// The reconnection time the stream asked for (`retry:`), in milliseconds.
     package private(set) var reconnectionTime: Int?
+    /// The last event ID as of the last blank line, as EventSource's `lastEventId` is set (also
+    /// by a block without data): what a reconnection sends as `Last-Event-ID`; empty for none.
+    package private(set) var dispatchedEventID: [UInt8] = []
 
     package init(limits: Limits = Limits()) {
         self.limits = limits
+    }
+
+    /// A parser for the stream of a new connection that keeps `previous`'s last event ID and
+    /// reconnection time, as EventSource keeps them when it reconnects.
+    package init(limits: Limits = Limits(), continuing previous: EventStreamParser) {
+        self.limits = limits
+        lastEventID = previous.dispatchedEventID
+        dispatchedEventID = previous.dispatchedEventID
+        reconnectionTime = previous.reconnectionTime
     }
 
     /// Whether data was read since the last dispatch: an event that the stream's end would lose.
@@ -273,6 +285,7 @@ package struct EventStreamParser {
             setsID = false
             truncated = false
         }
+        dispatchedEventID = lastEventID
         guard dataLines > 0 else { return }
         let event = ServerSentEvent(
             type: eventType.map { String(decoding: $0, as: UTF8.self) }, data: data,

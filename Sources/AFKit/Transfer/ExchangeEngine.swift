@@ -64,6 +64,8 @@ package struct ExchangeCompletion {
     package var transferFailed = false
     /// What the response cache did for it; nil when it took no part (or there is none).
     package var cache: CacheOutcome? = nil
+    /// How many tries it took and why it was retried (`RetryingEngine`); nil when retries are off.
+    package var retry: RetryRecord? = nil
 
     package init(tag: Int, result: Result<HTTPClientResult, any Error>) {
         self.tag = tag

@@ -1,0 +1,35 @@
+import AFKit
+
+/// Puts `RetryingEngine` in front of the engine of a single request or a run when `--retry` asks
+/// for it, and refuses what cannot be retried before anything is sent.
+enum RetryStage {
+    /// The rules `--retry`, `--retry-delay`, `--retry-max-time` and `--retry-all-errors` give;
+    /// nil without `--retry`.
+    static func rules(_ options: OptionValues) -> RetryRules? {
+        guard options.retry > 0 else { return nil }
+        return RetryRules(
+            retries: options.retry, delay: options.retryDelay, maxTime: options.retryMaxTime,
+            allErrors: options.retryAllErrors)
+    }
+
+    /// Refuses `--reconnect` without `--retry N` (its count), and `--retry` with a body read from
+    /// standard input, which cannot be sent a second time.
+    static func check(_ options: OptionValues, standardInput: StandardInputBodySource?) throws(UsageError) {
+        if options.reconnect, options.retry == 0 {
+            throw UsageError.refusedFlag(
+                option: "--reconnect", reason: "needs --retry N, the most times a dropped stream is connected again")
+        }
+        guard options.retry > 0, standardInput != nil else { return }
+        throw UsageError.refusedFlag(
+            option: "--retry",
+            reason: "a body read from standard input cannot be sent again; save it to a file and send @FILE")
+    }
+
+    /// `engine` behind the retry stage when `--retry` is given, else `engine` itself (the plain
+    /// path pays nothing); `notes` puts each retry on standard error (`-v`).
+    static func wrap(_ engine: any ExchangeEngine, options: OptionValues, notes: Bool) -> any ExchangeEngine {
+        guard let rules = rules(options) else { return engine }
+        return RetryingEngine(
+            wrapping: engine, rules: rules, reconnects: options.reconnect, note: notes ? { ErrorReporter.note($0) } : nil)
+    }
+}

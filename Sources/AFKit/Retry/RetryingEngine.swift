@@ -1,0 +1,313 @@
+import AFCurl
+import Glibc
+
+/// Retries and pacing as an engine decorator (DESIGN §3), the same over a serial engine (a single
+/// request) and over the multi handle (a run): curl's rules (`RetryRules`) decide whether a try
+/// that failed or got a transient status is sent again, and after how long (the server's
+/// `Retry-After` or rate-limit reset, else the backoff).
+///
+/// Waits never block: a try that waits is kept on a list with the time it is due, `run` starts
+/// those that are due, `inFlight` counts them (so a run does not end while one waits), and
+/// `poll` waits no longer than the next one is due. A 429 or a named wait from a host also paces
+/// every later request to that host (scheme, host and port): they start when the wait is over,
+/// while requests to other hosts go on.
+///
+/// Each try's events pass through a `RetryGate`, which keeps a try that is retried from the
+/// reporter. A body is sent again from its start (`BodySource.rewind`). With `reconnects`, a GET
+/// event stream that drops is connected again with `Last-Event-ID`, after the server's `retry:`
+/// time, its new events going on where the reporter's stream stopped (`EventStreamResumption`).
+/// Only put in place with `--retry`: the plain path pays nothing for it.
+package final class RetryingEngine: ExchangeEngine {
+    /// A retry decided on: how long to wait, and why (for notes and the run's lines).
+    package struct Plan: Equatable, Sendable {
+        package var wait: Double
+        package var reason: String
+    }
+
+    package let rules: RetryRules
+    private let inner: any ExchangeEngine
+    /// Where `-v`'s notes go (`retrying … in 2 s (HTTP 503, try 2 of 4)`); nil for none.
+    private let note: ((String) -> Void)?
+    /// Whether a GET event stream that drops is connected again (`--reconnect`).
+    private let reconnects: Bool
+    /// The exchanges this engine carries (tried, in flight or waiting), by tag.
+    private var exchanges: [Int: Exchange] = [:]
+    /// Tries waiting to start, each with the monotonic time it is due.
+    private var waiting: [(due: Double, tag: Int)] = []
+    /// When each paced origin may be asked again (monotonic seconds), by `origin(of:)`.
+    private var originsFreeAt: [String: Double] = [:]
+
+    /// One exchange across its tries.
+    private struct Exchange {
+        /// The order as it was given (its delegate the event stages').
+        var order: ExchangeOrder
+        /// The tries started so far.
+        var tries = 0
+        /// When the first try started (monotonic seconds): `--retry-max-time` counts from then.
+        var firstAt: Double
+        /// Why it was last retried.
+        var lastReason: String?
+        /// The gate of the current try.
+        var gate: RetryGate?
+        /// The event stream it reconnects; nil unless a GET with `reconnects`.
+        var stream: EventStreamResumption?
+        /// How the stream last dropped: the completion when a reconnection is refused.
+        var dropped: ExchangeCompletion?
+    }
+
+    /// The wait before a reconnection when the stream set no `retry:` time nor `--retry-delay`
+    /// (EventSource leaves it to the user agent; browsers wait a few seconds).
+    package static let defaultReconnectionTime = 3.0
+
+    package init(
+        wrapping inner: any ExchangeEngine, rules: RetryRules, reconnects: Bool = false,
+        note: ((String) -> Void)? = nil
+    ) {
+        self.inner = inner
+        self.rules = rules
+        self.reconnects = reconnects
+        self.note = note
+    }
+
+    package func start(_ order: ExchangeOrder) throws -> ExchangeCompletion? {
+        var exchange = Exchange(order: order, firstAt: FileIO.monotonicSeconds())
+        if reconnects, order.request.method.uppercased() == "GET" { exchange.stream = EventStreamResumption() }
+        exchanges[order.tag] = exchange
+        do {
+            return try launch(order.tag, at: FileIO.monotonicSeconds())
+        } catch {
+            // Nothing is in flight for the tag: the runner reports its failure to start.
+            exchanges[order.tag] = nil
+            throw error
+        }
+    }
+
+    /// Starts the due tries, then runs the wrapped engine; the exchanges that are over.
+    package func run() throws -> [ExchangeCompletion] {
+        var finished: [ExchangeCompletion] = []
+        let now = FileIO.monotonicSeconds()
+        if waiting.contains(where: { $0.due <= now }) {
+            let due = waiting.filter { $0.due <= now }.sorted { $0.due < $1.due }
+            waiting.removeAll { $0.due <= now }
+            for each in due {
+                do {
+                    if let ended = try launch(each.tag, at: now) { finished.append(ended) }
+                } catch {
+                    if let ended = concluded(ExchangeCompletion(tag: each.tag, result: .failure(error))) {
+                        finished.append(ended)
+                    }
+                }
+            }
+        }
+        for each in try inner.run() {
+            if let ended = concluded(each) { finished.append(ended) }
+        }
+        return finished
+    }
+
+    /// Waits for the wrapped engine's transfers, or sleeps, no longer than the next try is due.
+    package func poll(timeoutMilliseconds: Int) throws {
+        var timeout = timeoutMilliseconds
+        if let due = waiting.map(\.due).min() {
+            let left = max(0, due - FileIO.monotonicSeconds())
+            timeout = min(timeout, Int((left * 1000).rounded(.up)))
+        }
+        if inner.inFlight > 0 {
+            try inner.poll(timeoutMilliseconds: timeout)
+        } else if !waiting.isEmpty, timeout > 0 {
+            // SIGINT ends the sleep early (its handler has no SA_RESTART): Ctrl-C is seen at once.
+            var time = timespec(tv_sec: timeout / 1000, tv_nsec: (timeout % 1000) * 1_000_000)
+            nanosleep(&time, nil)
+        }
+    }
+
+    package var inFlight: Int { inner.inFlight + waiting.count }
+
+    /// Cancels the wrapped engine's exchanges and the tries waiting; each ends as interrupted.
+    package func cancelAll() -> [ExchangeCompletion] {
+        var cancelled = inner.cancelAll().map { recorded($0) }
+        for each in waiting {
+            let interrupted = CurlError.interrupted(signal: Interruption.signal ?? 0)
+            cancelled.append(recorded(ExchangeCompletion(tag: each.tag, result: .failure(interrupted))))
+        }
+        waiting.removeAll()
+        exchanges.removeAll()
+        return cancelled
+    }
+
+    package func cookieHeader(for url: String) -> String? { inner.cookieHeader(for: url) }
+
+    /// Starts the next try of exchange `tag` now, or puts it on the waiting list while its origin
+    /// is paced; its completion when the wrapped engine completed it at once and it is over.
+    private func launch(_ tag: Int, at now: Double) throws -> ExchangeCompletion? {
+        guard var exchange = exchanges[tag] else { return nil }
+        if let freeAt = originsFreeAt[Self.origin(of: exchange.order.request.url)], freeAt > now {
+            waiting.append((freeAt, tag))
+            return nil
+        }
+        exchange.tries += 1
+        let gate = RetryGate(next: exchange.order.delegate, url: exchange.order.request.url, stream: exchange.stream) {
+            [unowned self] head, url in self.decide(tag, head: head, url: url)
+        }
+        exchange.gate = gate
+        exchanges[tag] = exchange
+        var order = exchange.order
+        order.delegate = gate
+        guard let completion = try inner.start(order) else { return nil }
+        return concluded(completion)
+    }
+
+    /// What a try that ended means: nil when it is retried (it waits on the list), else the
+    /// exchange's completion with its tries recorded.
+    private func concluded(_ completion: ExchangeCompletion) -> ExchangeCompletion? {
+        guard let exchange = exchanges[completion.tag] else { return completion }
+        if let stream = exchange.stream, stream.started { return reconnected(exchange, stream, completion) }
+        var plan = exchange.gate?.retry
+        if plan == nil, case .failure(let error) = completion.result, let reason = rules.reason(error: error) {
+            plan = retryPlan(exchange, reason: reason, serverWait: nil)
+        }
+        guard let plan else {
+            // The try is the one the reporter gets: the request heads it held go on first.
+            var ended = completion
+            if case .success = completion.result {
+            } else if let gate = exchange.gate {
+                do { try gate.passHeld() } catch { ended.result = .failure(error) }
+            }
+            return recorded(ended)
+        }
+        do {
+            try exchange.order.request.body?.rewind()
+        } catch {
+            var ended = completion
+            ended.result = .failure(RetryError.cannotResendBody(reason: plan.reason, underlying: error))
+            return recorded(ended)
+        }
+        exchanges[completion.tag]?.lastReason = plan.reason
+        let request = exchange.order.request
+        note?(
+            "retrying \(request.method) \(request.url) in \(Self.seconds(plan.wait)) (\(plan.reason), try "
+                + "\(exchange.tries + 1) of \(rules.retries + 1))")
+        waiting.append((FileIO.monotonicSeconds() + plan.wait, completion.tag))
+        return nil
+    }
+
+    /// What the end of a try of an event stream means: a drop is connected again (nil) while
+    /// tries are left, else the exchange is over; a reconnection answered by anything but the
+    /// stream ends it as the drop did.
+    private func reconnected(
+        _ exchange: Exchange, _ stream: EventStreamResumption, _ completion: ExchangeCompletion
+    ) -> ExchangeCompletion? {
+        if exchange.gate?.refused == true { return recorded(exchange.dropped ?? completion) }
+        guard case .failure(let error) = completion.result, let reason = Self.dropReason(error, rules),
+            exchange.tries <= rules.retries,
+            rules.maxTime.map({ FileIO.monotonicSeconds() - exchange.firstAt < $0 }) ?? true
+        else { return recorded(completion) }
+        let wait = stream.reconnectionTime ?? rules.delay ?? Self.defaultReconnectionTime
+        var request = exchange.order.request
+        request.headers.removeAll { ASCIICase.lowercased($0.name) == "last-event-id" }
+        if let id = stream.lastEventID { request.headers.append(HTTPField(name: "Last-Event-ID", value: id)) }
+        stream.reconnecting = true
+        exchanges[completion.tag]?.order.request = request
+        exchanges[completion.tag]?.dropped = completion
+        exchanges[completion.tag]?.lastReason = reason
+        note?(
+            "reconnecting to \(request.url) in \(Self.seconds(wait)) (\(reason), try \(exchange.tries + 1) of "
+                + "\(rules.retries + 1))" + (stream.lastEventID.map { " with Last-Event-ID: \($0)" } ?? ""))
+        waiting.append((FileIO.monotonicSeconds() + wait, completion.tag))
+        return nil
+    }
+
+    /// Why an event stream ended by `error` is connected again: it dropped (a failure of the
+    /// connection or of reading it, a timeout); nil for an interrupt and everything else.
+    static func dropReason(_ error: any Error, _ rules: RetryRules) -> String? {
+        if let reason = rules.reason(error: error) { return reason }
+        guard let error = error as? CurlError else { return nil }
+        switch error.kind {
+        case .receiveFailed, .sendFailed: return "the stream dropped"
+        default: return nil
+        }
+    }
+
+    /// `completion`, with how many tries its exchange took and why it was last retried; the
+    /// exchange is then forgotten.
+    private func recorded(_ completion: ExchangeCompletion) -> ExchangeCompletion {
+        guard let exchange = exchanges.removeValue(forKey: completion.tag) else { return completion }
+        var ended = completion
+        ended.retry = RetryRecord(tries: max(exchange.tries, 1), reason: exchange.lastReason)
+        return ended
+    }
+
+    /// Asked at the final head of a try of exchange `tag`, from `url`: paces the origin when the
+    /// server asks for a wait (or throttles with a 429), and returns the retry when the status is
+    /// transient and the rules allow another try.
+    private func decide(_ tag: Int, head: ResponseHead, url: String) -> Plan? {
+        guard let exchange = exchanges[tag] else { return nil }
+        let now = FileIO.monotonicSeconds()
+        let server = ServerWait.read(head, now: WallClock.now())
+        if head.statusCode == 429 || server.seconds != nil {
+            let pace = min(
+                server.seconds ?? rules.backoff(beforeRetry: exchange.tries), rules.longestWait(elapsed: 0))
+            let origin = Self.origin(of: url)
+            originsFreeAt[origin] = max(originsFreeAt[origin] ?? 0, now + pace)
+        }
+        guard let reason = rules.reason(status: head.statusCode) else { return nil }
+        return retryPlan(exchange, reason: reason, serverWait: server.seconds)
+    }
+
+    /// The retry of `exchange` for `reason`, after the server's wait or the backoff; nil when
+    /// its method is not retried, its tries are used up, or the wait would pass `--retry-max-time`.
+    private func retryPlan(_ exchange: Exchange, reason: String, serverWait: Double?) -> Plan? {
+        guard rules.mayRetry(method: exchange.order.request.method), exchange.tries <= rules.retries else { return nil }
+        let elapsed = FileIO.monotonicSeconds() - exchange.firstAt
+        if let maxTime = rules.maxTime, elapsed >= maxTime { return nil }
+        let wait = serverWait ?? rules.backoff(beforeRetry: exchange.tries)
+        guard wait <= rules.longestWait(elapsed: elapsed) else {
+            note?(
+                "not retrying \(exchange.order.request.method) \(exchange.order.request.url) (\(reason)): its wait of "
+                    + "\(Self.seconds(wait)) is longer than \(rules.maxTime == nil ? "afcli waits" : "--retry-max-time allows")")
+            return nil
+        }
+        return Plan(wait: wait, reason: reason)
+    }
+
+    /// The origin `url` is paced by: scheme, host and port.
+    static func origin(of url: String) -> String {
+        guard let parts = CurlURL(url) else { return url }
+        return "\(parts.scheme)://\(parts.host):\(parts.port)"
+    }
+
+    /// A wait as a note shows it: `2 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        let whole = Int(tenths / 10)
+        let fraction = Int(tenths) % 10
+        return fraction == 0 ? "\(whole) s" : "\(whole).\(fraction) s"
+    }
+}
+
+/// What `RetryingEngine` records on an exchange's completion: how many tries it took (1 when it
+/// was not retried), and why it was last retried.
+package struct RetryRecord: Equatable, Sendable {
+    package var tries: Int
+    package var reason: String?
+
+    package init(tries: Int, reason: String? = nil) {
+        self.tries = tries
+        self.reason = reason
+    }
+}
+
+/// A retry that could not be made.
+package enum RetryError: ClassifiedError, CustomStringConvertible {
+    /// The request body could not be sent again from its start.
+    case cannotResendBody(reason: String, underlying: any Error)
+
+    package var failureClass: FailureClass { .failure }
+
+    package var description: String {
+        switch self {
+        case .cannotResendBody(let reason, let underlying):
+            return "cannot retry after \(reason): the request body cannot be sent again: \(underlying)"
+        }
+    }
+}
