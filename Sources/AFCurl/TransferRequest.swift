@@ -230,15 +230,29 @@ package enum HTTPVersionPreference: String, Sendable, CaseIterable {
     case http3
 }
 
-/// A user name and password for HTTP Digest.
+/// A user name and password for a scheme libcurl negotiates after the server's challenge: HTTP
+/// Digest, NTLM or Negotiate (SPNEGO, whose Kerberos ticket comes from the system; its user name
+/// and password are then empty).
 package struct DigestCredentials: Equatable, Sendable {
     package var user: String
     package var password: String
+    package var scheme: ChallengeScheme
 
-    package init(user: String, password: String) {
+    package init(user: String, password: String, scheme: ChallengeScheme = .digest) {
         self.user = user
         self.password = password
+        self.scheme = scheme
     }
+}
+
+/// An authentication scheme libcurl answers a challenge with (CURLOPT_HTTPAUTH).
+package enum ChallengeScheme: String, Equatable, Sendable {
+    case digest
+    case ntlm
+    case negotiate
+
+    /// curl's option for it: `--digest`, `--ntlm`, `--negotiate`.
+    package var curlOption: String { "--" + rawValue }
 }
 
 /// How the server's certificate is checked; verification is on unless turned off explicitly.

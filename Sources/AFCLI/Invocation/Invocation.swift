@@ -142,18 +142,27 @@ enum InvocationBuilder {
 
     /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole;
     /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
+    /// With `--aws-sigv4`, `-a` holds the keys it signs with, and no credentials are sent as such;
+    /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
     static func credentials(_ options: OptionValues) throws -> Credentials? {
-        guard let auth = options.auth else { return nil }
+        guard options.authStages.awsSigV4 == nil else { return nil }
+        guard let auth = options.auth else {
+            return options.authType == .negotiate ? .negotiate(user: "", password: "") : nil
+        }
         switch options.authType {
         case .bearer:
             return .bearer(token: auth)
-        case .basic, .digest:
+        case .basic, .digest, .ntlm, .negotiate:
             let parts = auth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let user = String(parts[0])
             // `-a USER` asks for the password on the terminal; without one it is empty.
             let password = parts.count > 1 ? String(parts[1]) : try PasswordPrompt.ask(user: user) ?? ""
-            return options.authType == .basic
-                ? .basic(user: user, password: password) : .digest(user: user, password: password)
+            switch options.authType {
+            case .digest: return .digest(user: user, password: password)
+            case .ntlm: return .ntlm(user: user, password: password)
+            case .negotiate: return .negotiate(user: user, password: password)
+            case .basic, .bearer: return .basic(user: user, password: password)
+            }
         }
     }
 }

@@ -150,6 +150,9 @@ extension SessionAuth {
         case .basic(let user, let password): self.init(type: "basic", rawAuth: user + ":" + password)
         case .digest(let user, let password): self.init(type: "digest", rawAuth: user + ":" + password)
         case .bearer(let token): self.init(type: "bearer", rawAuth: token)
+        // The type names of HTTPie's plugins for these schemes (httpie-ntlm, httpie-negotiate).
+        case .ntlm(let user, let password): self.init(type: "ntlm", rawAuth: user + ":" + password)
+        case .negotiate(let user, let password): self.init(type: "negotiate", rawAuth: user + ":" + password)
         }
     }
 
@@ -159,7 +162,12 @@ extension SessionAuth {
         let parts = rawAuth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let user = String(parts[0])
         let password = parts.count > 1 ? String(parts[1]) : ""
-        return type == "digest" ? .digest(user: user, password: password) : .basic(user: user, password: password)
+        switch type {
+        case "digest": return .digest(user: user, password: password)
+        case "ntlm": return .ntlm(user: user, password: password)
+        case "negotiate": return .negotiate(user: user, password: password)
+        default: return .basic(user: user, password: password)
+        }
     }
 }
 

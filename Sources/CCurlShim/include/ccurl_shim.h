@@ -17,6 +17,8 @@ extern "C" {
 
 /* Constants that curl.h spells as casts or shifts, which Swift does not import. */
 static const unsigned long AFCURL_AUTH_DIGEST = CURLAUTH_DIGEST;
+static const unsigned long AFCURL_AUTH_NTLM = CURLAUTH_NTLM;
+static const unsigned long AFCURL_AUTH_NEGOTIATE = CURLAUTH_NEGOTIATE;
 static const size_t AFCURL_READFUNC_ABORT = CURL_READFUNC_ABORT;
 static const size_t AFCURL_WRITEFUNC_ERROR = CURL_WRITEFUNC_ERROR;
 static const long AFCURL_HSTS_ENABLE = CURLHSTS_ENABLE;
