@@ -222,13 +222,7 @@ package final class EasyHandle {
             try setString(CURLOPT_ACCEPT_ENCODING, encoding, "accept-encoding")
         }
         if let digest = options.digestCredentials {
-            let scheme: UInt
-            switch digest.scheme {
-            case .digest: scheme = AFCURL_AUTH_DIGEST
-            case .ntlm: scheme = AFCURL_AUTH_NTLM
-            case .negotiate: scheme = AFCURL_AUTH_NEGOTIATE
-            }
-            try setLong(CURLOPT_HTTPAUTH, Int(bitPattern: scheme))
+            try setLong(CURLOPT_HTTPAUTH, Int(bitPattern: digest.scheme.curlAuth))
             try setString(CURLOPT_USERNAME, digest.user, "user name")
             try setString(CURLOPT_PASSWORD, digest.password, "password")
         }

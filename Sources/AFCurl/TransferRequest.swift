@@ -1,3 +1,5 @@
+import CCurlShim
+
 /// One HTTP exchange as libcurl should perform it: no redirects, no retries beyond curl's own
 /// authentication round trip.
 package struct TransferRequest {
@@ -253,6 +255,19 @@ package enum ChallengeScheme: String, Equatable, Sendable {
 
     /// curl's option for it: `--digest`, `--ntlm`, `--negotiate`.
     package var curlOption: String { "--" + rawValue }
+
+    /// libcurl's CURLAUTH_ bit for it.
+    package var curlAuth: UInt {
+        switch self {
+        case .digest: return AFCURL_AUTH_DIGEST
+        case .ntlm: return AFCURL_AUTH_NTLM
+        case .negotiate: return AFCURL_AUTH_NEGOTIATE
+        }
+    }
+
+    /// Whether the libcurl afcli loaded was built with what the scheme needs (NTLM; SPNEGO over
+    /// GSS-API for Negotiate).
+    package var isSupported: Bool { afcurl_supports_auth(curlAuth) != 0 }
 }
 
 /// How the server's certificate is checked; verification is on unless turned off explicitly.

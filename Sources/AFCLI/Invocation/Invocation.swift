@@ -1,4 +1,5 @@
 import AFKit
+import Glibc
 
 /// Everything a request command line asks for, checked and ready to serialize.
 struct Invocation {
@@ -146,6 +147,12 @@ enum InvocationBuilder {
     /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
     static func credentials(_ options: OptionValues) throws -> Credentials? {
         guard options.authStages.awsSigV4 == nil else { return nil }
+        // Checked before sending; --offline and --curl only show the request.
+        if options.authType == .ntlm || options.authType == .negotiate, !options.offline, !options.curl {
+            try ChallengeAuthCheck.check(options.authType == .ntlm ? .ntlm : .negotiate) { name in
+                getenv(name).map { String(cString: $0) }
+            }
+        }
         guard let auth = options.auth else {
             return options.authType == .negotiate ? .negotiate(user: "", password: "") : nil
         }

@@ -13,6 +13,10 @@ package enum AuthStageError: ClassifiedError, Equatable, CustomStringConvertible
     case badHeaderLine(line: Int, text: String)
     /// `--auth-cmd` printed more than afcli reads of it.
     case tooMuchOutput(limit: Int)
+    /// The libcurl afcli loaded was built without the scheme `-A` asks for.
+    case schemeUnsupported(String)
+    /// `-A negotiate` without a Kerberos ticket in the credential cache.
+    case noKerberosTicket(cache: String)
 
     package var failureClass: FailureClass { .badInput }
 
@@ -30,6 +34,11 @@ package enum AuthStageError: ClassifiedError, Equatable, CustomStringConvertible
             return "--auth-cmd printed a line that is not a header (Name: value) on line \(line): '\(text)'"
         case .tooMuchOutput(let limit):
             return "--auth-cmd printed more than \(limit) bytes of headers"
+        case .schemeUnsupported(let scheme):
+            return "-A \(scheme): the libcurl afcli uses was built without it ("
+                + (scheme == "ntlm" ? "NTLM" : "SPNEGO over GSS-API") + " is not among its features)"
+        case .noKerberosTicket(let cache):
+            return "-A negotiate needs a Kerberos ticket, and there is none in \(cache): get one with kinit"
         }
     }
 }

@@ -104,6 +104,9 @@ int afcurl_idna_to_ascii(const char *utf8, char **ascii);
 const char *afcurl_idna_strerror(int code);
 void afcurl_idna_free(char *ascii);
 
+/* Whether this libcurl can answer a challenge of the scheme (a CURLAUTH_ value): NTLM needs its
+ * NTLM feature, Negotiate its SPNEGO and GSS-API features. */
+int afcurl_supports_auth(unsigned long scheme);
 /* The libcurl version string, e.g. "7.88.1". */
 const char *afcurl_version(void);
 
