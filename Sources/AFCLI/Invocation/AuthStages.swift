@@ -11,6 +11,12 @@ enum AuthStages {
     /// Applies `--auth-cmd` and `--aws-sigv4` to `prepared`; the AWS keys come from `-a`, else from
     /// the environment.
     static func apply(to prepared: inout PreparedRequest, options: OptionValues) throws {
+        if options.authType == .oauth2 {
+            // The token itself is added by OAuth2Engine as the request starts.
+            _ = try OAuth2Stage.client(options)
+            prepared.headers.removeAll { $0.name.lowercased() == "authorization" }
+            prepared.headers.append(HTTPField(name: "Authorization", value: OAuth2Engine.placeholder))
+        }
         if let command = options.authStages.command { try AuthCommand(command: command).apply(to: &prepared) }
         if let scope = options.authStages.awsSigV4 {
             var environment: [String: String] = [:]

@@ -146,7 +146,8 @@ enum InvocationBuilder {
     /// With `--aws-sigv4`, `-a` holds the keys it signs with, and no credentials are sent as such;
     /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
     static func credentials(_ options: OptionValues) throws -> Credentials? {
-        guard options.authStages.awsSigV4 == nil else { return nil }
+        // -a holds the AWS keys, or the OAuth 2 client's id and secret, not credentials to send.
+        guard options.authStages.awsSigV4 == nil, options.authType != .oauth2 else { return nil }
         // Checked before sending; --offline and --curl only show the request.
         if options.authType == .ntlm || options.authType == .negotiate, !options.offline, !options.curl {
             try ChallengeAuthCheck.check(options.authType == .ntlm ? .ntlm : .negotiate) { name in
@@ -157,6 +158,8 @@ enum InvocationBuilder {
             return options.authType == .negotiate ? .negotiate(user: "", password: "") : nil
         }
         switch options.authType {
+        case .oauth2:
+            return nil
         case .bearer:
             return .bearer(token: auth)
         case .basic, .digest, .ntlm, .negotiate:
@@ -168,7 +171,7 @@ enum InvocationBuilder {
             case .digest: return .digest(user: user, password: password)
             case .ntlm: return .ntlm(user: user, password: password)
             case .negotiate: return .negotiate(user: user, password: password)
-            case .basic, .bearer: return .basic(user: user, password: password)
+            case .basic, .bearer, .oauth2: return .basic(user: user, password: password)
             }
         }
     }

@@ -60,10 +60,12 @@ struct RequestCommand {
         let transitionLog = plan.logDescriptor.flatMap { descriptor in
             request.logFields.map { RequestLogger(descriptor: descriptor, owning: false, fields: $0) }
         }
-        let engine = try CacheStage.wrap(
-            EnvironmentTarget.transport(
-                options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
-            command: self, log: transitionLog)
+        let engine = try OAuth2Stage.wrap(
+            CacheStage.wrap(
+                EnvironmentTarget.transport(
+                    options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
+                command: self, log: transitionLog),
+            options: options)
         return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
     }
 

@@ -45,7 +45,7 @@ enum RequestPreparation {
             try CryptoStages(options: options, profile: profile).encrypt(&prepared)
         }
         if options.compress { try RequestCompression.apply(to: &prepared) }
-        if !options.authStages.isEmpty {
+        if !options.authStages.isEmpty || options.authType == .oauth2 {
             try AuthStages.apply(to: &prepared, options: options)
         }
     }

@@ -31,6 +31,27 @@ extension OptionTable {
                 values.authStages.command = try OptionValueParser.nonEmpty(text ?? "", what: "a command")
             },
             reset: { $0.authStages.command = nil }),
+        OptionSpec(
+            long: "oauth2-token-url", scope: [.request, .run], valueName: "URL", group: .authentication,
+            help: "the token endpoint of -A oauth2",
+            description: "The OAuth 2.0 token endpoint that -A oauth2 asks for an access token with the client "
+                + "credentials grant (RFC 6749 section 4.4): a POST of grant_type=client_credentials, the client "
+                + "id and secret of -a CLIENT_ID:CLIENT_SECRET sent as HTTP Basic. The token is kept until it "
+                + "expires, in $XDG_STATE_HOME/afcli/tokens (0600), and sent as Authorization: Bearer; a 401 "
+                + "with error=\"invalid_token\" gets a new token and the request is sent once more.",
+            apply: { values, text in
+                values.authStages.oauth2TokenURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL")
+            },
+            reset: { $0.authStages.oauth2TokenURL = nil }),
+        OptionSpec(
+            long: "oauth2-scope", scope: [.request, .run], valueName: "SCOPE", group: .authentication,
+            help: "the scope -A oauth2 asks for",
+            description: "The scope (space-separated names) that -A oauth2 asks the token endpoint for; a token "
+                + "is kept per token URL, client id and scope.",
+            apply: { values, text in
+                values.authStages.oauth2Scope = try OptionValueParser.nonEmpty(text ?? "", what: "a scope")
+            },
+            reset: { $0.authStages.oauth2Scope = nil }),
     ]
 }
 
@@ -40,7 +61,11 @@ package struct AuthStageOptions: Equatable, Sendable {
     package var awsSigV4: String? = nil
     /// `--auth-cmd`: the command.
     package var command: String? = nil
+    /// `--oauth2-token-url`.
+    package var oauth2TokenURL: String? = nil
+    /// `--oauth2-scope`.
+    package var oauth2Scope: String? = nil
 
-    /// Whether any of them is given: only then does a request pay for them.
+    /// Whether no stage is asked for (the OAuth 2 options alone do nothing without -A oauth2).
     package var isEmpty: Bool { awsSigV4 == nil && command == nil }
 }

@@ -233,6 +233,7 @@ extension OptionValues {
         case bearer
         case ntlm
         case negotiate
+        case oauth2
     }
 
     /// The HTTP version `--http1.1`, `--http2`, `--http2-prior-knowledge` or `--http3` asks for.

@@ -47,8 +47,8 @@ struct RunCommand {
         let parallel = options.parallel ?? 1
         let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         // The cache's decorator only when the run caches: the plain path pays nothing for it.
-        let engine: any ExchangeEngine =
-            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: true) } ?? client
+        let engine = try OAuth2Stage.wrap(
+            cache.map { CachingEngine(wrapping: client, cache: $0, revalidatesLater: true) } ?? client, options: options)
         // Reports are created before anything is sent, and written as requests end.
         let reports = try options.reports.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.
