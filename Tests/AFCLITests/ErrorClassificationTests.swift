@@ -194,6 +194,7 @@ final class ErrorClassificationTests: XCTestCase {
         (AuthStageError.noKerberosTicket(cache: "/tmp/krb5cc_0"), 2),
         (OAuth2Error.missingTokenURL, 2),
         (OAuth2Error.missingClient, 2),
+        (OAuth2Error.notForDownloads, 2),
         (OAuth2Error.refused(url: "u", status: 401, error: "invalid_client"), 1),
         (OAuth2Error.badResponse(url: "u", reason: "no access_token"), 1),
         (PipedCommandError(role: "decrypt", reason: "failed with exit status 1"), 1),

@@ -176,6 +176,15 @@ def test_missing_token_url_or_client_is_refused(endpoint, state):
     assert endpoint.api.requests == [] and endpoint.tokens.requests == []
 
 
+def test_download_refuses_oauth2_and_sends_nothing(endpoint, state, tmp_path):
+    r = run(["download", "-A", "oauth2", "-a", f"{CLIENT}:{SECRET}", endpoint.api.url + "/f",
+             "-o", str(tmp_path / "f")], env=state)
+    assert r.code == 2, r
+    assert r.err.startswith("afcli: error: -A oauth2 is not available for afcli download"), r
+    assert not (tmp_path / "f").exists()
+    assert endpoint.api.requests == [] and endpoint.tokens.requests == []
+
+
 def test_a_planted_link_in_the_store_is_not_followed(endpoint, state, tmp_path):
     r = run(endpoint.args(endpoint.api.url + "/a"), env=state)
     assert r.code == 0, r

@@ -4,6 +4,8 @@ package enum OAuth2Error: ClassifiedError, Equatable, CustomStringConvertible {
     case missingTokenURL
     /// `-A oauth2` without `-a CLIENT_ID:SECRET`.
     case missingClient
+    /// `-A oauth2` on `afcli download`, which does not fetch tokens.
+    case notForDownloads
     /// The token endpoint answered a status other than 200 (RFC 6749 §5.2: an `error` code and
     /// perhaps its description).
     case refused(url: String, status: Int, error: String?)
@@ -12,7 +14,7 @@ package enum OAuth2Error: ClassifiedError, Equatable, CustomStringConvertible {
 
     package var failureClass: FailureClass {
         switch self {
-        case .missingTokenURL, .missingClient: return .badInput
+        case .missingTokenURL, .missingClient, .notForDownloads: return .badInput
         case .refused, .badResponse: return .failure
         }
     }
@@ -23,6 +25,8 @@ package enum OAuth2Error: ClassifiedError, Equatable, CustomStringConvertible {
             return "-A oauth2 needs --oauth2-token-url URL"
         case .missingClient:
             return "-A oauth2 needs the client's id and secret: -a CLIENT_ID:CLIENT_SECRET"
+        case .notForDownloads:
+            return "-A oauth2 is not available for afcli download: send the request without download, with -o FILE"
         case .refused(let url, let status, let error):
             return "the OAuth 2 token endpoint \(url) answered \(status)" + (error.map { ": \($0)" } ?? "")
                 + "; the request was not sent"
