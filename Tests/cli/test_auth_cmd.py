@@ -3,6 +3,7 @@ method, URL and the SHA-256 of the body as sent in its environment; the header l
 are added, and its failure stops the request before anything is sent."""
 
 import hashlib
+import json
 
 from conftest import run
 
@@ -91,3 +92,27 @@ def test_offline_shows_the_added_headers(server):
     assert r.code == 0, r
     assert "X-Api-Sig: abc" in r.out
     assert server.requests == []
+
+
+def test_in_default_options_for_a_request_and_a_run_and_on_a_run_line(server, tmp_path):
+    directory = tmp_path / "config"
+    directory.mkdir()
+    (directory / "config.json").write_text(json.dumps({"default_options": ["--auth-cmd", "echo 'X-From: config'"]}))
+    (directory / "config.json").chmod(0o600)
+    env = {"AFCLI_CONFIG_DIR": str(directory), "HOME": str(tmp_path)}
+    r = run([server.url + "/1"], env=env)
+    assert r.code == 0, r
+    r = run(["run", "-"], input=f"get {server.url}/2\nget {server.url}/3 --auth-cmd 'echo X-From: line'\n".encode(),
+            env=env)
+    assert r.code == 0, r
+    assert [s.header("X-From") for s in server.requests] == ["config", "config", "line"]
+
+
+def test_a_short_body_on_standard_input_is_hashed_a_long_one_is_refused(server):
+    r = run(["post", "--auth-cmd", HMAC_CMD, server.url + "/in"], input=b"small body")
+    assert r.code == 0, r
+    assert server.requests[0].header("X-Signature") == expected("POST", server.url + "/in", b"small body")
+    r = run(["post", "--auth-cmd", HMAC_CMD, server.url + "/in"], input=b"x" * 300_000)
+    assert r.code == 2, r
+    assert "--auth-cmd needs the body's SHA-256, and a long body from standard input cannot be read twice" in r.err
+    assert len(server.requests) == 1
