@@ -81,7 +81,7 @@ final class AuthStagesTests: XCTestCase {
 
     func testTokenRequestIsRFC6749s() {
         let client = OAuth2Client(
-            tokenURL: "https://auth/token", clientID: "id 1", clientSecret: "s/+:", scope: "read write",
+            tokenURL: "https://auth/token", client: ("id 1", "s/+:"), scope: "read write",
             store: OAuth2TokenStore(directory: nil))
         let request = client.tokenRequest()
         XCTAssertEqual(request.method, "POST")

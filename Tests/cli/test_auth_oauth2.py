@@ -22,7 +22,8 @@ SECRET = "s3cr3t/+:x"
 class Endpoint:
     """A token endpoint handing out tok-1, tok-2…, and an API accepting only the latest token."""
 
-    def __init__(self, expires_in=3600):
+    def __init__(self, expires_in=3600, password="s3cr3t%2F%2B%3Ax"):
+        self.password = password
         self.tokens = LoopbackServer()
         self.api = LoopbackServer()
         self.issued = []
@@ -38,7 +39,7 @@ class Endpoint:
         auth = request.header("Authorization") or ""
         user, _, password = base64.b64decode(auth[6:]).decode().partition(":")
         form = parse_qs(request.body.decode())
-        assert auth.startswith("Basic ") and user == CLIENT and password == "s3cr3t%2F%2B%3Ax", auth
+        assert auth.startswith("Basic ") and user == CLIENT and password == self.password, auth
         assert form["grant_type"] == ["client_credentials"]
         self.issued.append(form.get("scope", [None])[0])
         body = {"access_token": f"tok-{len(self.issued)}", "token_type": "Bearer"}
@@ -171,7 +172,8 @@ def test_the_token_and_secret_are_never_shown(endpoint, state, tmp_path):
 def test_missing_token_url_or_client_is_refused(endpoint, state):
     r = run(["-A", "oauth2", "-a", "id:secret", endpoint.api.url + "/a"], env=state)
     assert r.code == 2 and r.err == "afcli: error: -A oauth2 needs --oauth2-token-url URL\n", r
-    r = run(["-A", "oauth2", "--oauth2-token-url", endpoint.tokens.url, endpoint.api.url + "/a"], env=state)
+    r = run(["-A", "oauth2", "--oauth2-token-url", endpoint.tokens.url, "-a", "id-only", endpoint.api.url + "/a"],
+            env=state)
     assert r.code == 2 and "-A oauth2 needs the client's id and secret" in r.err, r
     assert endpoint.api.requests == [] and endpoint.tokens.requests == []
 
@@ -197,3 +199,22 @@ def test_a_planted_link_in_the_store_is_not_followed(endpoint, state, tmp_path):
     assert r.code == 0, r
     assert sent_tokens(endpoint)[-1] == "Bearer tok-2"
     assert target.read_text() == '{"access_token":"planted"}'
+
+
+def test_without_a_the_client_comes_from_netrc_for_the_token_host(state, tmp_path):
+    e = Endpoint(password="netrc-secret")
+    try:
+        netrc = tmp_path / "netrc"
+        netrc.write_text(f"machine 127.0.0.1 login {CLIENT} password netrc-secret\n")
+        netrc.chmod(0o600)
+        env = dict(state, NETRC=str(netrc))
+        r = run(["-A", "oauth2", "--oauth2-token-url", e.tokens.url + "/token", e.api.url + "/a"], env=env)
+        assert r.code == 0, r
+        assert sent_tokens(e) == ["Bearer tok-1"]
+        # Without netrc the endpoint refuses the anonymous client, and the API is not called.
+        e.fail = 401
+        r = run(["-A", "oauth2", "--oauth2-token-url", e.tokens.url + "/other", e.api.url + "/b"], env=state)
+        assert r.code == 1 and "answered 401: invalid_client" in r.err, r
+        assert len(e.api.requests) == 1
+    finally:
+        e.stop()

@@ -31,7 +31,8 @@ extension ManualText {
                     (
                         "-A oauth2 --oauth2-token-url URL -a ID:SECRET",
                         "OAuth 2.0 client credentials (RFC 6749 section 4.4): a POST of "
-                            + "grant_type=client_credentials (and `--oauth2-scope`) with the client as HTTP Basic; the "
+                            + "grant_type=client_credentials (and `--oauth2-scope`) with the client as HTTP Basic (from "
+                            + "`-a`, else netrc's login and password for the token URL's host); the "
                             + "token is sent as Authorization: Bearer and kept until 30 seconds before it expires, in "
                             + "memory for a run and in $XDG_STATE_HOME/afcli/tokens (0600, per token URL, client id and "
                             + "scope, never through a symbolic link) for later invocations. A 401 with "

@@ -5,11 +5,15 @@ import Glibc
 /// every request, put in place by the single request and by `afcli run` alike.
 enum OAuth2Stage {
     /// The client of `--oauth2-token-url`, `-a CLIENT_ID:CLIENT_SECRET` and `--oauth2-scope`,
-    /// keeping tokens in `$XDG_STATE_HOME/afcli/tokens`; throws when one is missing.
+    /// keeping tokens in `$XDG_STATE_HOME/afcli/tokens`; throws when one is missing. Without `-a`,
+    /// the token request carries no credentials, so that netrc's for the token URL's host answer
+    /// (as for any request without credentials of its own).
     static func client(_ options: OptionValues) throws -> OAuth2Client {
         guard let tokenURL = options.authStages.oauth2TokenURL else { throw OAuth2Error.missingTokenURL }
-        guard let auth = options.auth, let colon = auth.firstIndex(of: ":"), colon != auth.startIndex else {
-            throw OAuth2Error.missingClient
+        var client: (id: String, secret: String)?
+        if let auth = options.auth {
+            guard let colon = auth.firstIndex(of: ":"), colon != auth.startIndex else { throw OAuth2Error.missingClient }
+            client = (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
         }
         var environment: [String: String] = [:]
         for name in ["HOME", UserDirectories.Base.state.variable] {
@@ -17,8 +21,8 @@ enum OAuth2Stage {
         }
         let directory = UserDirectories.afcliDirectory(.state, environment).map { $0 + "/tokens" }
         return OAuth2Client(
-            tokenURL: tokenURL, clientID: String(auth[..<colon]), clientSecret: String(auth[auth.index(after: colon)...]),
-            scope: options.authStages.oauth2Scope, store: OAuth2TokenStore(directory: directory))
+            tokenURL: tokenURL, client: client, scope: options.authStages.oauth2Scope,
+            store: OAuth2TokenStore(directory: directory))
     }
 
     /// `engine` behind the OAuth 2 decorator when `-A oauth2` or a token URL is given (a run's

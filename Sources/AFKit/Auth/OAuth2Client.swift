@@ -14,8 +14,9 @@
 /// (`invalid_token`) is dropped and a new one fetched.
 package final class OAuth2Client {
     package let tokenURL: String
-    package let clientID: String
-    private let clientSecret: String
+    /// The client's id and secret; nil leaves them to netrc (the token request then carries none
+    /// of its own).
+    private let client: (id: String, secret: String)?
     package let scope: String?
     private let store: OAuth2TokenStore
     /// The token in use and when it expires.
@@ -27,10 +28,9 @@ package final class OAuth2Client {
     /// The most of a token response afcli reads.
     static let maxResponseBytes = 64 * 1024
 
-    package init(tokenURL: String, clientID: String, clientSecret: String, scope: String?, store: OAuth2TokenStore) {
+    package init(tokenURL: String, client: (id: String, secret: String)?, scope: String?, store: OAuth2TokenStore) {
         self.tokenURL = tokenURL
-        self.clientID = clientID
-        self.clientSecret = clientSecret
+        self.client = client
         self.scope = scope
         self.store = store
     }
@@ -39,7 +39,7 @@ package final class OAuth2Client {
     /// the stored one, else a new one from the endpoint, sent with `settings`.
     package func token(now: Int64, settings: TransferSettings) throws -> String {
         if let current, Self.isValid(current, now: now) { return current.accessToken }
-        let path = store.path(tokenURL: tokenURL, clientID: clientID, scope: scope)
+        let path = store.path(tokenURL: tokenURL, clientID: client?.id ?? "", scope: scope)
         if let path, let stored = store.load(path), Self.isValid(stored, now: now) {
             current = stored
             return stored.accessToken
@@ -55,7 +55,7 @@ package final class OAuth2Client {
     package func discard(_ token: String) {
         guard current?.accessToken == token else { return }
         current = nil
-        if let path = store.path(tokenURL: tokenURL, clientID: clientID, scope: scope) { store.remove(path) }
+        if let path = store.path(tokenURL: tokenURL, clientID: client?.id ?? "", scope: scope) { store.remove(path) }
     }
 
     /// A token may be used until `margin` seconds before it expires; one without an expiry until
@@ -69,18 +69,19 @@ package final class OAuth2Client {
         var form = "grant_type=client_credentials"
         if let scope { form += "&scope=" + Self.formEncoded(scope) }
         let bytes = Array(form.utf8)
-        return PreparedRequest(
-            method: "POST", url: tokenURL,
-            headers: [
-                HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent),
-                HTTPField(name: "Accept", value: "application/json"),
+        var headers = [
+            HTTPField(name: "User-Agent", value: DefaultHeaders.userAgent),
+            HTTPField(name: "Accept", value: "application/json"),
+            HTTPField(name: "Content-Type", value: "application/x-www-form-urlencoded"),
+        ]
+        if let client {
+            headers.append(
                 HTTPField(
                     name: "Authorization",
                     value: DefaultHeaders.basicAuthorization(
-                        user: Self.formEncoded(clientID), password: Self.formEncoded(clientSecret))),
-                HTTPField(name: "Content-Type", value: "application/x-www-form-urlencoded"),
-            ],
-            body: BytesBodySource(bytes), bodyBytes: bytes)
+                        user: Self.formEncoded(client.id), password: Self.formEncoded(client.secret))))
+        }
+        return PreparedRequest(method: "POST", url: tokenURL, headers: headers, body: BytesBodySource(bytes), bodyBytes: bytes)
     }
 
     /// Asks the endpoint for a token and reads its answer (§5.1, §5.2).
