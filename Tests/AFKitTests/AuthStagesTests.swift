@@ -101,13 +101,27 @@ final class AuthStagesTests: XCTestCase {
         let directory = NSTemporaryDirectory() + "afcli-tokens-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = OAuth2TokenStore(directory: directory)
-        let path = try XCTUnwrap(store.path(tokenURL: "u", clientID: "c", scope: nil))
-        XCTAssertNotEqual(path, store.path(tokenURL: "u", clientID: "c", scope: "s"))
-        XCTAssertNil(store.load(path))
-        try store.save(.init(accessToken: "abc", expiresAt: 42), to: path)
-        XCTAssertEqual(store.load(path), .init(accessToken: "abc", expiresAt: 42))
-        store.remove(path)
-        XCTAssertNil(store.load(path))
+        let key = OAuth2TokenStore.key(tokenURL: "u", clientID: "c", scope: nil)
+        XCTAssertNotEqual(key, OAuth2TokenStore.key(tokenURL: "u", clientID: "c", scope: "s"))
+        XCTAssertNil(store.load(key: key))
+        try store.save(.init(accessToken: "abc", expiresAt: 42), key: key)
+        XCTAssertEqual(store.load(key: key), .init(accessToken: "abc", expiresAt: 42))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/" + key + ".json"))
+        store.remove(key: key)
+        XCTAssertNil(store.load(key: key))
+    }
+
+    func testSessionTokensRoundTripThroughTheMembersValue() throws {
+        let tokens = OAuth2SessionTokens(nil)
+        XCTAssertNil(tokens.json)
+        try tokens.save(.init(accessToken: "a", expiresAt: 7), key: "k1")
+        try tokens.save(.init(accessToken: "b", expiresAt: nil), key: "k2")
+        let again = OAuth2SessionTokens(tokens.json)
+        XCTAssertEqual(again.load(key: "k1"), .init(accessToken: "a", expiresAt: 7))
+        XCTAssertEqual(again.load(key: "k2"), .init(accessToken: "b", expiresAt: nil))
+        again.remove(key: "k1")
+        again.remove(key: "k2")
+        XCTAssertNil(again.json)
     }
 
     func testKerberosCacheCheck() {

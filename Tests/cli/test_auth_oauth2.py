@@ -218,3 +218,18 @@ def test_without_a_the_client_comes_from_netrc_for_the_token_host(state, tmp_pat
         assert len(e.api.requests) == 1
     finally:
         e.stop()
+
+
+def test_with_a_session_the_token_is_kept_in_the_session_file(endpoint, state, tmp_path):
+    session = tmp_path / "s.json"
+    for path in ["/a", "/b"]:
+        r = run(endpoint.args("--session", str(session), endpoint.api.url + path), env=state)
+        assert r.code == 0, r
+    assert endpoint.issued == [None]
+    assert sent_tokens(endpoint) == ["Bearer tok-1", "Bearer tok-1"]
+    stored = json.loads(session.read_text())
+    [(key, entry)] = stored["afcli_oauth2_tokens"].items()
+    assert entry["access_token"] == "tok-1" and entry["expires_at"] > time.time()
+    assert stat.S_IMODE(session.stat().st_mode) == 0o600
+    assert SECRET not in session.read_text()
+    assert not (tmp_path / "state" / "afcli" / "tokens").exists()

@@ -65,7 +65,7 @@ struct RequestCommand {
                 EnvironmentTarget.transport(
                     options: options, profile: profile, apiPath: invocation.apiPath, settings: settings),
                 command: self, log: transitionLog),
-            options: options)
+            options: options, keeper: stores.oauth2Tokens)
         return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
     }
 

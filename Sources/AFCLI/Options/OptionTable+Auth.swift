@@ -38,7 +38,8 @@ extension OptionTable {
                 + "credentials grant (RFC 6749 section 4.4): a POST of grant_type=client_credentials, the client "
                 + "id and secret of -a CLIENT_ID:CLIENT_SECRET (else netrc's for the token URL's host) sent as "
                 + "HTTP Basic. The token is kept until it "
-                + "expires, in $XDG_STATE_HOME/afcli/tokens (0600), and sent as Authorization: Bearer; a 401 "
+                + "expires, in the --session file when there is one, else in $XDG_STATE_HOME/afcli/tokens (0600), "
+                + "and sent as Authorization: Bearer; a 401 "
                 + "with error=\"invalid_token\" gets a new token and the request is sent once more.",
             apply: { values, text in
                 values.authStages.oauth2TokenURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL")

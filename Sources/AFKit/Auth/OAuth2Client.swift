@@ -9,8 +9,8 @@
 ///
 /// The token is asked for with a POST of `grant_type=client_credentials` (and `scope`), the
 /// client authenticated with HTTP Basic (§2.3.1, the way the RFC prefers, id and secret
-/// form-encoded first). It is kept in memory for the rest of the run and in the token store for
-/// later runs, until 30 seconds before `expires_in` says it expires; a token the API refused
+/// form-encoded first). It is kept in memory for the rest of the run and in the token store (or
+/// the session) for later runs, until 30 seconds before `expires_in` says it expires; a token the API refused
 /// (`invalid_token`) is dropped and a new one fetched.
 package final class OAuth2Client {
     package let tokenURL: String
@@ -18,7 +18,9 @@ package final class OAuth2Client {
     /// of its own).
     private let client: (id: String, secret: String)?
     package let scope: String?
-    private let store: OAuth2TokenStore
+    private let store: any OAuth2TokenKeeper
+    /// The store's key of this token URL, client id and scope.
+    private let key: String
     /// The token in use and when it expires.
     private var current: OAuth2TokenStore.Entry?
     /// How many tokens were fetched from the endpoint (for tests and `-v`).
@@ -28,9 +30,12 @@ package final class OAuth2Client {
     /// The most of a token response afcli reads.
     static let maxResponseBytes = 64 * 1024
 
-    package init(tokenURL: String, client: (id: String, secret: String)?, scope: String?, store: OAuth2TokenStore) {
+    package init(
+        tokenURL: String, client: (id: String, secret: String)?, scope: String?, store: any OAuth2TokenKeeper
+    ) {
         self.tokenURL = tokenURL
         self.client = client
+        self.key = OAuth2TokenStore.key(tokenURL: tokenURL, clientID: client?.id ?? "", scope: scope)
         self.scope = scope
         self.store = store
     }
@@ -39,15 +44,14 @@ package final class OAuth2Client {
     /// the stored one, else a new one from the endpoint, sent with `settings`.
     package func token(now: Int64, settings: TransferSettings) throws -> String {
         if let current, Self.isValid(current, now: now) { return current.accessToken }
-        let path = store.path(tokenURL: tokenURL, clientID: client?.id ?? "", scope: scope)
-        if let path, let stored = store.load(path), Self.isValid(stored, now: now) {
+        if let stored = store.load(key: key), Self.isValid(stored, now: now) {
             current = stored
             return stored.accessToken
         }
         let entry = try fetch(now: now, settings: settings)
         current = entry
         // A store that cannot be written costs a fetch next time, nothing more.
-        if let path { try? store.save(entry, to: path) }
+        try? store.save(entry, key: key)
         return entry.accessToken
     }
 
@@ -55,7 +59,7 @@ package final class OAuth2Client {
     package func discard(_ token: String) {
         guard current?.accessToken == token else { return }
         current = nil
-        if let path = store.path(tokenURL: tokenURL, clientID: client?.id ?? "", scope: scope) { store.remove(path) }
+        store.remove(key: key)
     }
 
     /// A token may be used until `margin` seconds before it expires; one without an expiry until

@@ -29,6 +29,20 @@ package struct Session: Sendable {
     /// Whether the request or the response changed the session.
     package var isModified: Bool { file != original }
 
+    /// Sets the session member `key` that HTTPie does not know (afcli's own), or removes it for nil.
+    package mutating func setOtherMember(_ key: String, _ value: JSONValue?) {
+        if let index = file.otherMembers.firstIndex(where: { $0.key == key }) {
+            if let value { file.otherMembers[index].value = value } else { file.otherMembers.remove(at: index) }
+        } else if let value {
+            file.otherMembers.append(JSONMember(key: key, value: value))
+        }
+    }
+
+    /// The value of the session member `key` that HTTPie does not know.
+    package func otherMember(_ key: String) -> JSONValue? {
+        file.otherMembers.first { $0.key == key }?.value
+    }
+
     /// Header names never stored: they describe one request's body or condition (HTTPie's rule).
     static let ignoredPrefixes = ["content-", "if-"]
 
