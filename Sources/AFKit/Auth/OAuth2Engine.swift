@@ -50,7 +50,15 @@ package final class OAuth2Engine: ExchangeEngine {
         let gate = BearerGate(order.delegate, token: token, retries: !retried, showsSecrets: showsSecrets)
         sent.delegate = gate
         pending[order.tag] = (order, gate, retried)
-        guard let completion = try base.start(sent) else { return nil }
+        let started: ExchangeCompletion?
+        do {
+            started = try base.start(sent)
+        } catch {
+            // Nothing is in flight for the tag: forget it.
+            pending.removeValue(forKey: order.tag)
+            throw error
+        }
+        guard let completion = started else { return nil }
         return try settle(completion)
     }
 
