@@ -90,9 +90,15 @@ package final class OAuth2Client {
 
     /// Asks the endpoint for a token and reads its answer (§5.1, §5.2).
     private func fetch(now: Int64, settings: TransferSettings) throws -> OAuth2TokenStore.Entry {
+        // The API request's transport settings (proxies, CA files, timeouts), less what belongs to
+        // the API alone: its pins, and the cookie engine of its session or run.
         var settings = settings
         settings.verbose = false
         settings.follow = false
+        settings.cookies = nil
+        settings.tls.pinnedPublicKey = nil
+        settings.tls.pinnedKeyDigests = []
+        settings.tls.pinnedCertificateDigests = []
         let collector = TokenResponseCollector()
         let result = try HTTPClient(options: settings).send(tokenRequest(), delegate: collector)
         fetches += 1
