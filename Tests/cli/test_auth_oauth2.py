@@ -233,3 +233,15 @@ def test_with_a_session_the_token_is_kept_in_the_session_file(endpoint, state, t
     assert stat.S_IMODE(session.stat().st_mode) == 0o600
     assert SECRET not in session.read_text()
     assert not (tmp_path / "state" / "afcli" / "tokens").exists()
+
+
+def test_a_run_line_says_oauth2_itself_with_the_runs_token_url_but_cannot_give_its_own(endpoint, state):
+    source = f"get {endpoint.api.url}/a -A oauth2\n".encode()
+    r = run(["run", "-", "--oauth2-token-url", endpoint.tokens.url + "/token", "-a", f"{CLIENT}:{SECRET}"],
+            input=source, env=state)
+    assert r.code == 0, r
+    assert sent_tokens(endpoint) == ["Bearer tok-1"]
+    r = run(["run", "-", *endpoint.args()], input=f"get {endpoint.api.url}/b --oauth2-scope x\n".encode(), env=state)
+    assert r.code == 2, r
+    assert "--oauth2-scope" in r.err
+    assert len(endpoint.api.requests) == 1
