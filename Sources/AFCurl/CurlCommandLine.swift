@@ -115,7 +115,7 @@ package struct CurlCommandLine: Equatable, Sendable {
         "TransferOptions.noProxy": "--noproxy",
         "TransferOptions.httpVersion": "--http1.1, --http2, --http2-prior-knowledge, --http3",
         "TransferOptions.acceptEncoding": "--compressed (the Accept-Encoding line itself is a -H)",
-        "TransferOptions.digestCredentials": "--digest --user",
+        "TransferOptions.digestCredentials": "--digest, --ntlm or --negotiate, with --user",
         "TransferOptions.tls": "see TLSOptions",
         "TransferOptions.reportsRequestHeads": "none: only changes what afcli shows, not what is sent",
         "TransferOptions.resolve": "--resolve",
@@ -231,7 +231,9 @@ struct CurlCommandLineBuilder {
         case .http3: add("--http3")
         }
         if options.acceptEncoding != nil { add("--compressed") }
-        if let digest = options.digestCredentials { add("--digest", "--user", "\(digest.user):\(digest.password)") }
+        if let digest = options.digestCredentials {
+            add(digest.scheme.curlOption, "--user", "\(digest.user):\(digest.password)")
+        }
         if let seconds = options.effectiveConnectTimeout { add("--connect-timeout", CurlCommandLine.seconds(seconds)) }
         if let seconds = options.totalTimeout { add("--max-time", CurlCommandLine.seconds(seconds)) }
         if let seconds = options.idleTimeout {

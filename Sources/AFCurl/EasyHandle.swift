@@ -222,7 +222,7 @@ package final class EasyHandle {
             try setString(CURLOPT_ACCEPT_ENCODING, encoding, "accept-encoding")
         }
         if let digest = options.digestCredentials {
-            try setLong(CURLOPT_HTTPAUTH, Int(bitPattern: AFCURL_AUTH_DIGEST))
+            try setLong(CURLOPT_HTTPAUTH, Int(bitPattern: digest.scheme.curlAuth))
             try setString(CURLOPT_USERNAME, digest.user, "user name")
             try setString(CURLOPT_PASSWORD, digest.password, "password")
         }

@@ -1,3 +1,5 @@
+import CCurlShim
+
 /// One HTTP exchange as libcurl should perform it: no redirects, no retries beyond curl's own
 /// authentication round trip.
 package struct TransferRequest {
@@ -230,15 +232,42 @@ package enum HTTPVersionPreference: String, Sendable, CaseIterable {
     case http3
 }
 
-/// A user name and password for HTTP Digest.
+/// A user name and password for a scheme libcurl negotiates after the server's challenge: HTTP
+/// Digest, NTLM or Negotiate (SPNEGO, whose Kerberos ticket comes from the system; its user name
+/// and password are then empty).
 package struct DigestCredentials: Equatable, Sendable {
     package var user: String
     package var password: String
+    package var scheme: ChallengeScheme
 
-    package init(user: String, password: String) {
+    package init(user: String, password: String, scheme: ChallengeScheme = .digest) {
         self.user = user
         self.password = password
+        self.scheme = scheme
     }
+}
+
+/// An authentication scheme libcurl answers a challenge with (CURLOPT_HTTPAUTH).
+package enum ChallengeScheme: String, Equatable, Sendable {
+    case digest
+    case ntlm
+    case negotiate
+
+    /// curl's option for it: `--digest`, `--ntlm`, `--negotiate`.
+    package var curlOption: String { "--" + rawValue }
+
+    /// libcurl's CURLAUTH_ bit for it.
+    package var curlAuth: UInt {
+        switch self {
+        case .digest: return AFCURL_AUTH_DIGEST
+        case .ntlm: return AFCURL_AUTH_NTLM
+        case .negotiate: return AFCURL_AUTH_NEGOTIATE
+        }
+    }
+
+    /// Whether the libcurl afcli loaded was built with what the scheme needs (NTLM; SPNEGO over
+    /// GSS-API for Negotiate).
+    package var isSupported: Bool { afcurl_supports_auth(curlAuth) != 0 }
 }
 
 /// How the server's certificate is checked; verification is on unless turned off explicitly.

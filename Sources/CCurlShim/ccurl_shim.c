@@ -136,6 +136,20 @@ const char *afcurl_version(void) {
     return (info != NULL && info->version != NULL) ? info->version : "";
 }
 
+int afcurl_supports_auth(unsigned long scheme) {
+    const curl_version_info_data *info = afcurl_load() ? curl_version_info(CURLVERSION_NOW) : NULL;
+    if (info == NULL) {
+        return 0;
+    }
+    if (scheme == CURLAUTH_NTLM) {
+        return (info->features & CURL_VERSION_NTLM) != 0;
+    }
+    if (scheme == CURLAUTH_NEGOTIATE) {
+        return (info->features & CURL_VERSION_SPNEGO) != 0 && (info->features & CURL_VERSION_GSSAPI) != 0;
+    }
+    return 1;
+}
+
 int afcurl_supports_http3(void) {
     const curl_version_info_data *info = afcurl_load() ? curl_version_info(CURLVERSION_NOW) : NULL;
     return info != NULL && (info->features & CURL_VERSION_HTTP3) != 0;

@@ -69,7 +69,7 @@ final class DocsTests: XCTestCase {
                 "\"TLS AND PINNING\"", "\"REACHABILITY\"", "\"RESPONSES\"", "\"JSONPATH\"",
                 "\"VALIDATION AND THE REQUEST LOG\"", "\"STREAMING RESPONSES\"", "\"TIMEOUTS, LIMITS AND REDIRECTS\"",
                 "\"RETRIES AND PACING\"",
-                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"",
+                "\"HTTP VERSIONS AND HSTS\"", "\"SESSIONS, COOKIES AND NETRC\"", "\"THE CURL COMMAND\"", "\"AUTHENTICATION\"",
                 "\"CONFIG FILE AND ENVIRONMENTS\"", "\"ENCRYPTION HOOKS AND ENVELOPES\"", "\"RESPONSE CACHE\"",
                 "\"MANY REQUESTS: AFCLI RUN\"", "\"REQUEST FILES (.HTTP)\"",
                 "\"VALUES FROM EARLIER RESPONSES\"", "\"REQUESTS ON STANDARD INPUT\"", "\"TESTING APIS WITH AFCLI RUN\"", "\"METRICS\"", "\"OPTIONS\"", "\"EXIT STATUS\"",
@@ -145,13 +145,14 @@ final class DocsTests: XCTestCase {
             XCTAssertTrue(fish.contains(" -l \(spec.long) "), spec.long)
             XCTAssertTrue(fish.contains(" -l no-\(spec.long) "), spec.long)
         }
-        XCTAssertTrue(bash.contains("-A|--auth-type) COMPREPLY=($(compgen -W 'basic digest bearer' -- \"$cur\"))"))
+        XCTAssertTrue(bash.contains("-A|--auth-type) COMPREPLY=($(compgen -W 'basic digest bearer ntlm negotiate oauth2' -- \"$cur\"))"))
         XCTAssertTrue(zsh.contains("'(-o --output)'{-o+,--output=}'[write the output to FILE]:FILE:_files'"))
         XCTAssertTrue(
             zsh.contains("'(-a --auth)'{-a+,--auth=}'[credentials (or a TOKEN with -A bearer)]:USER[\\:PASS]: '"))
         XCTAssertTrue(
             fish.contains(
-                "complete -c afcli -s A -l auth-type -x -a \"basic\\tauth-type digest\\tauth-type bearer\\tauth-type\" -d "))
+                "complete -c afcli -s A -l auth-type -x -a \"basic\\tauth-type digest\\tauth-type bearer\\tauth-type ntlm\\tauth-type "
+                    + "negotiate\\tauth-type oauth2\\tauth-type\" -d "))
         // URL values offer http:// and https:// only, not zsh's ftp:, gopher: and file: prefixes.
         XCTAssertFalse(zsh.contains(":_urls"))
         XCTAssertTrue(zsh.contains("compadd -S '' -- http:// https://"))

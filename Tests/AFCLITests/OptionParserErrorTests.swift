@@ -59,7 +59,9 @@ final class OptionParserErrorTests: XCTestCase {
             "-X: \"GE T\" is not a valid method name (letters, digits and !#$%&'*+-.^_`|~ only)")
         XCTAssertEqual(message("x", "-pHx"), "-p: \"Hx\" may only contain the letters H, B, h, b and m")
         XCTAssertEqual(message("x", "--print="), "--print: \"\" may only contain the letters H, B, h, b and m")
-        XCTAssertEqual(message("x", "-A", "ntlm"), "-A: \"ntlm\" is not one of basic, digest, bearer")
+        XCTAssertEqual(
+            message("x", "-A", "kerberos"),
+            "-A: \"kerberos\" is not one of basic, digest, bearer, ntlm, negotiate, oauth2")
         XCTAssertEqual(message("x", "--proxy=https:"), "--proxy: \"https:\" has no proxy URL after the protocol")
         XCTAssertEqual(message("x", "--output="), "--output: \"\" is not a file name")
     }

@@ -58,7 +58,8 @@ extension ManualText {
                     (
                         "XDG_STATE_HOME, HOME",
                         "Where the HSTS cache is kept: `$XDG_STATE_HOME/afcli/hsts.txt`, else "
-                            + "`~/.local/state/afcli/hsts.txt`."
+                            + "`~/.local/state/afcli/hsts.txt`; and `-A oauth2`'s tokens without a session: "
+                            + "`$XDG_STATE_HOME/afcli/tokens/`."
                     ),
                     (
                         "AFCLI_CONFIG_DIR, XDG_CONFIG_HOME, HOME",
@@ -68,6 +69,11 @@ extension ManualText {
                     ),
                     ("AFCLI_ENV", "The config environment to use when `--env` is not given."),
                     ("NETRC", "The netrc file to use instead of ~/.netrc."),
+                    (
+                        "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
+                        "The keys `--aws-sigv4` signs with when `-a` gives none; read only with `--aws-sigv4`."
+                    ),
+                    ("KRB5CCNAME", "The Kerberos credential cache `-A negotiate` checks for a ticket."),
                     (
                         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG",
                         "Consulted in this order to choose the Accept-Language header afcli sends by default."
@@ -94,6 +100,8 @@ extension ManualText {
                 .definitions([
                     ("$XDG_CACHE_HOME/afcli, else ~/.cache/afcli",
                      "The response cache (--cache): cache.db and bodies/, 0600 files in 0700 directories."),
+                    ("$XDG_STATE_HOME/afcli/tokens, else ~/.local/state/afcli/tokens",
+                     "-A oauth2's tokens without --session, until they expire: 0600 files in a 0700 directory."),
                 ]),
             ]),
         ManualSection(

@@ -16,7 +16,7 @@ package enum ManualText {
 
     /// The sections after NAME and SYNOPSIS, in order.
     package static let sections: [ManualSection] =
-        requestSections + streamingSections + networkSections + environmentSections + cryptoSections + cacheSections + runSections
+        requestSections + streamingSections + networkSections + authSections + environmentSections + cryptoSections + cacheSections + runSections
             + batchInputSections + testingSections
             + metricsSections + referenceSections
 

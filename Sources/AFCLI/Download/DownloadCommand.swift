@@ -52,6 +52,8 @@ struct DownloadCommand {
     /// The job for one URL: a GET that asks for the bytes as stored (`Accept-Encoding:
     /// identity`), so a resumed range lines up with what is on disk.
     private func job(for text: String) throws -> DownloadJob {
+        // Its token is added by the request engine's decorator, which downloads do not go through.
+        if options.authType == .oauth2 { throw OAuth2Error.notForDownloads }
         let url = try EnvironmentTarget.resolve(text, options: options, profile: profile).url
         var spec = RequestSpec(
             method: "GET", url: url, headers: [HeaderItem(name: "Accept-Encoding", value: "identity")],

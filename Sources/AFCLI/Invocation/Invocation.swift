@@ -1,4 +1,5 @@
 import AFKit
+import Glibc
 
 /// Everything a request command line asks for, checked and ready to serialize.
 struct Invocation {
@@ -142,18 +143,36 @@ enum InvocationBuilder {
 
     /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole;
     /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
+    /// With `--aws-sigv4`, `-a` holds the keys it signs with, and no credentials are sent as such;
+    /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
     static func credentials(_ options: OptionValues) throws -> Credentials? {
-        guard let auth = options.auth else { return nil }
+        // -a holds the AWS keys, or the OAuth 2 client's id and secret, not credentials to send.
+        guard options.authStages.awsSigV4 == nil, options.authType != .oauth2 else { return nil }
+        // Checked before sending; --offline and --curl only show the request.
+        if options.authType == .ntlm || options.authType == .negotiate, !options.offline, !options.curl {
+            try ChallengeAuthCheck.check(options.authType == .ntlm ? .ntlm : .negotiate) { name in
+                getenv(name).map { String(cString: $0) }
+            }
+        }
+        guard let auth = options.auth else {
+            return options.authType == .negotiate ? .negotiate(user: "", password: "") : nil
+        }
         switch options.authType {
+        case .oauth2:
+            return nil
         case .bearer:
             return .bearer(token: auth)
-        case .basic, .digest:
+        case .basic, .digest, .ntlm, .negotiate:
             let parts = auth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let user = String(parts[0])
             // `-a USER` asks for the password on the terminal; without one it is empty.
             let password = parts.count > 1 ? String(parts[1]) : try PasswordPrompt.ask(user: user) ?? ""
-            return options.authType == .basic
-                ? .basic(user: user, password: password) : .digest(user: user, password: password)
+            switch options.authType {
+            case .digest: return .digest(user: user, password: password)
+            case .ntlm: return .ntlm(user: user, password: password)
+            case .negotiate: return .negotiate(user: user, password: password)
+            case .basic, .bearer, .oauth2: return .basic(user: user, password: password)
+            }
         }
     }
 }

@@ -63,8 +63,10 @@ struct RequestCommand {
         }
         let transport = try EnvironmentTarget.transport(
             options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
-        let engine = try CacheStage.wrap(
-            RetryStage.wrap(transport, options: options, notes: options.verbose), command: self, log: transitionLog)
+        let engine = try OAuth2Stage.wrap(
+            CacheStage.wrap(
+                RetryStage.wrap(transport, options: options, notes: options.verbose), command: self, log: transitionLog),
+            options: options, keeper: stores.oauth2Tokens)
         return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
     }
 

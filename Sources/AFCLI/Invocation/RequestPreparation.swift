@@ -30,9 +30,10 @@ enum RequestPreparation {
         return prepared
     }
 
-    /// The stages after serialization, in pipeline order: the encryption hook, then compression.
-    /// A `.http` file's requests, serialized as the file writes them, pass here too, so that
-    /// `--encrypt-cmd` and `--compress` act on every request of a run.
+    /// The stages after serialization, in pipeline order: the encryption hook, compression, then
+    /// the authentication stages that sign what is sent (`AuthStages`). A `.http` file's requests,
+    /// serialized as the file writes them, pass here too, so that `--encrypt-cmd`, `--compress`,
+    /// `--auth-cmd` and `--aws-sigv4` act on every request of a run.
     static func encode(
         _ prepared: inout PreparedRequest, options: OptionValues, profile: EnvironmentProfile?,
         crypto: CryptoStages? = nil
@@ -44,5 +45,8 @@ enum RequestPreparation {
             try CryptoStages(options: options, profile: profile).encrypt(&prepared)
         }
         if options.compress { try RequestCompression.apply(to: &prepared) }
+        if !options.authStages.isEmpty || options.authType == .oauth2 {
+            try AuthStages.apply(to: &prepared, options: options)
+        }
     }
 }

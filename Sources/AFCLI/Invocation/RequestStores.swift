@@ -22,6 +22,8 @@ struct RequestStores {
     private let netrcFile: String?
     /// What `--curl` redacts: the session file's headers, cookies and the credentials it supplied.
     private(set) var curlSecrets = CurlSecrets()
+    /// The `-A oauth2` tokens the session keeps, written back with it; nil without both.
+    private(set) var oauth2Tokens: OAuth2SessionTokens?
 
     /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
     /// that cannot be read or parsed throws before anything is sent.
@@ -38,6 +40,7 @@ struct RequestStores {
             let typedCredentials = spec.credentials
             cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
             curlSecrets = .session(loaded.file, usedCredentials: typedCredentials == nil ? spec.credentials : nil)
+            if options.authType == .oauth2 { oauth2Tokens = OAuth2SessionTokens(session.otherMember(OAuth2SessionTokens.member)) }
             self.session = session
         } else if options.cookieJar != nil {
             cookieLines = Session.takeCookieItems(from: &spec)
@@ -79,6 +82,7 @@ struct RequestStores {
     /// Writes the engine's cookies back to the session and the jar after the exchange.
     mutating func save(_ result: HTTPClientResult) throws {
         if var session, writesSession {
+            if let oauth2Tokens { session.setOtherMember(OAuth2SessionTokens.member, oauth2Tokens.json) }
             session.update(cookieLines: result.cookieLines, now: Int64(time(nil)))
             if session.isModified || !sessionIsPrivate { try SessionStore.save(session.file, to: session.path) }
         }

@@ -10,7 +10,7 @@ package enum OptionTable {
     /// once per group, at every start.
     package static let all: [OptionSpec] = {
         let groups = [
-            request, authentication, output, responseDisplay, network, networkRouting, responseChecks, general,
+            request, authentication, authStages, output, responseDisplay, network, networkRouting, responseChecks, general,
             uploads, downloads, security, reachability, sessions, environments, crypto, cache, metrics, batch,
         ]
         var specs: [OptionSpec] = []
@@ -150,9 +150,14 @@ package enum OptionTable {
             reset: { $0.auth = nil }),
         OptionSpec(
             long: "auth-type", scope: .sending, short: "A", valueName: "TYPE", group: .authentication,
-            help: "basic (default), digest or bearer",
+            help: "basic, digest, bearer, ntlm, negotiate, oauth2",
             description: "How to send the --auth credentials: basic (Authorization: Basic, computed by afcli), "
-                + "digest (negotiated after the server's challenge) or bearer (Authorization: Bearer TOKEN).",
+                + "digest (negotiated after the server's challenge), bearer (Authorization: Bearer TOKEN), ntlm "
+                + "(NTLM, negotiated by libcurl after the server's challenge) or negotiate (SPNEGO with the "
+                + "system's Kerberos ticket, from kinit; -a is then not needed), or oauth2 (a token from "
+                + "--oauth2-token-url for the client -a CLIENT_ID:CLIENT_SECRET). basic is the default. ntlm and "
+                + "negotiate are refused before sending (exit 2) when libcurl lacks them, or, for negotiate, when "
+                + "there is no Kerberos credential cache.",
             completion: .words(OptionValues.AuthType.allCases.map(\.rawValue)),
             apply: { values, text in
                 values.authType = try OptionValueParser.choice(text ?? "", of: OptionValues.AuthType.self)

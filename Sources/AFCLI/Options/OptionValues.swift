@@ -62,6 +62,8 @@ package struct OptionValues: Equatable, Sendable {
     package var auth: String? = nil
     /// `-A/--auth-type`: how `auth` is sent.
     package var authType: AuthType = .basic
+    /// `--aws-sigv4`, `--auth-cmd`: the stages that sign a request last.
+    package var authStages = AuthStageOptions()
 
     // MARK: - Network
 
@@ -238,6 +240,9 @@ extension OptionValues {
         case basic
         case digest
         case bearer
+        case ntlm
+        case negotiate
+        case oauth2
     }
 
     /// The HTTP version `--http1.1`, `--http2`, `--http2-prior-knowledge` or `--http3` asks for.

@@ -10,8 +10,12 @@ enum CurlCommandPrinter {
         _ prepared: PreparedRequest, settings: TransferSettings, options: OptionValues, spec: RequestSpec,
         stored: CurlSecrets
     ) throws {
-        let secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
+        var secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
+        if !options.authStages.isEmpty, !options.showSecrets {
+            secrets = secrets.union(AuthStages.curlSecrets(prepared, options: options))
+        }
         var command = try CurlCommand(request: prepared, options: settings, secrets: secrets)
+        for note in AuthStages.curlNotes(options) { ErrorReporter.note(note) }
         // afcli's --write-out is curl's, format and @FILE alike.
         if let writeOut = options.writeOut { command.arguments += ["--write-out", writeOut] }
         for note in command.notes { ErrorReporter.note(note) }

@@ -46,10 +46,12 @@ struct RunCommand {
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
         let parallel = options.parallel ?? 1
         let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
-        // The decorators only when the run retries or caches: the plain path pays nothing for them.
+        // The decorators only when the run retries, caches or fetches tokens: the plain path pays
+        // nothing for them.
         let sending = RetryStage.wrap(client, options: options, notes: false)
-        let engine: any ExchangeEngine =
-            cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending
+        let engine = try OAuth2Stage.wrap(
+            cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending,
+            options: options)
         // Reports are created before anything is sent, and written as requests end.
         let reports = try options.reports.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.

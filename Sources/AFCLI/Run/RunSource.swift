@@ -44,7 +44,7 @@ struct RunSource: Sendable {
             "session-store-auth", "cookie-jar", "probe", "watch", "retry", "retry-delay",
             "retry-max-time", "retry-all-errors",
             "parallel", "first", "keep-going", "output-dir", "write-out", "meta", "cache", "cache-ttl",
-            "cache-namespace",
+            "cache-namespace", "oauth2-token-url", "oauth2-scope",
         ]
         var refusals: [String: Refusal] = [:]
         for spec in OptionTable.all where runGroups.contains(spec.group) || runOptions.contains(spec.long) {

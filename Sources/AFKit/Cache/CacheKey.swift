@@ -38,7 +38,7 @@ package struct CacheKey: Equatable, Sendable {
             }
         }
         if let digest = request.digestCredentials {
-            secrets.update(Array("digest: \(digest.user):\(digest.password)\n".utf8))
+            secrets.update(Array("\(request.challengeScheme.rawValue): \(digest.user):\(digest.password)\n".utf8))
         }
         secrets.update(credentials)
         let credentialDigest = SHA256.hex(secrets.finalize())

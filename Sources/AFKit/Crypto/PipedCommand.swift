@@ -39,8 +39,9 @@ package final class PipedCommand {
     /// Receives each piece of the command's standard output; valid only during the call.
     package typealias Output = (UnsafeRawBufferPointer) throws -> Void
 
-    /// Starts `/bin/sh -c command` with its standard input, output and error connected to afcli.
-    package init(command: String, role: String) throws(PipedCommandError) {
+    /// Starts `/bin/sh -c command` with its standard input, output and error connected to afcli,
+    /// and afcli's environment with `environment`'s variables added (replacing any of the same name).
+    package init(command: String, role: String, environment: [String: String] = [:]) throws(PipedCommandError) {
         self.command = command
         self.role = role
         var stdinPair: [Int32] = [-1, -1]
@@ -57,7 +58,8 @@ package final class PipedCommand {
         }
         // Every end is close-on-exec: the child gets only the copies dup2 makes as 0, 1 and 2.
         for descriptor in stdoutPipe + stderrPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let spawned = Self.spawn(command, stdin: stdinPair[1], stdout: stdoutPipe[1], stderr: stderrPipe[1])
+        let spawned = Self.spawn(
+            command, environment: environment, stdin: stdinPair[1], stdout: stdoutPipe[1], stderr: stderrPipe[1])
         close(stdinPair[1])
         close(stdoutPipe[1])
         close(stderrPipe[1])
@@ -86,7 +88,9 @@ package final class PipedCommand {
     /// posix_spawn of `/bin/sh -c command` with the given descriptors as 0, 1 and 2, default
     /// signal handling, an empty signal mask and a new process group whose id is the child's;
     /// the process id, or the errno of the failure.
-    private static func spawn(_ command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SystemError> {
+    private static func spawn(
+        _ command: String, environment: [String: String], stdin: Int32, stdout: Int32, stderr: Int32
+    ) -> Result<pid_t, SystemError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -109,7 +113,21 @@ package final class PipedCommand {
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
+        guard !environment.isEmpty else {
+            let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
+            return result == 0 ? .success(pid) : .failure(SystemError(code: result))
+        }
+        var variables: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            let name = String(cString: entry).prefix { $0 != "=" }
+            if environment[String(name)] == nil { variables.append(strdup(entry)) }
+        }
+        for (name, value) in environment { variables.append(strdup("\(name)=\(value)")) }
+        variables.append(nil)
+        defer { for variable in variables { free(variable) } }
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, variables)
         return result == 0 ? .success(pid) : .failure(SystemError(code: result))
     }
 
@@ -281,9 +299,9 @@ package struct PipedCommandError: ClassifiedError, Equatable, CustomStringConver
         self.standardError = standardError
     }
 
-    /// An encryption command fails before anything is sent, so the request could not be made
-    /// from the input given (exit 2); a decryption command fails after the exchange.
-    package var failureClass: FailureClass { role == "encrypt" ? .badInput : .failure }
+    /// An encryption or authentication command fails before anything is sent, so the request
+    /// could not be made from the input given (exit 2); a decryption command fails after the exchange.
+    package var failureClass: FailureClass { role == "decrypt" ? .failure : .badInput }
 
     package var description: String { "the \(role) command \(reason)" }
 }

@@ -23,6 +23,8 @@ package struct PreparedRequest {
     package var plainBodyDigest: String?
     /// Digest credentials, negotiated by libcurl; basic and bearer are already in `headers`.
     package var digestCredentials: (user: String, password: String)?
+    /// The scheme libcurl answers the challenge with, for `digestCredentials`.
+    package var challengeScheme: ChallengeScheme = .digest
     /// The request target sent in place of the URL's path and query: `*` for a server-wide
     /// `OPTIONS *`; nil for the URL's own.
     package var requestTarget: String?

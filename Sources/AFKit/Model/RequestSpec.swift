@@ -112,4 +112,8 @@ package enum Credentials: Equatable, Sendable {
     case digest(user: String, password: String)
     /// `Authorization: Bearer token`.
     case bearer(token: String)
+    /// NTLM, negotiated by libcurl (a challenge round trip).
+    case ntlm(user: String, password: String)
+    /// Negotiate (SPNEGO), negotiated by libcurl with the system's Kerberos ticket.
+    case negotiate(user: String, password: String)
 }

@@ -89,6 +89,7 @@ package enum RequestSerializer {
                 name: "Accept-Language",
                 value: acceptLanguage ?? DefaultHeaders.acceptLanguage(environment: environment)))
         var digestCredentials: (user: String, password: String)?
+        var scheme = ChallengeScheme.digest
         switch credentials {
         case .basic(let user, let password)?:
             defaults.append(
@@ -98,15 +99,23 @@ package enum RequestSerializer {
             defaults.append(HTTPField(name: "Authorization", value: DefaultHeaders.bearerAuthorization(token: token)))
         case .digest(let user, let password)?:
             digestCredentials = (user, password)
+        case .ntlm(let user, let password)?:
+            digestCredentials = (user, password)
+            scheme = .ntlm
+        case .negotiate(let user, let password)?:
+            digestCredentials = (user, password)
+            scheme = .negotiate
         case nil:
             break
         }
         if let contentType = body.contentType { defaults.append(HTTPField(name: "Content-Type", value: contentType)) }
 
         let merged = try mergeHeaders(distinctDefaults: defaults, items: headerItems)
-        return PreparedRequest(
+        var prepared = PreparedRequest(
             method: spec.method, url: url, headers: merged.headers, removedHeaders: merged.removed,
             body: body.source, bodyBytes: body.bytes, digestCredentials: digestCredentials)
+        prepared.challengeScheme = scheme
+        return prepared
     }
 
     /// Whether `method` is one of `methodsEncodingParametersInURI`, in any case.

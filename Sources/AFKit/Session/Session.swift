@@ -29,6 +29,20 @@ package struct Session: Sendable {
     /// Whether the request or the response changed the session.
     package var isModified: Bool { file != original }
 
+    /// Sets the session member `key` that HTTPie does not know (afcli's own), or removes it for nil.
+    package mutating func setOtherMember(_ key: String, _ value: JSONValue?) {
+        if let index = file.otherMembers.firstIndex(where: { $0.key == key }) {
+            if let value { file.otherMembers[index].value = value } else { file.otherMembers.remove(at: index) }
+        } else if let value {
+            file.otherMembers.append(JSONMember(key: key, value: value))
+        }
+    }
+
+    /// The value of the session member `key` that HTTPie does not know.
+    package func otherMember(_ key: String) -> JSONValue? {
+        file.otherMembers.first { $0.key == key }?.value
+    }
+
     /// Header names never stored: they describe one request's body or condition (HTTPie's rule).
     static let ignoredPrefixes = ["content-", "if-"]
 
@@ -150,6 +164,9 @@ extension SessionAuth {
         case .basic(let user, let password): self.init(type: "basic", rawAuth: user + ":" + password)
         case .digest(let user, let password): self.init(type: "digest", rawAuth: user + ":" + password)
         case .bearer(let token): self.init(type: "bearer", rawAuth: token)
+        // The type names of HTTPie's plugins for these schemes (httpie-ntlm, httpie-negotiate).
+        case .ntlm(let user, let password): self.init(type: "ntlm", rawAuth: user + ":" + password)
+        case .negotiate(let user, let password): self.init(type: "negotiate", rawAuth: user + ":" + password)
         }
     }
 
@@ -159,7 +176,12 @@ extension SessionAuth {
         let parts = rawAuth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let user = String(parts[0])
         let password = parts.count > 1 ? String(parts[1]) : ""
-        return type == "digest" ? .digest(user: user, password: password) : .basic(user: user, password: password)
+        switch type {
+        case "digest": return .digest(user: user, password: password)
+        case "ntlm": return .ntlm(user: user, password: password)
+        case "negotiate": return .negotiate(user: user, password: password)
+        default: return .basic(user: user, password: password)
+        }
     }
 }
 

@@ -21,7 +21,7 @@ package struct CurlSecrets: Equatable, Sendable {
         case .basic(let user, let password):
             return CurlSecrets(
                 headerLines: ["Authorization: " + DefaultHeaders.basicAuthorization(user: user, password: password)])
-        case .digest(_, let password):
+        case .digest(_, let password), .ntlm(_, let password), .negotiate(_, let password):
             return CurlSecrets(passwords: [password])
         case .bearer(let token):
             return CurlSecrets(headerLines: ["Authorization: " + DefaultHeaders.bearerAuthorization(token: token)])

@@ -75,7 +75,7 @@ package final class HTTPClient {
                 ? nil : CurlURL(request.url).flatMap { options.proxyURL(forScheme: $0.scheme) },
             noProxy: options.noProxy, httpVersion: options.httpVersion, acceptEncoding: options.acceptEncoding,
             digestCredentials: request.digestCredentials.map {
-                DigestCredentials(user: $0.user, password: $0.password)
+                DigestCredentials(user: $0.user, password: $0.password, scheme: request.challengeScheme)
             },
             tls: options.tls, reportsRequestHeads: options.verbose, resolve: options.resolve,
             idleTimeout: options.idleTimeout, limits: options.limits)

@@ -5,6 +5,9 @@ import AFCurl
 // them here instead of letting AFCLI reach past it into AFCurl. They stay aliases (not copies) so
 // that no value is converted on the way down and AFCurl remains their one definition.
 
+/// The scheme libcurl answers an authentication challenge with (`-A digest`, `ntlm`, `negotiate`).
+package typealias ChallengeScheme = AFCurl.ChallengeScheme
+
 /// A request body pulled in chunks by the transport; every AFKit body source conforms to it, and
 /// AFCLI wraps bodies in its own (upload progress) through this name.
 package typealias BodySource = AFCurl.BodySource

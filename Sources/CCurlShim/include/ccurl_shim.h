@@ -17,6 +17,8 @@ extern "C" {
 
 /* Constants that curl.h spells as casts or shifts, which Swift does not import. */
 static const unsigned long AFCURL_AUTH_DIGEST = CURLAUTH_DIGEST;
+static const unsigned long AFCURL_AUTH_NTLM = CURLAUTH_NTLM;
+static const unsigned long AFCURL_AUTH_NEGOTIATE = CURLAUTH_NEGOTIATE;
 static const size_t AFCURL_READFUNC_ABORT = CURL_READFUNC_ABORT;
 static const size_t AFCURL_WRITEFUNC_ERROR = CURL_WRITEFUNC_ERROR;
 static const long AFCURL_HSTS_ENABLE = CURLHSTS_ENABLE;
@@ -102,6 +104,9 @@ int afcurl_idna_to_ascii(const char *utf8, char **ascii);
 const char *afcurl_idna_strerror(int code);
 void afcurl_idna_free(char *ascii);
 
+/* Whether this libcurl can answer a challenge of the scheme (a CURLAUTH_ value): NTLM needs its
+ * NTLM feature, Negotiate its SPNEGO and GSS-API features. */
+int afcurl_supports_auth(unsigned long scheme);
 /* The libcurl version string, e.g. "7.88.1". */
 const char *afcurl_version(void);
 

@@ -1,0 +1,49 @@
+import AFKit
+import Glibc
+
+/// The last request stages, after encryption and compression, so that what they sign is what is
+/// sent: the `--auth-cmd` headers, then the `--aws-sigv4` signature (over those headers too).
+/// Nothing is made for a request that uses neither.
+enum AuthStages {
+    /// The AWS variables, read only when `--aws-sigv4` is given (not at every start-up).
+    static let awsVariables = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]
+
+    /// Applies `--auth-cmd` and `--aws-sigv4` to `prepared`; the AWS keys come from `-a`, else from
+    /// the environment.
+    static func apply(to prepared: inout PreparedRequest, options: OptionValues) throws {
+        if options.authType == .oauth2 {
+            // The token itself is added by OAuth2Engine as the request starts.
+            _ = try OAuth2Stage.client(options)
+            prepared.headers.removeAll { $0.name.lowercased() == "authorization" }
+            prepared.headers.append(HTTPField(name: "Authorization", value: OAuth2Engine.placeholder))
+        }
+        if let command = options.authStages.command { try AuthCommand(command: command).apply(to: &prepared) }
+        if let scope = options.authStages.awsSigV4 {
+            var environment: [String: String] = [:]
+            for name in awsVariables { if let value = getenv(name) { environment[name] = String(cString: value) } }
+            let credentials = try AWSSigV4Stage.credentials(auth: options.auth, environment: environment)
+            try AWSSigV4Stage(scope: scope, credentials: credentials).apply(to: &prepared)
+        }
+    }
+
+    /// What `--curl` redacts of the stages' headers: a session token from the environment.
+    static func curlSecrets(_ prepared: PreparedRequest, options: OptionValues) -> CurlSecrets {
+        guard options.authStages.awsSigV4 != nil else { return CurlSecrets() }
+        let tokens = prepared.headers.filter { $0.name.lowercased() == "x-amz-security-token" }
+        return CurlSecrets(headerLines: Set(tokens.map { "\($0.name): \($0.value)" }))
+    }
+
+    /// Why `--curl` shows the stages' headers as `--header` lines.
+    static func curlNotes(_ options: OptionValues) -> [String] {
+        var notes: [String] = []
+        if options.authStages.awsSigV4 != nil {
+            notes.append(
+                "the AWS signature is shown as the headers afcli signed now (valid for 15 minutes), not as curl's "
+                    + "--aws-sigv4: libcurl 7.88 signs a query it has not sorted wrongly")
+        }
+        if options.authStages.command != nil {
+            notes.append("the --auth-cmd headers are shown as its command printed them now")
+        }
+        return notes
+    }
+}

@@ -1,0 +1,120 @@
+import AFCurl
+import Glibc
+
+/// Where `-A oauth2` keeps a token between invocations: the token store, or the session
+/// (`OAuth2SessionTokens`). Tokens are looked up by `OAuth2TokenStore.key`.
+package protocol OAuth2TokenKeeper: AnyObject {
+    /// The stored entry for `key`, if any and readable.
+    func load(key: String) -> OAuth2TokenStore.Entry?
+    /// Keeps `entry` for `key`.
+    func save(_ entry: OAuth2TokenStore.Entry, key: String) throws
+    /// Forgets the entry for `key` (a token the API refused).
+    func remove(key: String)
+}
+
+/// The token store used when there is no session: one 0600 file per token URL, client id and
+/// scope in a 0700 directory (`$XDG_STATE_HOME/afcli/tokens`), named by their key, holding the
+/// token and when it expires. Files are read only when they are the user's own regular files,
+/// never through a symbolic link, and replaced atomically; an unreadable one is as good as none.
+package final class OAuth2TokenStore: OAuth2TokenKeeper {
+    /// The directory; nil keeps tokens in memory only (no home directory).
+    package let directory: String?
+
+    package init(directory: String?) {
+        self.directory = directory
+    }
+
+    /// A token and when it expires (seconds since the epoch; nil when the server did not say).
+    package struct Entry: Equatable, Sendable {
+        package var accessToken: String
+        package var expiresAt: Int64?
+
+        package init(accessToken: String, expiresAt: Int64?) {
+            self.accessToken = accessToken
+            self.expiresAt = expiresAt
+        }
+
+        /// `{"access_token": …, "expires_at": …}`.
+        var json: JSONValue {
+            var members = [JSONMember(key: "access_token", value: .string(accessToken))]
+            if let expiresAt { members.append(JSONMember(key: "expires_at", value: .number("\(expiresAt)"))) }
+            return .object(members)
+        }
+
+        /// The entry `json` wrote; nil for anything else.
+        init?(json: JSONValue) {
+            guard case .object(let members) = json,
+                case .string(let token)? = members.first(where: { $0.key == "access_token" })?.value
+            else { return nil }
+            accessToken = token
+            if case .number(let text)? = members.first(where: { $0.key == "expires_at" })?.value {
+                expiresAt = Int64(text)
+            }
+        }
+    }
+
+    /// The key of a token URL, client id and scope: the SHA-256 of the three, in hexadecimal.
+    package static func key(tokenURL: String, clientID: String, scope: String?) -> String {
+        SHA256.hex(SHA256.hash(Array("\(tokenURL)\n\(clientID)\n\(scope ?? "")".utf8)))
+    }
+
+    /// The file for `key`.
+    func path(_ key: String) -> String? {
+        directory.map { FileIO.join($0, key + ".json") }
+    }
+
+    package func load(key: String) -> Entry? {
+        guard let path = path(key), let descriptor = try? FileIO.openOwnedRegularFile(path, flags: O_RDONLY) else {
+            return nil
+        }
+        defer { close(descriptor) }
+        guard let bytes = try? FileDescriptorIO.readAll(descriptor, limit: 64 * 1024),
+            let value = try? JSONParser.parse(bytes: bytes)
+        else { return nil }
+        return Entry(json: value)
+    }
+
+    package func save(_ entry: Entry, key: String) throws {
+        guard let path = path(key) else { return }
+        try SessionStore.write(try JSONWriter.encode(entry.json), to: path)
+    }
+
+    package func remove(key: String) {
+        if let path = path(key) { unlink(path) }
+    }
+}
+
+/// The tokens a session file keeps (`--session` with `-A oauth2`), under its own member
+/// (`SessionFile`'s other members, which HTTPie leaves alone), written back with the session.
+package final class OAuth2SessionTokens: OAuth2TokenKeeper {
+    /// The session member that holds them.
+    package static let member = "afcli_oauth2_tokens"
+    private var entries: [(key: String, entry: OAuth2TokenStore.Entry)]
+
+    /// The tokens of a session's member value (nil: none yet).
+    package init(_ value: JSONValue?) {
+        guard case .object(let members)? = value else {
+            entries = []
+            return
+        }
+        entries = members.compactMap { member in OAuth2TokenStore.Entry(json: member.value).map { (member.key, $0) } }
+    }
+
+    /// The member's value to write back; nil when no token is kept.
+    package var json: JSONValue? {
+        entries.isEmpty ? nil : .object(entries.map { JSONMember(key: $0.key, value: $0.entry.json) })
+    }
+
+    package func load(key: String) -> OAuth2TokenStore.Entry? {
+        entries.first { $0.key == key }?.entry
+    }
+
+    package func save(_ entry: OAuth2TokenStore.Entry, key: String) throws {
+        remove(key: key)
+        entries.append((key, entry))
+    }
+
+    package func remove(key: String) {
+        entries.removeAll { $0.key == key }
+    }
+}
