@@ -95,12 +95,13 @@ def test_values_on_run_lines_and_from_an_xml_body(server, tmp_path):
              f"# @name login\npost {server.url}/login user=ann\n"
              f"get {server.url}/a 'X-Title:{{{{feed.response.body.//item[1]/title}}}}' "
              f"'Authorization:Bearer {{{{login.response.body.$.token}}}}'\n"
-             f"get {server.url}/b?who={{{{line-5.response.body.*}}}}\n")
+             f"# @name echo\nget {server.url}/b?who={{{{login.response.body.$.user.name}}}}\n")
     result = run(["run", "-", "--parallel", "3"], input=lines.encode())
     assert result.code == 0, result
     by_path = {r.target.split("?")[0]: r for r in server.requests}
     assert by_path["/a"].header("X-Title") == "First"
     assert by_path["/a"].header("Authorization") == "Bearer t-42"
+    assert by_path["/b"].target == "/b?who=Ann"
 
 
 def test_a_failed_login_fails_only_the_requests_that_need_it(server, tmp_path):

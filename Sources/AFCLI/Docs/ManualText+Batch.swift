@@ -118,8 +118,7 @@ extension ManualText {
                 .paragraph(
                     "`{{NAME.response.body.PATH}}`, `{{NAME.response.headers.FIELD}}`, `{{NAME.request.body.PATH}}` "
                         + "and `{{NAME.request.headers.FIELD}}` take a value from the exchange of the earlier request "
-                        + "named NAME (`# @name NAME` in a `.http` file or on a line of `afcli run -`, where unnamed "
-                        + "lines are `line-N`), in the URL, headers and body, and in file variables "
+                        + "named NAME (`# @name NAME` in a `.http` file or before a line of `afcli run -`), in the URL, headers and body, and in file variables "
                         + "(`@token = {{login.response.body.$.token}}`). PATH is a JSONPath (`$.token`: a string's "
                         + "text, other JSON compact), an XPath (`//item[1]/title`: the first node's string value) or "
                         + "`*` (the whole body, up to 16 MiB). A request that takes a value waits until NAME has "

@@ -20,8 +20,6 @@ final class RunLineReporter: RunReporter {
     private let directory: BatchOutputDirectory?
     private let output: OutputStream
     private var status: RunStatusLine
-    /// Each exchange in flight's body sink, by entry.
-    private var sinks: [Int: BodyFileSink] = [:]
     /// Whether the run caches, so every line tells what the cache did.
     private let usesCache: Bool
     /// Whether standard output shares the terminal with the live line, which must then be
@@ -47,13 +45,11 @@ final class RunLineReporter: RunReporter {
     }
 
     func begin(_ index: Int, entry: PlanEntry, request: inout PlannedRequest) throws -> ReportedExchange {
-        let sink = BodyFileSink(name: entry.name, index: index, directory: directory)
-        sinks[index] = sink
-        return ReportedExchange(delegate: sink, printer: nil)
+        ReportedExchange(delegate: BodyFileSink(name: entry.name, index: index, directory: directory), printer: nil)
     }
 
     func completed(_ exchange: ExchangeInFlight, _ completion: ExchangeCompletion) throws {
-        guard let sink = sinks[exchange.index] else { return }
+        guard let sink = exchange.receiver as? BodyFileSink else { return }
         let recorder = exchange.recorder
         guard case .success = completion.result else {
             try? sink.finish()
@@ -71,7 +67,7 @@ final class RunLineReporter: RunReporter {
 
     func report(_ finished: FinishedExchange) throws {
         let running = finished.exchange
-        let sink = sinks.removeValue(forKey: finished.index)
+        let sink = running.receiver as? BodyFileSink
         var line = RunLine(name: running.entry.name, method: running.method, url: running.url)
         let recorder = running.recorder
         line.statusCode = recorder.finalHead?.statusCode
@@ -117,7 +113,6 @@ final class RunLineReporter: RunReporter {
     }
 
     func didNotStart(_ index: Int, entry: PlanEntry, method: String, url: String, error: any Error) throws {
-        sinks[index] = nil
         var line = RunLine(name: entry.name, method: method, url: url)
         line.apply(OutcomeJudge.Verdict(failure: error))
         try write(line, origin: entry.origin)
@@ -125,8 +120,7 @@ final class RunLineReporter: RunReporter {
     }
 
     func cancelled(_ exchange: ExchangeInFlight, _ completion: ExchangeCompletion) throws {
-        let sink = sinks.removeValue(forKey: exchange.index)
-        try? sink?.finish()
+        try? (exchange.receiver as? BodyFileSink)?.finish()
         var line = RunLine(name: exchange.entry.name, method: exchange.method, url: exchange.url)
         line.statusCode = exchange.recorder.finalHead?.statusCode
         line.bytes = exchange.recorder.bodyBytes

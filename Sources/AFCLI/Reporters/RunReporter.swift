@@ -49,8 +49,9 @@ struct ReportedExchange {
     var printer: ExchangePrinter?
 }
 
-/// An exchange the runner started and has not reported yet.
-struct ExchangeInFlight {
+/// An exchange the runner started and has not reported yet: held by reference, since the runner
+/// keeps it by entry and hands it to the reporter several times.
+final class ExchangeInFlight {
     let index: Int
     let entry: PlanEntry
     let method: String
@@ -65,13 +66,37 @@ struct ExchangeInFlight {
     let options: SharedOptions
     /// What its request log block says of the request; nil when the run does not log.
     let logFields: RequestLogFields?
+    /// Where the reporter receives its events (what `begin` gave).
+    let receiver: HTTPClientDelegate?
     /// What its response must satisfy (`??` lines).
-    var assertions: [ResponseAssertion] = []
+    let assertions: [ResponseAssertion]
     /// The request as prepared, and the settings it is sent with (what a report shows).
-    var request: PreparedRequest? = nil
-    var settings: TransferSettings? = nil
+    let request: PreparedRequest?
+    let settings: TransferSettings?
     /// How many times it is sent again while its assertions fail.
-    var conditionRetries = 0
+    let conditionRetries: Int
+
+    init(
+        index: Int, entry: PlanEntry, method: String, url: String, recorder: OutcomeRecorder,
+        envelope: EnvelopeDelegate?, judge: OutcomeJudge, options: SharedOptions, logFields: RequestLogFields?,
+        receiver: HTTPClientDelegate? = nil, assertions: [ResponseAssertion] = [], request: PreparedRequest? = nil,
+        settings: TransferSettings? = nil, conditionRetries: Int = 0
+    ) {
+        self.index = index
+        self.entry = entry
+        self.method = method
+        self.url = url
+        self.recorder = recorder
+        self.envelope = envelope
+        self.judge = judge
+        self.options = options
+        self.logFields = logFields
+        self.receiver = receiver
+        self.assertions = assertions
+        self.request = request
+        self.settings = settings
+        self.conditionRetries = conditionRetries
+    }
 }
 
 /// An exchange that ended, judged: what a reporter tells.

@@ -75,15 +75,18 @@ enum CommandLineBatch {
                 throw LocatedError(origin: origin, underlying: BatchError.tooManyRequests(limit: limit))
             }
             // Values from earlier requests' responses name a request before this line.
-            references.checkingRequest(entries.count)
-            for word in words {
-                do throws(RequestReferenceError) {
-                    _ = try references.substitute(word)
-                } catch {
-                    throw LocatedError(origin: origin, underlying: error)
+            // Most lines take nothing from others: one scan of the line for `{{` spares the rest.
+            let takesValues = RequestReferences.mayRefer(line)
+            if takesValues {
+                references.checkingRequest(entries.count)
+                for word in words {
+                    do throws(RequestReferenceError) {
+                        _ = try references.substitute(word)
+                    } catch {
+                        throw LocatedError(origin: origin, underlying: error)
+                    }
                 }
             }
-            let takesValues = references.dependencies[entries.count] != nil
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
             let (positionals, options) = try LocatedError.locating(origin) {
@@ -104,7 +107,7 @@ enum CommandLineBatch {
                             return request
                         }
                     }))
-            references.checked(entries.count - 1, name: entries[entries.count - 1].name)
+            if let name = pendingName?.name { references.checked(entries.count - 1, name: name) }
             pendingName = nil
             pendingFirst = nil
             pendingNoCookies = nil

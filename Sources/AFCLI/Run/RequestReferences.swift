@@ -1,4 +1,5 @@
 import AFKit
+import Glibc
 
 /// Values the requests of a run take from earlier ones (`{{login.response.body.$.token}}`, REST
 /// Client's request variables). While a source is checked, each reference is resolved to the
@@ -20,6 +21,22 @@ final class RequestReferences {
     private(set) var referenced: [Int: String] = [:]
     /// Whether the last reference failed to name an earlier request.
     private(set) var unknownName = false
+
+    /// Whether `text` may hold a reference (it has `{{`), found without decoding it.
+    static func mayRefer(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count > 1, let base = bytes.baseAddress else { return false }
+            var offset = 0
+            // Each `{` found before the last byte, checked for a second one after it.
+            while offset < bytes.count - 1, let found = memchr(base + offset, Int32(UInt8(ascii: "{")), bytes.count - 1 - offset) {
+                let position = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+                if bytes[position + 1] == UInt8(ascii: "{") { return true }
+                offset = position + 1
+            }
+            return false
+        }
+    }
 
     /// Whether the run's requests refer to others at all.
     var isUsed: Bool { !dependencies.isEmpty }

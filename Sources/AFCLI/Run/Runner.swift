@@ -171,7 +171,9 @@ final class Runner {
     private func request(_ index: Int) throws -> PlannedRequest {
         // Prepared now: what it takes from other entries is there only once they ended; a
         // request sent again is built again (its body from the start).
-        if !entries[index].dependencies.isEmpty || tries[index] != nil { return try entries[index].prepare() }
+        if !entries[index].dependencies.isEmpty || (!tries.isEmpty && tries[index] != nil) {
+            return try entries[index].prepare()
+        }
         if let worker {
             if let made = worker.next(), made.index == index { return try made.request.get() }
             // The schedule starts requests in the worker's order; should that ever differ, the
@@ -215,8 +217,8 @@ final class Runner {
             running = ExchangeInFlight(
                 index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
                 envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
-                logFields: logFields, assertions: request.assertions, request: request.prepared, settings: settings,
-                conditionRetries: request.conditionRetries)
+                logFields: logFields, receiver: receiver.delegate, assertions: request.assertions,
+                request: request.prepared, settings: settings, conditionRetries: request.conditionRetries)
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
@@ -269,7 +271,7 @@ final class Runner {
         log(running, outcome)
         // Assertions that failed send the request again while it has tries left (`# @retry`),
         // for polling a job until it is done; it is told once, when it passed or ran out.
-        let sent = tries[running.index, default: 1]
+        let sent = tries.isEmpty ? 1 : tries[running.index, default: 1]
         if verdict.status == .assertionFailed, sent <= running.conditionRetries, !Interruption.isInterrupted {
             tries[running.index] = sent + 1
             retries.append((FileIO.monotonicSeconds() + plan.retryInterval, running.index))

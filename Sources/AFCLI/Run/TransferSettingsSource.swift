@@ -1,16 +1,20 @@
 import AFKit
 
 /// Where the runner gets each request's transfer settings (`TransferSettings`).
-protocol TransferSettingsSource {
+protocol TransferSettingsSource: AnyObject {
     /// The settings for `request`, checked against its URL (AF's policy checks); throws when the
     /// request must not be sent with them.
-    mutating func settings(for request: PlannedRequest) throws -> TransferSettings
+    func settings(for request: PlannedRequest) throws -> TransferSettings
 }
 
 /// The settings of a single request, made once from its options before the plan is run (its
 /// policy already checked against its URL).
-struct FixedTransferSettings: TransferSettingsSource {
+final class FixedTransferSettings: TransferSettingsSource {
     let settings: TransferSettings
+
+    init(settings: TransferSettings) {
+        self.settings = settings
+    }
 
     func settings(for request: PlannedRequest) throws -> TransferSettings { settings }
 }
@@ -21,7 +25,7 @@ struct FixedTransferSettings: TransferSettingsSource {
 ///
 /// What depends on the URL (AF's policy checks, such as pinning over plain http) is still checked
 /// for every request, exactly as `SecurityOptions.configure` does for a single one.
-struct RunTransferSettings: TransferSettingsSource {
+final class RunTransferSettings: TransferSettingsSource {
     /// The options the cached values were made from.
     private var options: OptionValues?
     /// The identity those options came with (`PlannedRequest.optionsIdentity`), if any.
@@ -39,14 +43,14 @@ struct RunTransferSettings: TransferSettingsSource {
         self.environment = environment
     }
 
-    mutating func settings(for request: PlannedRequest) throws -> TransferSettings {
+    func settings(for request: PlannedRequest) throws -> TransferSettings {
         try settings(for: request.shared.values, identity: request.optionsIdentity, url: request.prepared.targetURI)
     }
 
     /// The settings for a request to `url` sent with `options`.
     /// `identity` (see `PlannedRequest.optionsIdentity`) spares comparing options known to be the
     /// same as the previous request's.
-    mutating func settings(
+    func settings(
         for options: OptionValues, identity: ObjectIdentifier? = nil, url: String
     ) throws -> TransferSettings {
         if identity == nil || identity != self.identity, options != self.options {
@@ -68,7 +72,7 @@ struct RunTransferSettings: TransferSettingsSource {
 
     /// The netrc file of the environment for `options` without `--ignore-netrc`, looked up on
     /// first use.
-    private mutating func netrcFile(_ options: OptionValues) -> String? {
+    private func netrcFile(_ options: OptionValues) -> String? {
         if let netrc { return netrc }
         let file = RequestStores.netrcFile(options: options, environment: environment)
         netrc = .some(file)
