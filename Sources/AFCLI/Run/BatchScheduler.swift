@@ -94,6 +94,33 @@ struct BatchScheduler {
         return nextOther < others.count ? others[nextOther] : nil
     }
 
+    /// The first request not started yet that `matches` and may start as far as what it
+    /// depends on goes (those waiting first, then up to `limit` more in the order written);
+    /// nothing is marked. For preparing ahead a request that takes values from others.
+    func upcoming(limit: Int, where matches: (Int) -> Bool) -> Int? {
+        guard !isStopped, nextKeeper >= keepers.count else { return nil }
+        if let waiting = waiting.first(where: { matches($0) && isReady($0) }) { return waiting }
+        var position = nextOther
+        while position < others.count, position < nextOther + limit {
+            let index = others[position]
+            if matches(index) { return isReady(index) ? index : nil }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Whether every request of `indices` has ended.
+    func haveEnded(_ indices: [Int]) -> Bool {
+        indices.allSatisfy(ended.contains)
+    }
+
+    /// The requests not started yet, in the order `next()` starts them once everything they
+    /// depend on has ended; nil while keepers are left.
+    var remainingInOrder: [Int]? {
+        guard !isStopped, nextKeeper >= keepers.count else { return nil }
+        return waiting + others[nextOther...]
+    }
+
     /// Records that request `index` ended; a failure stops new starts unless `keepGoing`.
     mutating func finished(_ index: Int, succeeded: Bool) {
         if !dependencies.isEmpty { ended.insert(index) }

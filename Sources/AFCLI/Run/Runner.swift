@@ -59,6 +59,8 @@ final class Runner {
     private var firstFailure: ExitStatus?
     /// When the run started: the start of every request's queue time.
     private var readyAt = 0.0
+    /// Whether entries that take values from others have not all been handed to a worker yet.
+    private var dependentsWait = false
     /// How many times each entry sent again so far has been sent.
     private var tries: [Int: Int] = [:]
     /// Entries whose assertions failed, to be sent again at `due` (monotonic seconds).
@@ -88,10 +90,8 @@ final class Runner {
         readyAt = FileIO.monotonicSeconds()
         if scheduler.parallel > 1 && entries.count > 1 {
             let order = independentOrder()
-            let entries = entries
-            worker = AheadWorker(count: order.count, capacity: scheduler.parallel) { position in
-                (order[position], Result { try entries[order[position]].prepare() })
-            }
+            dependentsWait = order.count < entries.count
+            startWorker(order)
         }
         defer { worker?.stop() }
         var interrupted = false
@@ -141,6 +141,25 @@ final class Runner {
         return firstFailure ?? .success
     }
 
+    /// A worker thread preparing the entries of `order`, in that order, at most `parallel` ahead.
+    private func startWorker(_ order: [Int]) {
+        let entries = entries
+        worker = AheadWorker(count: order.count, capacity: scheduler.parallel) { position in
+            (order[position], Result { try entries[order[position]].prepare() })
+        }
+    }
+
+    /// Once every entry left takes values only from entries that have ended (a login, then many
+    /// calls with its token), the worker prepares them all: nothing they read is written any more.
+    private func handDependentsToWorker() {
+        guard dependentsWait, let remaining = scheduler.remainingInOrder,
+            remaining.allSatisfy({ scheduler.haveEnded(entries[$0].dependencies) })
+        else { return }
+        dependentsWait = false
+        worker?.stop()
+        startWorker(remaining.filter { $0 != preparedAhead?.index && tries[$0] == nil })
+    }
+
     /// The order entries start in, without those that take values from others: such an entry is
     /// prepared when it starts, once they ended.
     private func independentOrder() -> [Int] {
@@ -159,19 +178,33 @@ final class Runner {
         for retry in due { try start(retry.index) }
     }
 
-    /// Prepares the request that starts next, unless one is prepared already or a worker does.
+    /// Prepares ahead, while the servers answer: the request that starts next, unless one is
+    /// prepared already. With a worker preparing the requests that take nothing from others,
+    /// the next one that takes values from others, once those have ended.
     private func prepareAhead() {
-        guard worker == nil, preparedAhead == nil, let index = scheduler.upcoming,
-            entries[index].dependencies.isEmpty
-        else { return }
+        guard preparedAhead == nil else { return }
+        let index: Int?
+        if worker == nil {
+            index = scheduler.upcoming.flatMap { entries[$0].dependencies.isEmpty ? $0 : nil }
+                ?? scheduler.upcoming(limit: 1) { !self.entries[$0].dependencies.isEmpty }
+        } else if dependentsWait {
+            index = scheduler.upcoming(limit: 2 * scheduler.parallel) { !self.entries[$0].dependencies.isEmpty }
+        } else {
+            return
+        }
+        guard let index, tries[index] == nil else { return }
         preparedAhead = (index, Result { try entries[index].prepare() })
     }
 
-    /// The request of entry `index`: the worker's, the one prepared ahead, or one prepared now.
+    /// The request of entry `index`: the one prepared ahead, the worker's, or one prepared now.
     private func request(_ index: Int) throws -> PlannedRequest {
-        // Prepared now: what it takes from other entries is there only once they ended; a
-        // request sent again is built again (its body from the start).
-        if !entries[index].dependencies.isEmpty || (!tries.isEmpty && tries[index] != nil) {
+        if let ahead = preparedAhead, ahead.index == index {
+            preparedAhead = nil
+            return try ahead.request.get()
+        }
+        // Prepared now: what it takes from other entries is there only once they ended (unless a
+        // worker took them over then); a request sent again is built again (its body from the start).
+        if (dependentsWait && !entries[index].dependencies.isEmpty) || (!tries.isEmpty && tries[index] != nil) {
             return try entries[index].prepare()
         }
         if let worker {
@@ -180,10 +213,6 @@ final class Runner {
             // rest are prepared here.
             worker.stop()
             self.worker = nil
-        }
-        if let ahead = preparedAhead, ahead.index == index {
-            preparedAhead = nil
-            return try ahead.request.get()
         }
         return try entries[index].prepare()
     }
@@ -282,6 +311,7 @@ final class Runner {
         }
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }
         scheduler.finished(running.index, succeeded: verdict.status == .success)
+        if dependentsWait, running.entry.archivedAs != nil { handDependentsToWorker() }
         try reporter.report(
             FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict, tries: sent))
     }

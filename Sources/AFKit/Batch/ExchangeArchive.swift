@@ -19,6 +19,9 @@ package final class ExchangeArchive {
         package var responseBody: [UInt8]
         /// Whether `responseBody` is only the start of the body.
         package var responseTruncated: Bool
+        /// The response and request bodies parsed as JSON when they are JSON, once, when kept.
+        var responseDocument: JSONValue?
+        var requestDocument: JSONValue?
 
         package init(
             requestHeaders: [(name: String, value: String)], requestBody: [UInt8]?, responseHead: ResponseHead,
@@ -33,22 +36,40 @@ package final class ExchangeArchive {
     }
 
     private var records: [String: Record] = [:]
+    /// Parsed JSONPath queries by their text: thousands of requests may take the same value.
+    private var queries: [String: JSONPathQuery] = [:]
+    /// Guards both: requests are prepared on the run's thread, or on its worker once no record
+    /// is written any more.
+    private let monitor = Monitor()
 
     package init() {}
 
     /// Keeps the exchange of the request named `name` (a later one of the same name replaces it).
+    /// A JSON body is parsed now, once, for the many requests that may take values from it.
     package func keep(_ record: Record, as name: String) {
-        records[name] = record
+        var record = record
+        if !record.responseTruncated { record.responseDocument = Self.document(record.responseBody) }
+        record.requestDocument = record.requestBody.flatMap(Self.document)
+        monitor.locked { records[name] = record }
+    }
+
+    /// `bytes` parsed, when they hold one JSON object or array.
+    private static func document(_ bytes: [UInt8]) -> JSONValue? {
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
+        return try? JSONParser.parse(bytes: bytes)
     }
 
     /// The value `reference` names, as text: a JSON string's text, other JSON compact, a header's
     /// value, an XPath result's string value, or the whole body.
     package func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
-        guard let record = records[reference.name] else {
+        guard let record = monitor.locked({ records[reference.name] }) else {
             throw RequestReferenceError(
                 "{{\(reference.text)}}: request \(reference.name) has no response to take it from (it failed or did not run)")
         }
         let body: [UInt8]
+        let document: JSONValue?
         switch reference.side {
         case .response:
             if case .header(let name) = reference.part {
@@ -62,6 +83,7 @@ package final class ExchangeArchive {
                     "{{\(reference.text)}}: \(reference.name)'s response body is larger than \(Self.bodyLimit >> 20) MiB")
             }
             body = record.responseBody
+            document = record.responseDocument
         case .request:
             if case .header(let name) = reference.part {
                 guard let value = record.requestHeaders.last(where: { ASCIICase.equal($0.name, name) })?.value else {
@@ -74,12 +96,13 @@ package final class ExchangeArchive {
                     "{{\(reference.text)}}: \(reference.name)'s request body was streamed from a file, not kept")
             }
             body = requestBody
+            document = record.requestDocument
         }
         switch reference.part {
         case .wholeBody, .header:
             return String(decoding: body, as: UTF8.self)
         case .jsonPath(let path):
-            return try Self.jsonValue(path, in: body, reference: reference)
+            return try jsonValue(path, in: body, parsed: document, reference: reference)
         case .xPath(let expression):
             let values: [String]
             do {
@@ -95,20 +118,30 @@ package final class ExchangeArchive {
     }
 
     /// The first value `path` selects in the JSON `body`, as text.
-    private static func jsonValue(
-        _ path: String, in body: [UInt8], reference: RequestReference
+    private func jsonValue(
+        _ path: String, in body: [UInt8], parsed: JSONValue?, reference: RequestReference
     ) throws(RequestReferenceError) -> String {
         let query: JSONPathQuery
-        do {
-            query = try JSONPathQuery(parsing: path)
-        } catch {
-            throw RequestReferenceError("{{\(reference.text)}}: \(path) is no JSONPath query: \(error)")
+        if let known = monitor.locked({ queries[path] }) {
+            query = known
+        } else {
+            do {
+                query = try JSONPathQuery(parsing: path)
+            } catch {
+                throw RequestReferenceError("{{\(reference.text)}}: \(path) is no JSONPath query: \(error)")
+            }
+            monitor.locked { queries[path] = query }
         }
         let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes: body)
-        } catch {
-            throw RequestReferenceError("{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is not JSON")
+        if let parsed {
+            document = parsed
+        } else {
+            do {
+                document = try JSONParser.parse(bytes: body)
+            } catch {
+                throw RequestReferenceError(
+                    "{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is not JSON")
+            }
         }
         let values: [JSONValue]
         do {

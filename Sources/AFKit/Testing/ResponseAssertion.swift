@@ -61,6 +61,9 @@ package struct ResponseAssertion: Equatable, Sendable {
     package var line: Int
     /// The assertion as written, after `?? `, for reports.
     package var text: String
+    /// The JSONPath of a `jsonpath` or `body PATH` field, parsed once; nil for other fields
+    /// (and for a path that does not parse, which the check then reports).
+    package var query: JSONPathQuery?
 
     package init(field: Field, predicate: Predicate, expected: String?, line: Int, text: String) {
         self.field = field
@@ -68,6 +71,11 @@ package struct ResponseAssertion: Equatable, Sendable {
         self.expected = expected
         self.line = line
         self.text = text
+        switch field {
+        case .jsonPath(let path): query = try? JSONPathQuery(parsing: path)
+        case .body(let path?): query = try? JSONPathQuery(parsing: path.hasPrefix("$") ? path : "$." + path)
+        default: query = nil
+        }
     }
 }
 

@@ -61,7 +61,7 @@ package enum ResponseCheck {
         return assertions.map { assertion in
             let actual: Actual
             do throws(Unreadable) {
-                actual = try value(of: assertion.field, in: response, json: &parsedBody)
+                actual = try value(of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
             } catch {
                 return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
             }
@@ -79,7 +79,8 @@ package enum ResponseCheck {
 
     /// The field's actual value.
     static func value(
-        of field: ResponseAssertion.Field, in response: CheckedResponse, json: inout Result<JSONValue, JSONParseError>?
+        of field: ResponseAssertion.Field, parsedQuery: JSONPathQuery? = nil, in response: CheckedResponse,
+        json: inout Result<JSONValue, JSONParseError>?
     ) throws(Unreadable) -> Actual {
         switch field {
         case .status:
@@ -90,9 +91,9 @@ package enum ResponseCheck {
             guard let metrics = response.metrics else { return .number(0) }
             return .number((seconds(phase, metrics) * 1000).rounded())
         case .body(let path?):
-            return try query(path.hasPrefix("$") ? path : "$." + path, response, &json)
+            return try query(path.hasPrefix("$") ? path : "$." + path, parsed: parsedQuery, response, &json)
         case .jsonPath(let path):
-            return try query(path, response, &json)
+            return try query(path, parsed: parsedQuery, response, &json)
         case .body(nil):
             try requireWhole(response)
             return .text(String(decoding: response.body, as: UTF8.self))
@@ -114,14 +115,19 @@ package enum ResponseCheck {
 
     /// The first value `path` selects in the JSON body; `.missing` when it selects nothing.
     private static func query(
-        _ path: String, _ response: CheckedResponse, _ json: inout Result<JSONValue, JSONParseError>?
+        _ path: String, parsed: JSONPathQuery?, _ response: CheckedResponse,
+        _ json: inout Result<JSONValue, JSONParseError>?
     ) throws(Unreadable) -> Actual {
         try requireWhole(response)
         let query: JSONPathQuery
-        do {
-            query = try JSONPathQuery(parsing: path)
-        } catch {
-            throw Unreadable(reason: "\(path) is no JSONPath query: \(error)")
+        if let parsed {
+            query = parsed
+        } else {
+            do {
+                query = try JSONPathQuery(parsing: path)
+            } catch {
+                throw Unreadable(reason: "\(path) is no JSONPath query: \(error)")
+            }
         }
         if json == nil { json = Result { () throws(JSONParseError) in try JSONParser.parse(bytes: response.body) } }
         guard case .success(let document)? = json else { throw Unreadable(reason: "the body is not JSON") }
