@@ -363,6 +363,9 @@ def test_readable_lines_on_the_same_terminal_never_share_a_line_with_the_status(
     for line in found:
         rest = line.split("\x1b[K")[-1]
         assert rest.startswith("\x1b[1;32mPASS\x1b[0m  line-") and "200\x1b[0m  10 B" in rest, repr(line)
+    # The summary does not follow the live line on its line either.
+    (summary,) = [line for line in text.split("\n") if "passed" in line]
+    assert summary.split("\x1b[K")[-1].startswith("\x1b[1;32m5 passed\x1b[0m, 0 failed (5 requests) in "), repr(summary)
 
 
 # MARK: - The request log

@@ -145,9 +145,10 @@ final class RunLineReporter: RunReporter {
         let counts = RunSummary(
             passed: status.succeeded, failed: status.failed, notRun: notStarted, seconds: now - status.startedAt,
             startDate: startDate)
+        // The live line goes first: the summary may share its terminal.
+        status.clear()
         if case .readable(let palette) = style { try output.write(RunTestLine.summary(counts, palette: palette)) }
         try output.flush()
-        status.clear()
         let summary = status.summary(notStarted: notStarted, now: now, interrupted: interrupted)
         // The readable summary said it already, unless an interrupt is to be told.
         if case .readable = style, !interrupted {
