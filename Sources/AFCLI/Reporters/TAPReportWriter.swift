@@ -1,3 +1,5 @@
+import AFKit
+
 /// `--report tap=FILE`: TAP version 13, as `prove` reads it: `ok N - name` or `not ok N - name`
 /// with a YAML block saying what failed, and the plan (`1..N`) at the end.
 final class TAPReportWriter: RunReportWriter {
@@ -45,25 +47,10 @@ final class TAPReportWriter: RunReportWriter {
         try stream.flush()
     }
 
-    /// A YAML double-quoted scalar.
+    /// A YAML double-quoted scalar: a JSON string is one (YAML 1.2 is a superset of JSON).
     private static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    quoted += "\\x" + (hex.count < 2 ? "0" : "") + hex
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return quoted + "\""
+        var bytes: [UInt8] = []
+        JSONWriter.writeString(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -79,9 +79,9 @@ final class RequestReferences {
         var rest = text[...]
         while let open = rest.firstRange(of: "{{") {
             guard let close = rest[open.upperBound...].firstRange(of: "}}") else { break }
-            let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters { $0 == " " || $0 == "\t" }
+            let inner = rest[open.upperBound..<close.lowerBound].trimmingBlanks()
             result += rest[..<open.lowerBound]
-            if let reference = RequestReference(parsing: String(inner)) {
+            if let reference = RequestReference(parsing: inner) {
                 result += try value(of: reference)
             } else {
                 result += rest[open.lowerBound..<close.upperBound]
@@ -95,15 +95,5 @@ final class RequestReferences {
     func annotate(_ entries: inout [PlanEntry]) {
         for (index, names) in dependencies { entries[index].dependencies = names.sorted() }
         for (index, name) in referenced { entries[index].archivedAs = name }
-    }
-}
-
-extension Substring {
-    /// The text without the characters `isBlank` says are blank at either end.
-    fileprivate func trimmingCharacters(_ isBlank: (Character) -> Bool) -> Substring {
-        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
-            return self[endIndex...]
-        }
-        return self[start...end]
     }
 }

@@ -7,8 +7,8 @@ import AFCurl
 /// Written and read on the run's own thread: a request that refers to another is prepared only
 /// when that one has ended.
 package final class ExchangeArchive {
-    /// The most of a response body kept for references (16 MiB).
-    package static let bodyLimit = 16 << 20
+    /// The most of a response body kept for references: what assertions read (16 MiB).
+    package static let bodyLimit = ResponseCheck.bodyLimit
 
     /// One request's exchange, as kept.
     package struct Record {

@@ -483,7 +483,7 @@ private struct Parser {
 
 extension Substring {
     /// The text without leading and trailing spaces and tabs.
-    func trimmingBlanks() -> String {
+    package func trimmingBlanks() -> String {
         let utf8 = self.utf8
         guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
             let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })

@@ -45,11 +45,7 @@ package struct HTTPFileVariables {
         package static var system: Sources {
             Sources(
                 now: { Int64(time(nil)) }, random: { UInt64.random(in: .min ... .max) },
-                milliseconds: {
-                    var clock = timespec()
-                    clock_gettime(CLOCK_REALTIME, &clock)
-                    return Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000
-                },
+                milliseconds: { Int64((WallClock.now() * 1000).rounded(.down)) },
                 utcOffset: { seconds in
                     var time = time_t(seconds)
                     var parts = tm()
