@@ -106,6 +106,20 @@ final class HTTPFileParserTests: XCTestCase {
         }
     }
 
+    func testRepeatedAssertionLinesKeepTheirOwnLines() throws {
+        let file = try parse("GET http://h/a\n?? status == 200\n\n###\nGET http://h/b\n\n?? status  ==  200\n?? status == 200\n")
+        XCTAssertEqual(file.requests.map { $0.assertions.map(\.line) }, [[2], [7, 8]])
+        XCTAssertEqual(file.requests[1].assertions.map(\.text), ["status  ==  200", "status == 200"])
+        XCTAssertEqual(Set(file.requests.flatMap(\.assertions).map(\.expected)), ["200"])
+    }
+
+    func testRequestLineWordsKeepSpacesInsideVariables() throws {
+        let file = try parse("GET\t{{ host }}/users/{{$randomInt 1 5}}?q=é  HTTP/1.1\n\n###\n  {{base}}/x\n")
+        XCTAssertEqual(file.requests.map(\.method), ["GET", "GET"])
+        XCTAssertEqual(file.requests.map(\.url), ["{{ host }}/users/{{$randomInt 1 5}}?q=é", "{{base}}/x"])
+        XCTAssertEqual(try parse("GET http://h/\nX-Name : \t valé \t\n").requests[0].headers.map(\.value), ["valé"])
+    }
+
     func testFileVariables() throws {
         let file = try parse(
             "@host = localhost:8080\n@token=abc = d\n\nGET http://{{host}}/a\n###\n@host = other\nGET :1\n")

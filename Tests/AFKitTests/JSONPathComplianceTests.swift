@@ -42,6 +42,10 @@ final class JSONPathComplianceTests: XCTestCase {
                 allowed.append(contentsOf: zip(results, paths).map { ($0, $1) })
             }
             let values = JSONValue.array(nodes.map(\.value))
+            // `values(in:)` walks singular queries on its own path: it must select the same.
+            if !JSONPathEvaluator.equal(.array(try query.values(in: field("document") ?? .null)), values) {
+                failures.append("\(name): \(selector): values(in:) differs from evaluate(on:)")
+            }
             let paths = JSONValue.array(nodes.map { .string($0.normalizedPath) })
             let passes = allowed.contains { allowedCase in
                 JSONPathEvaluator.equal(allowedCase.values, values) && allowedCase.paths == paths

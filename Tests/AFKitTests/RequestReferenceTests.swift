@@ -68,4 +68,19 @@ final class RequestReferenceTests: XCTestCase {
         XCTAssertEqual(
             reason("login.response.headers.X-None"), "{{login.response.headers.X-None}}: login's response has no X-None header")
     }
+
+    func testAValueGivenAgainComesFromTheRecordKeptLast() throws {
+        let kept = archive()
+        XCTAssertEqual(try value("login.response.body.$.token", kept), "t-1")
+        XCTAssertEqual(try value("login.response.body.$.token", kept), "t-1")
+        // A later request of the same name replaces the record, and the values it gives.
+        kept.keep(
+            ExchangeArchive.Record(
+                requestHeaders: [], requestBody: nil,
+                responseHead: ResponseHead(statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1", headers: []),
+                responseBody: Array(#"{"token":"t-2"}"#.utf8), responseTruncated: false),
+            as: "login")
+        XCTAssertEqual(try value("login.response.body.$.token", kept), "t-2")
+        XCTAssertThrowsError(try value("login.response.body.$.id", kept))
+    }
 }

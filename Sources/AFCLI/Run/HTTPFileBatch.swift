@@ -74,7 +74,9 @@ enum HTTPFileBatch {
         }
         let context = Context(
             builder: HTTPFileRequestBuilder(
-                variables: variables, directory: directory, refusesStandardInput: options.ignoreStdin),
+                variables: variables, directory: directory, refusesStandardInput: options.ignoreStdin,
+                acceptEncoding: RequestPreparation.acceptEncoding,
+                acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment)),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context, references: references)
         references.startRun()

@@ -36,6 +36,12 @@ package final class ExchangeArchive {
     }
 
     private var records: [String: Record] = [:]
+    /// The values already given, by request name and then reference text: a record does not
+    /// change once kept, and thousands of requests may take the same value from it.
+    private var given: [String: [String: String]] = [:]
+    /// The most values remembered for one request (each at most `givenLengthLimit` bytes).
+    private static let givenLimit = 256
+    private static let givenLengthLimit = 4096
     /// Parsed JSONPath queries by their text: thousands of requests may take the same value.
     private var queries: [String: JSONPathQuery] = [:]
     /// Guards both: requests are prepared on the run's thread, or on its worker once no record
@@ -50,7 +56,10 @@ package final class ExchangeArchive {
         var record = record
         if !record.responseTruncated { record.responseDocument = Self.document(record.responseBody) }
         record.requestDocument = record.requestBody.flatMap(Self.document)
-        monitor.locked { records[name] = record }
+        monitor.locked {
+            records[name] = record
+            given[name] = nil
+        }
     }
 
     /// `bytes` parsed, when they hold one JSON object or array.
@@ -64,10 +73,24 @@ package final class ExchangeArchive {
     /// The value `reference` names, as text: a JSON string's text, other JSON compact, a header's
     /// value, an XPath result's string value, or the whole body.
     package func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
-        guard let record = monitor.locked({ records[reference.name] }) else {
+        let (found, known) = monitor.locked { (records[reference.name], given[reference.name]?[reference.text]) }
+        if let known { return known }
+        guard let record = found else {
             throw RequestReferenceError(
                 "{{\(reference.text)}}: request \(reference.name) has no response to take it from (it failed or did not run)")
         }
+        let value = try value(of: reference, in: record)
+        if value.utf8.count <= Self.givenLengthLimit {
+            monitor.locked {
+                guard given[reference.name, default: [:]].count < Self.givenLimit else { return }
+                given[reference.name, default: [:]][reference.text] = value
+            }
+        }
+        return value
+    }
+
+    /// The value `reference` names in `record`.
+    private func value(of reference: RequestReference, in record: Record) throws(RequestReferenceError) -> String {
         let body: [UInt8]
         let document: JSONValue?
         switch reference.side {

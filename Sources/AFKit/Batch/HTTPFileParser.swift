@@ -84,6 +84,9 @@ private struct Parser {
     var directiveLine: Int?
     var bodyLines: [(text: String, line: Int)] = []
     var bodyParts: [HTTPFileBodyPart] = []
+    /// `??` lines already read, by their text: test files repeat the same few checks
+    /// (`?? status == 200`) in request after request.
+    var assertions: [String: ResponseAssertion] = [:]
 
     /// Reads one line (without its end) in the current phase.
     mutating func read(_ line: String, number: Int) throws(HTTPFileError) {
@@ -95,7 +98,8 @@ private struct Parser {
             if trim(line[...]) == "}}" { phase = resume }
             return
         }
-        if trim(line[...]) == "{{" {
+        // Most lines hold no brace: the trimmed copy is made only for those that may be `{{`.
+        if line.utf8.contains(UInt8(ascii: "{")), trim(line[...]) == "{{" {
             startScript(number: number)
             return
         }
@@ -226,19 +230,31 @@ private struct Parser {
     /// The blank-separated words of a request line; `{{ … }}` is part of its word, spaces and all
     /// (`GET {{ host }}/users/{{$randomInt 1 5}}`).
     static func words(_ text: String) -> [String] {
+        // Blanks and braces are ASCII, so the UTF-8 bytes split where the characters would.
         var words: [String] = []
-        var word = ""
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var previous: UInt8 = 0
         var inBraces = false
-        for character in text {
-            if !inBraces, character == " " || character == "\t" {
-                if !word.isEmpty { words.append(word) }
-                word = ""
+        var index = start
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if !inBraces, byte == 0x20 || byte == 0x09 {
+                if start < index { words.append(String(text[start..<index])) }
+                utf8.formIndex(after: &index)
+                start = index
+                previous = 0
                 continue
             }
-            word.append(character)
-            if word.hasSuffix("{{") { inBraces = true } else if word.hasSuffix("}}") { inBraces = false }
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") {
+                inBraces = true
+            } else if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}") {
+                inBraces = false
+            }
+            previous = byte
+            utf8.formIndex(after: &index)
         }
-        if !word.isEmpty { words.append(word) }
+        if start < utf8.endIndex { words.append(String(text[start...])) }
         return words
     }
 
@@ -272,11 +288,11 @@ private struct Parser {
             throw HTTPFileError(
                 line: number, reason: "more than \(HTTPFileParser.maximumHeaders) headers in one request")
         }
-        guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+        guard let colon = trimmed.utf8.firstIndex(of: UInt8(ascii: ":")), colon != trimmed.startIndex else {
             throw HTTPFileError(line: number, reason: "expected a header (Name: value) or a blank line before the body")
         }
         let header = HTTPFileHeader(
-            name: trim(trimmed[..<colon]), value: trim(trimmed[trimmed.index(after: colon)...]), line: number)
+            name: trim(trimmed[..<colon]), value: trim(trimmed[trimmed.utf8.index(after: colon)...]), line: number)
         request?.headers.append(header)
     }
 
@@ -359,7 +375,14 @@ private struct Parser {
     /// mistake stops the file.
     private mutating func readAssertion(_ text: String, number: Int) throws(HTTPFileError) {
         do throws(ResponseAssertionError) {
-            request?.assertions.append(try ResponseAssertion.parse(String(text.dropFirst(2)), line: number))
+            if var known = assertions[text] {
+                known.line = number
+                request?.assertions.append(known)
+                return
+            }
+            let assertion = try ResponseAssertion.parse(String(text.dropFirst(2)), line: number)
+            if assertions.count < 256, text.utf8.count <= 256 { assertions[text] = assertion }
+            request?.assertions.append(assertion)
         } catch {
             guard error.needsJavaScript else { throw HTTPFileError(line: number, reason: error.reason) }
             if request?.refusal == nil { request?.refusal = HTTPFileError(line: number, reason: error.reason) }
@@ -488,6 +511,9 @@ extension Substring {
         guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
             let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
         else { return "" }
-        return String(self[first...last])
+        // Bounds found on the UTF-8 view (blanks are ASCII, so they fall between characters):
+        // `first...last` would step over the last character by grapheme breaking instead.
+        if first == startIndex, last == utf8.index(before: endIndex) { return String(self) }
+        return String(self[first..<utf8.index(after: last)])
     }
 }

@@ -15,11 +15,20 @@ package struct HTTPFileRequestBuilder {
     package let directory: String
     /// Whether a `< PATH` naming standard input (`< /dev/stdin`) is refused (`--ignore-stdin`).
     package let refusesStandardInput: Bool
+    /// The Accept-Encoding and Accept-Language defaults, worked out once for every request the
+    /// builder prepares; nil: asked of libcurl and the environment at each `prepare`.
+    package let acceptEncoding: String?
+    package let acceptLanguage: String?
 
-    package init(variables: HTTPFileVariables, directory: String, refusesStandardInput: Bool = false) {
+    package init(
+        variables: HTTPFileVariables, directory: String, refusesStandardInput: Bool = false,
+        acceptEncoding: String? = nil, acceptLanguage: String? = nil
+    ) {
         self.variables = variables
         self.directory = directory
         self.refusesStandardInput = refusesStandardInput
+        self.acceptEncoding = acceptEncoding
+        self.acceptLanguage = acceptLanguage
     }
 
     /// The paths that name the process's standard input itself, whatever it is.
@@ -49,7 +58,7 @@ package struct HTTPFileRequestBuilder {
             }
             url = "/"
         }
-        let hostIndex = headers.lastIndex { ASCIICase.lowercased($0.name) == "host" }
+        let hostIndex = headers.lastIndex { ASCIICase.equal($0.name, "host") }
         if url.hasPrefix("/"), baseURL == nil, let hostIndex, let host = headers[hostIndex].value, !host.isEmpty {
             // JetBrains' form: `GET /path` with a `Host:` header, which may name the scheme too
             // (`Host: https://example.com:8443`); the header sent is the host and port alone.
@@ -65,7 +74,7 @@ package struct HTTPFileRequestBuilder {
                 line: request.line, reason: "OPTIONS * needs a Host: header or --base-url to name the server")
         }
         var credentials = credentials
-        if let index = headers.lastIndex(where: { ASCIICase.lowercased($0.name) == "authorization" }),
+        if let index = headers.lastIndex(where: { ASCIICase.equal($0.name, "authorization") }),
             let value = headers[index].value
         {
             switch HTTPFileRequestConventions.authorization(value) {
@@ -77,8 +86,8 @@ package struct HTTPFileRequestBuilder {
             }
         }
         let isGraphQL = HTTPFileRequestConventions.isGraphQL(headers)
-        if isGraphQL { headers.removeAll { ASCIICase.lowercased($0.name) == "x-request-type" } }
-        var contentType = headers.last { ASCIICase.lowercased($0.name) == "content-type" }?.value
+        if isGraphQL { headers.removeAll { ASCIICase.equal($0.name, "x-request-type") } }
+        var contentType = headers.last { ASCIICase.equal($0.name, "content-type") }?.value
         if isGraphQL, contentType == nil {
             contentType = "application/json"
             headers.append(HeaderItem(name: "Content-Type", value: contentType))
@@ -95,8 +104,8 @@ package struct HTTPFileRequestBuilder {
                 method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers,
                 credentials: credentials)
             var prepared = try RequestSerializer.prepare(
-                spec, environment: environment, acceptEncoding: HTTPClient.supportedAcceptEncoding,
-                presetBody: body)
+                spec, environment: environment, acceptEncoding: acceptEncoding ?? HTTPClient.supportedAcceptEncoding,
+                presetBody: body, acceptLanguage: acceptLanguage)
             if asksServer { prepared.requestTarget = "*" }
             return prepared
         }

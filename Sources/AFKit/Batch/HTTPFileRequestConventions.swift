@@ -60,7 +60,7 @@ package enum HTTPFileRequestConventions {
     /// Whether the headers make this a GraphQL request: `X-Request-Type: GraphQL`, any case.
     package static func isGraphQL(_ headers: [HeaderItem]) -> Bool {
         headers.contains {
-            ASCIICase.lowercased($0.name) == "x-request-type"
+            ASCIICase.equal($0.name, "x-request-type")
                 && $0.value.map { ASCIICase.lowercased($0.trimmingCharacters()) } == "graphql"
         }
     }

@@ -27,38 +27,41 @@ package struct RequestReference: Equatable, Sendable {
 
     /// The reference `text` makes, or nil when it is no request reference (a plain variable).
     package init?(parsing text: String) {
-        for side in [Side.response, .request] {
-            for partWord in ["body", "headers"] {
-                let marker = Array(("." + side.rawValue + "." + partWord + ".").utf8)
-                let bytes = Array(text.utf8)
-                guard bytes.count > marker.count,
-                    let start = (0...(bytes.count - marker.count)).first(where: {
-                        bytes[$0..<($0 + marker.count)].elementsEqual(marker)
-                    })
-                else { continue }
-                let name = String(decoding: bytes[..<start], as: UTF8.self)
-                let path = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
-                guard !name.isEmpty, !name.contains("{"), !path.isEmpty else { return nil }
-                let part: Part
-                if partWord == "headers" {
-                    part = .header(path)
-                } else if path == "*" {
-                    part = .wholeBody
-                } else if path.hasPrefix("$") {
-                    part = .jsonPath(path)
-                } else if path.hasPrefix("/") {
-                    part = .xPath(path)
-                } else {
-                    return nil
-                }
-                self.name = name
-                self.side = side
-                self.part = part
-                self.text = text
-                return
+        let bytes = Array(text.utf8)
+        for (side, partWord, marker) in Self.markers {
+            guard bytes.count > marker.count,
+                let start = (0...(bytes.count - marker.count)).first(where: {
+                    bytes[$0] == UInt8(ascii: ".") && bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+                })
+            else { continue }
+            let name = String(decoding: bytes[..<start], as: UTF8.self)
+            let path = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
+            guard !name.isEmpty, !name.contains("{"), !path.isEmpty else { return nil }
+            let part: Part
+            if partWord == "headers" {
+                part = .header(path)
+            } else if path == "*" {
+                part = .wholeBody
+            } else if path.hasPrefix("$") {
+                part = .jsonPath(path)
+            } else if path.hasPrefix("/") {
+                part = .xPath(path)
+            } else {
+                return nil
             }
+            self.name = name
+            self.side = side
+            self.part = part
+            self.text = text
+            return
         }
         return nil
+    }
+
+    /// `.response.body.`, `.response.headers.`, `.request.body.`, `.request.headers.`, in the
+    /// order they are looked for.
+    private static let markers: [(Side, String, [UInt8])] = [Side.response, .request].flatMap { side in
+        ["body", "headers"].map { (side, $0, Array(("." + side.rawValue + "." + $0 + ".").utf8)) }
     }
 }
 

@@ -14,7 +14,7 @@ package enum RequestCompression {
     /// or one whose Content-Encoding the user set, unchanged.
     package static func apply(to request: inout PreparedRequest) throws(RequestCompressionError) {
         guard let body = request.body,
-            !request.headers.contains(where: { ASCIICase.lowercased($0.name) == "content-encoding" })
+            !request.headers.contains(where: { ASCIICase.equal($0.name, "content-encoding") })
         else { return }
         if let bytes = request.bodyBytes {
             let deflated = try deflate(bytes)

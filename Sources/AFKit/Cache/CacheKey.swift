@@ -51,7 +51,7 @@ package struct CacheKey: Equatable, Sendable {
     /// server was asked for); nil when that field is no authority (a slash, a space, an `@`...).
     package static func targetURI(_ request: PreparedRequest) -> String? {
         let url = normalize(request.url)
-        guard let field = request.headers.first(where: { ASCIICase.lowercased($0.name) == "host" }) else {
+        guard let field = request.headers.first(where: { ASCIICase.equal($0.name, "host") }) else {
             return url
         }
         let host = field.value.cacheTrimmed

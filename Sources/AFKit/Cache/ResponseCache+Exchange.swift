@@ -126,7 +126,7 @@ extension ResponseCache {
     private func finalKey(_ fetch: CacheFetch, result: HTTPClientResult) -> CacheKey? {
         guard result.redirectCount > 0 else { return fetch.key }
         var final = fetch.original
-        guard !final.headers.contains(where: { ASCIICase.lowercased($0.name) == "host" }) else { return nil }
+        guard !final.headers.contains(where: { ASCIICase.equal($0.name, "host") }) else { return nil }
         final.url = result.url
         if result.method != final.method {
             final.method = result.method

@@ -113,7 +113,7 @@ package final class ResponseCache {
             return .unsafe
         }
         let requestControl = CacheControl(
-            request.headers.filter { ASCIICase.lowercased($0.name) == "cache-control" }.map(\.value))
+            request.headers.filter { ASCIICase.equal($0.name, "cache-control") }.map(\.value))
         // A request's no-store: the cache neither answers nor keeps anything (RFC 9111 §5.2.1.5).
         if requestControl.noStore, !mode.isCJStrategy {
             if mode == .only { throw CacheMissError(method: request.method, url: request.url) }

@@ -50,7 +50,7 @@ package enum BodyEncryption {
             request.bodyBytes = nil
         }
         if chunked, let body = request.body { request.body = ChunkedBodySource(body) }
-        request.headers.removeAll { ASCIICase.lowercased($0.name) == "content-type" }
+        request.headers.removeAll { ASCIICase.equal($0.name, "content-type") }
         request.headers.append(HTTPField(name: "Content-Type", value: contentType))
     }
 }

@@ -81,6 +81,6 @@ package enum MultipartRequestEncoder {
 
     /// The value of the last `Content-Type` header item, if the user set one.
     private static func userContentType(_ items: [HeaderItem]) -> String? {
-        items.last { ASCIICase.lowercased($0.name) == "content-type" }?.value
+        items.last { ASCIICase.equal($0.name, "content-type") }?.value
     }
 }

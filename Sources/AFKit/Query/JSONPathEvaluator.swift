@@ -68,7 +68,36 @@ extension JSONPathQuery {
     package func values(in document: JSONValue, limits: JSONPathLimits = .standard) throws(JSONPathLimitError)
         -> [JSONValue]
     {
-        try evaluate(on: document, limits: limits).map(\.value)
+        // A singular query (`$.data.items[0].id`, most queries written) walks the document
+        // directly, without the normalized paths of the nodes it passes.
+        if segments.count <= limits.maximumSteps, limits.maximumNodes > 0, let walked = singularValue(in: document) {
+            return walked
+        }
+        return try evaluate(on: document, limits: limits).map(\.value)
+    }
+
+    /// What a query of name and index child segments alone selects: the one value it reaches,
+    /// or none; nil when the query is not of that kind.
+    private func singularValue(in document: JSONValue) -> [JSONValue]? {
+        var current = document
+        for segment in segments {
+            guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
+            switch (segment.selectors[0], current) {
+            case (.name(let name), .object(let members)):
+                // Names compare scalar by scalar (RFC 9535 §2.3.1.2), which UTF-8 bytes do alike.
+                guard let member = members.first(where: { $0.key.utf8.elementsEqual(name.utf8) }) else { return [] }
+                current = member.value
+            case (.index(let index), .array(let elements)):
+                let position = index < 0 ? elements.count + index : index
+                guard position >= 0, position < elements.count else { return [] }
+                current = elements[position]
+            case (.name, _), (.index, _):
+                return []
+            default:
+                return nil
+            }
+        }
+        return [current]
     }
 }
 

@@ -204,7 +204,7 @@ package final class RetryingEngine: ExchangeEngine {
         else { return recorded(completion) }
         let wait = stream.reconnectionTime ?? rules.delay ?? Self.defaultReconnectionTime
         var request = exchange.order.request
-        request.headers.removeAll { ASCIICase.lowercased($0.name) == "last-event-id" }
+        request.headers.removeAll { ASCIICase.equal($0.name, "last-event-id") }
         if let id = stream.lastEventID { request.headers.append(HTTPField(name: "Last-Event-ID", value: id)) }
         stream.reconnecting = true
         exchanges[completion.tag]?.order.request = request

@@ -96,23 +96,27 @@ extension ResponseAssertion {
     /// Reads the text after `??` on line `line`.
     package static func parse(_ text: String, line: Int) throws(ResponseAssertionError) -> ResponseAssertion {
         guard text.utf8.count <= maximumLength else { throw ResponseAssertionError(reason: "the ?? line is longer than 64 KiB") }
-        let written = String(text.drop(while: { $0 == " " || $0 == "\t" }))
-        var words = written.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let fieldWord = words.first else { throw ResponseAssertionError(reason: "?? needs a field: status, header, body, jsonpath, xpath or duration") }
-        words.removeFirst()
+        // Blanks are ASCII: the UTF-8 bytes split where the characters would.
+        let ranges = blankSeparatedWords(text)
+        guard let first = ranges.first else {
+            throw ResponseAssertionError(reason: "?? needs a field: status, header, body, jsonpath, xpath or duration")
+        }
+        let written = String(text[first.lowerBound...])
+        let fieldWord = text[first]
+        let words = ranges.dropFirst().map { text[$0] }
         if fieldWord == "js" {
             throw ResponseAssertionError(
                 reason: "?? js needs JavaScript, which afcli does not run: write the check with status, header, body, "
                     + "jsonpath, xpath or duration", needsJavaScript: true)
         }
         // The first predicate word ends the field's argument; the rest of the line is the value.
-        guard let predicateIndex = words.firstIndex(where: { Predicate.spellings[$0] != nil }) else {
+        guard let predicatePosition = words.firstIndex(where: { Predicate.spellings[String($0)] != nil }) else {
             throw ResponseAssertionError(reason: "\"?? \(written)\" names no condition (==, !=, <, includes, exists…)")
         }
-        let argument = words[..<predicateIndex].joined(separator: " ")
-        let predicate = Predicate.spellings[words[predicateIndex]]!
-        // `written` still starts with the field word.
-        let expected = Self.rest(of: written, after: predicateIndex + 2)
+        let argument = predicatePosition == 1 ? String(words[0]) : words[..<predicatePosition].joined(separator: " ")
+        let predicateWord = String(words[predicatePosition])
+        let predicate = Predicate.spellings[predicateWord]!
+        let expected = Self.rest(of: text, after: ranges[predicatePosition + 1].upperBound)
         let field: Field
         switch fieldWord {
         case "status":
@@ -146,10 +150,10 @@ extension ResponseAssertion {
                 reason: "?? \(fieldWord) is no field afcli checks (status, header, body, jsonpath, xpath, duration)")
         }
         if predicate.takesValue, expected == nil {
-            throw ResponseAssertionError(reason: "?? \(written): \(words[predicateIndex]) needs a value after it")
+            throw ResponseAssertionError(reason: "?? \(written): \(predicateWord) needs a value after it")
         }
         if !predicate.takesValue, expected != nil {
-            throw ResponseAssertionError(reason: "?? \(written): \(words[predicateIndex]) takes no value")
+            throw ResponseAssertionError(reason: "?? \(written): \(predicateWord) takes no value")
         }
         if predicate == .matches, let expected, (try? ResponsePattern(expected)) == nil {
             throw ResponseAssertionError(reason: "?? \(written): \"\(expected)\" is not a regular expression")
@@ -157,19 +161,29 @@ extension ResponseAssertion {
         return ResponseAssertion(field: field, predicate: predicate, expected: expected, line: line, text: written)
     }
 
-    /// The text of `line` after its first `count` blank-separated words, trimmed; nil when empty.
-    private static func rest(of line: String, after count: Int) -> String? {
-        var index = line.startIndex
-        for _ in 0..<count {
-            while index < line.endIndex, line[index] == " " || line[index] == "\t" { index = line.index(after: index) }
-            while index < line.endIndex, line[index] != " ", line[index] != "\t" { index = line.index(after: index) }
+    /// The ranges of the blank-separated (space, tab) words of `text`.
+    private static func blankSeparatedWords(_ text: String) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        let utf8 = text.utf8
+        var start: String.Index?
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let isBlank = utf8[index] == 0x20 || utf8[index] == 0x09
+            if isBlank, let begun = start {
+                ranges.append(begun..<index)
+                start = nil
+            } else if !isBlank, start == nil {
+                start = index
+            }
+            utf8.formIndex(after: &index)
         }
-        let rest = line[index...].drop(while: { $0 == " " || $0 == "\t" })
-        var end = rest.endIndex
-        while end > rest.startIndex, rest[rest.index(before: end)] == " " || rest[rest.index(before: end)] == "\t" {
-            end = rest.index(before: end)
-        }
-        let text = String(rest[..<end])
+        if let start { ranges.append(start..<utf8.endIndex) }
+        return ranges
+    }
+
+    /// The text of `line` from `index` on, without its leading and trailing blanks; nil when empty.
+    private static func rest(of line: String, after index: String.Index) -> String? {
+        let text = line[index...].trimmingBlanks()
         return text.isEmpty ? nil : text
     }
 }

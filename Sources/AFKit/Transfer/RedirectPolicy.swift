@@ -78,7 +78,7 @@ package enum RedirectPolicy {
         }
         if !isSameOrigin(request.url, target) {
             if trusted {
-                next.headers.removeAll { ASCIICase.lowercased($0.name) == "host" }
+                next.headers.removeAll { ASCIICase.equal($0.name, "host") }
             } else {
                 next.headers.removeAll { originHeaders.contains(ASCIICase.lowercased($0.name)) }
                 next.digestCredentials = nil
