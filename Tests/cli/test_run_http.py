@@ -89,6 +89,24 @@ def test_an_unknown_environment_lists_the_known_ones(server, tmp_path):
     assert server.requests == []
 
 
+def test_afcli_env_picks_the_environment_when_no_env_is_typed(server, tmp_path):
+    (tmp_path / "http-client.env.json").write_text(json.dumps({"dev": {"who": "dev"}, "prod": {"who": "prod"}}))
+    (tmp_path / "a.http").write_text(f"GET {server.url}/{{{{who}}}}\n")
+    env = {**base_env(), "AFCLI_ENV": "prod"}
+    assert run(["run", str(tmp_path / "a.http")], env=env).code == 0
+    assert run(["run", str(tmp_path / "a.http"), "--env", "dev"], env=env).code == 0
+    assert [x.target for x in server.requests] == ["/prod", "/dev"]
+    r = run(["run", str(tmp_path / "a.http")], env={**env, "AFCLI_ENV": "qa"})
+    assert r.code == 2, r
+    assert r.err == "afcli: error: $AFCLI_ENV qa: no such environment in the environment files (known: dev, prod)\n"
+    # Without environment files beside the file, the shell's variable names nothing here.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "b.http").write_text(f"GET {server.url}/plain\n")
+    assert run(["run", str(other / "b.http")], env=env).code == 0
+    assert server.requests[-1].target == "/plain" and len(server.requests) == 3
+
+
 def test_standard_input_lines_with_quotes_and_per_line_options(server):
     source = (f"# @name create\npost {server.url}/users name='Ann Lee' \"X-Note:a b\" --form\n"
               f"\n# a comment\nget {server.url}/users  page==2   # trailing comment\n").encode()

@@ -78,7 +78,8 @@ extension ManualText {
                 .paragraph(
                     "`{{NAME}}` in the URL, headers, body and `< PATH` is replaced by the file variable NAME, else "
                         + "by NAME of the environment `--env ENV` picks from `http-client.env.json` and "
-                        + "`http-client.private.env.json` beside the file (the private file's values win over the "
+                        + "`http-client.private.env.json` beside the file (without `--env`, `$AFCLI_ENV` picks it when "
+                        + "those files exist; the private file's values win over the "
                         + "public file's, and the environment `$shared` gives every environment its values, under the "
                         + "environment's own). Values may refer to other variables, up to 16 levels deep, 16 MiB of "
                         + "text and 100000 references in one text. A variable defined nowhere is an error at the line that uses it; an unknown `--env` "

@@ -51,7 +51,9 @@ enum HTTPFileBatch {
         for warning in file.warnings { ErrorReporter.warn("\(path):\(warning.line): \(warning.message)") }
 
         let directory = Self.directory(ofSource: path)
-        let (values, hint) = try environmentVariables(directory: directory, name: options.environmentName)
+        let (values, hint) = try environmentVariables(
+            directory: directory, name: options.environmentName,
+            variableName: environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 })
         let references = RequestReferences()
         var variables = HTTPFileVariables(
                     file: file.variables, environment: values, undefinedHint: hint,
@@ -151,9 +153,10 @@ enum HTTPFileBatch {
         }
     }
 
-    /// The chosen environment's variables and the hint for an undefined variable.
+    /// The chosen environment's variables and the hint for an undefined variable: `--env NAME`,
+    /// else `$AFCLI_ENV` (`variableName`) when there are environment files to pick from.
     private static func environmentVariables(
-        directory: String, name: String?
+        directory: String, name typedName: String?, variableName: String? = nil
     ) throws -> (variables: [String: String], hint: String?) {
         let publicPath = directory + "/" + HTTPClientEnvironment.publicFile
         let privatePath = directory + "/" + HTTPClientEnvironment.privateFile
@@ -161,11 +164,20 @@ enum HTTPFileBatch {
         let files = HTTPClientEnvironment.Files(
             publicBytes: try read(publicPath, limit: limit, tooLarge: "it is larger than 1 MiB"),
             privateBytes: try read(privatePath, limit: limit, tooLarge: "it is larger than 1 MiB"))
-        guard let name else {
-            let exists = files.publicBytes != nil || files.privateBytes != nil
+        let exists = files.publicBytes != nil || files.privateBytes != nil
+        // The variable is set for a whole shell: without environment files beside this file it
+        // names nothing here, where `--env` typed for the run would be an error.
+        guard let name = typedName ?? (exists ? variableName : nil) else {
             return ([:], exists ? "no --env NAME was given to pick an environment of the environment files" : nil)
         }
-        return (try HTTPClientEnvironment.variables(named: name, in: files), "nor in environment \(name)")
+        let variables: [String: String]
+        do {
+            variables = try HTTPClientEnvironment.variables(named: name, in: files)
+        } catch {
+            guard typedName == nil, case .unknownEnvironment(_, let known, _) = error else { throw error }
+            throw HTTPClientEnvironmentError.unknownEnvironment(name, known: known, chosenBy: "$AFCLI_ENV")
+        }
+        return (variables, "nor in environment \(name)")
     }
 
     /// A file's bytes, nil when it does not exist.

@@ -94,8 +94,8 @@ package enum HTTPClientEnvironment {
 package enum HTTPClientEnvironmentError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
     /// Neither file exists beside the `.http` file.
     case noFiles(environment: String)
-    /// No file has the environment.
-    case unknownEnvironment(String, known: [String])
+    /// No file has the environment; `chosenBy` is what named it (`--env`, `$AFCLI_ENV`).
+    case unknownEnvironment(String, known: [String], chosenBy: String = "--env")
     /// A file is not the expected JSON.
     case malformed(file: String, line: Int, reason: String)
 
@@ -107,9 +107,9 @@ package enum HTTPClientEnvironmentError: ClassifiedError, Equatable, Sendable, C
         case .noFiles(let environment):
             return "--env \(environment): there is no \(HTTPClientEnvironment.publicFile) "
                 + "or \(HTTPClientEnvironment.privateFile) beside the file"
-        case .unknownEnvironment(let name, let known):
+        case .unknownEnvironment(let name, let known, let chosenBy):
             let list = known.isEmpty ? "none is defined" : "known: " + known.joined(separator: ", ")
-            return "--env \(name): no such environment in the environment files (\(list))"
+            return "\(chosenBy) \(name): no such environment in the environment files (\(list))"
         case .malformed(let file, let line, let reason):
             return "\(file):\(line): \(reason)"
         }
