@@ -100,9 +100,15 @@ package struct HTTPFileRequestBuilder {
                 request.body, lineBreak: isMultipart ? "\r\n" : "\n",
                 joinsFormLines: HTTPFileRequestConventions.isForm(contentType))
         return try located(request.line) { () throws(SerializationError) in
-            let spec = RequestSpec(
-                method: request.method, url: try RequestURL.make(from: url, baseURL: baseURL), headers: headers,
-                credentials: credentials)
+            var spec = RequestSpec(method: request.method, url: url, headers: headers, credentials: credentials)
+            if baseURL == nil, PlainRequestURL.pathRange(url) != nil {
+                // An absolute URL with nothing to encode, resolve or take out goes out as written.
+                spec.urlIsFinal = true
+            } else {
+                let reference = try RequestURL.makeReference(from: url, baseURL: baseURL)
+                spec.url = reference.string
+                spec.urlIsFinal = reference.userInfo == nil
+            }
             var prepared = try RequestSerializer.prepare(
                 spec, environment: environment, acceptEncoding: acceptEncoding ?? HTTPClient.supportedAcceptEncoding,
                 presetBody: body, acceptLanguage: acceptLanguage)

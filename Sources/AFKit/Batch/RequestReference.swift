@@ -1,3 +1,5 @@
+import Glibc
+
 /// A reference to a value of an earlier request of the same run, in REST Client's request
 /// variable syntax: `NAME.response.body.$.token` (JSONPath), `NAME.response.body.//item[1]/title`
 /// (XPath), `NAME.response.body.*` (the whole body), `NAME.response.headers.Location`, and the
@@ -29,11 +31,7 @@ package struct RequestReference: Equatable, Sendable {
     package init?(parsing text: String) {
         let bytes = Array(text.utf8)
         for (side, partWord, marker) in Self.markers {
-            guard bytes.count > marker.count,
-                let start = (0...(bytes.count - marker.count)).first(where: {
-                    bytes[$0] == UInt8(ascii: ".") && bytes[$0..<($0 + marker.count)].elementsEqual(marker)
-                })
-            else { continue }
+            guard let start = Self.firstOffset(of: marker, in: bytes) else { continue }
             let name = String(decoding: bytes[..<start], as: UTF8.self)
             let path = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
             guard !name.isEmpty, !name.contains("{"), !path.isEmpty else { return nil }
@@ -56,6 +54,25 @@ package struct RequestReference: Equatable, Sendable {
             return
         }
         return nil
+    }
+
+    /// Where `marker` (which starts with `.`) first occurs in `bytes` with something after it.
+    private static func firstOffset(of marker: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count > marker.count else { return nil }
+        return bytes.withUnsafeBufferPointer { text in
+            marker.withUnsafeBufferPointer { wanted in
+                var offset = 0
+                while offset <= text.count - wanted.count {
+                    if text[offset] == UInt8(ascii: "."),
+                        memcmp(text.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0
+                    {
+                        return offset
+                    }
+                    offset += 1
+                }
+                return nil
+            }
+        }
     }
 
     /// `.response.body.`, `.response.headers.`, `.request.body.`, `.request.headers.`, in the
