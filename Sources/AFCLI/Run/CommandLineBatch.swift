@@ -24,7 +24,6 @@ enum CommandLineBatch {
     final class Context {
         /// The run's options, which a line without options of its own is sent with.
         let shared: SharedOptions
-        var options: OptionValues { shared.values }
         let environment: [String: String]
         /// The config environment of the run (`afcli --env NAME run -`); nil for none.
         let profile: EnvironmentProfile?
@@ -90,7 +89,7 @@ enum CommandLineBatch {
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
             let (positionals, options) = try LocatedError.locating(origin) {
-                try check(words, over: context.options, profile: context.profile)
+                try check(words, over: context.shared.values, profile: context.profile)
             }
             let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context

@@ -23,7 +23,6 @@ enum HTTPFileBatch {
         let builder: HTTPFileRequestBuilder
         /// The run's options, which a request without directives of its own is sent with.
         let shared: SharedOptions
-        var options: OptionValues { shared.values }
         let environment: [String: String]
 
         init(builder: HTTPFileRequestBuilder, options: OptionValues, environment: [String: String]) {
