@@ -213,7 +213,7 @@ def test_several_urls_and_a_summary(server, tmp_path):
     server.handler = lambda r: files[r.target](r) if r.target in files else Response(404, "Not Found", [], b"no")
     result = run(["download", server.url + "/a.txt", server.url + "/missing", server.url + "/b.txt"], cwd=tmp_path)
     assert result.code == 4, result
-    assert "afcli: error: HTTP 404 Not Found; nothing was saved" in result.err
+    assert f"afcli: error: {server.url}/missing: HTTP 404 Not Found; nothing was saved\n" in result.err
     assert "afcli: 3 downloads, 2 complete, 1 failed" in result.err
     assert f"failed {server.url}/missing: HTTP 404 Not Found" in result.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]

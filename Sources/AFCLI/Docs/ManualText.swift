@@ -158,8 +158,9 @@ package enum ManualText {
                         + "and asking for the bytes as stored (Accept-Encoding: identity). Every argument after "
                         + "`download` is a URL; shorthands such as `:8080/file` work. A progress bar on standard "
                         + "error shows the bytes, percent, rate and time left when standard error is a terminal "
-                        + "(`--progress`). Each saved file is reported as `afcli: saved NAME (SIZE)`, and several "
-                        + "URLs end with a summary; the exit status is that of the first download that failed."),
+                        + "(`--progress`). Each saved file is reported as `afcli: saved NAME (SIZE)`; with several "
+                        + "URLs a failed one is reported with its URL (`afcli: error: URL: …`), the others still run, "
+                        + "and a summary ends the list; the exit status is that of the first download that failed."),
                 .paragraph(
                     "The file is named by `-o FILE`; else by the response's Content-Disposition (`filename*` "
                         + "first, then `filename`); else by the last segment of the URL as typed; else `index`. A "

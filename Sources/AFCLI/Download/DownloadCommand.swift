@@ -40,7 +40,8 @@ struct DownloadCommand {
                 let (code, message, _) = ErrorReporter.classify(error)
                 // One URL: the error is reported as any command's; an interrupt stops them all.
                 if jobs.count == 1 || code == .interrupted { throw error }
-                _ = ErrorReporter.report(error)
+                // Several URLs: the line says which one failed (the summary repeats it at the end).
+                _ = ErrorReporter.report(LocatedError(origin: urls[index], underlying: error))
                 summary.add(url: urls[index], failure: message)
                 if status == .success { status = code }
             }
