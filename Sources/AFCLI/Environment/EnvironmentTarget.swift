@@ -30,10 +30,11 @@ enum EnvironmentTarget {
             base = SettingsResolver(options, profile: profile).simulateOrigin
         case nil:
             if let baseURL = options.baseURL {
-                let url = try RequestURL.make(from: text, baseURL: baseURL)
+                let made = try RequestURL.makeFinal(from: text, baseURL: baseURL)
                 let typedPath = text.prefix { $0 != "?" && $0 != "#" }
-                let apiPath = EnvironmentURL.isAbsolute(text) ? URLReference(parsing: url).path : String(typedPath)
-                return EnvironmentURL.Joined(url: url, apiPath: String(apiPath.drop { $0 == "/" }))
+                let apiPath = EnvironmentURL.isAbsolute(text) ? URLReference(parsing: made.url).path : String(typedPath)
+                return EnvironmentURL.Joined(
+                    url: made.url, apiPath: String(apiPath.drop { $0 == "/" }), isFinal: made.isFinal)
             }
             base = profile?.baseURL
         }

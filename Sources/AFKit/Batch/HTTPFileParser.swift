@@ -230,32 +230,7 @@ private struct Parser {
     /// The blank-separated words of a request line; `{{ … }}` is part of its word, spaces and all
     /// (`GET {{ host }}/users/{{$randomInt 1 5}}`).
     static func words(_ text: String) -> [String] {
-        // Blanks and braces are ASCII, so the UTF-8 bytes split where the characters would.
-        var words: [String] = []
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        var previous: UInt8 = 0
-        var inBraces = false
-        var index = start
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            if !inBraces, byte == 0x20 || byte == 0x09 {
-                if start < index { words.append(String(text[start..<index])) }
-                utf8.formIndex(after: &index)
-                start = index
-                previous = 0
-                continue
-            }
-            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") {
-                inBraces = true
-            } else if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}") {
-                inBraces = false
-            }
-            previous = byte
-            utf8.formIndex(after: &index)
-        }
-        if start < utf8.endIndex { words.append(String(text[start...])) }
-        return words
+        text.blankSeparatedWords(keepingVariables: true).map { String(text[$0]) }
     }
 
     /// A line after the request line, before the body.
@@ -515,5 +490,35 @@ extension Substring {
         // `first...last` would step over the last character by grapheme breaking instead.
         if first == startIndex, last == utf8.index(before: endIndex) { return String(self) }
         return String(self[first..<utf8.index(after: last)])
+    }
+}
+
+extension String {
+    /// The ranges of the words of the text, separated by spaces and tabs; with `keepingVariables`,
+    /// a `{{ … }}` is part of its word, blanks and all. Blanks and braces are ASCII, so the text's
+    /// UTF-8 bytes split where its characters would.
+    package func blankSeparatedWords(keepingVariables: Bool) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var start: String.Index?
+        var previous: UInt8 = 0
+        var inBraces = false
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if !inBraces, byte == 0x20 || byte == 0x09 {
+                if let begun = start { ranges.append(begun..<index) }
+                start = nil
+                previous = 0
+            } else {
+                if start == nil { start = index }
+                if keepingVariables, byte == previous, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
+                    inBraces = byte == UInt8(ascii: "{")
+                }
+                previous = byte
+            }
+            utf8.formIndex(after: &index)
+        }
+        if let start { ranges.append(start..<utf8.endIndex) }
+        return ranges
     }
 }

@@ -100,15 +100,9 @@ package struct HTTPFileRequestBuilder {
                 request.body, lineBreak: isMultipart ? "\r\n" : "\n",
                 joinsFormLines: HTTPFileRequestConventions.isForm(contentType))
         return try located(request.line) { () throws(SerializationError) in
-            var spec = RequestSpec(method: request.method, url: url, headers: headers, credentials: credentials)
-            if baseURL == nil, PlainRequestURL.pathRange(url) != nil {
-                // An absolute URL with nothing to encode, resolve or take out goes out as written.
-                spec.urlIsFinal = true
-            } else {
-                let reference = try RequestURL.makeReference(from: url, baseURL: baseURL)
-                spec.url = reference.string
-                spec.urlIsFinal = reference.userInfo == nil
-            }
+            let made = try RequestURL.makeFinal(from: url, baseURL: baseURL)
+            var spec = RequestSpec(method: request.method, url: made.url, headers: headers, credentials: credentials)
+            spec.urlIsFinal = made.isFinal
             var prepared = try RequestSerializer.prepare(
                 spec, environment: environment, acceptEncoding: acceptEncoding ?? HTTPClient.supportedAcceptEncoding,
                 presetBody: body, acceptLanguage: acceptLanguage)

@@ -96,8 +96,7 @@ extension ResponseAssertion {
     /// Reads the text after `??` on line `line`.
     package static func parse(_ text: String, line: Int) throws(ResponseAssertionError) -> ResponseAssertion {
         guard text.utf8.count <= maximumLength else { throw ResponseAssertionError(reason: "the ?? line is longer than 64 KiB") }
-        // Blanks are ASCII: the UTF-8 bytes split where the characters would.
-        let ranges = blankSeparatedWords(text)
+        let ranges = text.blankSeparatedWords(keepingVariables: false)
         guard let first = ranges.first else {
             throw ResponseAssertionError(reason: "?? needs a field: status, header, body, jsonpath, xpath or duration")
         }
@@ -159,26 +158,6 @@ extension ResponseAssertion {
             throw ResponseAssertionError(reason: "?? \(written): \"\(expected)\" is not a regular expression")
         }
         return ResponseAssertion(field: field, predicate: predicate, expected: expected, line: line, text: written)
-    }
-
-    /// The ranges of the blank-separated (space, tab) words of `text`.
-    private static func blankSeparatedWords(_ text: String) -> [Range<String.Index>] {
-        var ranges: [Range<String.Index>] = []
-        let utf8 = text.utf8
-        var start: String.Index?
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let isBlank = utf8[index] == 0x20 || utf8[index] == 0x09
-            if isBlank, let begun = start {
-                ranges.append(begun..<index)
-                start = nil
-            } else if !isBlank, start == nil {
-                start = index
-            }
-            utf8.formIndex(after: &index)
-        }
-        if let start { ranges.append(start..<utf8.endIndex) }
-        return ranges
     }
 
     /// The text of `line` from `index` on, without its leading and trailing blanks; nil when empty.

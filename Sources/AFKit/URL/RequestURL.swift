@@ -13,7 +13,18 @@ package enum RequestURL {
     /// With a base URL the input is a reference resolved RFC 3986 style (`foo`, `/foo`,
     /// `?q=1` or a whole `https://…`), and only the base gets the shorthands.
     package static func make(from input: String, baseURL: String? = nil) throws(SerializationError) -> String {
-        try makeReference(from: input, baseURL: baseURL).string
+        try makeFinal(from: input, baseURL: baseURL).url
+    }
+
+    /// `make(from:baseURL:)`, and whether the URL goes out exactly as it is, with no user
+    /// information to take out first (`RequestSpec.urlIsFinal`, so the serializer does not parse
+    /// it again). An absolute URL with nothing to encode or resolve is returned as typed, unparsed.
+    package static func makeFinal(
+        from input: String, baseURL: String? = nil
+    ) throws(SerializationError) -> (url: String, isFinal: Bool) {
+        if baseURL == nil, PlainRequestURL.pathRange(input) != nil { return (input, true) }
+        let reference = try makeReference(from: input, baseURL: baseURL)
+        return (reference.string, reference.userInfo == nil)
     }
 
     /// `make(from:baseURL:)` as its components, for a caller that also needs one of them.
