@@ -94,9 +94,16 @@ package struct HeaderFields: Sendable {
     /// the decoded text.
     private static func hasName(_ name: String, _ span: Span, in buffer: UnsafeRawBufferPointer) -> Bool {
         let raw = nameBytes(span, in: buffer)
-        guard raw.allSatisfy({ $0 < 0x80 }) else { return ASCIICase.equal(HeaderText.decode(raw), name) }
         var name = name
-        return name.withUTF8 { ASCIICase.equal(UnsafeRawBufferPointer($0), raw) }
+        return name.withUTF8 { wanted in
+            // An ASCII name (every name afcli looks up itself) can only be a field name of its
+            // own length whose bytes match it ignoring case: a byte above 0x7F decodes to a
+            // character outside ASCII. Most fields are passed over on their length alone.
+            if wanted.allSatisfy({ $0 < 0x80 }) {
+                return raw.count == wanted.count && ASCIICase.equal(UnsafeRawBufferPointer(wanted), raw)
+            }
+            return ASCIICase.equal(HeaderText.decode(raw), String(decoding: wanted, as: UTF8.self))
+        }
     }
 
     /// The fields of one head, never changed once made.

@@ -81,4 +81,23 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertNil(parsed.value(for: "X-Utf"))
         XCTAssertEqual(parsed.fields.count, 5)
     }
+
+    func testFieldNamesOutsideASCIIAreFoundAsDecoded() throws {
+        // A Latin-1 name (caf\xE9) decodes to "café", whose UTF-8 is a byte longer; an ASCII name
+        // of the same length as its raw bytes never matches it.
+        var parser = ResponseHeadParser()
+        var head: ResponseHead?
+        let lines: [[UInt8]] = [
+            Array("HTTP/1.1 200 OK\r\n".utf8), [0x63, 0x61, 0x66, 0xE9, 0x3A, 0x20, 0x31, 0x0D, 0x0A],
+            Array("Caf\u{c9}: 2\r\n".utf8), Array("cafe: 3\r\n".utf8), Array("\r\n".utf8),
+        ]
+        for line in lines {
+            if case .completed(let completed) = line.withUnsafeBytes({ parser.feed($0) }) { head = completed }
+        }
+        let parsed = try XCTUnwrap(head)
+        XCTAssertEqual(parsed.values(for: "caf\u{e9}"), ["1"])
+        XCTAssertEqual(parsed.values(for: "CAF\u{c9}"), ["2"], "only ASCII letters compare ignoring case")
+        XCTAssertEqual(parsed.values(for: "CAFE"), ["3"])
+        XCTAssertNil(parsed.value(for: "caf"))
+    }
 }
