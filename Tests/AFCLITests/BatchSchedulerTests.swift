@@ -32,6 +32,41 @@ final class BatchSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.running, [0, 1, 3, 4])
     }
 
+    func testARequestWaitingToBeSentAgainGivesItsSlotUnderParallel() {
+        var scheduler = BatchScheduler(isKeeper: Array(repeating: false, count: 4), parallel: 2, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        scheduler.rest(0)
+        XCTAssertEqual(startAll(&scheduler), [2], "the resting request's slot went unused")
+        XCTAssertFalse(scheduler.wake(0), "woke with every slot taken")
+        scheduler.finished(1, succeeded: true)
+        XCTAssertTrue(scheduler.wake(0))
+        XCTAssertEqual(startAll(&scheduler), [], "a slot counted twice")
+        scheduler.finished(0, succeeded: true)
+        scheduler.finished(2, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [3])
+        scheduler.finished(3, succeeded: true)
+        XCTAssertTrue(scheduler.isDone)
+    }
+
+    func testOneAfterTheOtherARequestWaitingToBeSentAgainKeepsItsTurn() {
+        var scheduler = BatchScheduler(isKeeper: [false, false], parallel: 1, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0])
+        scheduler.rest(0)
+        XCTAssertEqual(startAll(&scheduler), [])
+        XCTAssertTrue(scheduler.wake(0))
+        scheduler.finished(0, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [1])
+    }
+
+    func testARestingRequestKeepsTheRunFromBeingDone() {
+        var scheduler = BatchScheduler(isKeeper: [false], parallel: 4, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0])
+        scheduler.rest(0)
+        XCTAssertFalse(scheduler.isDone)
+        scheduler.finished(0, succeeded: false)
+        XCTAssertTrue(scheduler.isDone)
+    }
+
     func testKeepersCompleteBeforeAnyOtherStarts() {
         // Given: requests 1 and 3 are keepers.
         var scheduler = BatchScheduler(isKeeper: [false, true, false, true, false], parallel: 8, keepGoing: false)

@@ -4,6 +4,7 @@ actual value in the NDJSON line; `?? js` needs JavaScript and refuses its reques
 line is never sent as part of a body."""
 
 import json
+import threading
 
 from conftest import run
 from loopback import Response
@@ -223,3 +224,43 @@ GET {server.url}/job
     assert never.code == 16 and record["assertion_tries"] == 3 and record["assertions"][0]["actual"] == "running"
     bad = run(["run", path, "--retry-interval", "soon"])
     assert bad.code == 2 and "--retry-interval" in bad.err
+
+
+def test_a_request_waiting_to_be_sent_again_gives_its_slot_under_parallel(server, tmp_path):
+    # Under --parallel 2, /job fails its assertion and waits 3 s before its next try; /hold
+    # answers only once /other has arrived. /other can start only in the slot /job gave up:
+    # were /job keeping it, /hold would give up after 2 s with 504.
+    arrived = threading.Event()
+    calls = {"job": 0}
+
+    def handler(request):
+        path = request.target.split("?")[0]
+        if path == "/job":
+            calls["job"] += 1
+            return Response(body=b"done" if calls["job"] >= 2 else b"running")
+        if path == "/hold":
+            return Response() if arrived.wait(2) else Response(status=504, reason="Gateway Timeout")
+        arrived.set()
+        return Response()
+    server.handler = handler
+    path = write(tmp_path, f"""# @retry 1
+GET {server.url}/job
+?? body == done
+###
+GET {server.url}/hold
+###
+GET {server.url}/other
+""")
+    result = run(["run", path, "--parallel", "2", "--retry-interval", "3s"])
+    by_path = {record["url"].rsplit("/", 1)[1]: record for record in records(result)}
+    job, hold, other = by_path["job"], by_path["hold"], by_path["other"]
+    assert result.code == 0, result
+    assert job["assertion_tries"] == 2 and hold["status"] == 200 and other["status"] == 200
+    # One after the other, a request keeps its turn while it waits: the next starts after it.
+    calls["job"] = 0
+    arrived.clear()
+    server.requests.clear()
+    path = write(tmp_path, f"# @retry 1\nGET {server.url}/job\n?? body == done\n###\nGET {server.url}/other\n")
+    result = run(["run", path, "--retry-interval", "50ms"])
+    assert result.code == 0, result
+    assert [r.target for r in server.requests] == ["/job", "/job", "/other"]

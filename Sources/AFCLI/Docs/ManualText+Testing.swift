@@ -26,7 +26,9 @@ extension ManualText {
                 .paragraph(
                     "`# @retry N` before a request sends it again, up to N more times, while its assertions "
                         + "fail, waiting `--retry-interval` (1 s by default) between tries, for polling a job until "
-                        + "it is done; the request is reported once, with `assertion_tries` in its NDJSON line."),
+                        + "it is done; the request is reported once, with `assertion_tries` in its NDJSON line. Under "
+                        + "`--parallel N` a request waiting for its next try leaves its slot to the next request; "
+                        + "one after the other, the next request starts only once it is done."),
                 .paragraph(
                     "`--test` prints one line per request (PASS or FAIL, name, method, URL, status, size, time, "
                         + "and under a failure what failed) and a summary, and runs every request (`--keep-going` is "

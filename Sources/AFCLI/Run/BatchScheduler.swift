@@ -32,6 +32,9 @@ struct BatchScheduler {
     private var ended: Set<Int> = []
     /// Requests passed over because what they depend on had not ended, in the order written.
     private var waiting: [Int] = []
+    /// Requests started and not finished that wait to be sent again (their assertions failed and
+    /// they have tries left): with `parallel` above 1 they give up their slot while they wait.
+    private var resting: Set<Int> = []
 
     /// A schedule for requests `0..<isKeeper.count`.
     init(isKeeper: [Bool], parallel: Int, keepGoing: Bool, dependencies: [[Int]] = []) {
@@ -52,7 +55,7 @@ struct BatchScheduler {
     /// is reached, keepers are still in flight, what is left waits for requests in flight, or
     /// the run stopped) or none is left.
     mutating func next() -> Int? {
-        guard !isStopped, running.count < parallel else { return nil }
+        guard !isStopped, running.count - resting.count < parallel else { return nil }
         let index: Int
         if nextKeeper < keepers.count {
             guard isReady(keepers[nextKeeper]) else { return nil }
@@ -121,9 +124,27 @@ struct BatchScheduler {
         return waiting + others[nextOther...]
     }
 
+    /// Records that request `index`, in flight, waits to be sent again: under `--parallel` its
+    /// slot goes to the next request meanwhile. One after the other (`parallel` 1), it keeps the
+    /// slot, so a request polling a job ends before the next one starts, as written.
+    mutating func rest(_ index: Int) {
+        guard parallel > 1, running.contains(index) else { return }
+        resting.insert(index)
+    }
+
+    /// Takes a slot again for request `index`, resting since `rest(_:)`, to send it again;
+    /// false while every slot is taken (it waits on). True for a request that kept its slot.
+    mutating func wake(_ index: Int) -> Bool {
+        guard resting.contains(index) else { return true }
+        guard running.count - resting.count < parallel else { return false }
+        resting.remove(index)
+        return true
+    }
+
     /// Records that request `index` ended; a failure stops new starts unless `keepGoing`.
     mutating func finished(_ index: Int, succeeded: Bool) {
         if !dependencies.isEmpty { ended.insert(index) }
+        resting.remove(index)
         guard running.remove(index) != nil else { return }
         if isKeeper[index] { runningKeepers -= 1 }
         if !succeeded && !keepGoing { isStopped = true }

@@ -168,14 +168,21 @@ final class Runner {
         return order
     }
 
-    /// Sends again the entries whose assertions failed and whose wait is over.
+    /// Sends again the entries whose assertions failed and whose wait is over, as slots allow
+    /// (a due one waits on while every slot is taken), before any new entry starts.
     private func startDueRetries() throws {
         guard !retries.isEmpty else { return }
         let now = FileIO.monotonicSeconds()
-        let due = retries.filter { $0.due <= now }
-        guard !due.isEmpty else { return }
-        retries.removeAll { $0.due <= now }
-        for retry in due { try start(retry.index) }
+        var position = 0
+        while position < retries.count {
+            let retry = retries[position]
+            guard retry.due <= now, scheduler.wake(retry.index) else {
+                position += 1
+                continue
+            }
+            retries.remove(at: position)
+            try start(retry.index)
+        }
     }
 
     /// Prepares ahead, while the servers answer: the request that starts next, unless one is
@@ -304,6 +311,7 @@ final class Runner {
         if verdict.status == .assertionFailed, sent <= running.conditionRetries, !Interruption.isInterrupted {
             tries[running.index] = sent + 1
             retries.append((FileIO.monotonicSeconds() + plan.retryInterval, running.index))
+            scheduler.rest(running.index)
             return
         }
         if verdict.status == .success, let name = running.entry.archivedAs, case .success(let result) = ended.result {
