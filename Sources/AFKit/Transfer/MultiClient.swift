@@ -216,13 +216,14 @@ package final class MultiClient: ExchangeEngine {
             }
             result = .failure(error)
         }
-        var ended = Finished(tag: entry.tag, result: .failure(CurlError.interrupted(signal: 0)))
-        (ended.metrics, ended.transferFailed) = (metrics, { if case .failure = result { true } else { false } }())
+        let transferFailed = if case .failure = result { true } else { false }
+        func ended(_ exchangeResult: Result<HTTPClientResult, any Error>) -> Finished {
+            var ended = Finished(tag: entry.tag, result: exchangeResult)
+            (ended.metrics, ended.transferFailed) = (metrics, transferFailed)
+            return ended
+        }
         do {
-            if let final = try entry.exchange.hopEnded(result) {
-                ended.result = .success(final)
-                return ended
-            }
+            if let final = try entry.exchange.hopEnded(result) { return ended(.success(final)) }
             let (transfer, events) = try entry.exchange.nextTransfer()
             do {
                 try useCookies(entry.sendsCookies, handle)
@@ -237,8 +238,7 @@ package final class MultiClient: ExchangeEngine {
             handedSinceRun.append(ObjectIdentifier(handle))
             return nil
         } catch {
-            ended.result = .failure(error)
-            return ended
+            return ended(.failure(error))
         }
     }
 }
