@@ -5,7 +5,7 @@ import XCTest
 
 /// The cache options and the environment's cache policy: which mode a request runs with.
 final class CacheOptionTests: XCTestCase {
-    private func options(_ arguments: [String]) throws -> OptionValues {
+    private func options(_ arguments: [String]) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 

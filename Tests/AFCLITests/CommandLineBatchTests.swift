@@ -7,7 +7,7 @@ import XCTest
 /// `afcli run -`: afcli command lines on standard input become the run's entries.
 final class CommandLineBatchTests: BatchTestCase {
     /// The entries read from `text` given as standard input, over `options`.
-    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
+    private func load(_ text: String, options: Settings = Settings()) throws -> [PlanEntry] {
         let path = try write("stdin-\(UUID().uuidString)", text)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
@@ -46,7 +46,7 @@ final class CommandLineBatchTests: BatchTestCase {
     }
 
     func testALinesOptionsOverrideTheRunsOptions() throws {
-        var options = OptionValues()
+        var options = Settings()
         options.encoding = .form
         options.follow = true
         options.timeout = 5
@@ -68,7 +68,7 @@ final class CommandLineBatchTests: BatchTestCase {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         let entries = try BatchLoader.load(
-            source: "-", options: OptionValues(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
+            source: "-", options: Settings(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
             standardInput: descriptor).entries
         let requests = try entries.map { try $0.prepare() }
         for request in requests {
@@ -180,7 +180,7 @@ final class CommandLineBatchTests: BatchTestCase {
         defer { close(descriptor) }
         XCTAssertEqual(
             message {
-                try CommandLineBatch.load(descriptor: descriptor, options: OptionValues(), environment: [:], limit: 2)
+                try CommandLineBatch.load(descriptor: descriptor, options: Settings(), environment: [:], limit: 2)
             },
             "stdin:5: more than 2 requests in one run")
         XCTAssertEqual(CommandLineBatch.maximumRequests, 100_000)
@@ -192,7 +192,7 @@ final class CommandLineBatchTests: BatchTestCase {
             asked.append(user)
             return "typed"
         }
-        var options = OptionValues()
+        var options = Settings()
         options.auth = "ann"
         XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:typed")
         XCTAssertEqual(asked, ["ann"])

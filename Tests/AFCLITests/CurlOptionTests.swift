@@ -5,7 +5,7 @@ import XCTest
 
 /// `--curl` and `--show-secrets`: parsing, and which secrets the printed command hides.
 final class CurlOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 

@@ -6,7 +6,7 @@ import XCTest
 /// The environment options and commands: `--simulate[=URL]`, `--local`, `--config`/`--no-config`,
 /// `--no-env`, the default-option check, `afcli env` and `afcli config path`.
 final class EnvironmentOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 

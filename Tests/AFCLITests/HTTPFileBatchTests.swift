@@ -6,7 +6,7 @@ import XCTest
 /// `afcli run FILE.http`: the requests a `.http` file produces, built offline and compared.
 final class HTTPFileBatchTests: BatchTestCase {
     /// The entries of `text` written as `api.http` in the test directory.
-    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
+    private func load(_ text: String, options: Settings = Settings()) throws -> [PlanEntry] {
         let path = try write("api.http", text)
         return try BatchLoader.load(source: path, options: options, environment: environment).entries
     }
@@ -67,7 +67,7 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testDirectivesOverrideTheRunsOptions() throws {
-        var options = OptionValues()
+        var options = Settings()
         options.follow = true
         options.timeout = 30
         options.connectTimeout = 3
@@ -84,7 +84,7 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testTheRunsBaseURLAndCredentialsApply() throws {
-        var options = OptionValues()
+        var options = Settings()
         options.baseURL = "http://127.0.0.1:9/api/"
         options.auth = "ann:secret"
         let entries = try load("GET users/1\n###\nGET users/2\nAuthorization: Bearer t\n", options: options)
@@ -102,7 +102,7 @@ final class HTTPFileBatchTests: BatchTestCase {
         try write("http-client.private.env.json", #"{"dev": {"token": "private"}}"#)
         let text =
             "@path = /v1/{{resource}}\n@resource = users\n\nPOST http://{{host}}{{path}}\nAuthorization: Bearer {{token}}\n\n{\"id\": \"{{ resource }}\"}\n"
-        var options = OptionValues()
+        var options = Settings()
         options.environmentName = "dev"
         let entries = try load(text, options: options)
         XCTAssertEqual(
@@ -125,7 +125,7 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testAnEnvironmentNeedsTheEnvironmentFiles() throws {
-        var options = OptionValues()
+        var options = Settings()
         options.environmentName = "dev"
         XCTAssertEqual(
             message { try self.load("GET :9/a", options: options) },
@@ -146,7 +146,7 @@ final class HTTPFileBatchTests: BatchTestCase {
         XCTAssertEqual(
             message {
                 try BatchLoader.load(
-                    source: self.directory + "/missing.http", options: OptionValues(), environment: [:])
+                    source: self.directory + "/missing.http", options: Settings(), environment: [:])
             },
             "cannot read \(self.directory!)/missing.http: no such file or directory")
         XCTAssertEqual(
@@ -205,7 +205,7 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testCompressionFromTheRunsOptions() throws {
-        var options = OptionValues()
+        var options = Settings()
         options.compress = true
         let entries = try load(
             "POST http://127.0.0.1:9/z\n\n" + String(repeating: "compressible ", count: 100), options: options)

@@ -5,7 +5,7 @@ import XCTest
 
 /// The HTTP version, routing, framing, rate and HSTS options, and how they reach TransferSettings.
 final class NetworkOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 

@@ -10,7 +10,7 @@ final class OptionParserTests: XCTestCase {
         try ArgumentParser.parse(arguments)
     }
 
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
@@ -18,7 +18,7 @@ final class OptionParserTests: XCTestCase {
         let parsed = try parse("example.org")
         XCTAssertEqual(parsed.command, .request)
         XCTAssertEqual(parsed.positionals, ["example.org"])
-        XCTAssertEqual(parsed.options, OptionValues())
+        XCTAssertEqual(parsed.options, Settings())
         XCTAssertEqual(parsed.options.maxRedirects, 30)
         XCTAssertTrue(parsed.options.checkStatus)
         XCTAssertEqual(parsed.options.authType, .basic)
@@ -118,10 +118,10 @@ final class OptionParserTests: XCTestCase {
         for spec in OptionTable.all where spec.long != "http3" || HTTPClient.supportsHTTP3 {
             let given = try ArgumentParser.parse(["example.org"] + argumentsFor(spec)).options
             if spec.long != "check-status", spec.long != "hsts", spec.long != "config", spec.long != "encrypt" {
-                XCTAssertNotEqual(given, OptionValues(), "--\(spec.long) changed nothing")
+                XCTAssertNotEqual(given, Settings(), "--\(spec.long) changed nothing")
             }
             let reset = try ArgumentParser.parse(["example.org"] + argumentsFor(spec) + [spec.negatedFlag]).options
-            var expected = OptionValues()
+            var expected = Settings()
             if spec.long == "check-status" { expected.checkStatus = false }
             // HSTS is on by default too; --no-hsts turns it off.
             if spec.long == "hsts" { expected.hsts = false }
@@ -170,8 +170,8 @@ final class OptionParserTests: XCTestCase {
     }
 
     func testResolvedPrintParts() throws {
-        XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders, .responseBody])
-        XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: false), [.responseBody])
+        XCTAssertEqual(Settings().resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders, .responseBody])
+        XCTAssertEqual(Settings().resolvedPrintParts(stdoutIsTerminal: false), [.responseBody])
         XCTAssertEqual(try options("-v").resolvedPrintParts(stdoutIsTerminal: false).letterString, "HBhbm")
         XCTAssertEqual(try options("--offline").resolvedPrintParts(stdoutIsTerminal: true).letterString, "HB")
         XCTAssertEqual(try options("-v", "-h").resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders])
@@ -186,7 +186,7 @@ final class OptionParserTests: XCTestCase {
     }
 
     func testProxyForms() throws {
-        typealias Proxy = OptionValues.Proxy
+        typealias Proxy = Settings.Proxy
         XCTAssertEqual(try options("--proxy", "http://p:3128").proxy, Proxy(scope: .all, url: "http://p:3128"))
         XCTAssertEqual(try options("--proxy", "https:http://p:3128").proxy, Proxy(scope: .https, url: "http://p:3128"))
         XCTAssertEqual(try options("--proxy=http:p:3128").proxy, Proxy(scope: .http, url: "p:3128"))

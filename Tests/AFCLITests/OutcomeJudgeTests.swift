@@ -168,7 +168,7 @@ final class OutcomeJudgeTests: XCTestCase {
     }
 
     func testTheOptionsMakeTheJudge() throws {
-        var options = OptionValues()
+        var options = Settings()
         XCTAssertNil(OutcomeJudge(options: options).validator)
         XCTAssertTrue(OutcomeJudge(options: options).checkStatus)
         options.acceptTypes = ["application/json"]

@@ -45,7 +45,7 @@ final class RunnerTests: BatchTestCase {
     }
 
     /// Runs `entries` with `options`, NDJSON into a file; returns the status and the lines.
-    private func execute(_ entries: [PlanEntry], options: OptionValues) throws -> (ExitStatus, [String]) {
+    private func execute(_ entries: [PlanEntry], options: Settings) throws -> (ExitStatus, [String]) {
         let path = directory + "/out.ndjson"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
@@ -69,10 +69,10 @@ final class RunnerTests: BatchTestCase {
                 census.madeRequest()
                 let request = PreparedRequest(
                     method: "POST", url: "http://127.0.0.1:1/\(index)", headers: [], body: CountedBody(census))
-                return PlannedRequest(prepared: request, options: OptionValues())
+                return PlannedRequest(prepared: request, options: Settings())
             }
         }
-        var options = OptionValues()
+        var options = Settings()
         options.parallel = 4
         options.keepGoing = true
 
@@ -96,10 +96,10 @@ final class RunnerTests: BatchTestCase {
             PlanEntry(name: "refused", origin: "test:2", isKeeper: false) {
                 PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
-                    options: OptionValues())
+                    options: Settings())
             },
         ]
-        var options = OptionValues()
+        var options = Settings()
         options.keepGoing = true
 
         // When
@@ -120,10 +120,10 @@ final class RunnerTests: BatchTestCase {
                 census.madeRequest()
                 return PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
-                    options: OptionValues())
+                    options: Settings())
             }
         }
-        let (status, lines) = try execute(entries, options: OptionValues())
+        let (status, lines) = try execute(entries, options: Settings())
         XCTAssertEqual(status, .connectionFailed)
         XCTAssertEqual(lines.count, 1)
         // The first, and at most the one prepared ahead while it was in flight (never sent).
@@ -238,8 +238,8 @@ final class RunnerTests: BatchTestCase {
 
     func testSettingsFollowTheOptionsWhetherOrNotTheyComeWithAnIdentity() throws {
         var cache = RunTransferSettings(environment: [:])
-        let plain = OptionValues()
-        var timed = OptionValues()
+        let plain = Settings()
+        var timed = Settings()
         timed.timeout = 7
         let first = NSObject()
         let second = NSObject()

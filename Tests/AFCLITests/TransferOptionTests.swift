@@ -5,7 +5,7 @@ import XCTest
 
 /// The timeout and response-limit options, and how they reach the client's settings.
 final class TransferOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 

@@ -4,7 +4,7 @@ import Glibc
 /// `afcli cache ls|show URL|rm URL|--all|prune|path`: looks at and tidies the response cache.
 struct CacheCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
 
     /// Runs the action named after `cache`.

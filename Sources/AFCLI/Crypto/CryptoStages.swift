@@ -3,11 +3,11 @@ import AFKit
 /// The encryption stage of a request from the options and the environment, and what the envelope
 /// changes in what is printed. (The decryption and envelope stages are `EventStages`.)
 final class CryptoStages {
-    private let options: OptionValues
+    private let options: Settings
     private let encryptCommand: String?
     private let envelopeSpec: EnvelopeSpec?
 
-    init(options: OptionValues, profile: EnvironmentProfile?) {
+    init(options: Settings, profile: EnvironmentProfile?) {
         self.options = options
         let settings = SettingsResolver(options, profile: profile)
         encryptCommand = settings.encryptCommand
@@ -31,7 +31,7 @@ final class CryptoStages {
 
     /// The parts to print: with `--envelope` and no `--print`/`--verbose`, only the body, since
     /// stdout gets only the result.
-    func printParts(_ resolved: OptionValues.PrintParts) -> OptionValues.PrintParts {
+    func printParts(_ resolved: Settings.PrintParts) -> Settings.PrintParts {
         guard envelopeSpec != nil, options.printParts == nil, !options.verbose, !options.offline else {
             return resolved
         }

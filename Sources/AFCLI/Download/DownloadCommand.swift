@@ -7,7 +7,7 @@ import AFKit
 /// are not taken, so a URL can never be mistaken for one.
 struct DownloadCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
     var terminal: Terminal
     /// The config environment in use: its base URL and common headers apply; nil for none.
@@ -81,12 +81,12 @@ struct DownloadCommand {
         client.acceptEncoding = nil
         client.netrcFile = RequestStores.netrcFile(options: options, environment: environment)
         client.locationTrusted = options.locationTrusted
-        if options.retry > 0, options.timeout == nil { client.idleTimeout = OptionValues.downloadRetryIdleTimeout }
+        if options.retry > 0, options.timeout == nil { client.idleTimeout = Settings.downloadRetryIdleTimeout }
         return client
     }
 
     /// Refuses combinations that cannot work, before anything is sent.
-    static func validate(_ options: OptionValues, urlCount: Int) throws {
+    static func validate(_ options: Settings, urlCount: Int) throws {
         guard urlCount > 0 else { throw UsageError.missingURL }
         if options.outputFile == "-" && options.resume { throw DownloadUsageError.resumeToStandardOutput }
         if let output = options.outputFile, output != "-", urlCount > 1 {

@@ -5,7 +5,7 @@ import Glibc
 /// environment, secrets redacted unless `--show-secrets`) and `afcli config path`.
 struct EnvironmentCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var config: ConfigSetup
 
     /// Lists the environments, or shows the one named after `show`.

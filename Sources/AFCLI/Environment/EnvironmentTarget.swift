@@ -13,7 +13,7 @@ enum EnvironmentTarget {
 
     /// The absolute URL and API path for the URL `text` typed on the command line.
     static func resolve(
-        _ text: String, options: OptionValues, profile: EnvironmentProfile?
+        _ text: String, options: Settings, profile: EnvironmentProfile?
     ) throws -> EnvironmentURL.Joined {
         if options.simulate != nil, options.local { throw EnvironmentUsageError.simulateWithLocal }
         // A local answer sets no cookies: writing the session or jar back would empty it.
@@ -46,7 +46,7 @@ enum EnvironmentTarget {
 
     /// The transport for a request: the local answer files with `--local`, else libcurl.
     static func transport(
-        options: OptionValues, profile: EnvironmentProfile?, apiPath: String, settings: TransferSettings
+        options: Settings, profile: EnvironmentProfile?, apiPath: String, settings: TransferSettings
     ) throws -> RequestTransport {
         guard options.local else { return HTTPClient(options: settings) }
         guard let directory = profile?.localDirectory else {

@@ -10,7 +10,7 @@ enum AuthStages {
 
     /// Applies `--auth-cmd` and `--aws-sigv4` to `prepared`; the AWS keys come from `-a`, else from
     /// the environment.
-    static func apply(to prepared: inout PreparedRequest, options: OptionValues) throws {
+    static func apply(to prepared: inout PreparedRequest, options: Settings) throws {
         if options.authType == .oauth2 {
             // The token itself is added by OAuth2Engine as the request starts.
             _ = try OAuth2Stage.client(options)
@@ -27,14 +27,14 @@ enum AuthStages {
     }
 
     /// What `--curl` redacts of the stages' headers: a session token from the environment.
-    static func curlSecrets(_ prepared: PreparedRequest, options: OptionValues) -> CurlSecrets {
+    static func curlSecrets(_ prepared: PreparedRequest, options: Settings) -> CurlSecrets {
         guard options.authStages.awsSigV4 != nil else { return CurlSecrets() }
         let tokens = prepared.headers.filter { $0.name.lowercased() == "x-amz-security-token" }
         return CurlSecrets(headerLines: Set(tokens.map { "\($0.name): \($0.value)" }))
     }
 
     /// Why `--curl` shows the stages' headers as `--header` lines.
-    static func curlNotes(_ options: OptionValues) -> [String] {
+    static func curlNotes(_ options: Settings) -> [String] {
         var notes: [String] = []
         if options.authStages.awsSigV4 != nil {
             notes.append(

@@ -22,7 +22,7 @@ enum InvocationBuilder {
 
     /// Builds the invocation, reading the files items name and peeking at standard input.
     static func build(
-        positionals: [String], options: OptionValues, profile: EnvironmentProfile? = nil
+        positionals: [String], options: Settings, profile: EnvironmentProfile? = nil
     ) throws -> Invocation {
         let (methodWord, urlText, items) = try split(positionals)
         var resolver = ItemResolver()
@@ -145,7 +145,7 @@ enum InvocationBuilder {
     /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
     /// With `--aws-sigv4`, `-a` holds the keys it signs with, and no credentials are sent as such;
     /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
-    static func credentials(_ options: OptionValues) throws -> Credentials? {
+    static func credentials(_ options: Settings) throws -> Credentials? {
         // -a holds the AWS keys, or the OAuth 2 client's id and secret, not credentials to send.
         guard options.authStages.awsSigV4 == nil, options.authType != .oauth2 else { return nil }
         // Checked before sending; --offline and --curl only show the request.

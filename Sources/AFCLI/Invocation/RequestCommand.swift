@@ -4,7 +4,7 @@ import Glibc
 /// Runs a request command line: build, serialize, send (or print offline), print, exit status.
 struct RequestCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
     var terminal: Terminal
     /// The config environment in use (`--env`, `AFCLI_ENV`); nil for none.
@@ -72,7 +72,7 @@ struct RequestCommand {
 
     /// The printer of the exchange: to standard output, `-o FILE`, or nowhere (`--quiet`).
     private func makePrinter(
-        _ prepared: PreparedRequest, parts: OptionValues.PrintParts, toTerminal: Bool
+        _ prepared: PreparedRequest, parts: Settings.PrintParts, toTerminal: Bool
     ) -> ExchangePrinter {
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminal: terminal)
         // `-o -` is standard output (curl, wget, HTTPie), written as an output file is: the body
@@ -95,7 +95,7 @@ struct RequestCommand {
     /// Checks the options that may name standard output as `-` besides `-o -` (`--log-file`,
     /// `--cache-transition-output`): standard output carries the response unless `-o FILE` or
     /// `--quiet` sends it elsewhere, and the two must not mix into one stream.
-    static func claimStandardOutput(_ options: OptionValues) throws {
+    static func claimStandardOutput(_ options: Settings) throws {
         let carrying = options.outputFile == "-" || (options.outputFile == nil && !options.quiet) ? "the response" : nil
         if RequestLogger.isWanted(options) {
             try StandardStreams.claim(

@@ -13,7 +13,7 @@ enum RequestPreparation {
     /// libcurl (`CacheStage.acceptEncoding`); `acceptLanguage`: see `RequestSerializer.prepare`;
     /// `crypto`: the caller's stages when it uses them after sending too, else made here.
     static func serialize(
-        _ spec: inout RequestSpec, options: OptionValues, environment: [String: String],
+        _ spec: inout RequestSpec, options: Settings, environment: [String: String],
         standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil,
         acceptLanguage: String? = nil, crypto: CryptoStages? = nil, acceptEncoding: String? = nil
     ) throws -> PreparedRequest {
@@ -35,7 +35,7 @@ enum RequestPreparation {
     /// serialized as the file writes them, pass here too, so that `--encrypt-cmd`, `--compress`,
     /// `--auth-cmd` and `--aws-sigv4` act on every request of a run.
     static func encode(
-        _ prepared: inout PreparedRequest, options: OptionValues, profile: EnvironmentProfile?,
+        _ prepared: inout PreparedRequest, options: Settings, profile: EnvironmentProfile?,
         crypto: CryptoStages? = nil
     ) throws {
         if let crypto {

@@ -27,7 +27,7 @@ struct RequestStores {
 
     /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
     /// that cannot be read or parsed throws before anything is sent.
-    init(options: OptionValues, environment: [String: String], spec: inout RequestSpec) throws {
+    init(options: Settings, environment: [String: String], spec: inout RequestSpec) throws {
         if let jar = options.cookieJar { try SessionStore.checkCookieJar(jar) }
         if let value = options.session {
             let path = try SessionStore.path(
@@ -54,7 +54,7 @@ struct RequestStores {
 
     /// The netrc file libcurl may take credentials from (`$NETRC`, else `~/.netrc`), nil with
     /// `--ignore-netrc`; warns when the file holds passwords that others can read.
-    static func netrcFile(options: OptionValues, environment: [String: String]) -> String? {
+    static func netrcFile(options: Settings, environment: [String: String]) -> String? {
         let file: String?
         if options.ignoreNetrc {
             file = nil

@@ -57,7 +57,7 @@ extension OptionTable {
     ]
 }
 
-/// The values of `--aws-sigv4` and `--auth-cmd`, kept together in `OptionValues.authStages`.
+/// The values of `--aws-sigv4` and `--auth-cmd`, kept together in `Settings.authStages`.
 package struct AuthStageOptions: Equatable, Sendable {
     /// `--aws-sigv4`: the provider scope (`aws:amz:REGION:SERVICE`).
     package var awsSigV4: String? = nil

@@ -1,6 +1,6 @@
 import AFKit
 
-/// The response cache's settings from the command line (`OptionValues.cache`).
+/// The response cache's settings from the command line (`Settings.cache`).
 package struct CacheOptions: Equatable, Sendable {
     /// `--cache[=MODE]` / `--no-cache`; nil when neither was given (the environment decides).
     package var mode: CacheMode? = nil

@@ -24,9 +24,9 @@ extension OptionTable {
                 + "part of --print and with --verbose; json prints them as one line of JSON with AFNetworking's "
                 + "NSURLSessionTaskMetrics names, in place of the table when m is printed, else on standard "
                 + "error, so that standard output keeps the body.",
-            completion: .words(OptionValues.MetaFormat.allCases.map(\.rawValue)),
+            completion: .words(Settings.MetaFormat.allCases.map(\.rawValue)),
             apply: { values, text in
-                guard let format = OptionValues.MetaFormat(rawValue: text ?? "") else {
+                guard let format = Settings.MetaFormat(rawValue: text ?? "") else {
                     throw OptionValueError("is not table or json")
                 }
                 values.metaFormat = format
@@ -35,7 +35,7 @@ extension OptionTable {
     ]
 }
 
-extension OptionValues {
+extension Settings {
     /// `--meta`: how the metrics are printed.
     package enum MetaFormat: String, CaseIterable, Equatable, Sendable {
         /// The phase table (`--print=m`, `--verbose`).

@@ -97,7 +97,7 @@ extension OptionTable {
     /// An HTTP version switch sharing the `httpVersion` destination; `--http3` is refused when
     /// libcurl lacks HTTP/3.
     static func versionSwitch(
-        scope: CommandScope, _ version: OptionValues.HTTPVersion, help: String, description: String
+        scope: CommandScope, _ version: Settings.HTTPVersion, help: String, description: String
     ) -> OptionSpec {
         OptionSpec(
             long: "http" + version.rawValue, scope: scope, group: .network, help: help,
@@ -114,7 +114,7 @@ extension OptionTable {
 
     /// `-4` or `-6`, sharing the `addressFamily` destination.
     private static func addressFamilySwitch(
-        _ family: OptionValues.AddressFamily, scope: CommandScope, short: Character, help: String
+        _ family: Settings.AddressFamily, scope: CommandScope, short: Character, help: String
     ) -> OptionSpec {
         OptionSpec(
             long: family.rawValue, scope: scope, short: short, group: .network, help: help,

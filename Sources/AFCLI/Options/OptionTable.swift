@@ -50,7 +50,7 @@ package enum OptionTable {
 
     /// A `--print` shorthand sharing the `printParts` destination with `--print`.
     private static func printSwitch(
-        _ parts: OptionValues.PrintParts, long: String, scope: CommandScope, short: Character, help: String,
+        _ parts: Settings.PrintParts, long: String, scope: CommandScope, short: Character, help: String,
         description: String
     ) -> OptionSpec {
         OptionSpec(
@@ -158,9 +158,9 @@ package enum OptionTable {
                 + "--oauth2-token-url for the client -a CLIENT_ID:CLIENT_SECRET). basic is the default. ntlm and "
                 + "negotiate are refused before sending (exit 2) when libcurl lacks them, or, for negotiate, when "
                 + "there is no Kerberos credential cache.",
-            completion: .words(OptionValues.AuthType.allCases.map(\.rawValue)),
+            completion: .words(Settings.AuthType.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.authType = try OptionValueParser.choice(text ?? "", of: OptionValues.AuthType.self)
+                values.authType = try OptionValueParser.choice(text ?? "", of: Settings.AuthType.self)
             },
             reset: { $0.authType = .basic }),
     ]
@@ -233,7 +233,7 @@ package enum OptionTable {
                 + "about once a second. It also bounds connecting unless --connect-timeout is given. A slow "
                 + "but steady transfer never hits it; --max-time limits the whole exchange. There is no limit "
                 + "by default, except that afcli download --retry gives up on a stalled server after "
-                + "\(Int(OptionValues.downloadRetryIdleTimeout)) seconds (and retries).",
+                + "\(Int(Settings.downloadRetryIdleTimeout)) seconds (and retries).",
             apply: { values, text in values.timeout = try OptionValueParser.positiveSeconds(text ?? "") },
             reset: { $0.timeout = nil }),
         OptionSpec(
@@ -489,9 +489,9 @@ package enum OptionTable {
             long: "tls-min", scope: .handshaking, valueName: "VERSION", group: .network,
             help: "oldest TLS version accepted: 1.2 or 1.3",
             description: "Refuse to connect with a TLS version older than VERSION, 1.2 or 1.3.",
-            completion: .words(OptionValues.TLSMinimum.allCases.map(\.rawValue)),
+            completion: .words(Settings.TLSMinimum.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.tlsMinimum = try OptionValueParser.choice(text ?? "", of: OptionValues.TLSMinimum.self)
+                values.tlsMinimum = try OptionValueParser.choice(text ?? "", of: Settings.TLSMinimum.self)
             },
             reset: { $0.tlsMinimum = nil }),
         OptionSpec(
@@ -529,9 +529,9 @@ package enum OptionTable {
                 + "colors only colours them, format only formats them (JSON indented 4, XML indented 2), and none "
                 + "prints the exact bytes (the default into a pipe or file). --pretty=all and --pretty=colors write "
                 + "colour even into a pipe or file.",
-            completion: .words(OptionValues.PrettyMode.allCases.map(\.rawValue)),
+            completion: .words(Settings.PrettyMode.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.pretty = try OptionValueParser.choice(text ?? "", of: OptionValues.PrettyMode.self)
+                values.pretty = try OptionValueParser.choice(text ?? "", of: Settings.PrettyMode.self)
             },
             reset: { $0.pretty = nil }),
         OptionSpec(
@@ -539,9 +539,9 @@ package enum OptionTable {
             help: "colour scheme: auto, mono, monokai...",
             description: "The colour scheme for headers and bodies: auto (the terminal's own colours, the default), "
                 + "mono (bold and dim only), monokai or solarized (256 colours).",
-            completion: .words(OptionValues.ColorStyle.allCases.map(\.rawValue)),
+            completion: .words(Settings.ColorStyle.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.style = try OptionValueParser.choice(text ?? "", of: OptionValues.ColorStyle.self)
+                values.style = try OptionValueParser.choice(text ?? "", of: Settings.ColorStyle.self)
             },
             reset: { $0.style = .auto }),
         OptionSpec(
@@ -605,9 +605,9 @@ package enum OptionTable {
                 + "formatted when it is JSON, [DONE] shown as the end; piped, the body exactly as received. "
                 + "json: one compact JSON object per event, {\"event\":…,\"id\":…,\"data\":…} (data parsed "
                 + "when it is JSON, else a string), or one JSON-lines value per line, flushed each, for jq.",
-            completion: .words(OptionValues.EventsMode.allCases.map(\.rawValue)),
+            completion: .words(Settings.EventsMode.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.events = try OptionValueParser.choice(text ?? "", of: OptionValues.EventsMode.self)
+                values.events = try OptionValueParser.choice(text ?? "", of: Settings.EventsMode.self)
             },
             reset: { $0.events = .auto }),
     ]
@@ -637,9 +637,9 @@ package enum OptionTable {
             help: "log each request: cj or none",
             description: "Write a log block for each request to standard error, in CJNetwork's format (cj): the "
                 + "address, the parameters before and after serialization, and the result.",
-            completion: .words(OptionValues.RequestLogFormat.allCases.map(\.rawValue)),
+            completion: .words(Settings.RequestLogFormat.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.log = try OptionValueParser.choice(text ?? "", of: OptionValues.RequestLogFormat.self)
+                values.log = try OptionValueParser.choice(text ?? "", of: Settings.RequestLogFormat.self)
             },
             reset: { $0.log = nil }),
         OptionSpec(

@@ -16,7 +16,7 @@ struct SettingsResolver {
     /// The config environment in force; nil for none.
     let profile: EnvironmentProfile?
 
-    init(_ options: OptionValues, profile: EnvironmentProfile?) {
+    init(_ options: Settings, profile: EnvironmentProfile?) {
         crypto = options.crypto
         cache = options.cache
         self.profile = profile

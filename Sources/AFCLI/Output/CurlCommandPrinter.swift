@@ -7,7 +7,7 @@ enum CurlCommandPrinter {
     /// error; `settings` are the client options the request would be sent with, `stored` the
     /// secrets that came from files (a session).
     static func print(
-        _ prepared: PreparedRequest, settings: TransferSettings, options: OptionValues, spec: RequestSpec,
+        _ prepared: PreparedRequest, settings: TransferSettings, options: Settings, spec: RequestSpec,
         stored: CurlSecrets
     ) throws {
         var secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
@@ -27,7 +27,7 @@ enum CurlCommandPrinter {
     /// The secrets that were not typed on the command line: a password asked for on the terminal
     /// (`-a USER` without `:PASS`), and the header value made from it. A password typed with `-a`
     /// is printed as typed, as the command line already shows it.
-    static func secrets(_ spec: RequestSpec, _ options: OptionValues) -> CurlSecrets {
+    static func secrets(_ spec: RequestSpec, _ options: Settings) -> CurlSecrets {
         guard let auth = options.auth, !auth.contains(":"), options.authType != .bearer else { return CurlSecrets() }
         return spec.credentials.map(CurlSecrets.credentials) ?? CurlSecrets()
     }
@@ -35,13 +35,13 @@ enum CurlCommandPrinter {
 
 /// Shows a single request as the curl command that sends it (`--curl`), instead of sending it.
 final class CurlCommandPreviewer: RequestPreviewer {
-    private let options: OptionValues
+    private let options: Settings
     private let spec: RequestSpec
     private let stored: CurlSecrets
 
     /// `spec` is what the user asked for (the credentials typed or asked for), `stored` what the
     /// session supplied: both are redacted unless `--show-secrets`.
-    init(options: OptionValues, spec: RequestSpec, stored: CurlSecrets) {
+    init(options: Settings, spec: RequestSpec, stored: CurlSecrets) {
         self.options = options
         self.spec = spec
         self.stored = stored

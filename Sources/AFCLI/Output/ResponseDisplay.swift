@@ -1,6 +1,6 @@
 import AFKit
 
-extension OptionValues {
+extension Settings {
     /// `--pretty`: what is done to a response body, HTTPie's values.
     package enum PrettyMode: String, CaseIterable, Equatable, Sendable {
         /// Formatted and coloured.
@@ -91,7 +91,7 @@ struct ResponseDisplay {
     var colors = false
     /// Output goes to a terminal (binary notices, image summaries, charset conversion).
     var isTerminal = false
-    var style = OptionValues.ColorStyle.auto
+    var style = Settings.ColorStyle.auto
     /// `--indent`, else 4 for JSON and 2 for XML.
     var indent: Int?
     var sortsKeys = false
@@ -108,7 +108,7 @@ struct ResponseDisplay {
 
     /// The display for the options, where output goes and whether it takes colour by default
     /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
-    init(options: OptionValues, toTerminal: Bool, terminal: Terminal) {
+    init(options: Settings, toTerminal: Bool, terminal: Terminal) {
         isTerminal = toTerminal
         switch options.pretty {
         case .all?: (formats, colors) = (true, true)

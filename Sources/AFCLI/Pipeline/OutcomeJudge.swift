@@ -17,7 +17,7 @@ struct OutcomeJudge {
     }
 
     /// The judge `options` ask for.
-    init(options: OptionValues) {
+    init(options: Settings) {
         let validates = options.acceptStatus != nil || options.acceptTypes != nil
         validator =
             validates

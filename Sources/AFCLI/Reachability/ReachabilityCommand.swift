@@ -8,7 +8,7 @@ import Glibc
 /// runs until interrupted and exits with 130.
 struct ReachabilityCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
 
     /// Evaluates (or watches) the target and prints the answer.
     func run() throws -> ExitStatus {

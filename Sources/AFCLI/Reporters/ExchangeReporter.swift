@@ -5,7 +5,7 @@ import AFKit
 /// written back, and the verdict told as a message. A transfer that failed is thrown, as any
 /// error of a single request is, after the printer and `--write-out` had their say.
 final class ExchangeReporter: RunReporter {
-    private let options: OptionValues
+    private let options: Settings
     private let terminal: Terminal
     private let printer: ExchangePrinter
     private let metrics: MetricsOutput
@@ -21,8 +21,8 @@ final class ExchangeReporter: RunReporter {
     private var request: PreparedRequest?
 
     init(
-        options: OptionValues, terminal: Terminal, printer: ExchangePrinter, metrics: MetricsOutput,
-        stores: RequestStores, toTerminal: Bool, parts: OptionValues.PrintParts
+        options: Settings, terminal: Terminal, printer: ExchangePrinter, metrics: MetricsOutput,
+        stores: RequestStores, toTerminal: Bool, parts: Settings.PrintParts
     ) {
         self.options = options
         self.terminal = terminal

@@ -6,8 +6,8 @@ enum BatchCredentials {
     /// `options` with a password typed now for `-a USER` (basic or digest); unchanged otherwise.
     /// `ask` is the terminal prompt (replaced in tests).
     static func resolvingPassword(
-        _ options: OptionValues, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
-    ) throws -> OptionValues {
+        _ options: Settings, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
+    ) throws -> Settings {
         guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return options }
         var resolved = options
         resolved.auth = auth + ":" + (try ask(auth) ?? "")

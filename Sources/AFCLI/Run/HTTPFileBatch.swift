@@ -25,7 +25,7 @@ enum HTTPFileBatch {
         let shared: SharedOptions
         let environment: [String: String]
 
-        init(builder: HTTPFileRequestBuilder, options: OptionValues, environment: [String: String]) {
+        init(builder: HTTPFileRequestBuilder, options: Settings, environment: [String: String]) {
             self.builder = builder
             shared = SharedOptions(options)
             self.environment = environment
@@ -34,7 +34,7 @@ enum HTTPFileBatch {
 
     /// The entries of the file at `path`, in file order.
     static func load(
-        path: String, options: OptionValues, environment: [String: String]
+        path: String, options: Settings, environment: [String: String]
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // The file may be a pipe or a device (`<(envsubst < api.http)`, `/dev/stdin`), read once.
         let bytes = try read(

@@ -6,7 +6,7 @@ import Glibc
 struct RunCommand {
     /// `run` and SOURCE.
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
     var terminal: Terminal
     /// The config environment for command lines on standard input (`afcli --env NAME run -`);

@@ -25,7 +25,7 @@ struct RunCookieStore {
     /// Reads the session and checks the jar; a file that cannot be used stops the run before
     /// anything is sent.
     /// `firstURL` (the run's first request's) chooses the file of a session NAME.
-    init(options: OptionValues, environment: [String: String], firstURL: @autoclosure () -> String) throws {
+    init(options: Settings, environment: [String: String], firstURL: @autoclosure () -> String) throws {
         if let jar = options.cookieJar { try SessionStore.checkCookieJar(jar) }
         cookieJar = options.cookieJar
         writesSession = !options.sessionReadOnly

@@ -10,7 +10,7 @@ import Glibc
 /// checks a pin against the server.
 struct PinCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
 
     /// Connects, prints the pins and returns the exit status (TLS failures are thrown).
     func run() throws -> ExitStatus {

@@ -7,7 +7,7 @@ import AFKit
 /// destinations: the last option given wins, and a `--no-X` form clears the field only when it
 /// still holds the value X would have set. Relations between fields (which parts to print, for
 /// instance) are resolved in one place, `resolvedPrintParts(stdoutIsTerminal:)`.
-package struct OptionValues: Equatable, Sendable {
+package struct Settings: Equatable, Sendable {
     // MARK: - Request
 
     /// `-X/--method`: the method token exactly as typed (methods are case-sensitive, RFC 9110
@@ -73,7 +73,7 @@ package struct OptionValues: Equatable, Sendable {
     package var maxRedirects: Int = 30
     /// `--timeout`: seconds the transfer may go without receiving or sending a byte (an idle
     /// timeout, as HTTPie's); nil for no limit (downloads with `--retry` default to
-    /// `OptionValues.downloadRetryIdleTimeout`).
+    /// `Settings.downloadRetryIdleTimeout`).
     package var timeout: Double? = nil
     /// The idle timeout of `afcli download --retry` when `--timeout` is not given: AFNetworking's
     /// default `timeoutInterval`, so a stalled server is retried instead of waited on for ever.
@@ -186,7 +186,7 @@ package struct OptionValues: Equatable, Sendable {
     /// `--reconnect`: connect a dropped GET event stream again, up to `retry` times.
     package var reconnect: Bool = false
 
-    // MARK: - TLS and reachability (types in Security/OptionValues+Security.swift)
+    // MARK: - TLS and reachability (types in Security/Settings+Security.swift)
 
     /// `--verify`, `-k/--insecure`: how the server's chain is verified; nil for the default, yes.
     package var verify: Verification? = nil
@@ -234,7 +234,7 @@ package struct OptionValues: Equatable, Sendable {
     package init() {}
 }
 
-extension OptionValues {
+extension Settings {
     /// The credentials scheme `-A/--auth-type` selects.
     package enum AuthType: String, CaseIterable, Equatable, Sendable {
         case basic

@@ -1,7 +1,7 @@
 import AFKit
 import Glibc
 
-extension OptionValues {
+extension Settings {
     /// What `--verify` (and `-k/--insecure`) asks for, as HTTPie spells it.
     package enum Verification: Equatable, Sendable {
         /// Verify against the system's CAs (the default).
@@ -22,7 +22,7 @@ extension OptionValues {
 /// Checks the values of the TLS and reachability options as the parser reads them.
 enum SecurityOptionParser {
     /// `yes`/`true`, `no`/`false` (any case), or an existing CA bundle file or directory.
-    static func verification(_ text: String) throws(OptionValueError) -> OptionValues.Verification {
+    static func verification(_ text: String) throws(OptionValueError) -> Settings.Verification {
         switch text.lowercased() {
         case "yes", "true": return .yes
         case "no", "false": return .no
@@ -71,7 +71,7 @@ enum SecurityOptionParser {
 enum SecurityOptions {
     /// The policy the options describe, with pinned certificate files read; throws
     /// `SecurityPolicyError` for unreadable files.
-    static func policy(from options: OptionValues) throws(SecurityPolicyError) -> SecurityPolicy {
+    static func policy(from options: Settings) throws(SecurityPolicyError) -> SecurityPolicy {
         var policy = SecurityPolicy()
         switch options.verify {
         case nil, .yes?:
@@ -105,7 +105,7 @@ enum SecurityOptions {
     }
 
     /// The libcurl TLS settings for a request to `url`, after AF's checks.
-    static func tlsOptions(_ options: OptionValues, forURL url: String) throws(SecurityPolicyError) -> TLSOptions {
+    static func tlsOptions(_ options: Settings, forURL url: String) throws(SecurityPolicyError) -> TLSOptions {
         let policy = try policy(from: options)
         try policy.validate(forURL: url)
         return policy.tlsOptions
@@ -113,7 +113,7 @@ enum SecurityOptions {
 
     /// Sets the TLS settings and `--resolve` entries of a client that will request `url`.
     static func configure(
-        _ client: inout TransferSettings, options: OptionValues, url: String
+        _ client: inout TransferSettings, options: Settings, url: String
     ) throws(SecurityPolicyError) {
         let policy = try policy(from: options)
         try policy.validate(forURL: url)
@@ -122,7 +122,7 @@ enum SecurityOptions {
 
     /// Sets the TLS settings of a policy already made (and checked for the URL by the caller) and
     /// the `--resolve` entries; a batch makes the policy once for many requests.
-    static func configure(_ client: inout TransferSettings, options: OptionValues, policy: SecurityPolicy) {
+    static func configure(_ client: inout TransferSettings, options: Settings, policy: SecurityPolicy) {
         client.tls = policy.tlsOptions
         client.resolve = options.resolve
     }
