@@ -16,10 +16,11 @@ final class CacheOptionTests: XCTestCase {
     }
 
     func testCacheFlagAndInlineModes() throws {
-        XCTAssertEqual(try options(["--cache"]).cache.mode, .http)
-        XCTAssertEqual(try options(["--cache=only"]).cache.mode, .only)
-        XCTAssertEqual(try options(["--cache=cj-then-network", "--cache-ttl", "1h"]).cache.lifetime, .seconds(3600))
-        XCTAssertEqual(try options(["--cache", "--no-cache"]).cache.mode, .off)
+        XCTAssertEqual(try options(["--cache"]).pipeline.cache.mode, .http)
+        XCTAssertEqual(try options(["--cache=only"]).pipeline.cache.mode, .only)
+        XCTAssertEqual(
+            try options(["--cache=cj-then-network", "--cache-ttl", "1h"]).pipeline.cache.lifetime, .seconds(3600))
+        XCTAssertEqual(try options(["--cache", "--no-cache"]).pipeline.cache.mode, .off)
         XCTAssertThrowsError(try options(["--cache=sometimes"])) { error in
             XCTAssertTrue("\(error)".contains("is not http, refresh, only, cj-first or cj-then-network"), "\(error)")
         }

@@ -10,10 +10,10 @@ final class CurlOptionTests: XCTestCase {
     }
 
     func testFlagsAndTheirNegations() throws {
-        XCTAssertTrue(try options("--curl").curl)
-        XCTAssertFalse(try options("--curl", "--no-curl").curl)
-        XCTAssertTrue(try options("--show-secrets").showSecrets)
-        XCTAssertFalse(try options().showSecrets)
+        XCTAssertTrue(try options("--curl").request.curl)
+        XCTAssertFalse(try options("--curl", "--no-curl").request.curl)
+        XCTAssertTrue(try options("--show-secrets").request.showSecrets)
+        XCTAssertFalse(try options().request.showSecrets)
     }
 
     func testAPasswordAskedForIsASecretOneTypedIsNot() throws {

@@ -68,25 +68,25 @@ final class HTTPFileBatchTests: BatchTestCase {
 
     func testDirectivesOverrideTheRunsOptions() throws {
         var options = Settings()
-        options.follow = true
-        options.timeout = 30
-        options.connectTimeout = 3
+        options.transfer.follow = true
+        options.transfer.timeout = 30
+        options.transfer.connectTimeout = 3
         let entries = try load(
             "# @no-redirect\n# @timeout 5\n# @connection-timeout 500 ms\nGET :9/a\n###\nGET :9/b\n", options: options)
         let first = try entries[0].prepare().options
-        XCTAssertEqual(first.follow, false)
-        XCTAssertEqual(first.timeout, 5)
-        XCTAssertEqual(first.connectTimeout, 0.5)
+        XCTAssertEqual(first.transfer.follow, false)
+        XCTAssertEqual(first.transfer.timeout, 5)
+        XCTAssertEqual(first.transfer.connectTimeout, 0.5)
         let second = try entries[1].prepare().options
-        XCTAssertEqual(second.follow, true)
-        XCTAssertEqual(second.timeout, 30)
-        XCTAssertEqual(second.connectTimeout, 3)
+        XCTAssertEqual(second.transfer.follow, true)
+        XCTAssertEqual(second.transfer.timeout, 30)
+        XCTAssertEqual(second.transfer.connectTimeout, 3)
     }
 
     func testTheRunsBaseURLAndCredentialsApply() throws {
         var options = Settings()
-        options.baseURL = "http://127.0.0.1:9/api/"
-        options.auth = "ann:secret"
+        options.request.baseURL = "http://127.0.0.1:9/api/"
+        options.request.auth = "ann:secret"
         let entries = try load("GET users/1\n###\nGET users/2\nAuthorization: Bearer t\n", options: options)
         XCTAssertEqual(
             try summary(entries[0]),
@@ -103,17 +103,17 @@ final class HTTPFileBatchTests: BatchTestCase {
         let text =
             "@path = /v1/{{resource}}\n@resource = users\n\nPOST http://{{host}}{{path}}\nAuthorization: Bearer {{token}}\n\n{\"id\": \"{{ resource }}\"}\n"
         var options = Settings()
-        options.environmentName = "dev"
+        options.environment.name = "dev"
         let entries = try load(text, options: options)
         XCTAssertEqual(
             try summary(entries[0]),
             "POST http://127.0.0.1:9/v1/users\nAccept: */*\nAuthorization: Bearer private\n\n{\"id\": \"users\"}")
 
-        options.environmentName = "qa"
+        options.environment.name = "qa"
         XCTAssertEqual(
             message { try self.load(text, options: options) },
             "--env qa: no such environment in the environment files (known: dev, prod)")
-        options.environmentName = "prod"
+        options.environment.name = "prod"
         let path = directory + "/api.http"
         XCTAssertEqual(
             message { try self.load(text, options: options)[0].prepare() },
@@ -126,7 +126,7 @@ final class HTTPFileBatchTests: BatchTestCase {
 
     func testAnEnvironmentNeedsTheEnvironmentFiles() throws {
         var options = Settings()
-        options.environmentName = "dev"
+        options.environment.name = "dev"
         XCTAssertEqual(
             message { try self.load("GET :9/a", options: options) },
             "--env dev: there is no http-client.env.json or http-client.private.env.json beside the file")
@@ -206,7 +206,7 @@ final class HTTPFileBatchTests: BatchTestCase {
 
     func testCompressionFromTheRunsOptions() throws {
         var options = Settings()
-        options.compress = true
+        options.request.compress = true
         let entries = try load(
             "POST http://127.0.0.1:9/z\n\n" + String(repeating: "compressible ", count: 100), options: options)
         let prepared = try entries[0].prepare().prepared

@@ -171,12 +171,12 @@ final class OutcomeJudgeTests: XCTestCase {
         var options = Settings()
         XCTAssertNil(OutcomeJudge(options: options).validator)
         XCTAssertTrue(OutcomeJudge(options: options).checkStatus)
-        options.acceptTypes = ["application/json"]
+        options.pipeline.acceptTypes = ["application/json"]
         // --accept-type alone keeps AF's acceptable codes.
         XCTAssertEqual(
             OutcomeJudge(options: options).validator,
             ResponseValidator(acceptableStatusCodes: .successful, acceptableContentTypes: ["application/json"]))
-        options.checkStatus = false
+        options.pipeline.checkStatus = false
         XCTAssertFalse(OutcomeJudge(options: options).checkStatus)
     }
 }

@@ -50,9 +50,9 @@ final class RunnerTests: BatchTestCase {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         let output = OutputStream(descriptor: descriptor, target: path, closesOnDeinit: true)
-        let parallel = options.parallel ?? 1
+        let parallel = options.run.parallel ?? 1
         let plan = RunPlan(
-            entries: entries, parallel: parallel, keepGoing: options.keepGoing,
+            entries: entries, parallel: parallel, keepGoing: options.run.keepGoing,
             transferSettings: RunTransferSettings(environment: [:]))
         let reporter = RunLineReporter(total: entries.count, directory: nil, output: output, stderrIsTerminal: false)
         let status = try Runner(plan: plan, delivery: .send(try MultiClient(maxConnections: parallel)), reporter: reporter).run()
@@ -73,8 +73,8 @@ final class RunnerTests: BatchTestCase {
             }
         }
         var options = Settings()
-        options.parallel = 4
-        options.keepGoing = true
+        options.run.parallel = 4
+        options.run.keepGoing = true
 
         // When
         let (status, lines) = try execute(entries, options: options)
@@ -100,7 +100,7 @@ final class RunnerTests: BatchTestCase {
             },
         ]
         var options = Settings()
-        options.keepGoing = true
+        options.run.keepGoing = true
 
         // When
         let (status, lines) = try execute(entries, options: options)
@@ -240,7 +240,7 @@ final class RunnerTests: BatchTestCase {
         var cache = RunTransferSettings(environment: [:])
         let plain = Settings()
         var timed = Settings()
-        timed.timeout = 7
+        timed.transfer.timeout = 7
         let first = NSObject()
         let second = NSObject()
         XCTAssertNil(try cache.settings(for: plain, identity: ObjectIdentifier(first), url: "http://h/").idleTimeout)

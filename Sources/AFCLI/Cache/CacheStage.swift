@@ -85,7 +85,7 @@ enum CacheStage {
     static func acceptEncoding(
         options: Settings, profile: EnvironmentProfile?, environment: [String: String]
     ) throws -> String {
-        guard !options.offline, !options.curl, try mode(options: options, profile: profile) != .off,
+        guard !options.request.offline, !options.request.curl, try mode(options: options, profile: profile) != .off,
             let directory = CacheDirectory.path(environment: environment)
         else { return RequestPreparation.acceptEncoding }
         return RememberedAcceptEncoding.value(cacheDirectory: directory)

@@ -10,14 +10,14 @@ enum OAuth2Stage {
     /// (as for any request without credentials of its own).
     /// `keeper` keeps tokens instead of the token store (a session's `OAuth2SessionTokens`).
     static func client(_ options: Settings, keeper: (any OAuth2TokenKeeper)? = nil) throws -> OAuth2Client {
-        guard let tokenURL = options.authStages.oauth2TokenURL else { throw OAuth2Error.missingTokenURL }
+        guard let tokenURL = options.request.authStages.oauth2TokenURL else { throw OAuth2Error.missingTokenURL }
         var client: (id: String, secret: String)?
-        if let auth = options.auth {
+        if let auth = options.request.auth {
             guard let colon = auth.firstIndex(of: ":"), colon != auth.startIndex else { throw OAuth2Error.missingClient }
             client = (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
         }
         return OAuth2Client(
-            tokenURL: tokenURL, client: client, scope: options.authStages.oauth2Scope,
+            tokenURL: tokenURL, client: client, scope: options.request.authStages.oauth2Scope,
             store: keeper ?? OAuth2TokenStore(directory: tokenDirectory()))
     }
 
@@ -37,8 +37,10 @@ enum OAuth2Stage {
     static func wrap(
         _ engine: any ExchangeEngine, options: Settings, keeper: (any OAuth2TokenKeeper)? = nil
     ) throws -> any ExchangeEngine {
-        guard options.authType == .oauth2 || options.authStages.oauth2TokenURL != nil else { return engine }
+        guard options.request.authType == .oauth2 || options.request.authStages.oauth2TokenURL != nil else {
+            return engine
+        }
         return OAuth2Engine(
-            wrapping: engine, client: try client(options, keeper: keeper), showsSecrets: options.showSecrets)
+            wrapping: engine, client: try client(options, keeper: keeper), showsSecrets: options.request.showSecrets)
     }
 }

@@ -23,10 +23,10 @@ struct MetricsOutput {
     /// Reads and parses `--write-out` and reports its unknown variables, as curl does.
     init(options: Settings, stdoutIsTerminal: Bool) throws {
         toTerminal = stdoutIsTerminal
-        format = options.metaFormat
-        warns = !options.quiet
-        asksForMetadata = options.printParts?.contains(.metadata) == true
-        guard let text = options.writeOut else {
+        format = options.output.metaFormat
+        warns = !options.output.quiet
+        asksForMetadata = options.output.printParts?.contains(.metadata) == true
+        guard let text = options.output.writeOut else {
             writeOut = nil
             return
         }

@@ -17,8 +17,8 @@ struct SettingsResolver {
     let profile: EnvironmentProfile?
 
     init(_ options: Settings, profile: EnvironmentProfile?) {
-        crypto = options.crypto
-        cache = options.cache
+        crypto = options.pipeline.crypto
+        cache = options.pipeline.cache
         self.profile = profile
     }
 

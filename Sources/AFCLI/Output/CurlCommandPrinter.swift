@@ -10,14 +10,14 @@ enum CurlCommandPrinter {
         _ prepared: PreparedRequest, settings: TransferSettings, options: Settings, spec: RequestSpec,
         stored: CurlSecrets
     ) throws {
-        var secrets = options.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
-        if !options.authStages.isEmpty, !options.showSecrets {
+        var secrets = options.request.showSecrets ? CurlSecrets() : secrets(spec, options).union(stored)
+        if !options.request.authStages.isEmpty, !options.request.showSecrets {
             secrets = secrets.union(AuthStages.curlSecrets(prepared, options: options))
         }
         var command = try CurlCommand(request: prepared, options: settings, secrets: secrets)
         for note in AuthStages.curlNotes(options) { ErrorReporter.note(note) }
         // afcli's --write-out is curl's, format and @FILE alike.
-        if let writeOut = options.writeOut { command.arguments += ["--write-out", writeOut] }
+        if let writeOut = options.output.writeOut { command.arguments += ["--write-out", writeOut] }
         for note in command.notes { ErrorReporter.note(note) }
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
         try stream.write(command.shellLine + "\n")
@@ -28,7 +28,9 @@ enum CurlCommandPrinter {
     /// (`-a USER` without `:PASS`), and the header value made from it. A password typed with `-a`
     /// is printed as typed, as the command line already shows it.
     static func secrets(_ spec: RequestSpec, _ options: Settings) -> CurlSecrets {
-        guard let auth = options.auth, !auth.contains(":"), options.authType != .bearer else { return CurlSecrets() }
+        guard let auth = options.request.auth, !auth.contains(":"), options.request.authType != .bearer else {
+            return CurlSecrets()
+        }
         return spec.credentials.map(CurlSecrets.credentials) ?? CurlSecrets()
     }
 }

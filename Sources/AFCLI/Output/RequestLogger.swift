@@ -68,7 +68,7 @@ final class RequestLogger {
 
     /// Whether the options ask for the request log.
     static func isWanted(_ options: Settings) -> Bool {
-        (options.log ?? (options.logFile != nil ? .cj : .none)) == .cj
+        (options.pipeline.log ?? (options.pipeline.logFile != nil ? .cj : .none)) == .cj
     }
 
     /// Where the log goes: the `--log-file`, opened (the caller closes a descriptor above 2),
@@ -76,7 +76,7 @@ final class RequestLogger {
     /// log. Throws when the log file cannot be opened.
     static func openTarget(_ options: Settings) throws -> Int32? {
         guard isWanted(options) else { return nil }
-        guard let path = options.logFile else { return STDERR_FILENO }
+        guard let path = options.pipeline.logFile else { return STDERR_FILENO }
         if StandardStreams.isStandardOutput(path) { return STDOUT_FILENO }
         return try openLogFile(path)
     }

@@ -110,7 +110,7 @@ struct ResponseDisplay {
     /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
     init(options: Settings, toTerminal: Bool, terminal: Terminal) {
         isTerminal = toTerminal
-        switch options.pretty {
+        switch options.output.pretty {
         case .all?: (formats, colors) = (true, true)
         case .colors?: (formats, colors) = (false, true)
         case .format?: (formats, colors) = (true, false)
@@ -118,15 +118,15 @@ struct ResponseDisplay {
         // Forced colour leaves the layout alone, as --pretty=colors does.
         case nil: (formats, colors) = (toTerminal, toTerminal ? terminal.colorsStdout : terminal.forcesColor)
         }
-        style = options.style
-        indent = options.indent
-        sortsKeys = options.sorted
-        dropsNulls = options.dropNulls
-        plistDisplay = options.plistAs
-        streams = options.stream
-        eventsAsJSON = options.events == .json
-        quiet = options.quiet
-        jsonPath = options.jsonPath
+        style = options.output.style
+        indent = options.output.indent
+        sortsKeys = options.output.sorted
+        dropsNulls = options.output.dropNulls
+        plistDisplay = options.output.plistAs
+        streams = options.output.stream
+        eventsAsJSON = options.output.events == .json
+        quiet = options.output.quiet
+        jsonPath = options.output.jsonPath
     }
 
     /// A display that prints bodies as received.

@@ -18,13 +18,14 @@ struct OutcomeJudge {
 
     /// The judge `options` ask for.
     init(options: Settings) {
-        let validates = options.acceptStatus != nil || options.acceptTypes != nil
+        let validates = options.pipeline.acceptStatus != nil || options.pipeline.acceptTypes != nil
         validator =
             validates
             ? ResponseValidator(
-                acceptableStatusCodes: options.acceptStatus ?? .successful, acceptableContentTypes: options.acceptTypes)
+                acceptableStatusCodes: options.pipeline.acceptStatus ?? .successful,
+                acceptableContentTypes: options.pipeline.acceptTypes)
             : nil
-        checkStatus = options.checkStatus
+        checkStatus = options.pipeline.checkStatus
     }
 
     /// What an outcome counts as: its exit status and the message that tells why it failed.

@@ -8,9 +8,11 @@ enum BatchCredentials {
     static func resolvingPassword(
         _ options: Settings, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
     ) throws -> Settings {
-        guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return options }
+        guard let auth = options.request.auth, options.request.authType != .bearer, !auth.contains(":") else {
+            return options
+        }
         var resolved = options
-        resolved.auth = auth + ":" + (try ask(auth) ?? "")
+        resolved.request.auth = auth + ":" + (try ask(auth) ?? "")
         return resolved
     }
 }

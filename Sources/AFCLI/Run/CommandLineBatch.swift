@@ -47,7 +47,7 @@ enum CommandLineBatch {
         if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
         // Standard input is the list of requests: never peek at it for a body.
-        runOptions.ignoreStdin = true
+        runOptions.request.ignoreStdin = true
         let context = Context(options: runOptions, environment: environment, profile: profile)
         var reader = LineReader(descriptor: descriptor)
         var entries: [PlanEntry] = []
@@ -157,7 +157,7 @@ enum CommandLineBatch {
     private static func lineOptions(_ options: Settings) -> SharedOptions {
         var options = options
         // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
-        options.ignoreStdin = true
+        options.request.ignoreStdin = true
         return SharedOptions(options)
     }
 
@@ -199,8 +199,8 @@ enum CommandLineBatch {
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over
-    /// the run's, as `check` parsed them, with `ignoreStdin` set): its items read now, its body
-    /// ready to stream. Every request of the line's options carries the same `options`.
+    /// the run's, as `check` parsed them, with `request.ignoreStdin` set): its items read now, its
+    /// body ready to stream. Every request of the line's options carries the same `options`.
     static func prepare(
         _ positionals: [String], options: SharedOptions, context: Context
     ) throws -> PlannedRequest {

@@ -54,14 +54,14 @@ final class RunTransferSettings: TransferSettingsSource {
         for options: Settings, identity: ObjectIdentifier? = nil, url: String
     ) throws -> TransferSettings {
         if identity == nil || identity != self.identity, options != self.options {
-            var client = options.transferSettings
+            var client = options.transfer.transferSettings
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             policy = try SecurityOptions.policy(from: options)
             SecurityOptions.configure(&client, options: options, policy: policy)
             // netrc and credentials across redirects, as for a single request; cookies go
             // through the run's one engine (`MultiClient`), not `client.cookies`.
-            client.netrcFile = options.ignoreNetrc ? nil : netrcFile(options)
-            client.locationTrusted = options.locationTrusted
+            client.netrcFile = options.session.ignoreNetrc ? nil : netrcFile(options)
+            client.locationTrusted = options.session.locationTrusted
             self.client = client
             self.options = options
         }

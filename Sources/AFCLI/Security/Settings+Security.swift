@@ -73,7 +73,7 @@ enum SecurityOptions {
     /// `SecurityPolicyError` for unreadable files.
     static func policy(from options: Settings) throws(SecurityPolicyError) -> SecurityPolicy {
         var policy = SecurityPolicy()
-        switch options.verify {
+        switch options.tls.verify {
         case nil, .yes?:
             break
         case .no?:
@@ -83,20 +83,21 @@ enum SecurityOptions {
         }
         // curl's -k also skips the host name (AF: allowInvalidCertificates with validatesDomainName
         // off); --verify-host keeps it, which AF only allows together with pins.
-        policy.validatesDomainName = options.verifyHost ?? (options.verify != .no)
-        for text in options.pinnedKeys {
+        policy.validatesDomainName = options.tls.verifyHost ?? (options.tls.verify != .no)
+        for text in options.tls.pinnedKeys {
             policy.pinnedPublicKeys += try PinnedPublicKey.parseList(text)
         }
-        for path in options.pinnedCertificateFiles {
+        for path in options.tls.pinnedCertificateFiles {
             policy.pinnedCertificates.append(try PinnedCertificate.load(path: path))
         }
         // Checked here so a missing file is bad input (exit 2), not a TLS failure after connecting.
-        for path in [options.clientCertificate, options.clientKey].compactMap({ $0 }) where access(path, R_OK) != 0 {
+        for path in [options.tls.clientCertificate, options.tls.clientKey].compactMap({ $0 })
+        where access(path, R_OK) != 0 {
             throw .unreadableCertificateFile(path: path, reason: SystemError.message(errno))
         }
-        policy.clientCertificate = options.clientCertificate
-        policy.clientKey = options.clientKey
-        switch options.tlsMinimum {
+        policy.clientCertificate = options.tls.clientCertificate
+        policy.clientKey = options.tls.clientKey
+        switch options.tls.tlsMinimum {
         case .tls12?: policy.minimumTLSVersion = .tls12
         case .tls13?: policy.minimumTLSVersion = .tls13
         case nil: break
@@ -124,7 +125,7 @@ enum SecurityOptions {
     /// the `--resolve` entries; a batch makes the policy once for many requests.
     static func configure(_ client: inout TransferSettings, options: Settings, policy: SecurityPolicy) {
         client.tls = policy.tlsOptions
-        client.resolve = options.resolve
+        client.resolve = options.tls.resolve
     }
 
     /// The message for a refused policy, naming afcli's options beside AF's terms.
