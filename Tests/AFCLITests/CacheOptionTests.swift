@@ -5,7 +5,7 @@ import XCTest
 
 /// The cache options and the environment's cache policy: which mode a request runs with.
 final class CacheOptionTests: XCTestCase {
-    private func options(_ arguments: [String]) throws -> OptionValues {
+    private func options(_ arguments: [String]) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
@@ -16,10 +16,11 @@ final class CacheOptionTests: XCTestCase {
     }
 
     func testCacheFlagAndInlineModes() throws {
-        XCTAssertEqual(try options(["--cache"]).cache.mode, .http)
-        XCTAssertEqual(try options(["--cache=only"]).cache.mode, .only)
-        XCTAssertEqual(try options(["--cache=cj-then-network", "--cache-ttl", "1h"]).cache.lifetime, .seconds(3600))
-        XCTAssertEqual(try options(["--cache", "--no-cache"]).cache.mode, .off)
+        XCTAssertEqual(try options(["--cache"]).pipeline.cache.mode, .http)
+        XCTAssertEqual(try options(["--cache=only"]).pipeline.cache.mode, .only)
+        XCTAssertEqual(
+            try options(["--cache=cj-then-network", "--cache-ttl", "1h"]).pipeline.cache.lifetime, .seconds(3600))
+        XCTAssertEqual(try options(["--cache", "--no-cache"]).pipeline.cache.mode, .off)
         XCTAssertThrowsError(try options(["--cache=sometimes"])) { error in
             XCTAssertTrue("\(error)".contains("is not http, refresh, only, cj-first or cj-then-network"), "\(error)")
         }

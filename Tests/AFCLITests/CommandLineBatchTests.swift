@@ -7,7 +7,7 @@ import XCTest
 /// `afcli run -`: afcli command lines on standard input become the run's entries.
 final class CommandLineBatchTests: BatchTestCase {
     /// The entries read from `text` given as standard input, over `options`.
-    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
+    private func load(_ text: String, options: Settings = Settings()) throws -> [PlanEntry] {
         let path = try write("stdin-\(UUID().uuidString)", text)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
@@ -46,21 +46,21 @@ final class CommandLineBatchTests: BatchTestCase {
     }
 
     func testALinesOptionsOverrideTheRunsOptions() throws {
-        var options = OptionValues()
-        options.encoding = .form
-        options.follow = true
-        options.timeout = 5
+        var options = Settings()
+        options.request.encoding = .form
+        options.transfer.follow = true
+        options.transfer.timeout = 5
         let entries = try load("post :8080/a x=1\npost :8080/b x=1 --json --timeout 9 --no-follow\n", options: options)
         let first = try entries[0].prepare()
         XCTAssertEqual(try drain(first.prepared.body), "x=1")
-        XCTAssertEqual(first.options.follow, true)
-        XCTAssertEqual(first.options.timeout, 5)
+        XCTAssertEqual(first.options.transfer.follow, true)
+        XCTAssertEqual(first.options.transfer.timeout, 5)
         let second = try entries[1].prepare()
         XCTAssertEqual(try drain(second.prepared.body), #"{"x":"1"}"#)
-        XCTAssertEqual(second.options.follow, false)
-        XCTAssertEqual(second.options.timeout, 9)
+        XCTAssertEqual(second.options.transfer.follow, false)
+        XCTAssertEqual(second.options.transfer.timeout, 9)
         // The run's options are untouched by a line.
-        XCTAssertEqual(try entries[0].prepare().options.timeout, 5)
+        XCTAssertEqual(try entries[0].prepare().options.transfer.timeout, 5)
     }
 
     func testRequestsShareTheRunsOptionsAndLanguageUntilALineGivesItsOwnOptions() throws {
@@ -68,7 +68,7 @@ final class CommandLineBatchTests: BatchTestCase {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         let entries = try BatchLoader.load(
-            source: "-", options: OptionValues(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
+            source: "-", options: Settings(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
             standardInput: descriptor).entries
         let requests = try entries.map { try $0.prepare() }
         for request in requests {
@@ -76,13 +76,13 @@ final class CommandLineBatchTests: BatchTestCase {
                 request.prepared.headers.first { $0.name == "Accept-Language" }?.value,
                 DefaultHeaders.acceptLanguage(languages: ["fr-FR", "de"]))
             // Standard input carries the requests: no request reads it for a body.
-            XCTAssertTrue(request.options.ignoreStdin)
+            XCTAssertTrue(request.options.request.ignoreStdin)
         }
         XCTAssertNotNil(requests[0].optionsIdentity)
         XCTAssertEqual(requests[0].optionsIdentity, requests[1].optionsIdentity)
         XCTAssertNotEqual(requests[0].optionsIdentity, requests[2].optionsIdentity)
-        XCTAssertEqual(requests[0].options.timeout, nil)
-        XCTAssertEqual(requests[2].options.timeout, 3)
+        XCTAssertEqual(requests[0].options.transfer.timeout, nil)
+        XCTAssertEqual(requests[2].options.transfer.timeout, 3)
     }
 
     func testNameAndFirstDirectivesApplyToTheNextRequest() throws {
@@ -180,7 +180,7 @@ final class CommandLineBatchTests: BatchTestCase {
         defer { close(descriptor) }
         XCTAssertEqual(
             message {
-                try CommandLineBatch.load(descriptor: descriptor, options: OptionValues(), environment: [:], limit: 2)
+                try CommandLineBatch.load(descriptor: descriptor, options: Settings(), environment: [:], limit: 2)
             },
             "stdin:5: more than 2 requests in one run")
         XCTAssertEqual(CommandLineBatch.maximumRequests, 100_000)
@@ -192,19 +192,19 @@ final class CommandLineBatchTests: BatchTestCase {
             asked.append(user)
             return "typed"
         }
-        var options = OptionValues()
-        options.auth = "ann"
-        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:typed")
+        var options = Settings()
+        options.request.auth = "ann"
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).request.auth, "ann:typed")
         XCTAssertEqual(asked, ["ann"])
-        options.auth = "ann:given"
-        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "ann:given")
-        options.auth = "token"
-        options.authType = .bearer
-        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).auth, "token")
+        options.request.auth = "ann:given"
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).request.auth, "ann:given")
+        options.request.auth = "token"
+        options.request.authType = .bearer
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: ask).request.auth, "token")
         XCTAssertEqual(asked, ["ann"])
         // No terminal to ask on: the password is empty, as for a single request.
-        options.auth = "bob"
-        options.authType = .basic
-        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: { _ in nil }).auth, "bob:")
+        options.request.auth = "bob"
+        options.request.authType = .basic
+        XCTAssertEqual(try BatchCredentials.resolvingPassword(options, ask: { _ in nil }).request.auth, "bob:")
     }
 }

@@ -39,9 +39,9 @@ final class CommandScopeTests: XCTestCase {
         XCTAssertEqual(parsed.command, .run)
         XCTAssertEqual(names, ["follow", "write-out", "parallel"])
         // A default option outside the command's scope (--pretty, -v for a run) is passed over.
-        XCTAssertNil(parsed.options.pretty)
-        XCTAssertEqual(parsed.options.timeout, 3)
-        XCTAssertFalse(parsed.options.verbose)
+        XCTAssertNil(parsed.options.output.pretty)
+        XCTAssertEqual(parsed.options.transfer.timeout, 3)
+        XCTAssertFalse(parsed.options.output.verbose)
     }
 
     func testCheckRefusesTheFirstOptionTheCommandCannotUse() {

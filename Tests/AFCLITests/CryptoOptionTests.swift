@@ -6,7 +6,7 @@ import XCTest
 /// The encryption and envelope options, and how they combine with a config environment's
 /// `encrypt`, `decrypt` and `envelope`.
 final class CryptoOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 

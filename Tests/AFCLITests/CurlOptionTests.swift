@@ -5,15 +5,15 @@ import XCTest
 
 /// `--curl` and `--show-secrets`: parsing, and which secrets the printed command hides.
 final class CurlOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
     func testFlagsAndTheirNegations() throws {
-        XCTAssertTrue(try options("--curl").curl)
-        XCTAssertFalse(try options("--curl", "--no-curl").curl)
-        XCTAssertTrue(try options("--show-secrets").showSecrets)
-        XCTAssertFalse(try options().showSecrets)
+        XCTAssertTrue(try options("--curl").request.curl)
+        XCTAssertFalse(try options("--curl", "--no-curl").request.curl)
+        XCTAssertTrue(try options("--show-secrets").request.showSecrets)
+        XCTAssertFalse(try options().request.showSecrets)
     }
 
     func testAPasswordAskedForIsASecretOneTypedIsNot() throws {

@@ -6,17 +6,17 @@ import XCTest
 /// The environment options and commands: `--simulate[=URL]`, `--local`, `--config`/`--no-config`,
 /// `--no-env`, the default-option check, `afcli env` and `afcli config path`.
 final class EnvironmentOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
     func testSimulateTakesAValueOnlyAfterEquals() throws {
-        XCTAssertEqual(try options("--simulate").simulate, .environment)
-        XCTAssertEqual(try options("--simulate=http://m/").simulate, .url("http://m/"))
+        XCTAssertEqual(try options("--simulate").environment.simulate, .environment)
+        XCTAssertEqual(try options("--simulate=http://m/").environment.simulate, .url("http://m/"))
         let parsed = try ArgumentParser.parse(["--simulate", "get", "/x"])
         XCTAssertEqual(parsed.positionals, ["get", "/x"])
-        XCTAssertEqual(parsed.options.simulate, .environment)
-        XCTAssertNil(try options("--simulate=http://m/", "--no-simulate").simulate)
+        XCTAssertEqual(parsed.options.environment.simulate, .environment)
+        XCTAssertNil(try options("--simulate=http://m/", "--no-simulate").environment.simulate)
         XCTAssertThrowsError(try options("--simulate="))
         XCTAssertThrowsError(try options("--local=x"))
     }
@@ -27,10 +27,10 @@ final class EnvironmentOptionTests: XCTestCase {
     }
 
     func testConfigAndEnvResets() throws {
-        XCTAssertFalse(try options("--no-config").readsConfig)
-        XCTAssertTrue(try options("--no-config", "--config").readsConfig)
-        XCTAssertNil(try options("--env", "dev", "--no-env").environmentName)
-        XCTAssertTrue(try options("--local").local)
+        XCTAssertFalse(try options("--no-config").environment.readsConfig)
+        XCTAssertTrue(try options("--no-config", "--config").environment.readsConfig)
+        XCTAssertNil(try options("--env", "dev", "--no-env").environment.name)
+        XCTAssertTrue(try options("--local").environment.local)
         XCTAssertFalse(ConfigSetup.readsConfig(["get", "--no-config", "x"]))
         XCTAssertTrue(ConfigSetup.readsConfig(["--no-config", "--config"]))
         XCTAssertTrue(ConfigSetup.readsConfig(["--", "--no-config"]))

@@ -6,7 +6,7 @@ import XCTest
 /// `afcli run FILE.http`: the requests a `.http` file produces, built offline and compared.
 final class HTTPFileBatchTests: BatchTestCase {
     /// The entries of `text` written as `api.http` in the test directory.
-    private func load(_ text: String, options: OptionValues = OptionValues()) throws -> [PlanEntry] {
+    private func load(_ text: String, options: Settings = Settings()) throws -> [PlanEntry] {
         let path = try write("api.http", text)
         return try BatchLoader.load(source: path, options: options, environment: environment).entries
     }
@@ -67,26 +67,26 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testDirectivesOverrideTheRunsOptions() throws {
-        var options = OptionValues()
-        options.follow = true
-        options.timeout = 30
-        options.connectTimeout = 3
+        var options = Settings()
+        options.transfer.follow = true
+        options.transfer.timeout = 30
+        options.transfer.connectTimeout = 3
         let entries = try load(
             "# @no-redirect\n# @timeout 5\n# @connection-timeout 500 ms\nGET :9/a\n###\nGET :9/b\n", options: options)
         let first = try entries[0].prepare().options
-        XCTAssertEqual(first.follow, false)
-        XCTAssertEqual(first.timeout, 5)
-        XCTAssertEqual(first.connectTimeout, 0.5)
+        XCTAssertEqual(first.transfer.follow, false)
+        XCTAssertEqual(first.transfer.timeout, 5)
+        XCTAssertEqual(first.transfer.connectTimeout, 0.5)
         let second = try entries[1].prepare().options
-        XCTAssertEqual(second.follow, true)
-        XCTAssertEqual(second.timeout, 30)
-        XCTAssertEqual(second.connectTimeout, 3)
+        XCTAssertEqual(second.transfer.follow, true)
+        XCTAssertEqual(second.transfer.timeout, 30)
+        XCTAssertEqual(second.transfer.connectTimeout, 3)
     }
 
     func testTheRunsBaseURLAndCredentialsApply() throws {
-        var options = OptionValues()
-        options.baseURL = "http://127.0.0.1:9/api/"
-        options.auth = "ann:secret"
+        var options = Settings()
+        options.request.baseURL = "http://127.0.0.1:9/api/"
+        options.request.auth = "ann:secret"
         let entries = try load("GET users/1\n###\nGET users/2\nAuthorization: Bearer t\n", options: options)
         XCTAssertEqual(
             try summary(entries[0]),
@@ -102,18 +102,18 @@ final class HTTPFileBatchTests: BatchTestCase {
         try write("http-client.private.env.json", #"{"dev": {"token": "private"}}"#)
         let text =
             "@path = /v1/{{resource}}\n@resource = users\n\nPOST http://{{host}}{{path}}\nAuthorization: Bearer {{token}}\n\n{\"id\": \"{{ resource }}\"}\n"
-        var options = OptionValues()
-        options.environmentName = "dev"
+        var options = Settings()
+        options.environment.name = "dev"
         let entries = try load(text, options: options)
         XCTAssertEqual(
             try summary(entries[0]),
             "POST http://127.0.0.1:9/v1/users\nAccept: */*\nAuthorization: Bearer private\n\n{\"id\": \"users\"}")
 
-        options.environmentName = "qa"
+        options.environment.name = "qa"
         XCTAssertEqual(
             message { try self.load(text, options: options) },
             "--env qa: no such environment in the environment files (known: dev, prod)")
-        options.environmentName = "prod"
+        options.environment.name = "prod"
         let path = directory + "/api.http"
         XCTAssertEqual(
             message { try self.load(text, options: options)[0].prepare() },
@@ -125,8 +125,8 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testAnEnvironmentNeedsTheEnvironmentFiles() throws {
-        var options = OptionValues()
-        options.environmentName = "dev"
+        var options = Settings()
+        options.environment.name = "dev"
         XCTAssertEqual(
             message { try self.load("GET :9/a", options: options) },
             "--env dev: there is no http-client.env.json or http-client.private.env.json beside the file")
@@ -146,7 +146,7 @@ final class HTTPFileBatchTests: BatchTestCase {
         XCTAssertEqual(
             message {
                 try BatchLoader.load(
-                    source: self.directory + "/missing.http", options: OptionValues(), environment: [:])
+                    source: self.directory + "/missing.http", options: Settings(), environment: [:])
             },
             "cannot read \(self.directory!)/missing.http: no such file or directory")
         XCTAssertEqual(
@@ -205,8 +205,8 @@ final class HTTPFileBatchTests: BatchTestCase {
     }
 
     func testCompressionFromTheRunsOptions() throws {
-        var options = OptionValues()
-        options.compress = true
+        var options = Settings()
+        options.request.compress = true
         let entries = try load(
             "POST http://127.0.0.1:9/z\n\n" + String(repeating: "compressible ", count: 100), options: options)
         let prepared = try entries[0].prepare().prepared

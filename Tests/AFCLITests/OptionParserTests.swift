@@ -10,7 +10,7 @@ final class OptionParserTests: XCTestCase {
         try ArgumentParser.parse(arguments)
     }
 
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
@@ -18,58 +18,58 @@ final class OptionParserTests: XCTestCase {
         let parsed = try parse("example.org")
         XCTAssertEqual(parsed.command, .request)
         XCTAssertEqual(parsed.positionals, ["example.org"])
-        XCTAssertEqual(parsed.options, OptionValues())
-        XCTAssertEqual(parsed.options.maxRedirects, 30)
-        XCTAssertTrue(parsed.options.checkStatus)
-        XCTAssertEqual(parsed.options.authType, .basic)
-        XCTAssertNil(parsed.options.encoding)
+        XCTAssertEqual(parsed.options, Settings())
+        XCTAssertEqual(parsed.options.transfer.maxRedirects, 30)
+        XCTAssertTrue(parsed.options.pipeline.checkStatus)
+        XCTAssertEqual(parsed.options.request.authType, .basic)
+        XCTAssertNil(parsed.options.request.encoding)
     }
 
     func testEveryValueForm() throws {
-        XCTAssertEqual(try options("--timeout", "2.5").timeout, 2.5)
-        XCTAssertEqual(try options("--timeout=2.5").timeout, 2.5)
-        XCTAssertEqual(try options("-o", "out.json").outputFile, "out.json")
-        XCTAssertEqual(try options("-oout.json").outputFile, "out.json")
-        XCTAssertEqual(try options("-o=out.json").outputFile, "out.json")
-        XCTAssertEqual(try options("--raw=a=b").rawBody, "a=b")
-        XCTAssertEqual(try options("--raw=").rawBody, "")
-        XCTAssertEqual(try options("--raw", "-x").rawBody, "-x")
-        XCTAssertEqual(try options("-a", "ann:pw").auth, "ann:pw")
+        XCTAssertEqual(try options("--timeout", "2.5").transfer.timeout, 2.5)
+        XCTAssertEqual(try options("--timeout=2.5").transfer.timeout, 2.5)
+        XCTAssertEqual(try options("-o", "out.json").output.outputFile, "out.json")
+        XCTAssertEqual(try options("-oout.json").output.outputFile, "out.json")
+        XCTAssertEqual(try options("-o=out.json").output.outputFile, "out.json")
+        XCTAssertEqual(try options("--raw=a=b").request.rawBody, "a=b")
+        XCTAssertEqual(try options("--raw=").request.rawBody, "")
+        XCTAssertEqual(try options("--raw", "-x").request.rawBody, "-x")
+        XCTAssertEqual(try options("-a", "ann:pw").request.auth, "ann:pw")
     }
 
     func testShortFlagClusters() throws {
         let values = try options("-vFI")
-        XCTAssertTrue(values.verbose)
-        XCTAssertTrue(values.follow)
-        XCTAssertTrue(values.ignoreStdin)
+        XCTAssertTrue(values.output.verbose)
+        XCTAssertTrue(values.transfer.follow)
+        XCTAssertTrue(values.request.ignoreStdin)
         let withValue = try options("-vFo", "out")
-        XCTAssertTrue(withValue.follow)
-        XCTAssertEqual(withValue.outputFile, "out")
+        XCTAssertTrue(withValue.transfer.follow)
+        XCTAssertEqual(withValue.output.outputFile, "out")
         let attached = try options("-jAbearer")
-        XCTAssertEqual(attached.encoding, .json)
-        XCTAssertEqual(attached.authType, .bearer)
+        XCTAssertEqual(attached.request.encoding, .json)
+        XCTAssertEqual(attached.request.authType, .bearer)
     }
 
     func testOptionsAnywhereAndPositionalsInOrder() throws {
         let parsed = try parse("-F", "post", "--form", ":8080/post", "a=1", "-v", "b:=2", "-")
         XCTAssertEqual(parsed.positionals, ["post", ":8080/post", "a=1", "b:=2", "-"])
-        XCTAssertTrue(parsed.options.follow)
-        XCTAssertTrue(parsed.options.verbose)
-        XCTAssertEqual(parsed.options.encoding, .form)
+        XCTAssertTrue(parsed.options.transfer.follow)
+        XCTAssertTrue(parsed.options.output.verbose)
+        XCTAssertEqual(parsed.options.request.encoding, .form)
     }
 
     func testDoubleDashEndsOptions() throws {
         let parsed = try parse("get", "--", "example.org", "--follow", "-v", "--")
         XCTAssertEqual(parsed.positionals, ["get", "example.org", "--follow", "-v", "--"])
-        XCTAssertFalse(parsed.options.follow)
-        XCTAssertFalse(parsed.options.verbose)
+        XCTAssertFalse(parsed.options.transfer.follow)
+        XCTAssertFalse(parsed.options.output.verbose)
     }
 
     func testRepeatedOptionOverridesEarlier() throws {
-        XCTAssertEqual(try options("--timeout", "1", "--timeout=2").timeout, 2)
-        XCTAssertEqual(try options("-X", "PURGE", "--method", "LINK").method, "LINK")
-        XCTAssertEqual(try options("-p", "Hh", "-p", "b").printParts, [.responseBody])
-        XCTAssertEqual(try options("-A", "digest", "-A", "bearer").authType, .bearer)
+        XCTAssertEqual(try options("--timeout", "1", "--timeout=2").transfer.timeout, 2)
+        XCTAssertEqual(try options("-X", "PURGE", "--method", "LINK").request.method, "LINK")
+        XCTAssertEqual(try options("-p", "Hh", "-p", "b").output.printParts, [.responseBody])
+        XCTAssertEqual(try options("-A", "digest", "-A", "bearer").request.authType, .bearer)
     }
 
     func testEveryNoFormResetsItsOption() throws {
@@ -118,80 +118,82 @@ final class OptionParserTests: XCTestCase {
         for spec in OptionTable.all where spec.long != "http3" || HTTPClient.supportsHTTP3 {
             let given = try ArgumentParser.parse(["example.org"] + argumentsFor(spec)).options
             if spec.long != "check-status", spec.long != "hsts", spec.long != "config", spec.long != "encrypt" {
-                XCTAssertNotEqual(given, OptionValues(), "--\(spec.long) changed nothing")
+                XCTAssertNotEqual(given, Settings(), "--\(spec.long) changed nothing")
             }
             let reset = try ArgumentParser.parse(["example.org"] + argumentsFor(spec) + [spec.negatedFlag]).options
-            var expected = OptionValues()
-            if spec.long == "check-status" { expected.checkStatus = false }
+            var expected = Settings()
+            if spec.long == "check-status" { expected.pipeline.checkStatus = false }
             // HSTS is on by default too; --no-hsts turns it off.
-            if spec.long == "hsts" { expected.hsts = false }
+            if spec.long == "hsts" { expected.transfer.hsts = false }
             // The config file is read by default too; --no-config skips it.
-            if spec.long == "config" { expected.readsConfig = false }
+            if spec.long == "config" { expected.environment.readsConfig = false }
             // Encryption commands run when given; --no-encrypt turns them off for one request.
-            if spec.long == "encrypt" { expected.crypto.disabled = true }
+            if spec.long == "encrypt" { expected.pipeline.crypto.disabled = true }
             // Like --no-check-status, --no-verify-host is the only way to turn its check off.
-            if spec.long == "verify-host" { expected.verifyHost = false }
+            if spec.long == "verify-host" { expected.tls.verifyHost = false }
             // --no-cache turns the cache off, also against an environment's policy.
-            if spec.long == "cache" { expected.cache.mode = .off }
+            if spec.long == "cache" { expected.pipeline.cache.mode = .off }
             XCTAssertEqual(reset, expected, spec.negatedFlag)
         }
     }
 
     func testNoCheckStatusTurnsTheCheckOff() throws {
-        XCTAssertFalse(try options("--no-check-status").checkStatus)
-        XCTAssertTrue(try options("--no-check-status", "--check-status").checkStatus)
+        XCTAssertFalse(try options("--no-check-status").pipeline.checkStatus)
+        XCTAssertTrue(try options("--no-check-status", "--check-status").pipeline.checkStatus)
     }
 
     func testEncodingSwitchesShareOneDestination() throws {
-        XCTAssertEqual(try options("--form").encoding, .form)
-        XCTAssertEqual(try options("--form", "--json").encoding, .json)
-        XCTAssertEqual(try options("-j", "--multipart", "--plist").encoding, .plist)
-        XCTAssertEqual(try options("--plist", "--no-form").encoding, .plist)
-        XCTAssertNil(try options("--form", "--no-form").encoding)
-        XCTAssertEqual(try options("--form", "--plist", "--no-form").encoding, .plist)
+        XCTAssertEqual(try options("--form").request.encoding, .form)
+        XCTAssertEqual(try options("--form", "--json").request.encoding, .json)
+        XCTAssertEqual(try options("-j", "--multipart", "--plist").request.encoding, .plist)
+        XCTAssertEqual(try options("--plist", "--no-form").request.encoding, .plist)
+        XCTAssertNil(try options("--form", "--no-form").request.encoding)
+        XCTAssertEqual(try options("--form", "--plist", "--no-form").request.encoding, .plist)
     }
 
     func testHTTPVersionSwitchesShareOneDestination() throws {
-        XCTAssertEqual(try options("--http1.1").httpVersion, .http1_1)
-        XCTAssertEqual(try options("--http1.1", "--http2").httpVersion, .http2)
-        XCTAssertEqual(try options("--http2", "--no-http1.1").httpVersion, .http2)
-        XCTAssertNil(try options("--http2", "--no-http2").httpVersion)
+        XCTAssertEqual(try options("--http1.1").transfer.httpVersion, .http1_1)
+        XCTAssertEqual(try options("--http1.1", "--http2").transfer.httpVersion, .http2)
+        XCTAssertEqual(try options("--http2", "--no-http1.1").transfer.httpVersion, .http2)
+        XCTAssertNil(try options("--http2", "--no-http2").transfer.httpVersion)
     }
 
     func testPrintShortcutsShareOneDestination() throws {
-        XCTAssertEqual(try options("-h").printParts, [.responseHeaders])
-        XCTAssertEqual(try options("-h", "-b").printParts, [.responseBody])
+        XCTAssertEqual(try options("-h").output.printParts, [.responseHeaders])
+        XCTAssertEqual(try options("-h", "-b").output.printParts, [.responseBody])
         XCTAssertEqual(
-            try options("-p", "HBhbm").printParts,
+            try options("-p", "HBhbm").output.printParts,
             [.requestHeaders, .requestBody, .responseHeaders, .responseBody, .metadata])
-        XCTAssertEqual(try options("-p", "Hh", "--no-headers").printParts, [.requestHeaders, .responseHeaders])
-        XCTAssertNil(try options("-b", "--no-body").printParts)
-        XCTAssertEqual(try options("-p", "mbH").printParts?.letterString, "Hbm")
+        XCTAssertEqual(try options("-p", "Hh", "--no-headers").output.printParts, [.requestHeaders, .responseHeaders])
+        XCTAssertNil(try options("-b", "--no-body").output.printParts)
+        XCTAssertEqual(try options("-p", "mbH").output.printParts?.letterString, "Hbm")
     }
 
     func testResolvedPrintParts() throws {
-        XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders, .responseBody])
-        XCTAssertEqual(OptionValues().resolvedPrintParts(stdoutIsTerminal: false), [.responseBody])
+        XCTAssertEqual(Settings().resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders, .responseBody])
+        XCTAssertEqual(Settings().resolvedPrintParts(stdoutIsTerminal: false), [.responseBody])
         XCTAssertEqual(try options("-v").resolvedPrintParts(stdoutIsTerminal: false).letterString, "HBhbm")
         XCTAssertEqual(try options("--offline").resolvedPrintParts(stdoutIsTerminal: true).letterString, "HB")
         XCTAssertEqual(try options("-v", "-h").resolvedPrintParts(stdoutIsTerminal: true), [.responseHeaders])
     }
 
     func testTypedValues() throws {
-        XCTAssertEqual(try options("--max-redirects", "5").maxRedirects, 5)
-        XCTAssertEqual(try options("--connect-timeout", "0.25").connectTimeout, 0.25)
-        XCTAssertEqual(try options("--timeout", "3.").timeout, 3)
-        XCTAssertEqual(try options("-X", "m-search").method, "m-search")
-        XCTAssertEqual(try options("--base-url", "http://api/v1/").baseURL, "http://api/v1/")
+        XCTAssertEqual(try options("--max-redirects", "5").transfer.maxRedirects, 5)
+        XCTAssertEqual(try options("--connect-timeout", "0.25").transfer.connectTimeout, 0.25)
+        XCTAssertEqual(try options("--timeout", "3.").transfer.timeout, 3)
+        XCTAssertEqual(try options("-X", "m-search").request.method, "m-search")
+        XCTAssertEqual(try options("--base-url", "http://api/v1/").request.baseURL, "http://api/v1/")
     }
 
     func testProxyForms() throws {
-        typealias Proxy = OptionValues.Proxy
-        XCTAssertEqual(try options("--proxy", "http://p:3128").proxy, Proxy(scope: .all, url: "http://p:3128"))
-        XCTAssertEqual(try options("--proxy", "https:http://p:3128").proxy, Proxy(scope: .https, url: "http://p:3128"))
-        XCTAssertEqual(try options("--proxy=http:p:3128").proxy, Proxy(scope: .http, url: "p:3128"))
-        XCTAssertEqual(try options("--proxy", "all:socks5://p:1080").proxy, Proxy(scope: .all, url: "socks5://p:1080"))
-        XCTAssertEqual(try options("--proxy", "p:3128").proxy, Proxy(scope: .all, url: "p:3128"))
+        typealias Proxy = Settings.Proxy
+        XCTAssertEqual(try options("--proxy", "http://p:3128").transfer.proxy, Proxy(scope: .all, url: "http://p:3128"))
+        XCTAssertEqual(
+            try options("--proxy", "https:http://p:3128").transfer.proxy, Proxy(scope: .https, url: "http://p:3128"))
+        XCTAssertEqual(try options("--proxy=http:p:3128").transfer.proxy, Proxy(scope: .http, url: "p:3128"))
+        XCTAssertEqual(
+            try options("--proxy", "all:socks5://p:1080").transfer.proxy, Proxy(scope: .all, url: "socks5://p:1080"))
+        XCTAssertEqual(try options("--proxy", "p:3128").transfer.proxy, Proxy(scope: .all, url: "p:3128"))
     }
 
     func testSubcommands() throws {

@@ -168,15 +168,15 @@ final class OutcomeJudgeTests: XCTestCase {
     }
 
     func testTheOptionsMakeTheJudge() throws {
-        var options = OptionValues()
+        var options = Settings()
         XCTAssertNil(OutcomeJudge(options: options).validator)
         XCTAssertTrue(OutcomeJudge(options: options).checkStatus)
-        options.acceptTypes = ["application/json"]
+        options.pipeline.acceptTypes = ["application/json"]
         // --accept-type alone keeps AF's acceptable codes.
         XCTAssertEqual(
             OutcomeJudge(options: options).validator,
             ResponseValidator(acceptableStatusCodes: .successful, acceptableContentTypes: ["application/json"]))
-        options.checkStatus = false
+        options.pipeline.checkStatus = false
         XCTAssertFalse(OutcomeJudge(options: options).checkStatus)
     }
 }

@@ -45,14 +45,14 @@ final class RunnerTests: BatchTestCase {
     }
 
     /// Runs `entries` with `options`, NDJSON into a file; returns the status and the lines.
-    private func execute(_ entries: [PlanEntry], options: OptionValues) throws -> (ExitStatus, [String]) {
+    private func execute(_ entries: [PlanEntry], options: Settings) throws -> (ExitStatus, [String]) {
         let path = directory + "/out.ndjson"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         let output = OutputStream(descriptor: descriptor, target: path, closesOnDeinit: true)
-        let parallel = options.parallel ?? 1
+        let parallel = options.run.parallel ?? 1
         let plan = RunPlan(
-            entries: entries, parallel: parallel, keepGoing: options.keepGoing,
+            entries: entries, parallel: parallel, keepGoing: options.run.keepGoing,
             transferSettings: RunTransferSettings(environment: [:]))
         let reporter = RunLineReporter(total: entries.count, directory: nil, output: output, stderrIsTerminal: false)
         let status = try Runner(plan: plan, delivery: .send(try MultiClient(maxConnections: parallel)), reporter: reporter).run()
@@ -69,12 +69,12 @@ final class RunnerTests: BatchTestCase {
                 census.madeRequest()
                 let request = PreparedRequest(
                     method: "POST", url: "http://127.0.0.1:1/\(index)", headers: [], body: CountedBody(census))
-                return PlannedRequest(prepared: request, options: OptionValues())
+                return PlannedRequest(prepared: request, options: Settings())
             }
         }
-        var options = OptionValues()
-        options.parallel = 4
-        options.keepGoing = true
+        var options = Settings()
+        options.run.parallel = 4
+        options.run.keepGoing = true
 
         // When
         let (status, lines) = try execute(entries, options: options)
@@ -96,11 +96,11 @@ final class RunnerTests: BatchTestCase {
             PlanEntry(name: "refused", origin: "test:2", isKeeper: false) {
                 PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
-                    options: OptionValues())
+                    options: Settings())
             },
         ]
-        var options = OptionValues()
-        options.keepGoing = true
+        var options = Settings()
+        options.run.keepGoing = true
 
         // When
         let (status, lines) = try execute(entries, options: options)
@@ -120,10 +120,10 @@ final class RunnerTests: BatchTestCase {
                 census.madeRequest()
                 return PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
-                    options: OptionValues())
+                    options: Settings())
             }
         }
-        let (status, lines) = try execute(entries, options: OptionValues())
+        let (status, lines) = try execute(entries, options: Settings())
         XCTAssertEqual(status, .connectionFailed)
         XCTAssertEqual(lines.count, 1)
         // The first, and at most the one prepared ahead while it was in flight (never sent).
@@ -238,9 +238,9 @@ final class RunnerTests: BatchTestCase {
 
     func testSettingsFollowTheOptionsWhetherOrNotTheyComeWithAnIdentity() throws {
         var cache = RunTransferSettings(environment: [:])
-        let plain = OptionValues()
-        var timed = OptionValues()
-        timed.timeout = 7
+        let plain = Settings()
+        var timed = Settings()
+        timed.transfer.timeout = 7
         let first = NSObject()
         let second = NSObject()
         XCTAssertNil(try cache.settings(for: plain, identity: ObjectIdentifier(first), url: "http://h/").idleTimeout)

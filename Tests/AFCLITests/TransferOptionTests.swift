@@ -5,17 +5,17 @@ import XCTest
 
 /// The timeout and response-limit options, and how they reach the client's settings.
 final class TransferOptionTests: XCTestCase {
-    private func options(_ arguments: String...) throws -> OptionValues {
+    private func options(_ arguments: String...) throws -> Settings {
         try ArgumentParser.parse(["example.org"] + arguments).options
     }
 
     func testTimeoutIsIdleAndMaxTimeIsTotal() throws {
-        let client = try options("--timeout", "5", "--max-time", "30").transferSettings
+        let client = try options("--timeout", "5", "--max-time", "30").transfer.transferSettings
         XCTAssertEqual(client.idleTimeout, 5)
         XCTAssertEqual(client.totalTimeout, 30)
-        XCTAssertNil(try options().transferSettings.idleTimeout)
-        XCTAssertNil(try options().transferSettings.totalTimeout)
-        XCTAssertNil(try options("--max-time", "3", "--no-max-time").maxTime)
+        XCTAssertNil(try options().transfer.transferSettings.idleTimeout)
+        XCTAssertNil(try options().transfer.transferSettings.totalTimeout)
+        XCTAssertNil(try options("--max-time", "3", "--no-max-time").transfer.maxTime)
     }
 
     func testDownloadWithRetryGetsADefaultIdleTimeout() throws {
@@ -32,25 +32,26 @@ final class TransferOptionTests: XCTestCase {
     }
 
     func testMaxFilesizeTakesCurlsSuffixes() throws {
-        XCTAssertEqual(try options("--max-filesize", "1000").maxFilesize, 1000)
-        XCTAssertEqual(try options("--max-filesize", "500k").maxFilesize, 500 * 1024)
-        XCTAssertEqual(try options("--max-filesize", "2M").maxFilesize, 2 << 20)
-        XCTAssertEqual(try options("--max-filesize", "1g").maxFilesize, 1 << 30)
+        XCTAssertEqual(try options("--max-filesize", "1000").transfer.maxFilesize, 1000)
+        XCTAssertEqual(try options("--max-filesize", "500k").transfer.maxFilesize, 500 * 1024)
+        XCTAssertEqual(try options("--max-filesize", "2M").transfer.maxFilesize, 2 << 20)
+        XCTAssertEqual(try options("--max-filesize", "1g").transfer.maxFilesize, 1 << 30)
         for bad in ["", "k", "0", "-1", "1.5m", "1t", "99999999999999999999"] {
             XCTAssertThrowsError(try options("--max-filesize", bad), bad)
         }
-        XCTAssertEqual(try options("--max-filesize", "4k").transferSettings.limits.maxBodyBytes, 4096)
+        XCTAssertEqual(try options("--max-filesize", "4k").transfer.transferSettings.limits.maxBodyBytes, 4096)
     }
 
     func testMaxExpansionDefaultsAndTurnsOff() throws {
-        XCTAssertEqual(try options().transferSettings.limits.maxExpansionRatio, 200)
-        XCTAssertEqual(try options("--max-expansion", "50").transferSettings.limits.maxExpansionRatio, 50)
-        XCTAssertNil(try options("--max-expansion", "0").transferSettings.limits.maxExpansionRatio)
+        XCTAssertEqual(try options().transfer.transferSettings.limits.maxExpansionRatio, 200)
+        XCTAssertEqual(try options("--max-expansion", "50").transfer.transferSettings.limits.maxExpansionRatio, 50)
+        XCTAssertNil(try options("--max-expansion", "0").transfer.transferSettings.limits.maxExpansionRatio)
         XCTAssertThrowsError(try options("--max-expansion", "-3"))
     }
 
     func testResolveEntriesTakeUnicodeHostNames() throws {
         XCTAssertEqual(
-            try options("--resolve", "bücher.example:443:127.0.0.1").resolve, ["xn--bcher-kva.example:443:127.0.0.1"])
+            try options("--resolve", "bücher.example:443:127.0.0.1").tls.resolve,
+            ["xn--bcher-kva.example:443:127.0.0.1"])
     }
 }

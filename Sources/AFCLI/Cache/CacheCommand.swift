@@ -4,7 +4,7 @@ import Glibc
 /// `afcli cache ls|show URL|rm URL|--all|prune|path`: looks at and tidies the response cache.
 struct CacheCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
 
     /// Runs the action named after `cache`.
@@ -20,7 +20,7 @@ struct CacheCommand {
         let expected: Int
         switch action {
         case "show": expected = 2
-        case "rm": expected = options.cache.all ? 1 : 2
+        case "rm": expected = options.pipeline.cache.all ? 1 : 2
         case "ls", "prune", "path": expected = 1
         default:
             throw CacheUsageError(
@@ -51,8 +51,8 @@ struct CacheCommand {
             }
             try printOut(entries.map { CacheListing.details($0, now: now) }.joined(separator: "\n"))
         default:
-            let url = options.cache.all ? "" : try Self.storedURL(argument ?? "")
-            let count = options.cache.all ? try store.removeAll() : try store.remove(url: url)
+            let url = options.pipeline.cache.all ? "" : try Self.storedURL(argument ?? "")
+            let count = options.pipeline.cache.all ? try store.removeAll() : try store.remove(url: url)
             try printOut("removed \(count) \(count == 1 ? "entry" : "entries")\n")
         }
         return .success
@@ -79,21 +79,23 @@ struct CacheCommand {
         }
         var report: CachePruneReport
         do {
-            report = try store.prune(now: now, maxSize: options.cache.maxSize, verify: options.cache.verify)
+            report = try store.prune(
+                now: now, maxSize: options.pipeline.cache.maxSize, verify: options.pipeline.cache.verify)
         } catch {
             guard (error as? CacheError)?.isCorruption ?? (error as? SQLiteError)?.isCorruption ?? false else {
                 throw error
             }
             ErrorReporter.warn(
                 "the cache database \(store.databasePath) is unreadable: \(error); rebuilding an empty cache")
-            report = try CacheStore.rebuild(directory: directory).prune(now: now, maxSize: options.cache.maxSize)
+            report = try CacheStore.rebuild(directory: directory).prune(
+                now: now, maxSize: options.pipeline.cache.maxSize)
             rebuilt = true
         }
         report.rebuilt = rebuilt
         try printOut(
             "removed \(report.expired) expired, \(report.evicted) least recently used, "
                 + "\(report.filesRemoved) unused files"
-                + (options.cache.verify ? ", \(report.damaged) damaged" : "")
+                + (options.pipeline.cache.verify ? ", \(report.damaged) damaged" : "")
                 + (rebuilt ? "; the cache was rebuilt" : "") + "\n")
         return .success
     }

@@ -13,14 +13,14 @@ struct CacheUsageError: ClassifiedError, CustomStringConvertible {
 enum CacheStage {
     /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off
     /// (`SettingsResolver` decides).
-    static func mode(options: OptionValues, profile: EnvironmentProfile?) throws -> CacheMode {
+    static func mode(options: Settings, profile: EnvironmentProfile?) throws -> CacheMode {
         try SettingsResolver(options, profile: profile).cacheMode()
     }
 
     /// Refuses a CJ strategy with no lifetime from `--cache-ttl` or the environment's
     /// `cache_ttl`: checked once the environment is known, before a log file is opened or anything
     /// is sent.
-    static func checkLifetime(options: OptionValues, profile: EnvironmentProfile?) throws {
+    static func checkLifetime(options: Settings, profile: EnvironmentProfile?) throws {
         let settings = SettingsResolver(options, profile: profile)
         let mode = try settings.cacheMode()
         guard mode.isCJStrategy else { return }
@@ -56,7 +56,7 @@ enum CacheStage {
     /// when the store cannot be used; nil when caching is off, or (after a warning) when there is
     /// no directory to keep it in.
     static func responseCache(
-        options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
+        options: Settings, profile: EnvironmentProfile?, environment: [String: String]
     ) throws -> ResponseCache? {
         let settings = SettingsResolver(options, profile: profile)
         let mode = try settings.cacheMode()
@@ -83,9 +83,9 @@ enum CacheStage {
     /// The Accept-Encoding requests are prepared with: with the cache on, the one remembered in
     /// its directory, so an answer from the cache does not load libcurl to learn it; else libcurl's.
     static func acceptEncoding(
-        options: OptionValues, profile: EnvironmentProfile?, environment: [String: String]
+        options: Settings, profile: EnvironmentProfile?, environment: [String: String]
     ) throws -> String {
-        guard !options.offline, !options.curl, try mode(options: options, profile: profile) != .off,
+        guard !options.request.offline, !options.request.curl, try mode(options: options, profile: profile) != .off,
             let directory = CacheDirectory.path(environment: environment)
         else { return RequestPreparation.acceptEncoding }
         return RememberedAcceptEncoding.value(cacheDirectory: directory)

@@ -10,9 +10,9 @@ enum CacheTransition {
     /// Sets the cache's transition delegate and what happens once the stored answer was given.
     static func attach(to cache: ResponseCache, command: RequestCommand, log: RequestLogger?) throws {
         let options = command.options
-        let toTerminal = options.outputFile == nil && command.terminal.stdoutIsTerminal
-        let path = options.cache.transitionOutput
-        let printsToTerminal = toTerminal && path == nil && !options.quiet
+        let toTerminal = options.output.outputFile == nil && command.terminal.stdoutIsTerminal
+        let path = options.pipeline.cache.transitionOutput
+        let printsToTerminal = toTerminal && path == nil && !options.output.quiet
         let crypto = CryptoStages(options: options, profile: command.profile)
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(

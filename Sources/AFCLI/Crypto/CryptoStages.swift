@@ -3,11 +3,11 @@ import AFKit
 /// The encryption stage of a request from the options and the environment, and what the envelope
 /// changes in what is printed. (The decryption and envelope stages are `EventStages`.)
 final class CryptoStages {
-    private let options: OptionValues
+    private let options: Settings
     private let encryptCommand: String?
     private let envelopeSpec: EnvelopeSpec?
 
-    init(options: OptionValues, profile: EnvironmentProfile?) {
+    init(options: Settings, profile: EnvironmentProfile?) {
         self.options = options
         let settings = SettingsResolver(options, profile: profile)
         encryptCommand = settings.encryptCommand
@@ -19,20 +19,21 @@ final class CryptoStages {
     /// read (`--offline` shows it).
     func encrypt(_ prepared: inout PreparedRequest) throws {
         guard let command = encryptCommand, prepared.body != nil else { return }
-        if options.curl {
+        if options.request.curl {
             throw UsageError.refusedFlag(
                 option: "--curl",
                 reason: "cannot show an encrypted body (it exists only while afcli runs); --offline shows it")
         }
         try BodyEncryption.apply(
             to: &prepared, command: command,
-            contentType: options.crypto.encryptedType ?? BodyEncryption.defaultContentType)
+            contentType: options.pipeline.crypto.encryptedType ?? BodyEncryption.defaultContentType)
     }
 
     /// The parts to print: with `--envelope` and no `--print`/`--verbose`, only the body, since
     /// stdout gets only the result.
-    func printParts(_ resolved: OptionValues.PrintParts) -> OptionValues.PrintParts {
-        guard envelopeSpec != nil, options.printParts == nil, !options.verbose, !options.offline else {
+    func printParts(_ resolved: Settings.PrintParts) -> Settings.PrintParts {
+        guard envelopeSpec != nil, options.output.printParts == nil, !options.output.verbose, !options.request.offline
+        else {
             return resolved
         }
         return [.responseBody]

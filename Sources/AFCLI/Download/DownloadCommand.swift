@@ -7,7 +7,7 @@ import AFKit
 /// are not taken, so a URL can never be mistaken for one.
 struct DownloadCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
     var terminal: Terminal
     /// The config environment in use: its base URL and common headers apply; nil for none.
@@ -22,11 +22,12 @@ struct DownloadCommand {
         // TLS options (--verify, pins, client certificates, --resolve) apply to every URL.
         var settings = transferSettings()
         for job in jobs { try SecurityOptions.configure(&settings, options: options, url: job.request.url) }
-        let style = options.quiet && options.progress == .auto ? ProgressStyle.none : options.progress
+        let style =
+            options.output.quiet && options.output.progress == .auto ? ProgressStyle.none : options.output.progress
         let reporter = DownloadReporter(
-            style: style, stderrIsTerminal: terminal.stderrIsTerminal, quiet: options.quiet)
+            style: style, stderrIsTerminal: terminal.stderrIsTerminal, quiet: options.output.quiet)
         let downloader = Downloader(client: HTTPClient(options: settings), observer: reporter)
-        let retry = RetryPolicy(retries: options.retry, initialDelay: options.retryDelay ?? 1)
+        let retry = RetryPolicy(retries: options.retry.count, initialDelay: options.retry.delay ?? 1)
 
         var summary = DownloadSummary()
         var status = ExitStatus.success
@@ -46,7 +47,7 @@ struct DownloadCommand {
                 if status == .success { status = code }
             }
         }
-        if jobs.count > 1, !options.quiet { summary.print() }
+        if jobs.count > 1, !options.output.quiet { summary.print() }
         return status
     }
 
@@ -54,7 +55,7 @@ struct DownloadCommand {
     /// identity`), so a resumed range lines up with what is on disk.
     private func job(for text: String) throws -> DownloadJob {
         // Its token is added by the request engine's decorator, which downloads do not go through.
-        if options.authType == .oauth2 { throw OAuth2Error.notForDownloads }
+        if options.request.authType == .oauth2 { throw OAuth2Error.notForDownloads }
         let url = try EnvironmentTarget.resolve(text, options: options, profile: profile).url
         var spec = RequestSpec(
             method: "GET", url: url, headers: [HeaderItem(name: "Accept-Encoding", value: "identity")],
@@ -62,38 +63,43 @@ struct DownloadCommand {
         if let profile { EnvironmentStage(profile: profile).applyHeaders(to: &spec) }
         let request = try RequestSerializer.prepare(spec, environment: environment)
         let destination: DownloadDestination
-        switch options.outputFile {
+        switch options.output.outputFile {
         case "-"?: destination = .standardOutput
         case let path?: destination = .file(path: path, replaces: true)
         case nil: destination = .automatic(directory: ".")
         }
         return DownloadJob(
-            request: request, destination: destination, resume: options.resume, overwrite: options.overwrite,
-            expectedDigest: options.sha256.flatMap(SHA256.parseHex))
+            request: request, destination: destination, resume: options.download.resume,
+            overwrite: options.download.overwrite,
+            expectedDigest: options.download.sha256.flatMap(SHA256.parseHex))
     }
 
     /// Downloads follow redirects (DESIGN §2), leave the body undecoded and take credentials from
     /// netrc and keep them from other hosts (unless `--location-trusted`) as requests do; with `--retry` a stalled server times out (and is retried) after
     /// `downloadRetryIdleTimeout` seconds.
     func transferSettings() -> TransferSettings {
-        var client = options.transferSettings
+        var client = options.transfer.transferSettings
         client.follow = true
         client.acceptEncoding = nil
         client.netrcFile = RequestStores.netrcFile(options: options, environment: environment)
-        client.locationTrusted = options.locationTrusted
-        if options.retry > 0, options.timeout == nil { client.idleTimeout = OptionValues.downloadRetryIdleTimeout }
+        client.locationTrusted = options.session.locationTrusted
+        if options.retry.count > 0, options.transfer.timeout == nil {
+            client.idleTimeout = Settings.Transfer.downloadRetryIdleTimeout
+        }
         return client
     }
 
     /// Refuses combinations that cannot work, before anything is sent.
-    static func validate(_ options: OptionValues, urlCount: Int) throws {
+    static func validate(_ options: Settings, urlCount: Int) throws {
         guard urlCount > 0 else { throw UsageError.missingURL }
-        if options.outputFile == "-" && options.resume { throw DownloadUsageError.resumeToStandardOutput }
-        if let output = options.outputFile, output != "-", urlCount > 1 {
+        if options.output.outputFile == "-" && options.download.resume {
+            throw DownloadUsageError.resumeToStandardOutput
+        }
+        if let output = options.output.outputFile, output != "-", urlCount > 1 {
             throw DownloadUsageError.oneOutputForSeveralURLs(urlCount)
         }
-        if options.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
-        if let output = options.outputFile, output != "-" {
+        if options.download.sha256 != nil, urlCount > 1 { throw DownloadUsageError.oneDigestForSeveralURLs(urlCount) }
+        if let output = options.output.outputFile, output != "-" {
             // A directory that is missing or none is a mistake in -o, like -o DIR: refused as bad
             // input before sending. One that exists but cannot be written is found when writing.
             let directory = FileIO.directory(of: output)

@@ -56,9 +56,9 @@ struct ConfigSetup {
     }
 
     /// The environment the command asks for (`--env`, else `$AFCLI_ENV`); nil for none.
-    func profile(for options: OptionValues, environment: [String: String]) throws -> EnvironmentProfile? {
+    func profile(for options: Settings, environment: [String: String]) throws -> EnvironmentProfile? {
         let fromVariable = environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let name = options.environmentName ?? (readsConfig ? fromVariable : nil) else { return nil }
+        guard let name = options.environment.name ?? (readsConfig ? fromVariable : nil) else { return nil }
         guard let file else { throw ConfigError.noConfig(name: name, file: shownPath, skipped: !readsConfig) }
         guard let profile = file.environment(named: name) else {
             throw ConfigError.unknownEnvironment(name: name, file: shownPath, known: file.environments.map(\.name))

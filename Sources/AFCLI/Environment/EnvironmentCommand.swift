@@ -5,7 +5,7 @@ import Glibc
 /// environment, secrets redacted unless `--show-secrets`) and `afcli config path`.
 struct EnvironmentCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var config: ConfigSetup
 
     /// Lists the environments, or shows the one named after `show`.
@@ -25,7 +25,7 @@ struct EnvironmentCommand {
             let width = file.environments.map(\.name.count).max() ?? 0
             let lines = file.environments.map { profile in
                 let padding = String(repeating: " ", count: width - profile.name.count)
-                let base = profile.baseURL.map { Self.shown(url: $0, showSecrets: options.showSecrets) } ?? "-"
+                let base = profile.baseURL.map { Self.shown(url: $0, showSecrets: options.request.showSecrets) } ?? "-"
                 return Self.visible(profile.name + padding + "  " + base) + "\n"
             }
             try Self.printOut(lines.joined())
@@ -34,7 +34,7 @@ struct EnvironmentCommand {
                 throw ConfigError.unknownEnvironment(
                     name: words[1], file: config.shownPath, known: file.environments.map(\.name))
             }
-            try Self.printOut(Self.describe(profile, showSecrets: options.showSecrets))
+            try Self.printOut(Self.describe(profile, showSecrets: options.request.showSecrets))
         case 1 where words[0] == "show":
             throw EnvironmentUsageError.showNeedsName(file: config.shownPath, known: file.environments.map(\.name))
         default:

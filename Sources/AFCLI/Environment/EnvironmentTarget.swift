@@ -13,23 +13,26 @@ enum EnvironmentTarget {
 
     /// The absolute URL and API path for the URL `text` typed on the command line.
     static func resolve(
-        _ text: String, options: OptionValues, profile: EnvironmentProfile?
+        _ text: String, options: Settings, profile: EnvironmentProfile?
     ) throws -> EnvironmentURL.Joined {
-        if options.simulate != nil, options.local { throw EnvironmentUsageError.simulateWithLocal }
+        if options.environment.simulate != nil, options.environment.local {
+            throw EnvironmentUsageError.simulateWithLocal
+        }
         // A local answer sets no cookies: writing the session or jar back would empty it.
-        if options.local,
-            let store = options.session != nil ? "--session" : options.cookieJar != nil ? "--cookie-jar" : nil
+        if options.environment.local,
+            let store = options.session.name != nil
+                ? "--session" : options.session.cookieJar != nil ? "--cookie-jar" : nil
         {
             throw EnvironmentUsageError.localWithStore(store)
         }
         let base: String?
-        switch options.simulate {
+        switch options.environment.simulate {
         case .url(let url)?:
             base = url
         case .environment?:
             base = SettingsResolver(options, profile: profile).simulateOrigin
         case nil:
-            if let baseURL = options.baseURL {
+            if let baseURL = options.request.baseURL {
                 let made = try RequestURL.makeFinal(from: text, baseURL: baseURL)
                 let typedPath = text.prefix { $0 != "?" && $0 != "#" }
                 let apiPath = EnvironmentURL.isAbsolute(text) ? URLReference(parsing: made.url).path : String(typedPath)
@@ -38,7 +41,7 @@ enum EnvironmentTarget {
             }
             base = profile?.baseURL
         }
-        if options.simulate != nil, EnvironmentURL.isAbsolute(text) {
+        if options.environment.simulate != nil, EnvironmentURL.isAbsolute(text) {
             throw EnvironmentUsageError.simulateAbsolute(text)
         }
         return try EnvironmentURL.join(text, base: base)
@@ -46,9 +49,9 @@ enum EnvironmentTarget {
 
     /// The transport for a request: the local answer files with `--local`, else libcurl.
     static func transport(
-        options: OptionValues, profile: EnvironmentProfile?, apiPath: String, settings: TransferSettings
+        options: Settings, profile: EnvironmentProfile?, apiPath: String, settings: TransferSettings
     ) throws -> RequestTransport {
-        guard options.local else { return HTTPClient(options: settings) }
+        guard options.environment.local else { return HTTPClient(options: settings) }
         guard let directory = profile?.localDirectory else {
             throw EnvironmentUsageError.localNeedsDirectory(environment: profile?.name)
         }

@@ -10,38 +10,38 @@ enum AuthStages {
 
     /// Applies `--auth-cmd` and `--aws-sigv4` to `prepared`; the AWS keys come from `-a`, else from
     /// the environment.
-    static func apply(to prepared: inout PreparedRequest, options: OptionValues) throws {
-        if options.authType == .oauth2 {
+    static func apply(to prepared: inout PreparedRequest, options: Settings) throws {
+        if options.request.authType == .oauth2 {
             // The token itself is added by OAuth2Engine as the request starts.
             _ = try OAuth2Stage.client(options)
             prepared.headers.removeAll { $0.name.lowercased() == "authorization" }
             prepared.headers.append(HTTPField(name: "Authorization", value: OAuth2Engine.placeholder))
         }
-        if let command = options.authStages.command { try AuthCommand(command: command).apply(to: &prepared) }
-        if let scope = options.authStages.awsSigV4 {
+        if let command = options.request.authStages.command { try AuthCommand(command: command).apply(to: &prepared) }
+        if let scope = options.request.authStages.awsSigV4 {
             var environment: [String: String] = [:]
             for name in awsVariables { if let value = getenv(name) { environment[name] = String(cString: value) } }
-            let credentials = try AWSSigV4Stage.credentials(auth: options.auth, environment: environment)
+            let credentials = try AWSSigV4Stage.credentials(auth: options.request.auth, environment: environment)
             try AWSSigV4Stage(scope: scope, credentials: credentials).apply(to: &prepared)
         }
     }
 
     /// What `--curl` redacts of the stages' headers: a session token from the environment.
-    static func curlSecrets(_ prepared: PreparedRequest, options: OptionValues) -> CurlSecrets {
-        guard options.authStages.awsSigV4 != nil else { return CurlSecrets() }
+    static func curlSecrets(_ prepared: PreparedRequest, options: Settings) -> CurlSecrets {
+        guard options.request.authStages.awsSigV4 != nil else { return CurlSecrets() }
         let tokens = prepared.headers.filter { $0.name.lowercased() == "x-amz-security-token" }
         return CurlSecrets(headerLines: Set(tokens.map { "\($0.name): \($0.value)" }))
     }
 
     /// Why `--curl` shows the stages' headers as `--header` lines.
-    static func curlNotes(_ options: OptionValues) -> [String] {
+    static func curlNotes(_ options: Settings) -> [String] {
         var notes: [String] = []
-        if options.authStages.awsSigV4 != nil {
+        if options.request.authStages.awsSigV4 != nil {
             notes.append(
                 "the AWS signature is shown as the headers afcli signed now (valid for 15 minutes), not as curl's "
                     + "--aws-sigv4: libcurl 7.88 signs a query it has not sorted wrongly")
         }
-        if options.authStages.command != nil {
+        if options.request.authStages.command != nil {
             notes.append("the --auth-cmd headers are shown as its command printed them now")
         }
         return notes

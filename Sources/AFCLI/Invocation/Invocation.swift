@@ -22,14 +22,14 @@ enum InvocationBuilder {
 
     /// Builds the invocation, reading the files items name and peeking at standard input.
     static func build(
-        positionals: [String], options: OptionValues, profile: EnvironmentProfile? = nil
+        positionals: [String], options: Settings, profile: EnvironmentProfile? = nil
     ) throws -> Invocation {
         let (methodWord, urlText, items) = try split(positionals)
         var resolver = ItemResolver()
         for argument in items { try resolver.add(argument) }
 
         var rawBody: RawBody?
-        if let raw = options.rawBody { rawBody = .bytes(Array(raw.utf8)) }
+        if let raw = options.request.rawBody { rawBody = .bytes(Array(raw.utf8)) }
         if let file = resolver.bodyFile {
             guard rawBody == nil else { throw ItemError.conflictingBodies(Self.mixedBodies) }
             rawBody = file.path == "-" ? .standardInput : .file(path: file.path, contentType: file.contentType)
@@ -41,12 +41,12 @@ enum InvocationBuilder {
         var stdinNamed = resolver.files.contains { $0.path == "-" }
         // A pattern, not `==`: comparing optionals of RawBody builds and destroys a value.
         if case .standardInput? = rawBody { stdinNamed = true }
-        if stdinNamed, options.ignoreStdin {
+        if stdinNamed, options.request.ignoreStdin {
             // Refused before anything is sent rather than read anyway or sent empty.
             let file = resolver.files.first { $0.path == "-" }
             throw ItemError.ignoredStandardInput(item: file.map { $0.field + "@-" } ?? resolver.bodyFile?.item ?? "@-")
         }
-        if !options.ignoreStdin, StandardInput.kind() == .readable {
+        if !options.request.ignoreStdin, StandardInput.kind() == .readable {
             if stdinNamed {
                 standardInput = StandardInputBodySource()
             } else if rawBody != nil || hasItemsBody {
@@ -67,14 +67,14 @@ enum InvocationBuilder {
         }
 
         let inferred = (rawBody != nil || hasItemsBody) ? "POST" : "GET"
-        let method = options.method ?? methodWord ?? inferred
+        let method = options.request.method ?? methodWord ?? inferred
         if !resolver.files.isEmpty, method == "GET" || method == "HEAD" {
             throw ItemError.invalidFileOption(
                 item: resolver.files[0].field + "@" + resolver.files[0].path,
                 reason: "file uploads need a method with a body, not \(method)")
         }
         let target = try EnvironmentTarget.resolve(urlText, options: options, profile: profile)
-        let encoding = options.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
+        let encoding = options.request.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
         var spec = RequestSpec(
             method: method, url: target.url, queryItems: resolver.queryItems, headers: resolver.headers,
             parameters: resolver.parameters.tree, files: resolver.files, rawBody: rawBody,
@@ -145,19 +145,21 @@ enum InvocationBuilder {
     /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
     /// With `--aws-sigv4`, `-a` holds the keys it signs with, and no credentials are sent as such;
     /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
-    static func credentials(_ options: OptionValues) throws -> Credentials? {
+    static func credentials(_ options: Settings) throws -> Credentials? {
         // -a holds the AWS keys, or the OAuth 2 client's id and secret, not credentials to send.
-        guard options.authStages.awsSigV4 == nil, options.authType != .oauth2 else { return nil }
+        guard options.request.authStages.awsSigV4 == nil, options.request.authType != .oauth2 else { return nil }
         // Checked before sending; --offline and --curl only show the request.
-        if options.authType == .ntlm || options.authType == .negotiate, !options.offline, !options.curl {
-            try ChallengeAuthCheck.check(options.authType == .ntlm ? .ntlm : .negotiate) { name in
+        if options.request.authType == .ntlm || options.request.authType == .negotiate, !options.request.offline,
+            !options.request.curl
+        {
+            try ChallengeAuthCheck.check(options.request.authType == .ntlm ? .ntlm : .negotiate) { name in
                 getenv(name).map { String(cString: $0) }
             }
         }
-        guard let auth = options.auth else {
-            return options.authType == .negotiate ? .negotiate(user: "", password: "") : nil
+        guard let auth = options.request.auth else {
+            return options.request.authType == .negotiate ? .negotiate(user: "", password: "") : nil
         }
-        switch options.authType {
+        switch options.request.authType {
         case .oauth2:
             return nil
         case .bearer:
@@ -167,7 +169,7 @@ enum InvocationBuilder {
             let user = String(parts[0])
             // `-a USER` asks for the password on the terminal; without one it is empty.
             let password = parts.count > 1 ? String(parts[1]) : try PasswordPrompt.ask(user: user) ?? ""
-            switch options.authType {
+            switch options.request.authType {
             case .digest: return .digest(user: user, password: password)
             case .ntlm: return .ntlm(user: user, password: password)
             case .negotiate: return .negotiate(user: user, password: password)

@@ -9,15 +9,15 @@ enum OAuth2Stage {
     /// the token request carries no credentials, so that netrc's for the token URL's host answer
     /// (as for any request without credentials of its own).
     /// `keeper` keeps tokens instead of the token store (a session's `OAuth2SessionTokens`).
-    static func client(_ options: OptionValues, keeper: (any OAuth2TokenKeeper)? = nil) throws -> OAuth2Client {
-        guard let tokenURL = options.authStages.oauth2TokenURL else { throw OAuth2Error.missingTokenURL }
+    static func client(_ options: Settings, keeper: (any OAuth2TokenKeeper)? = nil) throws -> OAuth2Client {
+        guard let tokenURL = options.request.authStages.oauth2TokenURL else { throw OAuth2Error.missingTokenURL }
         var client: (id: String, secret: String)?
-        if let auth = options.auth {
+        if let auth = options.request.auth {
             guard let colon = auth.firstIndex(of: ":"), colon != auth.startIndex else { throw OAuth2Error.missingClient }
             client = (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
         }
         return OAuth2Client(
-            tokenURL: tokenURL, client: client, scope: options.authStages.oauth2Scope,
+            tokenURL: tokenURL, client: client, scope: options.request.authStages.oauth2Scope,
             store: keeper ?? OAuth2TokenStore(directory: tokenDirectory()))
     }
 
@@ -35,10 +35,12 @@ enum OAuth2Stage {
     /// unchanged otherwise, so that a request without them pays nothing.
     /// `keeper`: the session's tokens, when a session is in use.
     static func wrap(
-        _ engine: any ExchangeEngine, options: OptionValues, keeper: (any OAuth2TokenKeeper)? = nil
+        _ engine: any ExchangeEngine, options: Settings, keeper: (any OAuth2TokenKeeper)? = nil
     ) throws -> any ExchangeEngine {
-        guard options.authType == .oauth2 || options.authStages.oauth2TokenURL != nil else { return engine }
+        guard options.request.authType == .oauth2 || options.request.authStages.oauth2TokenURL != nil else {
+            return engine
+        }
         return OAuth2Engine(
-            wrapping: engine, client: try client(options, keeper: keeper), showsSecrets: options.showSecrets)
+            wrapping: engine, client: try client(options, keeper: keeper), showsSecrets: options.request.showSecrets)
     }
 }

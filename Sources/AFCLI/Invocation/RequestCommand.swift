@@ -4,7 +4,7 @@ import Glibc
 /// Runs a request command line: build, serialize, send (or print offline), print, exit status.
 struct RequestCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
     var terminal: Terminal
     /// The config environment in use (`--env`, `AFCLI_ENV`); nil for none.
@@ -27,7 +27,7 @@ struct RequestCommand {
         let prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: environment, standardInput: invocation.standardInput,
             profile: profile, crypto: crypto, acceptEncoding: acceptEncoding)
-        let toTerminal = options.outputFile == nil && terminal.stdoutIsTerminal
+        let toTerminal = options.output.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let reporter = ExchangeReporter(
             options: options, terminal: terminal, printer: makePrinter(prepared, parts: parts, toTerminal: toTerminal),
@@ -37,15 +37,17 @@ struct RequestCommand {
             entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }],
             transferSettings: FixedTransferSettings(settings: TransferSettings()))
         // --offline shows the request before any transfer setting is made or checked.
-        if options.offline { return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run() }
+        if options.request.offline {
+            return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run()
+        }
 
-        var settings = options.transferSettings
+        var settings = options.transfer.transferSettings
         settings.verbose = parts.contains(.requestHeaders)
         settings.acceptEncoding = acceptEncoding
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
-        stores.configure(&settings, locationTrusted: options.locationTrusted)
+        stores.configure(&settings, locationTrusted: options.session.locationTrusted)
         plan.transferSettings = FixedTransferSettings(settings: settings)
-        if options.curl {
+        if options.request.curl {
             let previewer = CurlCommandPreviewer(options: options, spec: spec, stored: stores.curlSecrets)
             return try Runner(plan: plan, delivery: .show(previewer), reporter: reporter).run()
         }
@@ -65,45 +67,48 @@ struct RequestCommand {
             options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
         let engine = try OAuth2Stage.wrap(
             CacheStage.wrap(
-                RetryStage.wrap(transport, options: options, notes: options.verbose), command: self, log: transitionLog),
+                RetryStage.wrap(transport, options: options, notes: options.output.verbose), command: self,
+                log: transitionLog),
             options: options, keeper: stores.oauth2Tokens)
         return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
     }
 
     /// The printer of the exchange: to standard output, `-o FILE`, or nowhere (`--quiet`).
     private func makePrinter(
-        _ prepared: PreparedRequest, parts: OptionValues.PrintParts, toTerminal: Bool
+        _ prepared: PreparedRequest, parts: Settings.PrintParts, toTerminal: Bool
     ) -> ExchangePrinter {
         let display = ResponseDisplay(options: options, toTerminal: toTerminal, terminal: terminal)
         // `-o -` is standard output (curl, wget, HTTPie), written as an output file is: the body
         // as received, even under --quiet.
         let destination: ExchangePrinter.Destination
-        switch options.outputFile {
+        switch options.output.outputFile {
         case "-"?: destination = .standardOutput
         case let path?: destination = .file(path: path)
-        case nil: destination = options.quiet ? .discard : .standardOutput
+        case nil: destination = options.output.quiet ? .discard : .standardOutput
         }
         let printer = ExchangePrinter(
             parts: parts, destination: destination, colors: display.colors,
-            isTerminal: toTerminal, showsEveryHop: options.verbose, requestBody: prepared.bodyBytes)
+            isTerminal: toTerminal, showsEveryHop: options.output.verbose, requestBody: prepared.bodyBytes)
         if prepared.bodyBytes == nil { printer.multipartForm = (prepared.builtBody as? MultipartBodySource)?.form }
         printer.display = display
-        printer.sendsChunked = options.chunked
+        printer.sendsChunked = options.transfer.chunked
         return printer
     }
 
     /// Checks the options that may name standard output as `-` besides `-o -` (`--log-file`,
     /// `--cache-transition-output`): standard output carries the response unless `-o FILE` or
     /// `--quiet` sends it elsewhere, and the two must not mix into one stream.
-    static func claimStandardOutput(_ options: OptionValues) throws {
-        let carrying = options.outputFile == "-" || (options.outputFile == nil && !options.quiet) ? "the response" : nil
+    static func claimStandardOutput(_ options: Settings) throws {
+        let carrying =
+            options.output.outputFile == "-" || (options.output.outputFile == nil && !options.output.quiet)
+            ? "the response" : nil
         if RequestLogger.isWanted(options) {
             try StandardStreams.claim(
-                options.logFile, for: "--log-file", carrying: carrying,
+                options.pipeline.logFile, for: "--log-file", carrying: carrying,
                 instead: "-o FILE or --quiet sends it elsewhere; without --log-file the log goes to standard error")
         }
         try StandardStreams.claim(
-            options.cache.transitionOutput, for: "--cache-transition-output", carrying: carrying,
+            options.pipeline.cache.transitionOutput, for: "--cache-transition-output", carrying: carrying,
             instead: "-o FILE takes the network's answer")
     }
 }

@@ -13,19 +13,19 @@ enum RequestPreparation {
     /// libcurl (`CacheStage.acceptEncoding`); `acceptLanguage`: see `RequestSerializer.prepare`;
     /// `crypto`: the caller's stages when it uses them after sending too, else made here.
     static func serialize(
-        _ spec: inout RequestSpec, options: OptionValues, environment: [String: String],
+        _ spec: inout RequestSpec, options: Settings, environment: [String: String],
         standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil,
         acceptLanguage: String? = nil, crypto: CryptoStages? = nil, acceptEncoding: String? = nil
     ) throws -> PreparedRequest {
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
-        if options.boundary != nil, options.encoding != .json, options.encoding != .plist {
+        if options.request.boundary != nil, options.request.encoding != .json, options.request.encoding != .plist {
             spec.encoding = .multipart
         }
         if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: acceptEncoding ?? Self.acceptEncoding,
-            standardInput: standardInput, boundary: options.boundary, acceptLanguage: acceptLanguage)
+            standardInput: standardInput, boundary: options.request.boundary, acceptLanguage: acceptLanguage)
         try encode(&prepared, options: options, profile: profile, crypto: crypto)
         return prepared
     }
@@ -35,7 +35,7 @@ enum RequestPreparation {
     /// serialized as the file writes them, pass here too, so that `--encrypt-cmd`, `--compress`,
     /// `--auth-cmd` and `--aws-sigv4` act on every request of a run.
     static func encode(
-        _ prepared: inout PreparedRequest, options: OptionValues, profile: EnvironmentProfile?,
+        _ prepared: inout PreparedRequest, options: Settings, profile: EnvironmentProfile?,
         crypto: CryptoStages? = nil
     ) throws {
         if let crypto {
@@ -44,8 +44,8 @@ enum RequestPreparation {
             // Stages are made only when they have something to encrypt (most requests have not).
             try CryptoStages(options: options, profile: profile).encrypt(&prepared)
         }
-        if options.compress { try RequestCompression.apply(to: &prepared) }
-        if !options.authStages.isEmpty || options.authType == .oauth2 {
+        if options.request.compress { try RequestCompression.apply(to: &prepared) }
+        if !options.request.authStages.isEmpty || options.request.authType == .oauth2 {
             try AuthStages.apply(to: &prepared, options: options)
         }
     }

@@ -27,9 +27,9 @@ struct RequestStores {
 
     /// Loads the session (merging it into `spec`) and works out the netrc file; a session file
     /// that cannot be read or parsed throws before anything is sent.
-    init(options: OptionValues, environment: [String: String], spec: inout RequestSpec) throws {
-        if let jar = options.cookieJar { try SessionStore.checkCookieJar(jar) }
-        if let value = options.session {
+    init(options: Settings, environment: [String: String], spec: inout RequestSpec) throws {
+        if let jar = options.session.cookieJar { try SessionStore.checkCookieJar(jar) }
+        if let value = options.session.name {
             let path = try SessionStore.path(
                 for: UserDirectories.expandingTilde(value, environment), url: spec.url,
                 hostHeader: spec.headers.last { $0.name.lowercased() == "host" }?.value,
@@ -38,25 +38,27 @@ struct RequestStores {
             sessionIsPrivate = loaded.isPrivate
             var session = Session(path: path, file: loaded.file)
             let typedCredentials = spec.credentials
-            cookieLines = session.apply(to: &spec, storesAuth: options.sessionStoreAuth)
+            cookieLines = session.apply(to: &spec, storesAuth: options.session.storesAuth)
             curlSecrets = .session(loaded.file, usedCredentials: typedCredentials == nil ? spec.credentials : nil)
-            if options.authType == .oauth2 { oauth2Tokens = OAuth2SessionTokens(session.otherMember(OAuth2SessionTokens.member)) }
+            if options.request.authType == .oauth2 {
+                oauth2Tokens = OAuth2SessionTokens(session.otherMember(OAuth2SessionTokens.member))
+            }
             self.session = session
-        } else if options.cookieJar != nil {
+        } else if options.session.cookieJar != nil {
             cookieLines = Session.takeCookieItems(from: &spec)
         } else {
             cookieLines = []
         }
-        writesSession = !options.sessionReadOnly
-        cookieJar = options.cookieJar
+        writesSession = !options.session.readOnly
+        cookieJar = options.session.cookieJar
         netrcFile = RequestStores.netrcFile(options: options, environment: environment)
     }
 
     /// The netrc file libcurl may take credentials from (`$NETRC`, else `~/.netrc`), nil with
     /// `--ignore-netrc`; warns when the file holds passwords that others can read.
-    static func netrcFile(options: OptionValues, environment: [String: String]) -> String? {
+    static func netrcFile(options: Settings, environment: [String: String]) -> String? {
         let file: String?
-        if options.ignoreNetrc {
+        if options.session.ignoreNetrc {
             file = nil
         } else if let named = environment["NETRC"], !named.isEmpty {
             file = named

@@ -11,7 +11,7 @@ struct MetricsOutput {
     /// The parsed `--write-out` format, if any.
     let writeOut: WriteOutFormat?
     /// `--meta`.
-    let format: OptionValues.MetaFormat
+    let format: Settings.MetaFormat
     /// Whether warnings are shown (not under `--quiet`).
     let warns: Bool
     /// Whether `--print` names the m part (not only implied by `--verbose`).
@@ -21,12 +21,12 @@ struct MetricsOutput {
     let toTerminal: Bool
 
     /// Reads and parses `--write-out` and reports its unknown variables, as curl does.
-    init(options: OptionValues, stdoutIsTerminal: Bool) throws {
+    init(options: Settings, stdoutIsTerminal: Bool) throws {
         toTerminal = stdoutIsTerminal
-        format = options.metaFormat
-        warns = !options.quiet
-        asksForMetadata = options.printParts?.contains(.metadata) == true
-        guard let text = options.writeOut else {
+        format = options.output.metaFormat
+        warns = !options.output.quiet
+        asksForMetadata = options.output.printParts?.contains(.metadata) == true
+        guard let text = options.output.writeOut else {
             writeOut = nil
             return
         }

@@ -7,9 +7,9 @@ package struct ParsedCommandLine: Equatable, Sendable {
     /// subcommand's own word (`completions`, `bash`).
     package var positionals: [String]
     /// The settings from every option given, defaults elsewhere.
-    package var options: OptionValues
+    package var options: Settings
 
-    package init(command: Command, positionals: [String], options: OptionValues) {
+    package init(command: Command, positionals: [String], options: Settings) {
         self.command = command
         self.positionals = positionals
         self.options = options
@@ -80,13 +80,13 @@ package enum ArgumentParser {
     /// Every error thrown is a `UsageError` (exit status 2); the signature stays untyped so that
     /// callers can mix it with other throwing calls in one `do` block.
     package static func parse(_ argv: [String]) throws -> ParsedCommandLine {
-        try parse(argv, over: OptionValues()).parsed
+        try parse(argv, over: Settings()).parsed
     }
 
     /// Parses `argv` applying its options over `base` rather than the defaults (a line of
     /// `afcli run -` over the run's options); also returns the long names of the options given.
     package static func parse(
-        _ argv: [String], over base: OptionValues
+        _ argv: [String], over base: Settings
     ) throws -> (parsed: ParsedCommandLine, given: Set<String>) {
         let (parsed, scan) = try scanned(argv, over: base)
         return (parsed, scan?.given ?? ["help"])
@@ -102,11 +102,11 @@ package enum ArgumentParser {
     package static func parse(
         _ argv: [String], defaults: Int
     ) throws -> (parsed: ParsedCommandLine, typed: [String]) {
-        var (parsed, scan) = try scanned(argv, over: OptionValues())
+        var (parsed, scan) = try scanned(argv, over: Settings())
         if let found = scan, defaults > 0, let command = CommandScope(parsed.command) {
             let passOver = Set(found.defaultsGiven(before: defaults).filter { !OptionScopes.applies($0, to: command) })
             if !passOver.isEmpty {
-                (parsed, scan) = try scanned(argv, over: OptionValues(), passingOver: passOver, before: defaults)
+                (parsed, scan) = try scanned(argv, over: Settings(), passingOver: passOver, before: defaults)
             }
         }
         return (parsed, scan?.applied.filter { $0.end > defaults }.map(\.long) ?? [])
@@ -115,7 +115,7 @@ package enum ArgumentParser {
     /// The command line and the scan it came from; no scan when a mistake gave way to `--help`.
     /// The options named in `passOver` are read but not applied among the first `before` words.
     private static func scanned(
-        _ argv: [String], over base: OptionValues, passingOver passOver: Set<String> = [], before: Int = 0
+        _ argv: [String], over base: Settings, passingOver passOver: Set<String> = [], before: Int = 0
     ) throws -> (ParsedCommandLine, Scan?) {
         let scan: Scan
         do {
@@ -123,7 +123,7 @@ package enum ArgumentParser {
         } catch {
             let beforeDoubleDash = argv.prefix(while: { $0 != "--" })
             if beforeDoubleDash.contains("--help") {
-                var options = OptionValues()
+                var options = Settings()
                 options.showHelp = true
                 return (ParsedCommandLine(command: .help(.short), positionals: [], options: options), nil)
             }
@@ -136,7 +136,7 @@ package enum ArgumentParser {
     /// Reads `argv` as options alone (the config file's `default_options`): throws the usage
     /// error for the first option the parser refuses, and returns the words that are no options.
     package static func positionalsAmongOptions(_ argv: [String]) throws(UsageError) -> [String] {
-        try Scan(argv, base: OptionValues()).positionals
+        try Scan(argv, base: Settings()).positionals
     }
 
     /// Chooses the action once every argument has been read.
@@ -170,7 +170,7 @@ package enum ArgumentParser {
 
 /// One left-to-right pass over argv that applies options and collects positionals.
 private struct Scan {
-    var options: OptionValues
+    var options: Settings
     var positionals: [String] = []
     /// The long names of the options applied or reset, in any spelling.
     var given: Set<String> = []
@@ -188,7 +188,7 @@ private struct Scan {
 
     /// Reads every argument, throwing at the first mistake; the options in `passOver` are read
     /// but not applied among the first `before` words.
-    init(_ argv: [String], base: OptionValues, passingOver passOver: Set<String> = [], before: Int = 0)
+    init(_ argv: [String], base: Settings, passingOver passOver: Set<String> = [], before: Int = 0)
         throws(UsageError)
     {
         options = base

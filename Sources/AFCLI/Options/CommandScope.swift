@@ -115,7 +115,7 @@ enum OptionScopes {
         try check(typed, command: command, word: word, source: source)
         // One value of an option a run takes: refused when typed; from default_options or the
         // environment a run passes it over (`RunCommand.responseCache`), as other defaults.
-        if command == .run, parsed.options.cache.mode == .cjThenNetwork, typed.contains("cache") {
+        if command == .run, parsed.options.pipeline.cache.mode == .cjThenNetwork, typed.contains("cache") {
             throw cjThenNetworkInARun
         }
     }

@@ -1,7 +1,7 @@
 import AFKit
 
 /// One command-line option as data: its spellings, its documentation, and what it does to
-/// `OptionValues`.
+/// `Settings`.
 ///
 /// The parser, `--help`, `afcli help`, the man page and the shell completions all read the same
 /// `OptionTable.all`, so an option exists everywhere or nowhere. Every option also has a generated
@@ -9,9 +9,9 @@ import AFKit
 package struct OptionSpec: Sendable {
     /// Applies an option's value (nil for a flag) to the settings, or throws an `OptionValueError`
     /// explaining why the value is bad.
-    package typealias Apply = @Sendable (inout OptionValues, String?) throws -> Void
+    package typealias Apply = @Sendable (inout Settings, String?) throws -> Void
     /// Makes the settings as if the option had never been given (the `--no-X` form).
-    package typealias Reset = @Sendable (inout OptionValues) -> Void
+    package typealias Reset = @Sendable (inout Settings) -> Void
 
     /// The long name without dashes (`follow` for `--follow`).
     package let long: String
@@ -187,8 +187,8 @@ package enum OptionValueParser {
     }
 
     /// `--print` letters: one or more of `HBhbm`.
-    package static func printParts(_ text: String) throws(OptionValueError) -> OptionValues.PrintParts {
-        guard let parts = OptionValues.PrintParts(letters: text) else {
+    package static func printParts(_ text: String) throws(OptionValueError) -> Settings.PrintParts {
+        guard let parts = Settings.PrintParts(letters: text) else {
             throw OptionValueError("may only contain the letters H, B, h, b and m")
         }
         return parts
@@ -215,18 +215,18 @@ package enum OptionValueParser {
     ///
     /// `http://proxy:3128` is a URL for every protocol, not PROTOCOL `http` with URL `//proxy:3128`:
     /// a prefix counts as PROTOCOL only when what follows it does not start with `//`.
-    package static func proxy(_ text: String) throws(OptionValueError) -> OptionValues.Proxy {
+    package static func proxy(_ text: String) throws(OptionValueError) -> Settings.Proxy {
         if let colon = text.firstIndex(of: ":"),
-            let scope = OptionValues.Proxy.Scope(rawValue: String(text[..<colon]).lowercased())
+            let scope = Settings.Proxy.Scope(rawValue: String(text[..<colon]).lowercased())
         {
             let rest = String(text[text.index(after: colon)...])
             if !rest.hasPrefix("//") {
                 guard !rest.isEmpty else { throw OptionValueError("has no proxy URL after the protocol") }
-                return OptionValues.Proxy(scope: scope, url: rest)
+                return Settings.Proxy(scope: scope, url: rest)
             }
         }
         guard !text.isEmpty else { throw OptionValueError("is not a proxy URL") }
-        return OptionValues.Proxy(scope: .all, url: text)
+        return Settings.Proxy(scope: .all, url: text)
     }
 
     /// Whether a scalar is an RFC 9110 `tchar`.

@@ -15,9 +15,10 @@ extension OptionTable {
                 + "--encrypt-cmd and --compress); a streamed file is read once to hash it, never held in memory. "
                 + "--offline, -v and --curl show the signed headers.",
             apply: { values, text in
-                values.authStages.awsSigV4 = try OptionValueParser.nonEmpty(text ?? "", what: "a provider scope")
+                values.request.authStages.awsSigV4 = try OptionValueParser.nonEmpty(
+                    text ?? "", what: "a provider scope")
             },
-            reset: { $0.authStages.awsSigV4 = nil }),
+            reset: { $0.request.authStages.awsSigV4 = nil }),
         OptionSpec(
             long: "auth-cmd", scope: [.request, .run], valueName: "CMD", group: .authentication,
             help: "add the headers CMD prints",
@@ -28,9 +29,9 @@ extension OptionTable {
                 + "manager. A command that fails or prints anything else stops the request before anything is "
                 + "sent (exit status 2, its standard error shown).",
             apply: { values, text in
-                values.authStages.command = try OptionValueParser.nonEmpty(text ?? "", what: "a command")
+                values.request.authStages.command = try OptionValueParser.nonEmpty(text ?? "", what: "a command")
             },
-            reset: { $0.authStages.command = nil }),
+            reset: { $0.request.authStages.command = nil }),
         OptionSpec(
             long: "oauth2-token-url", scope: [.request, .run], valueName: "URL", group: .authentication,
             help: "the token endpoint of -A oauth2",
@@ -42,22 +43,22 @@ extension OptionTable {
                 + "and sent as Authorization: Bearer; a 401 "
                 + "with error=\"invalid_token\" gets a new token and the request is sent once more.",
             apply: { values, text in
-                values.authStages.oauth2TokenURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL")
+                values.request.authStages.oauth2TokenURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL")
             },
-            reset: { $0.authStages.oauth2TokenURL = nil }),
+            reset: { $0.request.authStages.oauth2TokenURL = nil }),
         OptionSpec(
             long: "oauth2-scope", scope: [.request, .run], valueName: "SCOPE", group: .authentication,
             help: "the scope -A oauth2 asks for",
             description: "The scope (space-separated names) that -A oauth2 asks the token endpoint for; a token "
                 + "is kept per token URL, client id and scope.",
             apply: { values, text in
-                values.authStages.oauth2Scope = try OptionValueParser.nonEmpty(text ?? "", what: "a scope")
+                values.request.authStages.oauth2Scope = try OptionValueParser.nonEmpty(text ?? "", what: "a scope")
             },
-            reset: { $0.authStages.oauth2Scope = nil }),
+            reset: { $0.request.authStages.oauth2Scope = nil }),
     ]
 }
 
-/// The values of `--aws-sigv4` and `--auth-cmd`, kept together in `OptionValues.authStages`.
+/// The values of `--aws-sigv4` and `--auth-cmd`, kept together in `Settings.request.authStages`.
 package struct AuthStageOptions: Equatable, Sendable {
     /// `--aws-sigv4`: the provider scope (`aws:amz:REGION:SERVICE`).
     package var awsSigV4: String? = nil

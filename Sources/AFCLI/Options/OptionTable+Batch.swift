@@ -11,23 +11,23 @@ extension OptionTable {
                 + "(connections are reused, HTTP/2 requests share a connection). The default, 1, sends the "
                 + "requests one after the other in the order written. N is cut, with a warning, to what the "
                 + "open-file limit (ulimit -n) allows: three files a request, four with --output-dir.",
-            apply: { values, text in values.parallel = try OptionValueParser.positiveInteger(text ?? "") },
-            reset: { $0.parallel = nil }),
+            apply: { values, text in values.run.parallel = try OptionValueParser.positiveInteger(text ?? "") },
+            reset: { $0.run.parallel = nil }),
         OptionSpec(
             long: "first", scope: .run, valueName: "NAME", group: .general,
             help: "run: finish request NAME before others",
             description: "For afcli run: make the request named NAME a keeper, like # @first in the file: every "
                 + "keeper completes before any other request starts. Repeatable.",
             apply: { values, text in
-                values.firstNames.append(try OptionValueParser.nonEmpty(text ?? "", what: "a request name"))
+                values.run.firstNames.append(try OptionValueParser.nonEmpty(text ?? "", what: "a request name"))
             },
-            reset: { $0.firstNames = [] }),
+            reset: { $0.run.firstNames = [] }),
         OptionSpec(
             long: "keep-going", scope: .run, group: .general, help: "run: go on after a request fails",
             description: "For afcli run: start the remaining requests after one has failed. Without it, the first "
                 + "failure stops new requests from starting (those in flight finish).",
-            apply: { values, _ in values.keepGoing = true },
-            reset: { $0.keepGoing = false }),
+            apply: { values, _ in values.run.keepGoing = true },
+            reset: { $0.run.keepGoing = false }),
         OptionSpec(
             long: "output-dir", scope: .run, valueName: "DIR", group: .general,
             help: "run: save each body as DIR/NAME.body",
@@ -38,9 +38,9 @@ extension OptionTable {
                 + "none. Without it, bodies are counted and discarded.",
             completion: .file,
             apply: { values, text in
-                values.outputDirectory = try OptionValueParser.nonEmpty(text ?? "", what: "a directory")
+                values.run.outputDirectory = try OptionValueParser.nonEmpty(text ?? "", what: "a directory")
             },
-            reset: { $0.outputDirectory = nil }),
+            reset: { $0.run.outputDirectory = nil }),
         OptionSpec(
             long: "test", scope: .run, group: .general, help: "run: a PASS/FAIL line per request, a summary",
             description: "For afcli run: run the requests as tests. Standard output gets one line per request (PASS "
@@ -49,8 +49,8 @@ extension OptionTable {
                 + "after a failure (--keep-going is implied). The exit status is the first failure's, as without "
                 + "--test. On a terminal a plain afcli run shows the same lines; in a pipe or a file it writes "
                 + "NDJSON unless --test is given.",
-            apply: { values, _ in values.testMode = true },
-            reset: { $0.testMode = false }),
+            apply: { values, _ in values.run.testMode = true },
+            reset: { $0.run.testMode = false }),
         OptionSpec(
             long: "report", scope: .run, valueName: "FORMAT=FILE", group: .general,
             help: "run: write a junit|tap|json|har report",
@@ -62,8 +62,8 @@ extension OptionTable {
                 + "browser's network panel opens). Repeatable; the file is created 0600 (a HAR file holds "
                 + "headers) and replaced if it exists, never through a symbolic link.",
             completion: .file,
-            apply: { values, text in values.reports.append(try RunReportRequest(parsing: text ?? "")) },
-            reset: { $0.reports = [] }),
+            apply: { values, text in values.run.reports.append(try RunReportRequest(parsing: text ?? "")) },
+            reset: { $0.run.reports = [] }),
         OptionSpec(
             long: "retry-interval", scope: .run, valueName: "DURATION", group: .general,
             help: "run: wait between # @retry tries (1 s)",
@@ -74,8 +74,8 @@ extension OptionTable {
                 guard let seconds = HTTPFileParser.duration(text ?? "") else {
                     throw OptionValueError("is not a duration (0.5, 500 ms, 2 s, 1 m)")
                 }
-                values.retryInterval = seconds
+                values.run.retryInterval = seconds
             },
-            reset: { $0.retryInterval = 1 }),
+            reset: { $0.run.retryInterval = 1 }),
     ]
 }

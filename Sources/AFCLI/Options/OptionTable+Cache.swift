@@ -1,6 +1,6 @@
 import AFKit
 
-/// The response cache's settings from the command line (`OptionValues.cache`).
+/// The response cache's settings from the command line (`Settings.pipeline.cache`).
 package struct CacheOptions: Equatable, Sendable {
     /// `--cache[=MODE]` / `--no-cache`; nil when neither was given (the environment decides).
     package var mode: CacheMode? = nil
@@ -35,9 +35,9 @@ extension OptionTable {
                 guard let mode = CacheMode(value: text ?? "") else {
                     throw OptionValueError("is not http, refresh, only, cj-first or cj-then-network")
                 }
-                values.cache.mode = mode
+                values.pipeline.cache.mode = mode
             },
-            reset: { $0.cache.mode = .off }
+            reset: { $0.pipeline.cache.mode = .off }
         ).withOptionalValue("MODE"),
         OptionSpec(
             long: "cache-ttl", scope: [.request, .run], valueName: "DURATION", group: .network,
@@ -50,18 +50,18 @@ extension OptionTable {
                 guard let lifetime = CacheLifetime(text ?? "") else {
                     throw OptionValueError("is not a duration (90, 10m, 1h, 7d) or forever")
                 }
-                values.cache.lifetime = lifetime
+                values.pipeline.cache.lifetime = lifetime
             },
-            reset: { $0.cache.lifetime = nil }),
+            reset: { $0.pipeline.cache.lifetime = nil }),
         OptionSpec(
             long: "cache-namespace", scope: [.request, .run], valueName: "NAME", group: .network,
             help: "keep cached answers apart by NAME",
             description: "Part of every cache key (CJNetwork's app-version slot): answers stored under one NAME never "
                 + "answer another. Overrides the environment's cacheNamespace.",
             apply: { values, text in
-                values.cache.namespace = try OptionValueParser.nonEmpty(text ?? "", what: "a namespace")
+                values.pipeline.cache.namespace = try OptionValueParser.nonEmpty(text ?? "", what: "a namespace")
             },
-            reset: { $0.cache.namespace = nil }),
+            reset: { $0.pipeline.cache.namespace = nil }),
         OptionSpec(
             long: "cache-transition-output", scope: .request, valueName: "FILE", group: .network,
             help: "cj-then-network: stored body to FILE",
@@ -70,26 +70,26 @@ extension OptionTable {
                 + "standard output, when -o FILE takes the network's answer.",
             completion: .file,
             apply: { values, text in
-                values.cache.transitionOutput = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+                values.pipeline.cache.transitionOutput = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
             },
-            reset: { $0.cache.transitionOutput = nil }),
+            reset: { $0.pipeline.cache.transitionOutput = nil }),
         OptionSpec(
             long: "cache-max-size", scope: .cache, valueName: "BYTES", group: .general,
             help: "cache prune: trim to BYTES (256m)",
             description: "The size afcli cache prune trims the cache to, least recently used entries first, after "
                 + "removing expired ones: a number with k, m or g. 256m by default.",
-            apply: { values, text in values.cache.maxSize = try OptionValueParser.byteCount(text ?? "") },
-            reset: { $0.cache.maxSize = 256 << 20 }),
+            apply: { values, text in values.pipeline.cache.maxSize = try OptionValueParser.byteCount(text ?? "") },
+            reset: { $0.pipeline.cache.maxSize = 256 << 20 }),
         OptionSpec(
             long: "verify-bodies", scope: .cache, group: .general, help: "cache prune: check body files' SHA-256",
             description: "With afcli cache prune, read every stored body file and remove those whose SHA-256 is "
                 + "not their name (a damaged disk, an edit), with the entries that use them.",
-            apply: { values, _ in values.cache.verify = true },
-            reset: { $0.cache.verify = false }),
+            apply: { values, _ in values.pipeline.cache.verify = true },
+            reset: { $0.pipeline.cache.verify = false }),
         OptionSpec(
             long: "all", scope: .cache, group: .general, help: "cache rm: remove every entry",
             description: "With afcli cache rm, remove every stored response.",
-            apply: { values, _ in values.cache.all = true },
-            reset: { $0.cache.all = false }),
+            apply: { values, _ in values.pipeline.cache.all = true },
+            reset: { $0.pipeline.cache.all = false }),
     ]
 }

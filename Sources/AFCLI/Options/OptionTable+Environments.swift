@@ -11,17 +11,17 @@ extension OptionTable {
                 + "are merged in (the request's own win). An unknown NAME is an error listing the known ones.",
             completion: .environmentNames,
             apply: { values, text in
-                values.environmentName = try OptionValueParser.nonEmpty(text ?? "", what: "an environment name")
+                values.environment.name = try OptionValueParser.nonEmpty(text ?? "", what: "an environment name")
             },
-            reset: { $0.environmentName = nil }),
+            reset: { $0.environment.name = nil }),
         OptionSpec(
             long: "config", scope: .every, group: .general,
             help: "read the config file (default: on)",
             description: "Read the config file (the default): CONFIG/config.json, with CONFIG $AFCLI_CONFIG_DIR, "
                 + "else $XDG_CONFIG_HOME/afcli, else ~/.config/afcli. --no-config, anywhere on the command line, "
                 + "skips it: no default_options, no environments.",
-            apply: { values, _ in values.readsConfig = true },
-            reset: { $0.readsConfig = false }),
+            apply: { values, _ in values.environment.readsConfig = true },
+            reset: { $0.environment.readsConfig = false }),
         OptionSpec(
             long: "simulate", scope: .sending, group: .request,
             help: "send to the simulation origin instead",
@@ -30,12 +30,12 @@ extension OptionTable {
                 + "absolute request URL is refused, so that nothing meant for simulation reaches a real server.",
             apply: { values, text in
                 if let text {
-                    values.simulate = .url(try OptionValueParser.nonEmpty(text, what: "a URL"))
+                    values.environment.simulate = .url(try OptionValueParser.nonEmpty(text, what: "a URL"))
                 } else {
-                    values.simulate = .environment
+                    values.environment.simulate = .environment
                 }
             },
-            reset: { $0.simulate = nil }
+            reset: { $0.environment.simulate = nil }
         ).withOptionalValue("URL"),
         OptionSpec(
             long: "local", scope: .request, group: .request,
@@ -44,8 +44,8 @@ extension OptionTable {
                 + "/api/card/list reads api:card:list, else api:card:list.json, as a 200 response. A missing "
                 + "file answers CJNetwork's JSON message with exit status 0 and a warning. Paths with . or .. "
                 + "segments and answer files that are symbolic links are refused (exit status 2).",
-            apply: { values, _ in values.local = true },
-            reset: { $0.local = false }),
+            apply: { values, _ in values.environment.local = true },
+            reset: { $0.environment.local = false }),
     ]
 }
 

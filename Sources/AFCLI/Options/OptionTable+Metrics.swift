@@ -15,8 +15,8 @@ extension OptionTable {
                 + "them as one JSON object, %header{NAME} a response header, %{stderr} and %{stdout} switch "
                 + "streams, %{onerror} prints the rest only for a failed transfer, \\n, \\r and \\t are escapes and %% is a percent sign. @FILE reads FORMAT from a "
                 + "file, @- from standard input (at most 64 KiB). Also printed when the transfer fails.",
-            apply: { values, text in values.writeOut = text ?? "" },
-            reset: { $0.writeOut = nil }),
+            apply: { values, text in values.output.writeOut = text ?? "" },
+            reset: { $0.output.writeOut = nil }),
         OptionSpec(
             long: "meta", scope: .request, valueName: "FORMAT", group: .output,
             help: "metrics as a table (default) or json",
@@ -24,18 +24,18 @@ extension OptionTable {
                 + "part of --print and with --verbose; json prints them as one line of JSON with AFNetworking's "
                 + "NSURLSessionTaskMetrics names, in place of the table when m is printed, else on standard "
                 + "error, so that standard output keeps the body.",
-            completion: .words(OptionValues.MetaFormat.allCases.map(\.rawValue)),
+            completion: .words(Settings.MetaFormat.allCases.map(\.rawValue)),
             apply: { values, text in
-                guard let format = OptionValues.MetaFormat(rawValue: text ?? "") else {
+                guard let format = Settings.MetaFormat(rawValue: text ?? "") else {
                     throw OptionValueError("is not table or json")
                 }
-                values.metaFormat = format
+                values.output.metaFormat = format
             },
-            reset: { $0.metaFormat = .table }),
+            reset: { $0.output.metaFormat = .table }),
     ]
 }
 
-extension OptionValues {
+extension Settings {
     /// `--meta`: how the metrics are printed.
     package enum MetaFormat: String, CaseIterable, Equatable, Sendable {
         /// The phase table (`--print=m`, `--verbose`).

@@ -26,8 +26,8 @@ extension OptionTable {
                 + "curl's --connect-to does (an empty part matches any host or port, or keeps the URL's; "
                 + "IPv6 addresses in brackets). The URL, the Host header, the TLS server name and "
                 + "certificate checks keep H1.",
-            apply: { values, text in values.connectTo.append(try NetworkOptionParser.connectTo(text ?? "")) },
-            reset: { $0.connectTo = [] }),
+            apply: { values, text in values.transfer.connectTo.append(try NetworkOptionParser.connectTo(text ?? "")) },
+            reset: { $0.transfer.connectTo = [] }),
         addressFamilySwitch(.ipv4, scope: .sending, short: "4", help: "resolve names to IPv4 addresses only"),
         addressFamilySwitch(.ipv6, scope: .sending, short: "6", help: "resolve names to IPv6 addresses only"),
         OptionSpec(
@@ -37,26 +37,26 @@ extension OptionTable {
                 + "URL still gives the Host header and the path; https works over the socket too.",
             completion: .file,
             apply: { values, text in
-                values.unixSocket = try OptionValueParser.nonEmpty(text ?? "", what: "a socket path")
+                values.transfer.unixSocket = try OptionValueParser.nonEmpty(text ?? "", what: "a socket path")
             },
-            reset: { $0.unixSocket = nil }),
+            reset: { $0.transfer.unixSocket = nil }),
         OptionSpec(
             long: "interface", scope: .sending, valueName: "NAME", group: .network,
             help: "send from interface, address or host NAME",
             description: "Send from the network interface NAME (eth0), the local address NAME or the "
                 + "address of host NAME, as curl's --interface.",
             apply: { values, text in
-                values.interface = try OptionValueParser.nonEmpty(text ?? "", what: "an interface")
+                values.transfer.interface = try OptionValueParser.nonEmpty(text ?? "", what: "an interface")
             },
-            reset: { $0.interface = nil }),
+            reset: { $0.transfer.interface = nil }),
         OptionSpec(
             long: "noproxy", scope: .sending, valueName: "HOSTS", group: .network,
             help: "bypass the proxy for HOSTS (a,b; *)",
             description: "Connect directly to HOSTS, comma-separated (a name matches itself and its "
                 + "subdomains; * means every host), instead of through --proxy or the proxy environment "
                 + "variables. It overrides no_proxy and NO_PROXY.",
-            apply: { values, text in values.noProxy = text ?? "" },
-            reset: { $0.noProxy = nil }),
+            apply: { values, text in values.transfer.noProxy = text ?? "" },
+            reset: { $0.transfer.noProxy = nil }),
         OptionSpec(
             long: "compress", scope: [.request, .run], short: "x", group: .network, help: "deflate the request body",
             description: "Compress the request body with deflate (the zlib format) and send it with "
@@ -64,16 +64,16 @@ extension OptionTable {
                 + "is compressed only when that makes it smaller; a file or standard input is compressed "
                 + "as it is sent, without being held in memory, and so goes out chunked. A "
                 + "Content-Encoding header given as an item turns it off.",
-            apply: { values, _ in values.compress = true },
-            reset: { $0.compress = false }),
+            apply: { values, _ in values.request.compress = true },
+            reset: { $0.request.compress = false }),
         OptionSpec(
             long: "chunked", scope: [.request, .run], group: .network, help: "send the body with chunked encoding",
             description: "Send a request body with Transfer-Encoding: chunked instead of Content-Length, "
                 + "even when its length is known. Bodies whose length is unknown (standard input, a "
                 + "pipe) are always sent chunked over HTTP/1.1. HTTP/2 has no chunked encoding: there "
                 + "the body is sent without a Content-Length.",
-            apply: { values, _ in values.chunked = true },
-            reset: { $0.chunked = false }),
+            apply: { values, _ in values.transfer.chunked = true },
+            reset: { $0.transfer.chunked = false }),
         OptionSpec(
             long: "limit-rate", scope: .sending, valueName: "RATE", group: .network,
             help: "receive at most RATE bytes a second",
@@ -81,8 +81,8 @@ extension OptionTable {
                 + "KiB, MiB and GiB: 100k), as curl's --limit-rate does for downloads; it applies to "
                 + "afcli download too. --throttle paces uploads.",
             completion: .words(["100k", "1m"]),
-            apply: { values, text in values.limitRate = try OptionValueParser.byteCount(text ?? "") },
-            reset: { $0.limitRate = nil }),
+            apply: { values, text in values.transfer.limitRate = try OptionValueParser.byteCount(text ?? "") },
+            reset: { $0.transfer.limitRate = nil }),
         OptionSpec(
             long: "hsts", scope: .sending, group: .network, help: "remember and apply HSTS (on)",
             description: "Remember the Strict-Transport-Security policies of https sites in "
@@ -90,14 +90,14 @@ extension OptionTable {
                 + "and send http:// requests to those hosts over https; -v notes each upgrade, and an error "
                 + "on an upgraded connection says it was upgraded. This is on by default; "
                 + "--no-hsts neither reads nor writes the file.",
-            apply: { values, _ in values.hsts = true },
-            reset: { $0.hsts = false }),
+            apply: { values, _ in values.transfer.hsts = true },
+            reset: { $0.transfer.hsts = false }),
     ]
 
-    /// An HTTP version switch sharing the `httpVersion` destination; `--http3` is refused when
-    /// libcurl lacks HTTP/3.
+    /// An HTTP version switch sharing the `transfer.httpVersion` destination; `--http3` is
+    /// refused when libcurl lacks HTTP/3.
     static func versionSwitch(
-        scope: CommandScope, _ version: OptionValues.HTTPVersion, help: String, description: String
+        scope: CommandScope, _ version: Settings.HTTPVersion, help: String, description: String
     ) -> OptionSpec {
         OptionSpec(
             long: "http" + version.rawValue, scope: scope, group: .network, help: help,
@@ -107,21 +107,21 @@ extension OptionTable {
                     throw OptionValueError(
                         "libcurl \(HTTPClient.libcurlVersion) was built without HTTP/3, so afcli cannot use it")
                 }
-                values.httpVersion = version
+                values.transfer.httpVersion = version
             },
-            reset: { values in if values.httpVersion == version { values.httpVersion = nil } })
+            reset: { values in if values.transfer.httpVersion == version { values.transfer.httpVersion = nil } })
     }
 
-    /// `-4` or `-6`, sharing the `addressFamily` destination.
+    /// `-4` or `-6`, sharing the `transfer.addressFamily` destination.
     private static func addressFamilySwitch(
-        _ family: OptionValues.AddressFamily, scope: CommandScope, short: Character, help: String
+        _ family: Settings.AddressFamily, scope: CommandScope, short: Character, help: String
     ) -> OptionSpec {
         OptionSpec(
             long: family.rawValue, scope: scope, short: short, group: .network, help: help,
             description: "Resolve host names to \(family == .ipv4 ? "IPv4" : "IPv6") addresses only, as "
                 + "curl's -\(short). -4 and -6 override each other.",
-            apply: { values, _ in values.addressFamily = family },
-            reset: { values in if values.addressFamily == family { values.addressFamily = nil } })
+            apply: { values, _ in values.transfer.addressFamily = family },
+            reset: { values in if values.transfer.addressFamily == family { values.transfer.addressFamily = nil } })
     }
 }
 

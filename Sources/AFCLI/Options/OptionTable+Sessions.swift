@@ -17,12 +17,12 @@ extension OptionTable {
                 + "of the run's first request.",
             completion: .file,
             apply: { values, text in
-                values.session = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
-                values.sessionReadOnly = false
+                values.session.name = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
+                values.session.readOnly = false
             },
             reset: { values in
-                values.session = nil
-                values.sessionReadOnly = false
+                values.session.name = nil
+                values.session.readOnly = false
             }),
         OptionSpec(
             long: "session-read-only", scope: [.request, .run], valueName: "NAME", group: .authentication,
@@ -31,13 +31,13 @@ extension OptionTable {
                 + "changes is written back.",
             completion: .file,
             apply: { values, text in
-                values.session = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
-                values.sessionReadOnly = true
+                values.session.name = try OptionValueParser.nonEmpty(text ?? "", what: "a session name or path")
+                values.session.readOnly = true
             },
             reset: { values in
-                if values.sessionReadOnly {
-                    values.session = nil
-                    values.sessionReadOnly = false
+                if values.session.readOnly {
+                    values.session.name = nil
+                    values.session.readOnly = false
                 }
             }),
         OptionSpec(
@@ -50,12 +50,12 @@ extension OptionTable {
             completion: .words(["yes", "no"]),
             apply: { values, text in
                 switch text ?? "" {
-                case "yes", "true": values.sessionStoreAuth = true
-                case "no", "false": values.sessionStoreAuth = false
+                case "yes", "true": values.session.storesAuth = true
+                case "no", "false": values.session.storesAuth = false
                 default: throw OptionValueError("is not yes or no")
                 }
             },
-            reset: { $0.sessionStoreAuth = true }),
+            reset: { $0.session.storesAuth = true }),
         OptionSpec(
             long: "cookie-jar", scope: [.request, .run], valueName: "FILE", group: .authentication,
             help: "read and write cookies in a cookies.txt",
@@ -66,23 +66,23 @@ extension OptionTable {
                 + "file or another user's is refused, as a session file is.",
             completion: .file,
             apply: { values, text in
-                values.cookieJar = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+                values.session.cookieJar = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
             },
-            reset: { $0.cookieJar = nil }),
+            reset: { $0.session.cookieJar = nil }),
         OptionSpec(
             long: "ignore-netrc", scope: .sending, group: .authentication, help: "never take credentials from netrc",
             description: "Without --auth, URL credentials, session auth or an Authorization header, afcli lets "
                 + "libcurl look the request's host up in $NETRC, else ~/.netrc (as curl --netrc-optional). "
                 + "This turns that off. A netrc with passwords that others can read draws a warning.",
-            apply: { values, _ in values.ignoreNetrc = true },
-            reset: { $0.ignoreNetrc = false }),
+            apply: { values, _ in values.session.ignoreNetrc = true },
+            reset: { $0.session.ignoreNetrc = false }),
         OptionSpec(
             long: "location-trusted", scope: .sending, group: .network, help: "send credentials to redirect targets",
             description: "With --follow, keep Authorization and Cookie headers and digest credentials when a "
                 + "redirect leads to another host, port or scheme; by default they are dropped there. Session "
                 + "and cookie-jar cookies always go only to their own domain, and netrc is looked up for "
                 + "each host.",
-            apply: { values, _ in values.locationTrusted = true },
-            reset: { $0.locationTrusted = false }),
+            apply: { values, _ in values.session.locationTrusted = true },
+            reset: { $0.session.locationTrusted = false }),
     ]
 }

@@ -36,27 +36,27 @@ package enum OptionTable {
     /// The HTTP methods the METHOD word accepts (in any case); others need `--method`.
     package static let methodWords = ["get", "head", "post", "put", "patch", "delete", "options"]
 
-    /// A body-encoding switch sharing the `encoding` destination: the last one given wins, and
-    /// `--no-X` clears the destination only while it still holds X's encoding.
+    /// A body-encoding switch sharing the `request.encoding` destination: the last one given
+    /// wins, and `--no-X` clears the destination only while it still holds X's encoding.
     private static func encodingSwitch(
         _ encoding: BodyEncoding, long: String, scope: CommandScope, short: Character?, help: String,
         description: String
     ) -> OptionSpec {
         OptionSpec(
             long: long, scope: scope, short: short, group: .request, help: help, description: description,
-            apply: { values, _ in values.encoding = encoding },
-            reset: { values in if values.encoding == encoding { values.encoding = nil } })
+            apply: { values, _ in values.request.encoding = encoding },
+            reset: { values in if values.request.encoding == encoding { values.request.encoding = nil } })
     }
 
-    /// A `--print` shorthand sharing the `printParts` destination with `--print`.
+    /// A `--print` shorthand sharing the `output.printParts` destination with `--print`.
     private static func printSwitch(
-        _ parts: OptionValues.PrintParts, long: String, scope: CommandScope, short: Character, help: String,
+        _ parts: Settings.PrintParts, long: String, scope: CommandScope, short: Character, help: String,
         description: String
     ) -> OptionSpec {
         OptionSpec(
             long: long, scope: scope, short: short, group: .output, help: help, description: description,
-            apply: { values, _ in values.printParts = parts },
-            reset: { values in if values.printParts == parts { values.printParts = nil } })
+            apply: { values, _ in values.output.printParts = parts },
+            reset: { values in if values.output.printParts == parts { values.output.printParts = nil } })
     }
 
     private static let request: [OptionSpec] = [
@@ -67,8 +67,8 @@ package enum OptionTable {
                 + "PROPFIND) or to force one. NAME may be any HTTP token and is sent exactly as typed. It "
                 + "overrides the METHOD word and method inference.",
             completion: .words(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
-            apply: { values, text in values.method = try OptionValueParser.methodToken(text ?? "") },
-            reset: { $0.method = nil }),
+            apply: { values, text in values.request.method = try OptionValueParser.methodToken(text ?? "") },
+            reset: { $0.request.method = nil }),
         encodingSwitch(
             .json, long: "json", scope: [.request, .run, .pin, .reachability], short: "j",
             help: "send data items as a JSON object (default)",
@@ -93,16 +93,18 @@ package enum OptionTable {
             help: "send TEXT as the request body",
             description: "Send TEXT, byte for byte, as the request body. It cannot be combined with data or "
                 + "file items. Without --method the request is a POST.",
-            apply: { values, text in values.rawBody = text ?? "" },
-            reset: { $0.rawBody = nil }),
+            apply: { values, text in values.request.rawBody = text ?? "" },
+            reset: { $0.request.rawBody = nil }),
         OptionSpec(
             long: "base-url", scope: .sending, valueName: "URL", group: .request,
             help: "resolve relative request URLs against URL",
             description: "Resolve the request URL against URL as RFC 3986 does, so that a path such as /users "
                 + "or users becomes a URL on the same server.",
             completion: .url,
-            apply: { values, text in values.baseURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL") },
-            reset: { $0.baseURL = nil }),
+            apply: { values, text in
+                values.request.baseURL = try OptionValueParser.nonEmpty(text ?? "", what: "a URL")
+            },
+            reset: { $0.request.baseURL = nil }),
         OptionSpec(
             long: "ignore-stdin", scope: .sending, short: "I", group: .request,
             help: "never read the body from standard input",
@@ -110,14 +112,14 @@ package enum OptionTable {
                 + "/dev/null on standard input is never read in any case. The items @- and field@-, which "
                 + "read standard input, are refused before anything is sent (exit status 2), as is, with afcli "
                 + "run FILE.http, a body line < /dev/stdin (or /dev/fd/0).",
-            apply: { values, _ in values.ignoreStdin = true },
-            reset: { $0.ignoreStdin = false }),
+            apply: { values, _ in values.request.ignoreStdin = true },
+            reset: { $0.request.ignoreStdin = false }),
         OptionSpec(
             long: "offline", scope: .request, group: .request, help: "print the request instead of sending it",
             description: "Build the request and print it (its headers and body, unless --print says "
                 + "otherwise) without connecting to anything.",
-            apply: { values, _ in values.offline = true },
-            reset: { $0.offline = false }),
+            apply: { values, _ in values.request.offline = true },
+            reset: { $0.request.offline = false }),
         OptionSpec(
             long: "curl", scope: .request, group: .request, help: "print the same request as a curl command",
             description: "Print, as one shell-quoted line, a curl command that sends the same request: method, "
@@ -126,15 +128,15 @@ package enum OptionTable {
                 + "curl writes the same parts, else the body is read from standard input (--data-binary @-); "
                 + "notes on standard error say where curl would differ. Secrets afcli did not get from the "
                 + "command line are shown as <redacted> unless --show-secrets is given.",
-            apply: { values, _ in values.curl = true },
-            reset: { $0.curl = false }),
+            apply: { values, _ in values.request.curl = true },
+            reset: { $0.request.curl = false }),
         OptionSpec(
             long: "show-secrets", scope: [.request, .config], group: .request, help: "show secrets in --curl output",
             description: "Show the secrets that --curl otherwise prints as <redacted>: a password asked for on "
                 + "the terminal, and a session's stored headers, credentials and cookies. What is typed on the "
                 + "command line is always shown as typed.",
-            apply: { values, _ in values.showSecrets = true },
-            reset: { $0.showSecrets = false }),
+            apply: { values, _ in values.request.showSecrets = true },
+            reset: { $0.request.showSecrets = false }),
     ]
 
     private static let authentication: [OptionSpec] = [
@@ -145,9 +147,9 @@ package enum OptionTable {
                 + "afcli asks for the password on the terminal (echo off), and sends an empty one when there is "
                 + "no terminal. With --auth-type bearer the whole value is the token.",
             apply: { values, text in
-                values.auth = try OptionValueParser.nonEmpty(text ?? "", what: "a user name or token")
+                values.request.auth = try OptionValueParser.nonEmpty(text ?? "", what: "a user name or token")
             },
-            reset: { $0.auth = nil }),
+            reset: { $0.request.auth = nil }),
         OptionSpec(
             long: "auth-type", scope: .sending, short: "A", valueName: "TYPE", group: .authentication,
             help: "basic, digest, bearer, ntlm, negotiate, oauth2",
@@ -158,11 +160,11 @@ package enum OptionTable {
                 + "--oauth2-token-url for the client -a CLIENT_ID:CLIENT_SECRET). basic is the default. ntlm and "
                 + "negotiate are refused before sending (exit 2) when libcurl lacks them, or, for negotiate, when "
                 + "there is no Kerberos credential cache.",
-            completion: .words(OptionValues.AuthType.allCases.map(\.rawValue)),
+            completion: .words(Settings.AuthType.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.authType = try OptionValueParser.choice(text ?? "", of: OptionValues.AuthType.self)
+                values.request.authType = try OptionValueParser.choice(text ?? "", of: Settings.AuthType.self)
             },
-            reset: { $0.authType = .basic }),
+            reset: { $0.request.authType = .basic }),
     ]
 
     private static let output: [OptionSpec] = [
@@ -174,16 +176,16 @@ package enum OptionTable {
                 + "metrics table (see --meta). The default is hb when standard output is a terminal and b "
                 + "otherwise.",
             completion: .words(["b", "h", "hb", "Hh", "HBhb", "HBhbm"]),
-            apply: { values, text in values.printParts = try OptionValueParser.printParts(text ?? "") },
-            reset: { $0.printParts = nil }),
+            apply: { values, text in values.output.printParts = try OptionValueParser.printParts(text ?? "") },
+            reset: { $0.output.printParts = nil }),
         OptionSpec(
             long: "verbose", scope: .request, short: "v", group: .output,
             help: "print the request as well as the response",
             description: "Print the request headers and body before the response headers and body, and the "
                 + "metrics after them, like --print=HBhbm; with --follow, every hop and its metrics. An explicit "
                 + "--print, --headers or --body takes precedence.",
-            apply: { values, _ in values.verbose = true },
-            reset: { $0.verbose = false }),
+            apply: { values, _ in values.output.verbose = true },
+            reset: { $0.output.verbose = false }),
         printSwitch(
             .responseHeaders, long: "headers", scope: .request, short: "h", help: "print only the response headers",
             description: "Print only the response status line and headers; a shortcut for --print=h."),
@@ -195,8 +197,8 @@ package enum OptionTable {
             help: "print nothing but errors",
             description: "Print nothing on standard output (except into the --output file) and no warnings "
                 + "on standard error. Errors are still reported, and the exit status is unchanged.",
-            apply: { values, _ in values.quiet = true },
-            reset: { $0.quiet = false }),
+            apply: { values, _ in values.output.quiet = true },
+            reset: { $0.output.quiet = false }),
         OptionSpec(
             long: "output", scope: [.request, .download], short: "o", valueName: "FILE", group: .output,
             help: "write the output to FILE",
@@ -207,9 +209,9 @@ package enum OptionTable {
                 + "output file is (the body byte for byte, even under --quiet).",
             completion: .file,
             apply: { values, text in
-                values.outputFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+                values.output.outputFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
             },
-            reset: { $0.outputFile = nil }),
+            reset: { $0.output.outputFile = nil }),
     ]
 
     private static let network: [OptionSpec] = [
@@ -217,14 +219,14 @@ package enum OptionTable {
             long: "follow", scope: .sending, short: "F", group: .network, help: "follow redirects",
             description: "Follow redirects, at most --max-redirects of them. A 307 or 308 resends the method "
                 + "and body; other redirects turn a POST into a GET, as browsers do.",
-            apply: { values, _ in values.follow = true },
-            reset: { $0.follow = false }),
+            apply: { values, _ in values.transfer.follow = true },
+            reset: { $0.transfer.follow = false }),
         OptionSpec(
             long: "max-redirects", scope: .sending, valueName: "N", group: .network,
             help: "follow at most N redirects (30)",
             description: "With --follow, give up with exit status 6 after N redirects. The default is 30.",
-            apply: { values, text in values.maxRedirects = try OptionValueParser.positiveInteger(text ?? "") },
-            reset: { $0.maxRedirects = 30 }),
+            apply: { values, text in values.transfer.maxRedirects = try OptionValueParser.positiveInteger(text ?? "") },
+            reset: { $0.transfer.maxRedirects = 30 }),
         OptionSpec(
             long: "timeout", scope: .handshaking, valueName: "SECONDS", group: .network,
             help: "give up after SECONDS without data",
@@ -233,16 +235,16 @@ package enum OptionTable {
                 + "about once a second. It also bounds connecting unless --connect-timeout is given. A slow "
                 + "but steady transfer never hits it; --max-time limits the whole exchange. There is no limit "
                 + "by default, except that afcli download --retry gives up on a stalled server after "
-                + "\(Int(OptionValues.downloadRetryIdleTimeout)) seconds (and retries).",
-            apply: { values, text in values.timeout = try OptionValueParser.positiveSeconds(text ?? "") },
-            reset: { $0.timeout = nil }),
+                + "\(Int(Settings.Transfer.downloadRetryIdleTimeout)) seconds (and retries).",
+            apply: { values, text in values.transfer.timeout = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.transfer.timeout = nil }),
         OptionSpec(
             long: "max-time", scope: .sending, valueName: "SECONDS", group: .network,
             help: "give up after SECONDS in total",
             description: "Fail with exit status 7 when the whole exchange, redirects included, takes longer "
                 + "than SECONDS (curl's --max-time), however steadily data flows. There is no limit by default.",
-            apply: { values, text in values.maxTime = try OptionValueParser.positiveSeconds(text ?? "") },
-            reset: { $0.maxTime = nil }),
+            apply: { values, text in values.transfer.maxTime = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.transfer.maxTime = nil }),
         OptionSpec(
             long: "max-filesize", scope: .sending, valueName: "BYTES", group: .network,
             help: "refuse a response body over BYTES",
@@ -250,8 +252,8 @@ package enum OptionTable {
                 + "(k, m and g mean KiB, MiB and GiB: 500k, 2g), as curl's --max-filesize: at once when the "
                 + "server announces a larger Content-Length, else as soon as more arrives. There is no limit "
                 + "by default.",
-            apply: { values, text in values.maxFilesize = try OptionValueParser.byteCount(text ?? "") },
-            reset: { $0.maxFilesize = nil }),
+            apply: { values, text in values.transfer.maxFilesize = try OptionValueParser.byteCount(text ?? "") },
+            reset: { $0.transfer.maxFilesize = nil }),
         OptionSpec(
             long: "max-expansion", scope: .sending, valueName: "RATIO", group: .network,
             help: "refuse bodies inflating over RATIO (200)",
@@ -259,15 +261,19 @@ package enum OptionTable {
                 + "than RATIO times the bytes received, once past \(TransferSettings.expansionCheckThreshold >> 20) "
                 + "MiB: a compression bomb guard, as browsers have. The default is "
                 + "\(TransferSettings.defaultExpansionRatio); 0 turns the check off.",
-            apply: { values, text in values.maxExpansion = try OptionValueParser.nonNegativeInteger(text ?? "") },
-            reset: { $0.maxExpansion = TransferSettings.defaultExpansionRatio }),
+            apply: { values, text in
+                values.transfer.maxExpansion = try OptionValueParser.nonNegativeInteger(text ?? "")
+            },
+            reset: { $0.transfer.maxExpansion = TransferSettings.defaultExpansionRatio }),
         OptionSpec(
             long: "connect-timeout", scope: .handshaking, valueName: "SECONDS", group: .network,
             help: "give up connecting after SECONDS",
             description: "Fail with exit status 7 when connecting (including name resolution and the TLS "
                 + "handshake) takes longer than SECONDS.",
-            apply: { values, text in values.connectTimeout = try OptionValueParser.positiveSeconds(text ?? "") },
-            reset: { $0.connectTimeout = nil }),
+            apply: { values, text in
+                values.transfer.connectTimeout = try OptionValueParser.positiveSeconds(text ?? "")
+            },
+            reset: { $0.transfer.connectTimeout = nil }),
         OptionSpec(
             long: "proxy", scope: [.request, .download, .run, .pin], valueName: "[PROTOCOL:]URL", group: .network,
             help: "use the proxy at URL",
@@ -275,15 +281,15 @@ package enum OptionTable {
                 + "default), as in --proxy=https:http://proxy:3128. It overrides the proxy environment "
                 + "variables.",
             completion: .url,
-            apply: { values, text in values.proxy = try OptionValueParser.proxy(text ?? "") },
-            reset: { $0.proxy = nil }),
+            apply: { values, text in values.transfer.proxy = try OptionValueParser.proxy(text ?? "") },
+            reset: { $0.transfer.proxy = nil }),
         OptionSpec(
             long: "check-status", scope: .sending, group: .network, help: "exit with 3, 4 or 5 for 3xx, 4xx, 5xx (on)",
             description: "Exit with status 3, 4 or 5 when the final response is a 3xx, 4xx or 5xx. This is on "
                 + "by default; --no-check-status makes such responses exit with 0.",
-            apply: { values, _ in values.checkStatus = true },
+            apply: { values, _ in values.pipeline.checkStatus = true },
             // Unlike every other --no-X, this one is the only way to turn the behaviour off.
-            reset: { $0.checkStatus = false }),
+            reset: { $0.pipeline.checkStatus = false }),
     ]
 
     /// Multipart uploads and progress (the groups place them in the Request, Network and Output lists).
@@ -298,9 +304,9 @@ package enum OptionTable {
             apply: { values, text in
                 let boundary = text ?? ""
                 if let problem = MultipartBoundary.problem(with: boundary) { throw OptionValueError(problem) }
-                values.boundary = boundary
+                values.request.boundary = boundary
             },
-            reset: { $0.boundary = nil }),
+            reset: { $0.request.boundary = nil }),
         OptionSpec(
             long: "throttle", scope: .request, valueName: "RATE", group: .network,
             help: "pace the upload: 3g, or bytes a second",
@@ -312,9 +318,9 @@ package enum OptionTable {
                 guard let throttle = UploadThrottle(parsing: text ?? "") else {
                     throw OptionValueError("is not 3g or a rate in bytes per second such as 500k or 2m")
                 }
-                values.throttle = throttle
+                values.request.throttle = throttle
             },
-            reset: { $0.throttle = nil }),
+            reset: { $0.request.throttle = nil }),
         OptionSpec(
             long: "progress", scope: [.request, .download], valueName: "WHEN", group: .output,
             help: "auto (default), bar, percent or none",
@@ -326,9 +332,9 @@ package enum OptionTable {
                 + "nothing.",
             completion: .words(ProgressStyle.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.progress = try OptionValueParser.choice(text ?? "", of: ProgressStyle.self)
+                values.output.progress = try OptionValueParser.choice(text ?? "", of: ProgressStyle.self)
             },
-            reset: { $0.progress = .auto }),
+            reset: { $0.output.progress = .auto }),
     ]
 
     /// `afcli download` (listed with the Output and Network options).
@@ -340,15 +346,15 @@ package enum OptionTable {
                 + "by another tool. It asks for the rest with Range and If-Range; when the server sends the "
                 + "whole file instead (it changed, or it does not do ranges), afcli starts again from zero. "
                 + "A NAME that is already whole is reported as complete (exit status 0).",
-            apply: { values, _ in values.resume = true },
-            reset: { $0.resume = false }),
+            apply: { values, _ in values.download.resume = true },
+            reset: { $0.download.resume = false }),
         OptionSpec(
             long: "overwrite", scope: .download, group: .output, help: "download: replace an existing file",
             description: "With afcli download, replace a file that has the chosen name. Without it an existing "
                 + "file is never replaced: the download is saved as NAME-1, NAME-2 and so on. A file named "
                 + "with -o is always replaced.",
-            apply: { values, _ in values.overwrite = true },
-            reset: { $0.overwrite = false }),
+            apply: { values, _ in values.download.overwrite = true },
+            reset: { $0.download.overwrite = false }),
         OptionSpec(
             long: "sha256", scope: .download, valueName: "HEX", group: .output,
             help: "download: check the file's SHA-256",
@@ -358,9 +364,9 @@ package enum OptionTable {
             apply: { values, text in
                 let hex = text ?? ""
                 guard SHA256.parseHex(hex) != nil else { throw OptionValueError("is not 64 hexadecimal digits") }
-                values.sha256 = hex
+                values.download.sha256 = hex
             },
-            reset: { $0.sha256 = nil }),
+            reset: { $0.download.sha256 = nil }),
         OptionSpec(
             long: "retry", scope: .sending, valueName: "N", group: .network,
             help: "retry N times after transient failures",
@@ -378,32 +384,32 @@ package enum OptionTable {
                 guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let count = Int(digits),
                     count <= 1000
                 else { throw OptionValueError("is not a number of retries from 0 to 1000") }
-                values.retry = count
+                values.retry.count = count
             },
-            reset: { $0.retry = 0 }),
+            reset: { $0.retry.count = 0 }),
         OptionSpec(
             long: "retry-delay", scope: .sending, valueName: "SECONDS", group: .network,
             help: "wait SECONDS between retries",
             description: "With --retry, wait SECONDS before each retry instead of the doubling backoff, unless "
                 + "the server names a wait. With afcli download, the first wait (1 by default), each later one "
                 + "twice as long, at most 60 seconds.",
-            apply: { values, text in values.retryDelay = try OptionValueParser.positiveSeconds(text ?? "") },
-            reset: { $0.retryDelay = nil }),
+            apply: { values, text in values.retry.delay = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.retry.delay = nil }),
         OptionSpec(
             long: "retry-max-time", scope: [.request, .run], valueName: "SECONDS", group: .network,
             help: "start no retry SECONDS after the first try",
             description: "With --retry, start no retry once SECONDS have passed since the request's first try, "
                 + "and none whose wait (the server's included) would end after that.",
-            apply: { values, text in values.retryMaxTime = try OptionValueParser.positiveSeconds(text ?? "") },
-            reset: { $0.retryMaxTime = nil }),
+            apply: { values, text in values.retry.maxTime = try OptionValueParser.positiveSeconds(text ?? "") },
+            reset: { $0.retry.maxTime = nil }),
         OptionSpec(
             long: "retry-all-errors", scope: [.request, .run], group: .network,
             help: "retry every failure and every method",
             description: "With --retry, also retry POST, PATCH and other methods that are not idempotent (the "
                 + "server may then act twice on one request), and every transfer failure (a connection reset, "
                 + "a response cut short, a TLS failure) except an interrupt.",
-            apply: { values, _ in values.retryAllErrors = true },
-            reset: { $0.retryAllErrors = false }),
+            apply: { values, _ in values.retry.allErrors = true },
+            reset: { $0.retry.allErrors = false }),
         OptionSpec(
             long: "reconnect", scope: .request, group: .network,
             help: "reconnect a dropped event stream (--retry N)",
@@ -411,8 +417,8 @@ package enum OptionTable {
                 + "times, as EventSource does: with Last-Event-ID set to the last event ID seen, after the "
                 + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on where the "
                 + "output stopped; a stream the server ends is not reconnected.",
-            apply: { values, _ in values.reconnect = true },
-            reset: { $0.reconnect = false }),
+            apply: { values, _ in values.retry.reconnect = true },
+            reset: { $0.retry.reconnect = false }),
     ]
 
     /// TLS verification, pinning and client certificates (AFSecurityPolicy), listed under Network.
@@ -426,15 +432,15 @@ package enum OptionTable {
                 + "name, as curl's -k does (AFNetworking: allowInvalidCertificates with validatesDomainName "
                 + "off). --no-verify restores the default.",
             completion: .file,
-            apply: { values, text in values.verify = try SecurityOptionParser.verification(text ?? "") },
-            reset: { $0.verify = nil }),
+            apply: { values, text in values.tls.verify = try SecurityOptionParser.verification(text ?? "") },
+            reset: { $0.tls.verify = nil }),
         OptionSpec(
             long: "insecure", scope: .handshaking, short: "k", group: .network,
             help: "accept any certificate (--verify=no)",
             description: "The same as --verify=no: accept any certificate and host name. Pins are still "
                 + "enforced, so --insecure with --pin-key trusts exactly the pinned keys.",
-            apply: { values, _ in values.verify = .no },
-            reset: { values in if values.verify == .no { values.verify = nil } }),
+            apply: { values, _ in values.tls.verify = .no },
+            reset: { values in if values.tls.verify == .no { values.tls.verify = nil } }),
         OptionSpec(
             long: "verify-host", scope: .handshaking, group: .network, help: "check the certificate's host name (on)",
             description: "Check that the server's certificate names the host in the URL (AFNetworking: "
@@ -442,8 +448,8 @@ package enum OptionTable {
                 + "this check off and keeps the chain verification. --insecure --verify-host is refused "
                 + "without a pin, as AFNetworking refuses it.",
             // Like --no-check-status, --no-verify-host is the only way to turn the check off.
-            apply: { values, _ in values.verifyHost = true },
-            reset: { $0.verifyHost = false }),
+            apply: { values, _ in values.tls.verifyHost = true },
+            reset: { $0.tls.verifyHost = false }),
         OptionSpec(
             long: "pin-key", scope: .handshaking, valueName: "sha256//BASE64", group: .network,
             help: "accept only this public key (repeat)",
@@ -452,8 +458,8 @@ package enum OptionTable {
                 + "SubjectPublicKeyInfo, as afcli pin prints it (AFNetworking's PublicKey pinning mode). Give "
                 + "it several times to accept any of several keys; --no-pin-key forgets them all. A mismatch "
                 + "stops the connection before any request byte is sent, with exit status 10.",
-            apply: { values, text in values.pinnedKeys.append(try SecurityOptionParser.publicKeyPin(text ?? "")) },
-            reset: { $0.pinnedKeys = [] }),
+            apply: { values, text in values.tls.pinnedKeys.append(try SecurityOptionParser.publicKeyPin(text ?? "")) },
+            reset: { $0.tls.pinnedKeys = [] }),
         OptionSpec(
             long: "pin-cert", scope: .handshaking, valueName: "FILE", group: .network,
             help: "trust only the certificates in FILE (repeat)",
@@ -464,9 +470,10 @@ package enum OptionTable {
                 + "certificate works without --insecure.",
             completion: .file,
             apply: { values, text in
-                values.pinnedCertificateFiles.append(try OptionValueParser.nonEmpty(text ?? "", what: "a file name"))
+                values.tls.pinnedCertificateFiles.append(
+                    try OptionValueParser.nonEmpty(text ?? "", what: "a file name"))
             },
-            reset: { $0.pinnedCertificateFiles = [] }),
+            reset: { $0.tls.pinnedCertificateFiles = [] }),
         OptionSpec(
             long: "cert", scope: .handshaking, valueName: "FILE", group: .network,
             help: "client certificate (PEM) for mutual TLS",
@@ -474,34 +481,35 @@ package enum OptionTable {
                 + "also hold the private key; otherwise give --cert-key.",
             completion: .file,
             apply: { values, text in
-                values.clientCertificate = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+                values.tls.clientCertificate = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
             },
-            reset: { $0.clientCertificate = nil }),
+            reset: { $0.tls.clientCertificate = nil }),
         OptionSpec(
             long: "cert-key", scope: .handshaking, valueName: "FILE", group: .network,
             help: "the private key of --cert (PEM)",
             description: "The private key (PEM, unencrypted) of the --cert certificate.",
             completion: .file,
-            apply: { values, text in values.clientKey = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+            apply: { values, text in
+                values.tls.clientKey = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
             },
-            reset: { $0.clientKey = nil }),
+            reset: { $0.tls.clientKey = nil }),
         OptionSpec(
             long: "tls-min", scope: .handshaking, valueName: "VERSION", group: .network,
             help: "oldest TLS version accepted: 1.2 or 1.3",
             description: "Refuse to connect with a TLS version older than VERSION, 1.2 or 1.3.",
-            completion: .words(OptionValues.TLSMinimum.allCases.map(\.rawValue)),
+            completion: .words(Settings.TLSMinimum.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.tlsMinimum = try OptionValueParser.choice(text ?? "", of: OptionValues.TLSMinimum.self)
+                values.tls.tlsMinimum = try OptionValueParser.choice(text ?? "", of: Settings.TLSMinimum.self)
             },
-            reset: { $0.tlsMinimum = nil }),
+            reset: { $0.tls.tlsMinimum = nil }),
         OptionSpec(
             long: "resolve", scope: .handshaking, valueName: "HOST:PORT:ADDR", group: .network,
             help: "connect to ADDR for HOST:PORT (repeat)",
             description: "Use the address ADDR (IPv6 in brackets; several separated by commas) for HOST and "
                 + "PORT instead of resolving the name, as curl's --resolve does. The URL, the Host header, "
                 + "TLS server name and certificate checks keep HOST. Give it once per host and port.",
-            apply: { values, text in values.resolve.append(try SecurityOptionParser.resolveEntry(text ?? "")) },
-            reset: { $0.resolve = [] }),
+            apply: { values, text in values.tls.resolve.append(try SecurityOptionParser.resolveEntry(text ?? "")) },
+            reset: { $0.tls.resolve = [] }),
     ]
 
     /// `afcli reachability` (listed under Network).
@@ -511,15 +519,15 @@ package enum OptionTable {
             description: "With afcli reachability, also open a TCP connection to the host (and do a TLS "
                 + "handshake for port 443 or an https URL) and report how long each took. Unlike the route "
                 + "lookup, this sends packets. A failed probe makes the exit status 1.",
-            apply: { values, _ in values.probe = true },
-            reset: { $0.probe = false }),
+            apply: { values, _ in values.reachability.probe = true },
+            reset: { $0.reachability.probe = false }),
         OptionSpec(
             long: "watch", scope: .reachability, group: .network, help: "reachability: print every change until Ctrl-C",
             description: "With afcli reachability, keep watching and print a line each time the status, the "
                 + "interface or the source address changes, starting from unknown. Changes are noticed "
                 + "through netlink (or by polling every 2 seconds where netlink is unavailable).",
-            apply: { values, _ in values.watch = true },
-            reset: { $0.watch = false }),
+            apply: { values, _ in values.reachability.watch = true },
+            reset: { $0.reachability.watch = false }),
     ]
 
     private static let responseDisplay: [OptionSpec] = [
@@ -529,40 +537,40 @@ package enum OptionTable {
                 + "colors only colours them, format only formats them (JSON indented 4, XML indented 2), and none "
                 + "prints the exact bytes (the default into a pipe or file). --pretty=all and --pretty=colors write "
                 + "colour even into a pipe or file.",
-            completion: .words(OptionValues.PrettyMode.allCases.map(\.rawValue)),
+            completion: .words(Settings.PrettyMode.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.pretty = try OptionValueParser.choice(text ?? "", of: OptionValues.PrettyMode.self)
+                values.output.pretty = try OptionValueParser.choice(text ?? "", of: Settings.PrettyMode.self)
             },
-            reset: { $0.pretty = nil }),
+            reset: { $0.output.pretty = nil }),
         OptionSpec(
             long: "style", scope: .request, short: "s", valueName: "NAME", group: .output,
             help: "colour scheme: auto, mono, monokai...",
             description: "The colour scheme for headers and bodies: auto (the terminal's own colours, the default), "
                 + "mono (bold and dim only), monokai or solarized (256 colours).",
-            completion: .words(OptionValues.ColorStyle.allCases.map(\.rawValue)),
+            completion: .words(Settings.ColorStyle.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.style = try OptionValueParser.choice(text ?? "", of: OptionValues.ColorStyle.self)
+                values.output.style = try OptionValueParser.choice(text ?? "", of: Settings.ColorStyle.self)
             },
-            reset: { $0.style = .auto }),
+            reset: { $0.output.style = .auto }),
         OptionSpec(
             long: "indent", scope: .request, valueName: "N", group: .output,
             help: "indent formatted bodies by N spaces",
             description: "Indent formatted JSON and XML by N spaces per level, 0 to 16. The default is 4 for JSON "
                 + "and 2 for XML.",
-            apply: { values, text in values.indent = try ResponseOptionParser.indent(text ?? "") },
-            reset: { $0.indent = nil }),
+            apply: { values, text in values.output.indent = try ResponseOptionParser.indent(text ?? "") },
+            reset: { $0.output.indent = nil }),
         OptionSpec(
             long: "sorted", scope: .request, group: .output, help: "sort the keys of JSON objects",
             description: "Sort the members of formatted JSON objects by key. Each object is held in memory while "
                 + "it is sorted: the whole top-level object, or one element at a time of a top-level array.",
-            apply: { values, _ in values.sorted = true },
-            reset: { $0.sorted = false }),
+            apply: { values, _ in values.output.sorted = true },
+            reset: { $0.output.sorted = false }),
         OptionSpec(
             long: "drop-nulls", scope: .request, group: .output, help: "leave out null members and elements",
             description: "Leave null members and null array elements out of formatted JSON, recursively, as "
                 + "AFNetworking's removesKeysWithNullValues does. Only one key at a time is held in memory.",
-            apply: { values, _ in values.dropNulls = true },
-            reset: { $0.dropNulls = false }),
+            apply: { values, _ in values.output.dropNulls = true },
+            reset: { $0.output.dropNulls = false }),
         OptionSpec(
             long: "plist-as", scope: .request, valueName: "FORMAT", group: .output,
             help: "show property lists as xml or json",
@@ -570,9 +578,9 @@ package enum OptionTable {
                 + "(xml, the default) or as JSON (json). A binary list is held in memory to be decoded.",
             completion: .words(PropertyListDisplay.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.plistAs = try OptionValueParser.choice(text ?? "", of: PropertyListDisplay.self)
+                values.output.plistAs = try OptionValueParser.choice(text ?? "", of: PropertyListDisplay.self)
             },
-            reset: { $0.plistAs = .xml }),
+            reset: { $0.output.plistAs = .xml }),
         OptionSpec(
             long: "stream", scope: .request, short: "S", group: .output,
             help: "print the body line by line as it arrives",
@@ -581,8 +589,8 @@ package enum OptionTable {
                 + "(server-sent events) and JSON-lines responses (application/x-ndjson, application/jsonl, "
                 + "application/json-seq), which a terminal or --pretty shows one event or value at a time, "
                 + "formatted.",
-            apply: { values, _ in values.stream = true },
-            reset: { $0.stream = false }),
+            apply: { values, _ in values.output.stream = true },
+            reset: { $0.output.stream = false }),
         OptionSpec(
             long: "jsonpath", scope: .request, valueName: "QUERY", group: .output,
             help: "print what an RFC 9535 JSONPath query selects",
@@ -595,8 +603,8 @@ package enum OptionTable {
                 + "With .., matches are printed in document order. Only the body is printed unless --print says "
                 + "otherwise. A query that does not parse exits with 2 before anything is sent; a body that is not "
                 + "JSON exits with 11.",
-            apply: { values, text in values.jsonPath = try ResponseOptionParser.jsonPath(text ?? "") },
-            reset: { $0.jsonPath = nil }),
+            apply: { values, text in values.output.jsonPath = try ResponseOptionParser.jsonPath(text ?? "") },
+            reset: { $0.output.jsonPath = nil }),
         OptionSpec(
             long: "events", scope: .request, valueName: "MODE", group: .output,
             help: "server-sent events as auto or json lines",
@@ -605,11 +613,11 @@ package enum OptionTable {
                 + "formatted when it is JSON, [DONE] shown as the end; piped, the body exactly as received. "
                 + "json: one compact JSON object per event, {\"event\":…,\"id\":…,\"data\":…} (data parsed "
                 + "when it is JSON, else a string), or one JSON-lines value per line, flushed each, for jq.",
-            completion: .words(OptionValues.EventsMode.allCases.map(\.rawValue)),
+            completion: .words(Settings.EventsMode.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.events = try OptionValueParser.choice(text ?? "", of: OptionValues.EventsMode.self)
+                values.output.events = try OptionValueParser.choice(text ?? "", of: Settings.EventsMode.self)
             },
-            reset: { $0.events = .auto }),
+            reset: { $0.output.events = .auto }),
     ]
 
     private static let responseChecks: [OptionSpec] = [
@@ -620,8 +628,8 @@ package enum OptionTable {
                 + "from 100 to 599, comma-separated. A failure prints AFNetworking's message (Request failed: not "
                 + "found (404)) and exits with 3, 4 or 5 for a 3xx, 4xx or 5xx, else with 11. It replaces "
                 + "--check-status: an accepted 304 exits with 0.",
-            apply: { values, text in values.acceptStatus = try ResponseOptionParser.statusCodes(text ?? "") },
-            reset: { $0.acceptStatus = nil }),
+            apply: { values, text in values.pipeline.acceptStatus = try ResponseOptionParser.statusCodes(text ?? "") },
+            reset: { $0.pipeline.acceptStatus = nil }),
         OptionSpec(
             long: "accept-type", scope: [.request, .run], valueName: "TYPES", group: .network,
             help: "accept only these media types",
@@ -630,18 +638,18 @@ package enum OptionTable {
                 + "stand for AFNetworking's lists for those serializers. The status code must then be 200-299 "
                 + "unless --accept-status says otherwise. A failure exits with 11.",
             completion: .words(["json", "xml", "plist", "image"]),
-            apply: { values, text in values.acceptTypes = try ResponseOptionParser.contentTypes(text ?? "") },
-            reset: { $0.acceptTypes = nil }),
+            apply: { values, text in values.pipeline.acceptTypes = try ResponseOptionParser.contentTypes(text ?? "") },
+            reset: { $0.pipeline.acceptTypes = nil }),
         OptionSpec(
             long: "log", scope: [.request, .run], valueName: "FORMAT", group: .output,
             help: "log each request: cj or none",
             description: "Write a log block for each request to standard error, in CJNetwork's format (cj): the "
                 + "address, the parameters before and after serialization, and the result.",
-            completion: .words(OptionValues.RequestLogFormat.allCases.map(\.rawValue)),
+            completion: .words(Settings.RequestLogFormat.allCases.map(\.rawValue)),
             apply: { values, text in
-                values.log = try OptionValueParser.choice(text ?? "", of: OptionValues.RequestLogFormat.self)
+                values.pipeline.log = try OptionValueParser.choice(text ?? "", of: Settings.RequestLogFormat.self)
             },
-            reset: { $0.log = nil }),
+            reset: { $0.pipeline.log = nil }),
         OptionSpec(
             long: "log-file", scope: [.request, .run], valueName: "FILE", group: .output,
             help: "append the request log to FILE",
@@ -650,8 +658,10 @@ package enum OptionTable {
                 + "0600, and never through a symbolic link. - is standard output, as in curl, when it carries "
                 + "nothing else (-o FILE or --quiet for the response; never for afcli run, whose lines it carries).",
             completion: .file,
-            apply: { values, text in values.logFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name") },
-            reset: { $0.logFile = nil }),
+            apply: { values, text in
+                values.pipeline.logFile = try OptionValueParser.nonEmpty(text ?? "", what: "a file name")
+            },
+            reset: { $0.pipeline.logFile = nil }),
     ]
 
     private static let general: [OptionSpec] = [

@@ -16,9 +16,9 @@ struct SettingsResolver {
     /// The config environment in force; nil for none.
     let profile: EnvironmentProfile?
 
-    init(_ options: OptionValues, profile: EnvironmentProfile?) {
-        crypto = options.crypto
-        cache = options.cache
+    init(_ options: Settings, profile: EnvironmentProfile?) {
+        crypto = options.pipeline.crypto
+        cache = options.pipeline.cache
         self.profile = profile
     }
 

@@ -7,7 +7,7 @@ import Glibc
 /// Layout follows HTTPie: each head ends with a blank line, a request body is followed by two line
 /// feeds when more follows, and a terminal gets a final line feed after a body that lacks one.
 final class ExchangePrinter {
-    private let parts: OptionValues.PrintParts
+    private let parts: Settings.PrintParts
     private let formatter: MessageFormatter
     private let destination: Destination
     private let isTerminal: Bool
@@ -39,7 +39,7 @@ final class ExchangePrinter {
     /// `showsEveryHop` prints redirects that are followed too (`--verbose`), else only the final
     /// exchange is shown.
     init(
-        parts: OptionValues.PrintParts, destination: Destination, colors: Bool, isTerminal: Bool,
+        parts: Settings.PrintParts, destination: Destination, colors: Bool, isTerminal: Bool,
         showsEveryHop: Bool, requestBody: [UInt8]?
     ) {
         self.parts = parts

@@ -37,7 +37,7 @@ struct Palette {
 
     /// The body token colours of a `--style`, built once per process: formatters copy these
     /// bytes around each token instead of building escape strings as they go.
-    static func syntaxColors(for style: OptionValues.ColorStyle) -> SyntaxColors {
+    static func syntaxColors(for style: Settings.ColorStyle) -> SyntaxColors {
         switch style {
         case .auto: return auto
         case .mono: return mono

@@ -67,22 +67,22 @@ final class RequestLogger {
     static let bodyLimit = 4 * 1024 * 1024
 
     /// Whether the options ask for the request log.
-    static func isWanted(_ options: OptionValues) -> Bool {
-        (options.log ?? (options.logFile != nil ? .cj : .none)) == .cj
+    static func isWanted(_ options: Settings) -> Bool {
+        (options.pipeline.log ?? (options.pipeline.logFile != nil ? .cj : .none)) == .cj
     }
 
     /// Where the log goes: the `--log-file`, opened (the caller closes a descriptor above 2),
     /// standard output for `--log-file -`, or standard error; nil when the options ask for no
     /// log. Throws when the log file cannot be opened.
-    static func openTarget(_ options: OptionValues) throws -> Int32? {
+    static func openTarget(_ options: Settings) throws -> Int32? {
         guard isWanted(options) else { return nil }
-        guard let path = options.logFile else { return STDERR_FILENO }
+        guard let path = options.pipeline.logFile else { return STDERR_FILENO }
         if StandardStreams.isStandardOutput(path) { return STDOUT_FILENO }
         return try openLogFile(path)
     }
 
     /// A logger when the options ask for one, else nil; throws when the log file cannot be opened.
-    convenience init?(options: OptionValues, spec: RequestSpec, prepared: PreparedRequest) throws {
+    convenience init?(options: Settings, spec: RequestSpec, prepared: PreparedRequest) throws {
         guard let descriptor = try Self.openTarget(options) else { return nil }
         self.init(
             descriptor: descriptor, owning: descriptor > STDERR_FILENO,

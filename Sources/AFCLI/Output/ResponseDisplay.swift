@@ -1,6 +1,6 @@
 import AFKit
 
-extension OptionValues {
+extension Settings {
     /// `--pretty`: what is done to a response body, HTTPie's values.
     package enum PrettyMode: String, CaseIterable, Equatable, Sendable {
         /// Formatted and coloured.
@@ -91,7 +91,7 @@ struct ResponseDisplay {
     var colors = false
     /// Output goes to a terminal (binary notices, image summaries, charset conversion).
     var isTerminal = false
-    var style = OptionValues.ColorStyle.auto
+    var style = Settings.ColorStyle.auto
     /// `--indent`, else 4 for JSON and 2 for XML.
     var indent: Int?
     var sortsKeys = false
@@ -108,9 +108,9 @@ struct ResponseDisplay {
 
     /// The display for the options, where output goes and whether it takes colour by default
     /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
-    init(options: OptionValues, toTerminal: Bool, terminal: Terminal) {
+    init(options: Settings, toTerminal: Bool, terminal: Terminal) {
         isTerminal = toTerminal
-        switch options.pretty {
+        switch options.output.pretty {
         case .all?: (formats, colors) = (true, true)
         case .colors?: (formats, colors) = (false, true)
         case .format?: (formats, colors) = (true, false)
@@ -118,15 +118,15 @@ struct ResponseDisplay {
         // Forced colour leaves the layout alone, as --pretty=colors does.
         case nil: (formats, colors) = (toTerminal, toTerminal ? terminal.colorsStdout : terminal.forcesColor)
         }
-        style = options.style
-        indent = options.indent
-        sortsKeys = options.sorted
-        dropsNulls = options.dropNulls
-        plistDisplay = options.plistAs
-        streams = options.stream
-        eventsAsJSON = options.events == .json
-        quiet = options.quiet
-        jsonPath = options.jsonPath
+        style = options.output.style
+        indent = options.output.indent
+        sortsKeys = options.output.sorted
+        dropsNulls = options.output.dropNulls
+        plistDisplay = options.output.plistAs
+        streams = options.output.stream
+        eventsAsJSON = options.output.events == .json
+        quiet = options.output.quiet
+        jsonPath = options.output.jsonPath
     }
 
     /// A display that prints bodies as received.

@@ -17,14 +17,15 @@ struct OutcomeJudge {
     }
 
     /// The judge `options` ask for.
-    init(options: OptionValues) {
-        let validates = options.acceptStatus != nil || options.acceptTypes != nil
+    init(options: Settings) {
+        let validates = options.pipeline.acceptStatus != nil || options.pipeline.acceptTypes != nil
         validator =
             validates
             ? ResponseValidator(
-                acceptableStatusCodes: options.acceptStatus ?? .successful, acceptableContentTypes: options.acceptTypes)
+                acceptableStatusCodes: options.pipeline.acceptStatus ?? .successful,
+                acceptableContentTypes: options.pipeline.acceptTypes)
             : nil
-        checkStatus = options.checkStatus
+        checkStatus = options.pipeline.checkStatus
     }
 
     /// What an outcome counts as: its exit status and the message that tells why it failed.

@@ -8,25 +8,27 @@ import Glibc
 /// runs until interrupted and exits with 130.
 struct ReachabilityCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
 
     /// Evaluates (or watches) the target and prints the answer.
     func run() throws -> ExitStatus {
         let target = try ReachabilityTarget.parse(positionals.dropFirst().first)
-        if options.probe, target == .anyRoute { throw ReachabilityError.probeNeedsHost }
+        if options.reachability.probe, target == .anyRoute { throw ReachabilityError.probeNeedsHost }
         let tls = try probeTLS(for: target)
-        let evaluator = ReachabilityEvaluator(resolveEntries: options.resolve)
+        let evaluator = ReachabilityEvaluator(resolveEntries: options.tls.resolve)
         let printer = ReachabilityPrinter(
             stream: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
-            json: options.encoding == .json)
+            json: options.request.encoding == .json)
 
-        if options.watch {
+        if options.reachability.watch {
             Interruption.install()
             let monitor = ReachabilityMonitor(target: target, evaluator: evaluator)
             try monitor.watch(
                 { previous, report in
                     var report = report
-                    if options.probe { report.probe = ReachabilityProbe.run(report, tls: tls, connectTimeout: timeout) }
+                    if options.reachability.probe {
+                        report.probe = ReachabilityProbe.run(report, tls: tls, connectTimeout: timeout)
+                    }
                     try printer.change(from: previous, to: report, source: monitor.changeSource)
                 },
                 shouldStop: { Interruption.isInterrupted })
@@ -34,14 +36,16 @@ struct ReachabilityCommand {
         }
 
         var report = evaluator.evaluate(target)
-        if options.probe { report.probe = ReachabilityProbe.run(report, tls: tls, connectTimeout: timeout) }
+        if options.reachability.probe {
+            report.probe = ReachabilityProbe.run(report, tls: tls, connectTimeout: timeout)
+        }
         try printer.report(report)
         let probeFailed = report.probe.map { !$0.succeeded } ?? false
         return report.status == .reachable && !probeFailed ? .success : .failure
     }
 
     /// Seconds a probe may take to connect.
-    private var timeout: Double? { options.connectTimeout ?? options.timeout }
+    private var timeout: Double? { options.transfer.connectTimeout ?? options.transfer.timeout }
 
     /// The TLS settings of the probe's handshake: the request options' (`--verify`, pins…).
     private func probeTLS(for target: ReachabilityTarget) throws -> TLSOptions {

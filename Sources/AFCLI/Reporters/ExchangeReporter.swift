@@ -5,7 +5,7 @@ import AFKit
 /// written back, and the verdict told as a message. A transfer that failed is thrown, as any
 /// error of a single request is, after the printer and `--write-out` had their say.
 final class ExchangeReporter: RunReporter {
-    private let options: OptionValues
+    private let options: Settings
     private let terminal: Terminal
     private let printer: ExchangePrinter
     private let metrics: MetricsOutput
@@ -21,8 +21,8 @@ final class ExchangeReporter: RunReporter {
     private var request: PreparedRequest?
 
     init(
-        options: OptionValues, terminal: Terminal, printer: ExchangePrinter, metrics: MetricsOutput,
-        stores: RequestStores, toTerminal: Bool, parts: OptionValues.PrintParts
+        options: Settings, terminal: Terminal, printer: ExchangePrinter, metrics: MetricsOutput,
+        stores: RequestStores, toTerminal: Bool, parts: Settings.PrintParts
     ) {
         self.options = options
         self.terminal = terminal
@@ -44,7 +44,7 @@ final class ExchangeReporter: RunReporter {
         self.request = request.prepared
         let delegate = PrintingDelegate(printer: printer)
         delegate.upload = upload
-        delegate.notesHSTSUpgrades = options.verbose
+        delegate.notesHSTSUpgrades = options.output.verbose
         // Validation and the metrics count the body's bytes, so they read the body to its end.
         delegate.readsWholeBody = OutcomeJudge(options: options).validator != nil || metrics.measuresWholeBody
         return ReportedExchange(delegate: delegate, printer: printer)
@@ -63,7 +63,7 @@ final class ExchangeReporter: RunReporter {
             // session's or jar's cookies.
             if completion.cache?.isStoredAnswer != true { try stores.save(result) }
             try printer.metadata(
-                metrics.metadataBlock(result, colors: printer.display.syntaxColors, everyHop: options.verbose))
+                metrics.metadataBlock(result, colors: printer.display.syntaxColors, everyHop: options.output.verbose))
             try printer.finish()
         }
     }
@@ -76,7 +76,7 @@ final class ExchangeReporter: RunReporter {
         if let message = verdict.message {
             if !verdict.isStatusCheck {
                 ErrorReporter.error(message, detail: verdict.detail)
-            } else if !options.quiet, !toTerminal || options.outputFile != nil {
+            } else if !options.output.quiet, !toTerminal || options.output.outputFile != nil {
                 // A failing status is told only when the exchange is not on the terminal, where
                 // it would be seen.
                 ErrorReporter.warn(message)
@@ -101,10 +101,11 @@ final class ExchangeReporter: RunReporter {
     /// shows its progress (`--progress`); returns the progress display, if any.
     private func prepareUpload(_ prepared: inout PreparedRequest) -> UploadProgress? {
         guard var body = prepared.body else { return nil }
-        if let throttle = options.throttle { body = ThrottledBodySource(body, throttle: throttle) }
+        if let throttle = options.request.throttle { body = ThrottledBodySource(body, throttle: throttle) }
         var upload: UploadProgress?
         // `auto` stays quiet under --quiet; an explicit bar or percent is still shown.
-        let style = options.quiet && options.progress == .auto ? ProgressStyle.none : options.progress
+        let style =
+            options.output.quiet && options.output.progress == .auto ? ProgressStyle.none : options.output.progress
         if prepared.bodyBytes == nil, style != .none {
             let progress = UploadProgress(
                 style: style, stderrIsTerminal: terminal.stderrIsTerminal, label: Self.uploadLabel(prepared.builtBody))

@@ -56,7 +56,7 @@ final class RunLineReporter: RunReporter {
             return
         }
         // Warned of only when a body passed through (not for a HEAD, a 204 or a 304).
-        if let kept = recorder.finalHead?.keptCoding, recorder.bodyBytes > 0, !exchange.options.values.quiet {
+        if let kept = recorder.finalHead?.keptCoding, recorder.bodyBytes > 0, !exchange.options.values.output.quiet {
             status.clear()
             ErrorReporter.warn(
                 "\(exchange.entry.name): \(kept.field) \(kept.coding) is not a coding afcli can decode: "

@@ -5,21 +5,21 @@ import AFKit
 enum RetryStage {
     /// The rules `--retry`, `--retry-delay`, `--retry-max-time` and `--retry-all-errors` give;
     /// nil without `--retry`.
-    static func rules(_ options: OptionValues) -> RetryRules? {
-        guard options.retry > 0 else { return nil }
+    static func rules(_ options: Settings) -> RetryRules? {
+        guard options.retry.count > 0 else { return nil }
         return RetryRules(
-            retries: options.retry, delay: options.retryDelay, maxTime: options.retryMaxTime,
-            allErrors: options.retryAllErrors)
+            retries: options.retry.count, delay: options.retry.delay, maxTime: options.retry.maxTime,
+            allErrors: options.retry.allErrors)
     }
 
     /// Refuses `--reconnect` without `--retry N` (its count), and `--retry` with a body read from
     /// standard input, which cannot be sent a second time.
-    static func check(_ options: OptionValues, standardInput: StandardInputBodySource?) throws(UsageError) {
-        if options.reconnect, options.retry == 0 {
+    static func check(_ options: Settings, standardInput: StandardInputBodySource?) throws(UsageError) {
+        if options.retry.reconnect, options.retry.count == 0 {
             throw UsageError.refusedFlag(
                 option: "--reconnect", reason: "needs --retry N, the most times a dropped stream is connected again")
         }
-        guard options.retry > 0, standardInput != nil else { return }
+        guard options.retry.count > 0, standardInput != nil else { return }
         throw UsageError.refusedFlag(
             option: "--retry",
             reason: "a body read from standard input cannot be sent again; save it to a file and send @FILE")
@@ -27,9 +27,10 @@ enum RetryStage {
 
     /// `engine` behind the retry stage when `--retry` is given, else `engine` itself (the plain
     /// path pays nothing); `notes` puts each retry on standard error (`-v`).
-    static func wrap(_ engine: any ExchangeEngine, options: OptionValues, notes: Bool) -> any ExchangeEngine {
+    static func wrap(_ engine: any ExchangeEngine, options: Settings, notes: Bool) -> any ExchangeEngine {
         guard let rules = rules(options) else { return engine }
         return RetryingEngine(
-            wrapping: engine, rules: rules, reconnects: options.reconnect, note: notes ? { ErrorReporter.note($0) } : nil)
+            wrapping: engine, rules: rules, reconnects: options.retry.reconnect,
+            note: notes ? { ErrorReporter.note($0) } : nil)
     }
 }

@@ -6,11 +6,13 @@ enum BatchCredentials {
     /// `options` with a password typed now for `-a USER` (basic or digest); unchanged otherwise.
     /// `ask` is the terminal prompt (replaced in tests).
     static func resolvingPassword(
-        _ options: OptionValues, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
-    ) throws -> OptionValues {
-        guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return options }
+        _ options: Settings, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
+    ) throws -> Settings {
+        guard let auth = options.request.auth, options.request.authType != .bearer, !auth.contains(":") else {
+            return options
+        }
         var resolved = options
-        resolved.auth = auth + ":" + (try ask(auth) ?? "")
+        resolved.request.auth = auth + ":" + (try ask(auth) ?? "")
         return resolved
     }
 }

@@ -10,7 +10,7 @@ enum BatchLoader {
     /// `profile` is the config environment command lines are built in (a `.http` file has its
     /// own environments).
     static func load(
-        source: String, options: OptionValues, environment: [String: String],
+        source: String, options: Settings, environment: [String: String],
         standardInput: Int32 = STDIN_FILENO, profile: EnvironmentProfile? = nil
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         if source == "-" {

@@ -30,7 +30,7 @@ enum CommandLineBatch {
         /// The default Accept-Language, made from `environment` once for every request.
         let acceptLanguage: String
 
-        init(options: OptionValues, environment: [String: String], profile: EnvironmentProfile? = nil) {
+        init(options: Settings, environment: [String: String], profile: EnvironmentProfile? = nil) {
             shared = SharedOptions(options)
             self.environment = environment
             self.profile = profile
@@ -40,14 +40,14 @@ enum CommandLineBatch {
 
     /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
     static func load(
-        descriptor: Int32, options: OptionValues, environment: [String: String],
+        descriptor: Int32, options: Settings, environment: [String: String],
         profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
         if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
         // Standard input is the list of requests: never peek at it for a body.
-        runOptions.ignoreStdin = true
+        runOptions.request.ignoreStdin = true
         let context = Context(options: runOptions, environment: environment, profile: profile)
         var reader = LineReader(descriptor: descriptor)
         var entries: [PlanEntry] = []
@@ -154,10 +154,10 @@ enum CommandLineBatch {
     }
 
     /// The options of a line that gave some, held by reference: an entry stays small.
-    private static func lineOptions(_ options: OptionValues) -> SharedOptions {
+    private static func lineOptions(_ options: Settings) -> SharedOptions {
         var options = options
         // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
-        options.ignoreStdin = true
+        options.request.ignoreStdin = true
         return SharedOptions(options)
     }
 
@@ -166,8 +166,8 @@ enum CommandLineBatch {
     /// Returns the line's positionals, and its options applied over the run's when it gave any
     /// (nil when it gave none: the run's options are its options).
     static func check(
-        _ words: [String], over options: OptionValues, profile: EnvironmentProfile? = nil
-    ) throws -> (positionals: [String], options: OptionValues?) {
+        _ words: [String], over options: Settings, profile: EnvironmentProfile? = nil
+    ) throws -> (positionals: [String], options: Settings?) {
         // Most lines are a method, a URL and items: with no word that looks like an option and no
         // subcommand word, parsing would give these positionals and the run's options.
         if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
@@ -191,7 +191,7 @@ enum CommandLineBatch {
     /// cost every entry more memory than the second resolution costs time); the files items name
     /// are read by `prepare` alone.
     private static func checkRequest(
-        _ positionals: [String], options: OptionValues, profile: EnvironmentProfile?
+        _ positionals: [String], options: Settings, profile: EnvironmentProfile?
     ) throws {
         let (_, url, items) = try InvocationBuilder.split(positionals)
         for item in items where try ItemResolver.checkSyntax(item) == "-" { throw BatchError.standardInputBody }
@@ -199,8 +199,8 @@ enum CommandLineBatch {
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over
-    /// the run's, as `check` parsed them, with `ignoreStdin` set): its items read now, its body
-    /// ready to stream. Every request of the line's options carries the same `options`.
+    /// the run's, as `check` parsed them, with `request.ignoreStdin` set): its items read now, its
+    /// body ready to stream. Every request of the line's options carries the same `options`.
     static func prepare(
         _ positionals: [String], options: SharedOptions, context: Context
     ) throws -> PlannedRequest {

@@ -27,9 +27,9 @@ struct EntryOverrides: Equatable {
     func applied(to run: SharedOptions) -> (options: SharedOptions, isShared: Bool) {
         guard !isEmpty else { return (run, true) }
         var options = run.values
-        if let follow { options.follow = follow }
-        if let idleTimeout { options.timeout = idleTimeout }
-        if let connectTimeout { options.connectTimeout = connectTimeout }
+        if let follow { options.transfer.follow = follow }
+        if let idleTimeout { options.transfer.timeout = idleTimeout }
+        if let connectTimeout { options.transfer.connectTimeout = connectTimeout }
         return (SharedOptions(options), false)
     }
 }

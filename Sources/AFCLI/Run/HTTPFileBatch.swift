@@ -25,7 +25,7 @@ enum HTTPFileBatch {
         let shared: SharedOptions
         let environment: [String: String]
 
-        init(builder: HTTPFileRequestBuilder, options: OptionValues, environment: [String: String]) {
+        init(builder: HTTPFileRequestBuilder, options: Settings, environment: [String: String]) {
             self.builder = builder
             shared = SharedOptions(options)
             self.environment = environment
@@ -34,7 +34,7 @@ enum HTTPFileBatch {
 
     /// The entries of the file at `path`, in file order.
     static func load(
-        path: String, options: OptionValues, environment: [String: String]
+        path: String, options: Settings, environment: [String: String]
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // The file may be a pipe or a device (`<(envsubst < api.http)`, `/dev/stdin`), read once.
         let bytes = try read(
@@ -51,7 +51,7 @@ enum HTTPFileBatch {
 
         let directory = Self.directory(ofSource: path)
         let (values, hint) = try environmentVariables(
-            directory: directory, name: options.environmentName,
+            directory: directory, name: options.environment.name,
             variableName: environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 })
         let references = RequestReferences()
         var variables = HTTPFileVariables(
@@ -75,7 +75,7 @@ enum HTTPFileBatch {
         }
         let context = Context(
             builder: HTTPFileRequestBuilder(
-                variables: variables, directory: directory, refusesStandardInput: options.ignoreStdin,
+                variables: variables, directory: directory, refusesStandardInput: options.request.ignoreStdin,
                 acceptEncoding: RequestPreparation.acceptEncoding,
                 acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment)),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
@@ -132,7 +132,7 @@ enum HTTPFileBatch {
         planned.envelope = settings.envelope
         planned.sendsCookies = !request.noCookieJar
         planned.assertions = request.assertions
-        if !request.assertions.isEmpty { planned.conditionRetries = request.retries ?? options.retry }
+        if !request.assertions.isEmpty { planned.conditionRetries = request.retries ?? options.retry.count }
         return planned
     }
 
@@ -144,7 +144,8 @@ enum HTTPFileBatch {
         let (shared, isShared) = EntryOverrides(request).applied(to: context.shared)
         do {
             let prepared = try context.builder.prepare(
-                request, baseURL: shared.values.baseURL, credentials: try InvocationBuilder.credentials(shared.values),
+                request, baseURL: shared.values.request.baseURL,
+                credentials: try InvocationBuilder.credentials(shared.values),
                 environment: context.environment)
             return (prepared, shared, isShared)
         } catch let error as HTTPFileError {

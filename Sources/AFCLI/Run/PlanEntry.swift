@@ -26,9 +26,9 @@ struct PlanEntry {
 /// Options held by reference: many requests of a run share one set, which a request then
 /// carries without copying it, and whose identity spares comparing it.
 final class SharedOptions {
-    let values: OptionValues
+    let values: Settings
 
-    init(_ values: OptionValues) {
+    init(_ values: Settings) {
         self.values = values
     }
 }
@@ -57,13 +57,13 @@ struct PlannedRequest {
     var conditionRetries = 0
 
     /// The options it is sent with.
-    var options: OptionValues { shared.values }
+    var options: Settings { shared.values }
 
     /// An object standing for `options` when several requests share them; nil when unknown.
     var optionsIdentity: ObjectIdentifier? { isShared ? ObjectIdentifier(shared) : nil }
 
     /// A request sent with options of its own.
-    init(prepared: PreparedRequest, options: OptionValues) {
+    init(prepared: PreparedRequest, options: Settings) {
         self.init(prepared: prepared, shared: SharedOptions(options), isShared: false)
     }
 

@@ -6,7 +6,7 @@ import Glibc
 struct RunCommand {
     /// `run` and SOURCE.
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
     var environment: [String: String]
     var terminal: Terminal
     /// The config environment for command lines on standard input (`afcli --env NAME run -`);
@@ -22,21 +22,21 @@ struct RunCommand {
         // Standard output carries the run's JSON lines, which a log there would break apart.
         if RequestLogger.isWanted(options) {
             try StandardStreams.claim(
-                options.logFile, for: "--log-file", carrying: "the run's JSON lines",
+                options.pipeline.logFile, for: "--log-file", carrying: "the run's JSON lines",
                 instead: "without --log-file the log goes to standard error")
         }
         var options = options
-        options.parallel = affordableParallel()
+        options.run.parallel = affordableParallel()
         var (entries, archive) = try BatchLoader.load(
             source: source, options: options, environment: environment, profile: profile)
-        try RunCommand.markKeepers(&entries, names: options.firstNames)
+        try RunCommand.markKeepers(&entries, names: options.run.firstNames)
         // The session and jar are read before anything is sent, and written when the run ends.
         let cookieStore =
-            options.session != nil || options.cookieJar != nil
+            options.session.name != nil || options.session.cookieJar != nil
             ? try RunCookieStore(
                 options: options, environment: environment,
                 firstURL: (try? entries.first?.prepare().prepared.url) ?? "") : nil
-        let directory = try options.outputDirectory.map {
+        let directory = try options.run.outputDirectory.map {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))
         }
         let cache = try responseCache()
@@ -44,7 +44,7 @@ struct RunCommand {
         let logDescriptor = try RequestLogger.openTarget(options)
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
-        let parallel = options.parallel ?? 1
+        let parallel = options.run.parallel ?? 1
         let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         // The decorators only when the run retries, caches or fetches tokens: the plain path pays
         // nothing for them.
@@ -53,13 +53,13 @@ struct RunCommand {
             cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending,
             options: options)
         // Reports are created before anything is sent, and written as requests end.
-        let reports = try options.reports.map { try $0.makeWriter() }
+        let reports = try options.run.reports.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.
         let plan = RunPlan(
-            entries: entries, parallel: parallel, keepGoing: options.keepGoing || options.testMode,
+            entries: entries, parallel: parallel, keepGoing: options.run.keepGoing || options.run.testMode,
             transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor,
-            archive: archive, retryInterval: options.retryInterval)
-        let readable = options.testMode || terminal.stdoutIsTerminal
+            archive: archive, retryInterval: options.run.retryInterval)
+        let readable = options.run.testMode || terminal.stdoutIsTerminal
         let colors = (terminal.stdoutIsTerminal && terminal.colorsStdout) || terminal.forcesColor
         let reporter = RunLineReporter(
             total: entries.count, directory: directory,
@@ -77,7 +77,7 @@ struct RunCommand {
     /// `--parallel N`, or fewer with a warning when N requests at once would need more descriptors
     /// than the open-file limit (`ulimit -n`) allows; nil for 1, the default.
     func affordableParallel() -> Int? {
-        guard let requested = options.parallel, requested > 1 else { return options.parallel }
+        guard let requested = options.run.parallel, requested > 1 else { return options.run.parallel }
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
             return requested
@@ -85,7 +85,7 @@ struct RunCommand {
         let openFiles = Int(clamping: limit.rlim_cur)
         let affordable = BatchScheduler.affordable(
             requested, openFileLimit: openFiles,
-            perRequest: BatchScheduler.descriptorsPerRequest(savesBodies: options.outputDirectory != nil))
+            perRequest: BatchScheduler.descriptorsPerRequest(savesBodies: options.run.outputDirectory != nil))
         if affordable < requested {
             ErrorReporter.warn(
                 "--parallel \(requested) needs more files open at once than the limit of \(openFiles) "

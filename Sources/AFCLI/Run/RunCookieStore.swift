@@ -25,13 +25,13 @@ struct RunCookieStore {
     /// Reads the session and checks the jar; a file that cannot be used stops the run before
     /// anything is sent.
     /// `firstURL` (the run's first request's) chooses the file of a session NAME.
-    init(options: OptionValues, environment: [String: String], firstURL: @autoclosure () -> String) throws {
-        if let jar = options.cookieJar { try SessionStore.checkCookieJar(jar) }
-        cookieJar = options.cookieJar
-        writesSession = !options.sessionReadOnly
+    init(options: Settings, environment: [String: String], firstURL: @autoclosure () -> String) throws {
+        if let jar = options.session.cookieJar { try SessionStore.checkCookieJar(jar) }
+        cookieJar = options.session.cookieJar
+        writesSession = !options.session.readOnly
         var lines: [String] = []
-        if let value = options.session {
-            let option = options.sessionReadOnly ? "--session-read-only" : "--session"
+        if let value = options.session.name {
+            let option = options.session.readOnly ? "--session-read-only" : "--session"
             let expanded = UserDirectories.expandingTilde(value, environment)
             let path = try SessionStore.path(
                 for: expanded, url: expanded.contains("/") ? "" : firstURL(),

@@ -27,7 +27,7 @@ final class FixedTransferSettings: TransferSettingsSource {
 /// for every request, exactly as `SecurityOptions.configure` does for a single one.
 final class RunTransferSettings: TransferSettingsSource {
     /// The options the cached values were made from.
-    private var options: OptionValues?
+    private var options: Settings?
     /// The identity those options came with (`PlannedRequest.optionsIdentity`), if any.
     private var identity: ObjectIdentifier?
     /// The client settings (their TLS options from the policy) and the security policy made
@@ -51,17 +51,17 @@ final class RunTransferSettings: TransferSettingsSource {
     /// `identity` (see `PlannedRequest.optionsIdentity`) spares comparing options known to be the
     /// same as the previous request's.
     func settings(
-        for options: OptionValues, identity: ObjectIdentifier? = nil, url: String
+        for options: Settings, identity: ObjectIdentifier? = nil, url: String
     ) throws -> TransferSettings {
         if identity == nil || identity != self.identity, options != self.options {
-            var client = options.transferSettings
+            var client = options.transfer.transferSettings
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             policy = try SecurityOptions.policy(from: options)
             SecurityOptions.configure(&client, options: options, policy: policy)
             // netrc and credentials across redirects, as for a single request; cookies go
             // through the run's one engine (`MultiClient`), not `client.cookies`.
-            client.netrcFile = options.ignoreNetrc ? nil : netrcFile(options)
-            client.locationTrusted = options.locationTrusted
+            client.netrcFile = options.session.ignoreNetrc ? nil : netrcFile(options)
+            client.locationTrusted = options.session.locationTrusted
             self.client = client
             self.options = options
         }
@@ -72,7 +72,7 @@ final class RunTransferSettings: TransferSettingsSource {
 
     /// The netrc file of the environment for `options` without `--ignore-netrc`, looked up on
     /// first use.
-    private func netrcFile(_ options: OptionValues) -> String? {
+    private func netrcFile(_ options: Settings) -> String? {
         if let netrc { return netrc }
         let file = RequestStores.netrcFile(options: options, environment: environment)
         netrc = .some(file)

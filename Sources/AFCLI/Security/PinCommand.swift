@@ -10,7 +10,7 @@ import Glibc
 /// checks a pin against the server.
 struct PinCommand {
     var positionals: [String]
-    var options: OptionValues
+    var options: Settings
 
     /// Connects, prints the pins and returns the exit status (TLS failures are thrown).
     func run() throws -> ExitStatus {
@@ -19,12 +19,13 @@ struct PinCommand {
         guard let host = CertificateChainProbe.httpsHost(of: url) else {
             throw UsageError.invalidValue(option: "pin", value: text, reason: "is not an https URL or host name")
         }
-        let proxy = options.proxy.flatMap { $0.scope != .http ? $0.url : nil }
+        let proxy = options.transfer.proxy.flatMap { $0.scope != .http ? $0.url : nil }
         let report = try CertificateChainProbe.connect(
             url: url, tls: try SecurityOptions.tlsOptions(options, forURL: url),
-            connectTimeout: options.connectTimeout, timeout: options.timeout, proxy: proxy, resolve: options.resolve)
+            connectTimeout: options.transfer.connectTimeout, timeout: options.transfer.timeout, proxy: proxy,
+            resolve: options.tls.resolve)
         let stream = OutputStream(descriptor: STDOUT_FILENO, target: "standard output")
-        if options.encoding == .json {
+        if options.request.encoding == .json {
             try stream.write(try Self.json(report, url: url) + "\n")
         } else {
             // A subject is the server's text: on a terminal its control characters are shown, not obeyed.
@@ -40,7 +41,7 @@ struct PinCommand {
             ErrorReporter.warn("this libcurl cannot show the certificate chain (its TLS library is not OpenSSL)")
             return .failure
         }
-        if let problem = report.verificationProblem, !options.quiet {
+        if let problem = report.verificationProblem, !options.output.quiet {
             ErrorReporter.warn(
                 "the chain of \(host) did not verify (\(problem)): these are the certificates as sent")
         }

@@ -1,6 +1,6 @@
 import AFKit
 
-extension OptionValues {
+extension Settings.Transfer {
     /// The transfer settings every command takes from the command line: redirects, timeouts,
     /// response limits, HTTP version and proxy. Commands add their own (verbosity, decoding, following).
     var transferSettings: TransferSettings {

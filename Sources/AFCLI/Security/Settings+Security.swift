@@ -1,7 +1,7 @@
 import AFKit
 import Glibc
 
-extension OptionValues {
+extension Settings {
     /// What `--verify` (and `-k/--insecure`) asks for, as HTTPie spells it.
     package enum Verification: Equatable, Sendable {
         /// Verify against the system's CAs (the default).
@@ -22,7 +22,7 @@ extension OptionValues {
 /// Checks the values of the TLS and reachability options as the parser reads them.
 enum SecurityOptionParser {
     /// `yes`/`true`, `no`/`false` (any case), or an existing CA bundle file or directory.
-    static func verification(_ text: String) throws(OptionValueError) -> OptionValues.Verification {
+    static func verification(_ text: String) throws(OptionValueError) -> Settings.Verification {
         switch text.lowercased() {
         case "yes", "true": return .yes
         case "no", "false": return .no
@@ -71,9 +71,9 @@ enum SecurityOptionParser {
 enum SecurityOptions {
     /// The policy the options describe, with pinned certificate files read; throws
     /// `SecurityPolicyError` for unreadable files.
-    static func policy(from options: OptionValues) throws(SecurityPolicyError) -> SecurityPolicy {
+    static func policy(from options: Settings) throws(SecurityPolicyError) -> SecurityPolicy {
         var policy = SecurityPolicy()
-        switch options.verify {
+        switch options.tls.verify {
         case nil, .yes?:
             break
         case .no?:
@@ -83,20 +83,21 @@ enum SecurityOptions {
         }
         // curl's -k also skips the host name (AF: allowInvalidCertificates with validatesDomainName
         // off); --verify-host keeps it, which AF only allows together with pins.
-        policy.validatesDomainName = options.verifyHost ?? (options.verify != .no)
-        for text in options.pinnedKeys {
+        policy.validatesDomainName = options.tls.verifyHost ?? (options.tls.verify != .no)
+        for text in options.tls.pinnedKeys {
             policy.pinnedPublicKeys += try PinnedPublicKey.parseList(text)
         }
-        for path in options.pinnedCertificateFiles {
+        for path in options.tls.pinnedCertificateFiles {
             policy.pinnedCertificates.append(try PinnedCertificate.load(path: path))
         }
         // Checked here so a missing file is bad input (exit 2), not a TLS failure after connecting.
-        for path in [options.clientCertificate, options.clientKey].compactMap({ $0 }) where access(path, R_OK) != 0 {
+        for path in [options.tls.clientCertificate, options.tls.clientKey].compactMap({ $0 })
+        where access(path, R_OK) != 0 {
             throw .unreadableCertificateFile(path: path, reason: SystemError.message(errno))
         }
-        policy.clientCertificate = options.clientCertificate
-        policy.clientKey = options.clientKey
-        switch options.tlsMinimum {
+        policy.clientCertificate = options.tls.clientCertificate
+        policy.clientKey = options.tls.clientKey
+        switch options.tls.tlsMinimum {
         case .tls12?: policy.minimumTLSVersion = .tls12
         case .tls13?: policy.minimumTLSVersion = .tls13
         case nil: break
@@ -105,7 +106,7 @@ enum SecurityOptions {
     }
 
     /// The libcurl TLS settings for a request to `url`, after AF's checks.
-    static func tlsOptions(_ options: OptionValues, forURL url: String) throws(SecurityPolicyError) -> TLSOptions {
+    static func tlsOptions(_ options: Settings, forURL url: String) throws(SecurityPolicyError) -> TLSOptions {
         let policy = try policy(from: options)
         try policy.validate(forURL: url)
         return policy.tlsOptions
@@ -113,7 +114,7 @@ enum SecurityOptions {
 
     /// Sets the TLS settings and `--resolve` entries of a client that will request `url`.
     static func configure(
-        _ client: inout TransferSettings, options: OptionValues, url: String
+        _ client: inout TransferSettings, options: Settings, url: String
     ) throws(SecurityPolicyError) {
         let policy = try policy(from: options)
         try policy.validate(forURL: url)
@@ -122,9 +123,9 @@ enum SecurityOptions {
 
     /// Sets the TLS settings of a policy already made (and checked for the URL by the caller) and
     /// the `--resolve` entries; a batch makes the policy once for many requests.
-    static func configure(_ client: inout TransferSettings, options: OptionValues, policy: SecurityPolicy) {
+    static func configure(_ client: inout TransferSettings, options: Settings, policy: SecurityPolicy) {
         client.tls = policy.tlsOptions
-        client.resolve = options.resolve
+        client.resolve = options.tls.resolve
     }
 
     /// The message for a refused policy, naming afcli's options beside AF's terms.

@@ -1,7 +1,7 @@
 import AFKit
 
 /// The values of the encryption and envelope options (`--encrypt-cmd`, `--envelope`…), kept
-/// together in `OptionValues.crypto`; the environment's settings fill what they leave unset
+/// together in `Settings.pipeline.crypto`; the environment's settings fill what they leave unset
 /// (`SettingsResolver`).
 package struct CryptoOptions: Equatable, Sendable {
     /// `--encrypt-cmd`: nil for the environment's command, if any.
