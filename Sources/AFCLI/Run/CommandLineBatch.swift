@@ -49,6 +49,8 @@ enum CommandLineBatch {
         // Standard input is the list of requests: never peek at it for a body.
         runOptions.request.ignoreStdin = true
         let context = Context(options: runOptions, environment: environment, profile: profile)
+        // Read once: a line's check borrows it (read through the context, each line copied it).
+        let runValues = context.shared.values
         var reader = LineReader(descriptor: descriptor)
         var entries: [PlanEntry] = []
         let references = RequestReferences()
@@ -89,7 +91,7 @@ enum CommandLineBatch {
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
             let (positionals, options) = try LocatedError.locating(origin) {
-                try check(words, over: context.shared.values, profile: context.profile)
+                try check(words, over: runValues, profile: context.profile)
             }
             let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context
