@@ -15,37 +15,144 @@ import AFKit
 package struct Settings: Equatable, Sendable {
     /// What is sent and how it is built: method, body, base URL, credentials, and whether it is
     /// sent at all.
-    package var request = Request()
+    package var request: Request {
+        get { storage.fields.request }
+        _modify {
+            makeUnique()
+            yield &storage.fields.request
+        }
+    }
     /// The config environment: which one, whether the config is read, `--simulate`, `--local`.
-    package var environment = Environment()
+    package var environment: Environment {
+        get { storage.fields.environment }
+        _modify {
+            makeUnique()
+            yield &storage.fields.environment
+        }
+    }
     /// Redirects, timeouts, limits, HTTP version, proxy and the connection's route.
-    package var transfer = Transfer()
+    package var transfer: Transfer {
+        get { storage.fields.transfer }
+        _modify {
+            makeUnique()
+            yield &storage.fields.transfer
+        }
+    }
     /// Certificate verification, pinning, client certificates and `--resolve`.
-    package var tls = TLS()
+    package var tls: TLS {
+        get { storage.fields.tls }
+        _modify {
+            makeUnique()
+            yield &storage.fields.tls
+        }
+    }
     /// Sessions, cookie jars, netrc, and whether credentials follow redirects.
-    package var session = Session()
+    package var session: Session {
+        get { storage.fields.session }
+        _modify {
+            makeUnique()
+            yield &storage.fields.session
+        }
+    }
     /// The stages an exchange passes through and its verdict: encryption, cache, checks, log.
-    package var pipeline = Pipeline()
+    package var pipeline: Pipeline {
+        get { storage.fields.pipeline }
+        _modify {
+            makeUnique()
+            yield &storage.fields.pipeline
+        }
+    }
     /// What is printed, and how.
-    package var output = Output()
+    package var output: Output {
+        get { storage.fields.output }
+        _modify {
+            makeUnique()
+            yield &storage.fields.output
+        }
+    }
     /// `afcli run`: parallelism, order, tests and reports.
-    package var run = Run()
+    package var run: Run {
+        get { storage.fields.run }
+        _modify {
+            makeUnique()
+            yield &storage.fields.run
+        }
+    }
     /// `afcli download`.
-    package var download = Download()
+    package var download: Download {
+        get { storage.fields.download }
+        _modify {
+            makeUnique()
+            yield &storage.fields.download
+        }
+    }
     /// Trying a request or a download again.
-    package var retry = Retry()
+    package var retry: Retry {
+        get { storage.fields.retry }
+        _modify {
+            makeUnique()
+            yield &storage.fields.retry
+        }
+    }
     /// `afcli reachability`.
-    package var reachability = Reachability()
-
-    // MARK: - General
-
+    package var reachability: Reachability {
+        get { storage.fields.reachability }
+        _modify {
+            makeUnique()
+            yield &storage.fields.reachability
+        }
+    }
     /// `--help`: show the short help instead of sending a request.
-    package var showHelp: Bool = false
+    package var showHelp: Bool {
+        get { storage.fields.showHelp }
+        _modify {
+            makeUnique()
+            yield &storage.fields.showHelp
+        }
+    }
     /// `--version`: show the version instead of sending a request.
-    package var showVersion: Bool = false
+    package var showVersion: Bool {
+        get { storage.fields.showVersion }
+        _modify {
+            makeUnique()
+            yield &storage.fields.showVersion
+        }
+    }
 
     /// Settings with every default in place, as if no option had been given.
     package init() {}
+
+    package static func == (lhs: Settings, rhs: Settings) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    // MARK: - Storage
+
+    /// Every group, in one object: a run hands its settings to each request it prepares, and a
+    /// copy costs one reference count that way; the parser's changes copy a shared object first.
+    private var storage = SharedFields(Groups())
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The groups themselves, which `storage` holds.
+    private struct Groups: Equatable {
+        var request = Request()
+        var environment = Environment()
+        var transfer = Transfer()
+        var tls = TLS()
+        var session = Session()
+        var pipeline = Pipeline()
+        var output = Output()
+        var run = Run()
+        var download = Download()
+        var retry = Retry()
+        var reachability = Reachability()
+        var showHelp: Bool = false
+        var showVersion: Bool = false
+    }
 }
 
 extension Settings {
