@@ -28,10 +28,18 @@ struct BatchScheduler {
     private(set) var isStopped = false
     /// For each request, the requests it takes values from; empty for most.
     private let dependencies: [[Int]]
-    /// Requests that have ended.
-    private var ended: Set<Int> = []
+    /// Which requests have ended, by index; empty when no request depends on another.
+    private var ended: [Bool]
     /// Requests passed over because what they depend on had not ended, in the order written.
+    /// One that starts is marked in `waitingStarted`, not removed: a run of 2,000 requests that
+    /// all wait for a login would otherwise move the rest of the list at every start.
     private var waiting: [Int] = []
+    /// Whether the request at each position of `waiting` has started.
+    private var waitingStarted: [Bool] = []
+    /// Where the first request of `waiting` that has not started is, or past it.
+    private var waitingStart = 0
+    /// How many requests of `waiting` have not started.
+    private var waitingLeft = 0
     /// Requests started and not finished that wait to be sent again (their assertions failed and
     /// they have tries left): with `parallel` above 1 they give up their slot while they wait.
     private var resting: Set<Int> = []
@@ -42,13 +50,19 @@ struct BatchScheduler {
         self.parallel = max(1, parallel)
         self.keepGoing = keepGoing
         self.dependencies = dependencies
+        ended = dependencies.isEmpty ? [] : Array(repeating: false, count: isKeeper.count)
         keepers = isKeeper.indices.filter { isKeeper[$0] }
         others = isKeeper.indices.filter { !isKeeper[$0] }
     }
 
     /// Whether everything request `index` depends on has ended.
     private func isReady(_ index: Int) -> Bool {
-        index >= dependencies.count || dependencies[index].allSatisfy(ended.contains)
+        index >= dependencies.count || dependencies[index].allSatisfy { ended[$0] }
+    }
+
+    /// The positions in `waiting` of the requests there that have not started, in order.
+    private var pendingWaitingPositions: LazyFilterSequence<Range<Int>> {
+        (waitingStart..<waiting.count).lazy.filter { !waitingStarted[$0] }
     }
 
     /// The next request to start now, marked as running; nil when none may start yet (the limit
@@ -62,8 +76,11 @@ struct BatchScheduler {
             index = keepers[nextKeeper]
             nextKeeper += 1
             runningKeepers += 1
-        } else if runningKeepers == 0, let position = waiting.firstIndex(where: isReady) {
-            index = waiting.remove(at: position)
+        } else if runningKeepers == 0, let position = pendingWaitingPositions.first(where: { isReady(waiting[$0]) }) {
+            index = waiting[position]
+            waitingStarted[position] = true
+            waitingLeft -= 1
+            while waitingStart < waiting.count, waitingStarted[waitingStart] { waitingStart += 1 }
         } else if runningKeepers == 0, let found = nextReadyOther() {
             index = found
         } else {
@@ -81,6 +98,8 @@ struct BatchScheduler {
             nextOther += 1
             if isReady(index) { return index }
             waiting.append(index)
+            waitingStarted.append(false)
+            waitingLeft += 1
         }
         return nil
     }
@@ -102,7 +121,9 @@ struct BatchScheduler {
     /// nothing is marked. For preparing ahead a request that takes values from others.
     func upcoming(limit: Int, where matches: (Int) -> Bool) -> Int? {
         guard !isStopped, nextKeeper >= keepers.count else { return nil }
-        if let waiting = waiting.first(where: { matches($0) && isReady($0) }) { return waiting }
+        if let position = pendingWaitingPositions.first(where: { matches(waiting[$0]) && isReady(waiting[$0]) }) {
+            return waiting[position]
+        }
         var position = nextOther
         while position < others.count, position < nextOther + limit {
             let index = others[position]
@@ -114,14 +135,14 @@ struct BatchScheduler {
 
     /// Whether every request of `indices` has ended.
     func haveEnded(_ indices: [Int]) -> Bool {
-        indices.allSatisfy(ended.contains)
+        indices.allSatisfy { ended[$0] }
     }
 
     /// The requests not started yet, in the order `next()` starts them once everything they
     /// depend on has ended; nil while keepers are left.
     var remainingInOrder: [Int]? {
         guard !isStopped, nextKeeper >= keepers.count else { return nil }
-        return waiting + others[nextOther...]
+        return pendingWaitingPositions.map { waiting[$0] } + others[nextOther...]
     }
 
     /// Records that request `index`, in flight, waits to be sent again: under `--parallel` its
@@ -143,7 +164,7 @@ struct BatchScheduler {
 
     /// Records that request `index` ended; a failure stops new starts unless `keepGoing`.
     mutating func finished(_ index: Int, succeeded: Bool) {
-        if !dependencies.isEmpty { ended.insert(index) }
+        if !dependencies.isEmpty { ended[index] = true }
         resting.remove(index)
         guard running.remove(index) != nil else { return }
         if isKeeper[index] { runningKeepers -= 1 }
@@ -157,7 +178,7 @@ struct BatchScheduler {
 
     /// The requests that never started because the run stopped.
     var notStarted: Int {
-        (keepers.count - nextKeeper) + (others.count - nextOther) + waiting.count
+        (keepers.count - nextKeeper) + (others.count - nextOther) + waitingLeft
     }
 
     /// Whether nothing is in flight and nothing more will start.
