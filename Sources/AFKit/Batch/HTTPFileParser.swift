@@ -1,4 +1,5 @@
 import AFCurl
+import Glibc
 
 /// Parses the `.http` format of the JetBrains HTTP Client and the VS Code REST Client into an
 /// `HTTPFile`, without resolving variables or touching any file.
@@ -45,7 +46,7 @@ package enum HTTPFileParser {
             if number % 4096 == 0, Interruption.isInterrupted { throw .interrupted(line: number) }
             var lineBytes = bytes[start..<end]
             if lineBytes.last == 0x0D { lineBytes.removeLast() }
-            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+            guard let line = lineBytes.withUnsafeBufferPointer(HTTPFileParser.validatedLine) else {
                 throw HTTPFileError(line: number, reason: "the line is not UTF-8")
             }
             try parser.read(line, number: number)
@@ -54,6 +55,17 @@ package enum HTTPFileParser {
         }
         try parser.finishBlock()
         return parser.file
+    }
+
+    /// The line as text, nil when it is not UTF-8. An ASCII line (nearly every line) is made
+    /// without the generic validation, which costs about a thousand instructions a line.
+    private static func validatedLine(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 }
 
@@ -99,11 +111,11 @@ private struct Parser {
             return
         }
         // Most lines hold no brace: the trimmed copy is made only for those that may be `{{`.
-        if line.utf8.contains(UInt8(ascii: "{")), trim(line[...]) == "{{" {
+        if line.containsUTF8Byte(UInt8(ascii: "{")), trim(line[...]) == "{{" {
             startScript(number: number)
             return
         }
-        if line.hasPrefix("###") {
+        if line.hasASCIIPrefix("###") {
             try finishBlock()
             // `#### Title` is a decorated separator: its extra `#` are not part of the name.
             let name = trim(line.drop(while: { $0 == "#" }))
@@ -127,11 +139,11 @@ private struct Parser {
             readDirective(comment, number: number)
             return
         }
-        if trimmed.hasPrefix("@") {
+        if trimmed.hasASCIIPrefix("@") {
             try readVariable(trimmed, number: number)
             return
         }
-        if trimmed.hasPrefix("<") {
+        if trimmed.hasASCIIPrefix("<") {
             throw HTTPFileError(
                 line: number, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")
         }
@@ -141,10 +153,10 @@ private struct Parser {
     /// `# @directive value` before a request line; other comments are skipped.
     private mutating func readDirective(_ comment: Substring, number: Int) {
         let text = trim(comment)
-        guard text.hasPrefix("@") else { return }
+        guard text.hasASCIIPrefix("@") else { return }
         let word = text.dropFirst().prefix(while: { !$0.isWhitespace && $0 != "=" })
         var value = trim(text.dropFirst(1 + word.count))
-        if value.hasPrefix("=") { value = trim(value.dropFirst()) }
+        if value.hasASCIIPrefix("=") { value = trim(value.dropFirst()) }
         switch word {
         case "name":
             if value.isEmpty {
@@ -200,9 +212,9 @@ private struct Parser {
                 line: number, reason: "more than \(HTTPFileParser.maximumRequests) requests in one file")
         }
         var words = Self.words(text)
-        if words.count > 1, let last = words.last, last.hasPrefix("HTTP/") { words.removeLast() }
+        if words.count > 1, let last = words.last, last.hasASCIIPrefix("HTTP/") { words.removeLast() }
         var method = "GET"
-        if words.count == 2, words[0].allSatisfy({ $0.isASCII && $0.isLetter }) {
+        if words.count == 2, words[0].utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) {
             method = words[0].uppercased()
             words.removeFirst()
         }
@@ -230,7 +242,7 @@ private struct Parser {
     /// The blank-separated words of a request line; `{{ … }}` is part of its word, spaces and all
     /// (`GET {{ host }}/users/{{$randomInt 1 5}}`).
     static func words(_ text: String) -> [String] {
-        text.blankSeparatedWords(keepingVariables: true).map { String(text[$0]) }
+        text.blankSeparatedWordTexts(keepingVariables: true)
     }
 
     /// A line after the request line, before the body.
@@ -248,11 +260,11 @@ private struct Parser {
             return
         }
         if commentText(trimmed) != nil { return }
-        if trimmed.hasPrefix("??") {
+        if trimmed.hasASCIIPrefix("??") {
             try readAssertion(trimmed, number: number)
             return
         }
-        if trimmed.hasPrefix(">") || Self.isResponseReference(trimmed) {
+        if trimmed.hasASCIIPrefix(">") || Self.isResponseReference(trimmed) {
             try readHandler(trimmed, number: number)
             return
         }
@@ -273,17 +285,17 @@ private struct Parser {
 
     /// A body line: text, `< PATH`, or the start of a response handler.
     private mutating func readBody(_ line: String, number: Int) throws(HTTPFileError) {
-        if line.hasPrefix("??") {
+        if line.hasASCIIPrefix("??") {
             try readAssertion(line, number: number)
             return
         }
-        if line.hasPrefix(">") || Self.isResponseReference(line) {
+        if line.hasASCIIPrefix(">") || Self.isResponseReference(line) {
             try readHandler(line, number: number)
             return
         }
         // An in-place body is trimmed: blank lines before it are not part of it.
         if bodyLines.isEmpty, bodyParts.isEmpty, trim(line[...]).isEmpty { return }
-        if line.hasPrefix("<@") {
+        if line.hasASCIIPrefix("<@") {
             let encoding = line.dropFirst(2).prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
             let rest = line.dropFirst(2 + encoding.count)
             let path = trim(rest)
@@ -299,9 +311,9 @@ private struct Parser {
             bodyParts.append(.substitutedFile(path, encoding: textEncoding, line: number))
             return
         }
-        if line.hasPrefix("< ") || line.hasPrefix("<\t") {
+        if line.hasASCIIPrefix("< ") || line.hasASCIIPrefix("<\t") {
             let path = trim(line.dropFirst(2))
-            if path.hasPrefix("{%") {
+            if path.hasASCIIPrefix("{%") {
                 throw HTTPFileError(
                     line: number, reason: "pre-request scripts (< {% %}) are not supported: afcli runs no JavaScript")
             }
@@ -317,11 +329,11 @@ private struct Parser {
     private mutating func readAfterHandler(_ line: String, number: Int) throws(HTTPFileError) {
         let trimmed = trim(line[...])
         if trimmed.isEmpty || commentText(trimmed) != nil { return }
-        if trimmed.hasPrefix("??") {
+        if trimmed.hasASCIIPrefix("??") {
             try readAssertion(trimmed, number: number)
             return
         }
-        guard trimmed.hasPrefix(">") || Self.isResponseReference(trimmed) else {
+        guard trimmed.hasASCIIPrefix(">") || Self.isResponseReference(trimmed) else {
             throw HTTPFileError(
                 line: number,
                 reason: "only response handlers and references may follow a response handler "
@@ -367,7 +379,7 @@ private struct Parser {
     /// Whether `text` is a response reference, `<> FILE`: a response kept by the JetBrains client
     /// for comparison, nothing to send.
     static func isResponseReference(_ text: String) -> Bool {
-        text == "<>" || text.hasPrefix("<> ") || text.hasPrefix("<>\t")
+        text == "<>" || text.hasASCIIPrefix("<> ") || text.hasASCIIPrefix("<>\t")
     }
 
     /// `> {% … %}`, `> script.js`, `>> file`, `>>! file`: skipped with a warning; `<> FILE`:
@@ -377,14 +389,14 @@ private struct Parser {
             phase = .afterHandler
             return
         }
-        if text.hasPrefix(">>") {
+        if text.hasASCIIPrefix(">>") {
             warn(number, "response redirect (>> FILE) skipped: use afcli run --output-dir to save bodies")
             phase = .afterHandler
             return
         }
         let rest = trim(text.dropFirst())
         warn(number, "response handler skipped: afcli runs no JavaScript")
-        if rest.hasPrefix("{%"), !rest.dropFirst(2).contains("%}") {
+        if rest.hasASCIIPrefix("{%"), !rest.dropFirst(2).contains("%}") {
             phase = .inHandler(line: number)
         } else {
             phase = .afterHandler
@@ -439,8 +451,8 @@ private struct Parser {
 
     /// The text of a `#` or `//` comment line, nil for other lines.
     private func commentText(_ trimmed: String) -> Substring? {
-        if trimmed.hasPrefix("#") { return trimmed.dropFirst() }
-        if trimmed.hasPrefix("//") { return trimmed.dropFirst(2) }
+        if trimmed.hasASCIIPrefix("#") { return trimmed.dropFirst() }
+        if trimmed.hasASCIIPrefix("//") { return trimmed.dropFirst(2) }
         return nil
     }
 
@@ -493,32 +505,78 @@ extension Substring {
     }
 }
 
+extension StringProtocol {
+    /// Whether the text starts with the bytes of `prefix`, compared byte for byte: the `.http`
+    /// syntax is ASCII, and `hasPrefix`'s comparison of characters costs far more per line.
+    package func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        let compared = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count >= count else { return false }
+            guard count > 0, let base = bytes.baseAddress else { return true }
+            return memcmp(base, prefix.utf8Start, count) == 0
+        }
+        return compared ?? utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: count))
+    }
+
+    /// Whether the text's UTF-8 holds `byte`: memchr over a native string's bytes.
+    package func containsUTF8Byte(_ byte: UInt8) -> Bool {
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(byte), bytes.count) != nil
+        }
+        return found ?? utf8.contains(byte)
+    }
+}
+
 extension String {
     /// The ranges of the words of the text, separated by spaces and tabs; with `keepingVariables`,
     /// a `{{ … }}` is part of its word, blanks and all. Blanks and braces are ASCII, so the text's
     /// UTF-8 bytes split where its characters would.
     package func blankSeparatedWords(keepingVariables: Bool) -> [Range<String.Index>] {
-        var ranges: [Range<String.Index>] = []
-        var start: String.Index?
-        var previous: UInt8 = 0
-        var inBraces = false
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            if !inBraces, byte == 0x20 || byte == 0x09 {
-                if let begun = start { ranges.append(begun..<index) }
-                start = nil
-                previous = 0
-            } else {
-                if start == nil { start = index }
+        let split = { Self.blankSeparatedWords(in: $0, keepingVariables: keepingVariables) }
+        let offsets = utf8.withContiguousStorageIfAvailable(split) ?? Array(utf8).withUnsafeBufferPointer(split)
+        // UTF-8 offsets of a native string become indices without a walk.
+        return offsets.map { range in
+            utf8.index(startIndex, offsetBy: range.lowerBound)..<utf8.index(startIndex, offsetBy: range.upperBound)
+        }
+    }
+
+    /// The words of the text as `blankSeparatedWords(keepingVariables:)` splits it.
+    package func blankSeparatedWordTexts(keepingVariables: Bool) -> [String] {
+        var text = self
+        return text.withUTF8 { bytes in
+            Self.blankSeparatedWords(in: bytes, keepingVariables: keepingVariables).map {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+            }
+        }
+    }
+
+    /// The byte ranges of the words of `bytes`, as `blankSeparatedWords(keepingVariables:)` splits them.
+    private static func blankSeparatedWords(
+        in bytes: UnsafeBufferPointer<UInt8>, keepingVariables: Bool
+    ) -> [Range<Int>] {
+        guard let base = bytes.baseAddress else { return [] }
+        let count = bytes.count
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(4)
+        var index = 0
+        while true {
+            while index < count, isBlank(base[index]) { index += 1 }
+            guard index < count else { return ranges }
+            let start = index
+            var previous: UInt8 = 0
+            var inBraces = false
+            while index < count {
+                let byte = base[index]
+                if !inBraces, isBlank(byte) { break }
                 if keepingVariables, byte == previous, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
                     inBraces = byte == UInt8(ascii: "{")
                 }
                 previous = byte
+                index += 1
             }
-            utf8.formIndex(after: &index)
+            ranges.append(start..<index)
         }
-        if let start { ranges.append(start..<utf8.endIndex) }
-        return ranges
     }
 }

@@ -34,15 +34,15 @@ package struct RequestReference: Equatable, Sendable {
             guard let start = Self.firstOffset(of: marker, in: bytes) else { continue }
             let name = String(decoding: bytes[..<start], as: UTF8.self)
             let path = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
-            guard !name.isEmpty, !name.contains("{"), !path.isEmpty else { return nil }
+            guard !name.isEmpty, !name.containsUTF8Byte(UInt8(ascii: "{")), !path.isEmpty else { return nil }
             let part: Part
             if partWord == "headers" {
                 part = .header(path)
             } else if path == "*" {
                 part = .wholeBody
-            } else if path.hasPrefix("$") {
+            } else if path.hasASCIIPrefix("$") {
                 part = .jsonPath(path)
-            } else if path.hasPrefix("/") {
+            } else if path.hasASCIIPrefix("/") {
                 part = .xPath(path)
             } else {
                 return nil
