@@ -73,7 +73,11 @@ package final class ExchangeArchive {
     /// The value `reference` names, as text: a JSON string's text, other JSON compact, a header's
     /// value, an XPath result's string value, or the whole body.
     package func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
-        let (found, known) = monitor.locked { (records[reference.name], given[reference.name]?[reference.text]) }
+        // A value given before is answered without a copy of the record it came from.
+        let (found, known) = monitor.locked { () -> (Record?, String?) in
+            if let known = given[reference.name]?[reference.text] { return (nil, known) }
+            return (records[reference.name], nil)
+        }
         if let known { return known }
         guard let record = found else {
             throw RequestReferenceError(
