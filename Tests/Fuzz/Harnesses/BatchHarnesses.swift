@@ -154,8 +154,14 @@ enum BatchHarnesses {
                 column >= 1 && column <= line.utf8.count, "column \(column) in a line of \(line.utf8.count) bytes")
             return
         }
-        let quoted = words.map {
-            "'" + $0.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        // Quoted scalar by scalar, as the splitter reads bytes: a quote followed by a combining
+        // mark is one Character, which a split on Characters would not see as a quote.
+        let quoted = words.map { word in
+            var text = "'"
+            for scalar in word.unicodeScalars {
+                if scalar == "'" { text += "'\\''" } else { text.unicodeScalars.append(scalar) }
+            }
+            return text + "'"
         }
         let again = try? CommandLineSplitter.split(quoted.joined(separator: " "))
         FuzzInvariant.check(again == words, "words \(words) survive quoting")
