@@ -55,8 +55,8 @@ package struct HeaderFields: Sendable {
         guard let storage else { return nil }
         if let text = storage.text { return text.first { ASCIICase.equal($0.name, name) }?.value }
         return storage.bytes.withUnsafeBytes { buffer in
-            storage.spans.first { HeaderFields.hasName(name, $0, in: buffer) }.map {
-                HeaderFields.value(of: $0, in: buffer)
+            NameMatch.with(name) { match in
+                storage.spans.first { match.matches($0, in: buffer) }.map { HeaderFields.value(of: $0, in: buffer) }
             }
         }
     }
@@ -66,8 +66,8 @@ package struct HeaderFields: Sendable {
         guard let storage else { return [] }
         if let text = storage.text { return text.filter { ASCIICase.equal($0.name, name) }.map(\.value) }
         return storage.bytes.withUnsafeBytes { buffer in
-            storage.spans.filter { HeaderFields.hasName(name, $0, in: buffer) }.map {
-                HeaderFields.value(of: $0, in: buffer)
+            NameMatch.with(name) { match in
+                storage.spans.filter { match.matches($0, in: buffer) }.map { HeaderFields.value(of: $0, in: buffer) }
             }
         }
     }
@@ -89,19 +89,27 @@ package struct HeaderFields: Sendable {
         HeaderText.decode(UnsafeRawBufferPointer(rebasing: buffer[Int(span.valueStart)..<Int(span.valueEnd)]))
     }
 
-    /// Whether `span`'s name is `name` ignoring ASCII case, as `ASCIICase.equal` would find its
-    /// decoded text: byte by byte when the name is ASCII (its text has the same bytes), else on
-    /// the decoded text.
-    private static func hasName(_ name: String, _ span: Span, in buffer: UnsafeRawBufferPointer) -> Bool {
-        let raw = nameBytes(span, in: buffer)
-        var name = name
-        return name.withUTF8 { wanted in
-            // An ASCII name (every name afcli looks up itself) can only be a field name of its
-            // own length whose bytes match it ignoring case: a byte above 0x7F decodes to a
-            // character outside ASCII. Most fields are passed over on their length alone.
-            if wanted.allSatisfy({ $0 < 0x80 }) {
-                return raw.count == wanted.count && ASCIICase.equal(UnsafeRawBufferPointer(wanted), raw)
+    /// Whether fields have the name looked up, compared ignoring ASCII case as decoded text.
+    private struct NameMatch {
+        /// The UTF-8 of the name looked up.
+        let wanted: UnsafeRawBufferPointer
+        /// Whether that name is ASCII, as every name afcli looks up itself is.
+        let isASCII: Bool
+
+        /// Calls `body` with a match for `name`, made once for every field it is compared with.
+        static func with<Result>(_ name: String, _ body: (NameMatch) -> Result) -> Result {
+            var name = name
+            return name.withUTF8 { bytes in
+                body(NameMatch(wanted: UnsafeRawBufferPointer(bytes), isASCII: bytes.allSatisfy { $0 < 0x80 }))
             }
+        }
+
+        /// Whether the field at `span` has the name. An ASCII name can only be a field name of its
+        /// own length whose bytes match it ignoring case (a byte above 0x7F decodes to a character
+        /// outside ASCII), so most fields are passed over on their length alone.
+        func matches(_ span: Span, in buffer: UnsafeRawBufferPointer) -> Bool {
+            let raw = HeaderFields.nameBytes(span, in: buffer)
+            if isASCII { return raw.count == wanted.count && ASCIICase.equal(wanted, raw) }
             return ASCIICase.equal(HeaderText.decode(raw), String(decoding: wanted, as: UTF8.self))
         }
     }

@@ -156,7 +156,7 @@ package struct RequestItem: Equatable, Sendable {
     /// Removes backslashes that escape separator characters or backslashes in a value.
     static func unescape(_ text: String) -> String {
         // Without a backslash byte there is no backslash Character: nothing to remove.
-        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
+        guard text.containsUTF8Byte(UInt8(ascii: "\\")) else { return text }
         var result = ""
         var escaping = false
         for char in text {

@@ -252,7 +252,7 @@ private struct LineWriter {
     /// Writes `"ADDRESS:PORT"` of the server (an IPv6 address in brackets), or null when not connected.
     mutating func remote(_ metrics: TransferMetrics) {
         guard var address = metrics.remoteAddress else { return raw("null") }
-        let bracketed = address.utf8.contains(UInt8(ascii: ":"))
+        let bracketed = address.containsUTF8Byte(UInt8(ascii: ":"))
         byte(UInt8(ascii: "\""))
         if bracketed { byte(UInt8(ascii: "[")) }
         escaped(&address)

@@ -74,7 +74,7 @@ final class RequestReferences {
     /// `text` with each `{{NAME.response…}}` or `{{NAME.request…}}` replaced by its value (while
     /// checking, recorded and replaced by nothing); other `{{…}}` are left as written.
     func substitute(_ text: String) throws(RequestReferenceError) -> String {
-        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        guard text.containsUTF8Byte(UInt8(ascii: "{")) else { return text }
         var result = ""
         var rest = text[...]
         while let open = rest.firstRange(of: "{{") {
