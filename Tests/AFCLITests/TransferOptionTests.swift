@@ -31,6 +31,16 @@ final class TransferOptionTests: XCTestCase {
         XCTAssertNil(try download().idleTimeout)
     }
 
+    func testCredentialsReachAsTheOptionsSay() throws {
+        let plain = try options().transferSettings(netrcFile: "/home/u/.netrc")
+        XCTAssertEqual(plain.netrcFile, "/home/u/.netrc")
+        XCTAssertFalse(plain.locationTrusted)
+        XCTAssertNil(try options("--ignore-netrc").transferSettings(netrcFile: "/home/u/.netrc").netrcFile)
+        XCTAssertTrue(try options("--location-trusted").transferSettings(netrcFile: nil).locationTrusted)
+        // The rest is the transfer group's.
+        XCTAssertEqual(try options("--timeout", "5").transferSettings(netrcFile: nil).idleTimeout, 5)
+    }
+
     func testMaxFilesizeTakesCurlsSuffixes() throws {
         XCTAssertEqual(try options("--max-filesize", "1000").transfer.maxFilesize, 1000)
         XCTAssertEqual(try options("--max-filesize", "500k").transfer.maxFilesize, 500 * 1024)

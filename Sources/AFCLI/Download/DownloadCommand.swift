@@ -78,11 +78,10 @@ struct DownloadCommand {
     /// netrc and keep them from other hosts (unless `--location-trusted`) as requests do; with `--retry` a stalled server times out (and is retried) after
     /// `downloadRetryIdleTimeout` seconds.
     func transferSettings() -> TransferSettings {
-        var client = options.transfer.transferSettings
+        var client = options.transferSettings(
+            netrcFile: RequestStores.netrcFile(options: options, environment: environment))
         client.follow = true
         client.acceptEncoding = nil
-        client.netrcFile = RequestStores.netrcFile(options: options, environment: environment)
-        client.locationTrusted = options.session.locationTrusted
         if options.retry.count > 0, options.transfer.timeout == nil {
             client.idleTimeout = Settings.Transfer.downloadRetryIdleTimeout
         }

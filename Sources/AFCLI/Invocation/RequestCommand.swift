@@ -41,11 +41,11 @@ struct RequestCommand {
             return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run()
         }
 
-        var settings = options.transfer.transferSettings
+        var settings = options.transferSettings(netrcFile: stores.netrcFile)
         settings.verbose = parts.contains(.requestHeaders)
         settings.acceptEncoding = acceptEncoding
         try SecurityOptions.configure(&settings, options: options, url: prepared.url)
-        stores.configure(&settings, locationTrusted: options.session.locationTrusted)
+        stores.configureCookies(&settings)
         plan.transferSettings = FixedTransferSettings(settings: settings)
         if options.request.curl {
             let previewer = CurlCommandPreviewer(options: options, spec: spec, stored: stores.curlSecrets)

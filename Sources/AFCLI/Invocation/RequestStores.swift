@@ -19,7 +19,7 @@ struct RequestStores {
     /// The cookies the engine starts with (the session's, as Netscape lines).
     private let cookieLines: [String]
     /// The netrc file for requests without credentials; nil with `--ignore-netrc`.
-    private let netrcFile: String?
+    let netrcFile: String?
     /// What `--curl` redacts: the session file's headers, cookies and the credentials it supplied.
     private(set) var curlSecrets = CurlSecrets()
     /// The `-A oauth2` tokens the session keeps, written back with it; nil without both.
@@ -72,13 +72,11 @@ struct RequestStores {
         return found.exists ? file : nil
     }
 
-    /// Sets the cookie engine and netrc on the transfer settings.
-    func configure(_ client: inout TransferSettings, locationTrusted: Bool) {
+    /// Sets the cookie engine on the transfer settings, when a session or a jar gives one.
+    func configureCookies(_ client: inout TransferSettings) {
         if session != nil || cookieJar != nil {
             client.cookies = CookieSettings(file: cookieJar, lines: cookieLines)
         }
-        client.netrcFile = netrcFile
-        client.locationTrusted = locationTrusted
     }
 
     /// Writes the engine's cookies back to the session and the jar after the exchange.

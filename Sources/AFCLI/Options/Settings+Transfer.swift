@@ -37,3 +37,16 @@ extension Settings.Transfer {
         return client
     }
 }
+
+extension Settings {
+    /// The transfer settings of the command line (`transfer.transferSettings`) with how far
+    /// credentials reach: the netrc file they may come from (`netrcFile`, nil under
+    /// `--ignore-netrc`) and whether they follow redirects to other hosts (`--location-trusted`).
+    /// A single request, a run and a download all build on it, so none can leave these out.
+    func transferSettings(netrcFile: String?) -> TransferSettings {
+        var client = transfer.transferSettings
+        client.netrcFile = session.ignoreNetrc ? nil : netrcFile
+        client.locationTrusted = session.locationTrusted
+        return client
+    }
+}

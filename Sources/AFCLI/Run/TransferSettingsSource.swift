@@ -54,14 +54,12 @@ final class RunTransferSettings: TransferSettingsSource {
         for options: Settings, identity: ObjectIdentifier? = nil, url: String
     ) throws -> TransferSettings {
         if identity == nil || identity != self.identity, options != self.options {
-            var client = options.transfer.transferSettings
+            // netrc and credentials across redirects, as for a single request; cookies go
+            // through the run's one engine (`MultiClient`), not `client.cookies`.
+            var client = options.transferSettings(netrcFile: options.session.ignoreNetrc ? nil : netrcFile(options))
             client.acceptEncoding = HTTPClient.supportedAcceptEncoding
             policy = try SecurityOptions.policy(from: options)
             SecurityOptions.configure(&client, options: options, policy: policy)
-            // netrc and credentials across redirects, as for a single request; cookies go
-            // through the run's one engine (`MultiClient`), not `client.cookies`.
-            client.netrcFile = options.session.ignoreNetrc ? nil : netrcFile(options)
-            client.locationTrusted = options.session.locationTrusted
             self.client = client
             self.options = options
         }
@@ -70,8 +68,8 @@ final class RunTransferSettings: TransferSettingsSource {
         return client
     }
 
-    /// The netrc file of the environment for `options` without `--ignore-netrc`, looked up on
-    /// first use.
+    /// The netrc file of the environment, looked up on first use with `options` that do not
+    /// ignore netrc (the caller passes over it under `--ignore-netrc`), and kept for the run.
     private func netrcFile(_ options: Settings) -> String? {
         if let netrc { return netrc }
         let file = RequestStores.netrcFile(options: options, environment: environment)
