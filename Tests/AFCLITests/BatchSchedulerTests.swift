@@ -67,6 +67,45 @@ final class BatchSchedulerTests: XCTestCase {
         XCTAssertTrue(scheduler.isDone)
     }
 
+    func testRequestsWaitingForOthersStartOnceTheyEndedInTheOrderWritten() {
+        // Given: 1 to 4 take values from 0; 5 takes nothing.
+        var scheduler = BatchScheduler(
+            isKeeper: Array(repeating: false, count: 6), parallel: 2, keepGoing: false,
+            dependencies: [[], [0], [0], [0], [0], []])
+
+        XCTAssertEqual(startAll(&scheduler), [0, 5], "a waiting request started, or 5 waited")
+        scheduler.finished(5, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [])
+        XCTAssertEqual(scheduler.notStarted, 4)
+        scheduler.finished(0, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [1, 2])
+        scheduler.finished(2, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [3])
+        XCTAssertEqual(scheduler.remainingInOrder, [4])
+        XCTAssertEqual(scheduler.notStarted, 1)
+        scheduler.finished(1, succeeded: true)
+        scheduler.finished(3, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [4])
+        scheduler.finished(4, succeeded: true)
+        XCTAssertTrue(scheduler.isDone)
+    }
+
+    func testAWaitingRequestLaterInTheListStartsFirstWhenOnlyItIsReady() {
+        // Given: 2 waits for 1, 3 waits for 0; 0 ends first.
+        var scheduler = BatchScheduler(
+            isKeeper: Array(repeating: false, count: 4), parallel: 4, keepGoing: false,
+            dependencies: [[], [], [1], [0]])
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        scheduler.finished(0, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [3])
+        XCTAssertEqual(scheduler.remainingInOrder, [2])
+        XCTAssertEqual(scheduler.upcoming(limit: 4) { _ in true }, nil, "2 is not ready while 1 runs")
+        scheduler.finished(1, succeeded: true)
+        XCTAssertEqual(scheduler.upcoming(limit: 4) { _ in true }, 2)
+        XCTAssertEqual(startAll(&scheduler), [2])
+        XCTAssertEqual(scheduler.notStarted, 0)
+    }
+
     func testKeepersCompleteBeforeAnyOtherStarts() {
         // Given: requests 1 and 3 are keepers.
         var scheduler = BatchScheduler(isKeeper: [false, true, false, true, false], parallel: 8, keepGoing: false)
