@@ -77,7 +77,7 @@ enum CommandLineBatch {
             }
             // Values from earlier requests' responses name a request before this line.
             // Most lines take nothing from others: one scan of the line for `{{` spares the rest.
-            let takesValues = RequestReferences.mayRefer(line)
+            let takesValues = line.containsVariableOpening()
             if takesValues {
                 references.checkingRequest(entries.count)
                 for word in words {

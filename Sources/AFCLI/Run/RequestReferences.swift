@@ -1,5 +1,4 @@
 import AFKit
-import Glibc
 
 /// Values the requests of a run take from earlier ones (`{{login.response.body.$.token}}`, REST
 /// Client's request variables). While a source is checked, each reference is resolved to the
@@ -21,22 +20,6 @@ final class RequestReferences {
     private(set) var referenced: [Int: String] = [:]
     /// Whether the last reference failed to name an earlier request.
     private(set) var unknownName = false
-
-    /// Whether `text` may hold a reference (it has `{{`), found without decoding it.
-    static func mayRefer(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count > 1, let base = bytes.baseAddress else { return false }
-            var offset = 0
-            // Each `{` found before the last byte, checked for a second one after it.
-            while offset < bytes.count - 1, let found = memchr(base + offset, Int32(UInt8(ascii: "{")), bytes.count - 1 - offset) {
-                let position = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-                if bytes[position + 1] == UInt8(ascii: "{") { return true }
-                offset = position + 1
-            }
-            return false
-        }
-    }
 
     /// Whether the run's requests refer to others at all.
     var isUsed: Bool { !dependencies.isEmpty }
@@ -74,7 +57,7 @@ final class RequestReferences {
     /// `text` with each `{{NAME.response…}}` or `{{NAME.request…}}` replaced by its value (while
     /// checking, recorded and replaced by nothing); other `{{…}}` are left as written.
     func substitute(_ text: String) throws(RequestReferenceError) -> String {
-        guard text.containsUTF8Byte(UInt8(ascii: "{")) else { return text }
+        guard text.containsVariableOpening() else { return text }
         var result = ""
         var rest = text[...]
         while let open = rest.firstRange(of: "{{") {

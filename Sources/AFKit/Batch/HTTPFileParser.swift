@@ -1,5 +1,4 @@
 import AFCurl
-import Glibc
 
 /// Parses the `.http` format of the JetBrains HTTP Client and the VS Code REST Client into an
 /// `HTTPFile`, without resolving variables or touching any file.
@@ -111,7 +110,7 @@ private struct Parser {
             return
         }
         // Most lines hold no brace: the trimmed copy is made only for those that may be `{{`.
-        if line.containsUTF8Byte(UInt8(ascii: "{")), trim(line[...]) == "{{" {
+        if line.containsVariableOpening(), trim(line[...]) == "{{" {
             startScript(number: number)
             return
         }
@@ -488,95 +487,5 @@ private struct Parser {
         default: return nil
         }
         return seconds.isFinite && seconds > 0 ? seconds : nil
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    package func trimmingBlanks() -> String {
-        let utf8 = self.utf8
-        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
-            let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
-        else { return "" }
-        // Bounds found on the UTF-8 view (blanks are ASCII, so they fall between characters):
-        // `first...last` would step over the last character by grapheme breaking instead.
-        if first == startIndex, last == utf8.index(before: endIndex) { return String(self) }
-        return String(self[first..<utf8.index(after: last)])
-    }
-}
-
-extension StringProtocol {
-    /// Whether the text starts with the bytes of `prefix`, compared byte for byte: the `.http`
-    /// syntax is ASCII, and `hasPrefix`'s comparison of characters costs far more per line.
-    package func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        let compared = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.count >= count else { return false }
-            guard count > 0, let base = bytes.baseAddress else { return true }
-            return memcmp(base, prefix.utf8Start, count) == 0
-        }
-        return compared ?? utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: count))
-    }
-
-    /// Whether the text's UTF-8 holds `byte`: memchr over a native string's bytes.
-    package func containsUTF8Byte(_ byte: UInt8) -> Bool {
-        let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let base = bytes.baseAddress else { return false }
-            return memchr(base, Int32(byte), bytes.count) != nil
-        }
-        return found ?? utf8.contains(byte)
-    }
-}
-
-extension String {
-    /// The ranges of the words of the text, separated by spaces and tabs; with `keepingVariables`,
-    /// a `{{ … }}` is part of its word, blanks and all. Blanks and braces are ASCII, so the text's
-    /// UTF-8 bytes split where its characters would.
-    package func blankSeparatedWords(keepingVariables: Bool) -> [Range<String.Index>] {
-        let split = { Self.blankSeparatedWords(in: $0, keepingVariables: keepingVariables) }
-        let offsets = utf8.withContiguousStorageIfAvailable(split) ?? Array(utf8).withUnsafeBufferPointer(split)
-        // UTF-8 offsets of a native string become indices without a walk.
-        return offsets.map { range in
-            utf8.index(startIndex, offsetBy: range.lowerBound)..<utf8.index(startIndex, offsetBy: range.upperBound)
-        }
-    }
-
-    /// The words of the text as `blankSeparatedWords(keepingVariables:)` splits it.
-    package func blankSeparatedWordTexts(keepingVariables: Bool) -> [String] {
-        var text = self
-        return text.withUTF8 { bytes in
-            Self.blankSeparatedWords(in: bytes, keepingVariables: keepingVariables).map {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
-            }
-        }
-    }
-
-    /// The byte ranges of the words of `bytes`, as `blankSeparatedWords(keepingVariables:)` splits them.
-    private static func blankSeparatedWords(
-        in bytes: UnsafeBufferPointer<UInt8>, keepingVariables: Bool
-    ) -> [Range<Int>] {
-        guard let base = bytes.baseAddress else { return [] }
-        let count = bytes.count
-        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(4)
-        var index = 0
-        while true {
-            while index < count, isBlank(base[index]) { index += 1 }
-            guard index < count else { return ranges }
-            let start = index
-            var previous: UInt8 = 0
-            var inBraces = false
-            while index < count {
-                let byte = base[index]
-                if !inBraces, isBlank(byte) { break }
-                if keepingVariables, byte == previous, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
-                    inBraces = byte == UInt8(ascii: "{")
-                }
-                previous = byte
-                index += 1
-            }
-            ranges.append(start..<index)
-        }
     }
 }

@@ -97,7 +97,7 @@ package struct HTTPFileVariables {
 
     /// `text` with every `{{name}}` replaced; errors name `line`.
     package func expand(_ text: String, line: Int) throws(HTTPFileError) -> String {
-        guard text.containsUTF8Byte(UInt8(ascii: "{")) else { return text }
+        guard text.containsVariableOpening() else { return text }
         var result: [UInt8] = []
         var references = 0
         try expand(Array(text.utf8)[...], into: &result, references: &references, line: line, chain: [])
