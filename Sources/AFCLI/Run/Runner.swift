@@ -35,7 +35,9 @@ enum RunDelivery {
 /// (decryption → outcome recorder → envelope), starts it, and when the engine completes it, has
 /// the `OutcomeJudge` decide its verdict, writes its request log block and tells the reporter.
 ///
-/// Building a request overlaps the network wait instead of following it. One after the other,
+/// Building a request and telling how the last one ended overlap the network wait instead of
+/// following it: an exchange is judged as soon as it ends (the next may depend on its verdict),
+/// but reported once the requests that could then start were sent. One after the other,
 /// the request that starts next is prepared while the current one is in flight: at most 2 are
 /// prepared at any time. In parallel, a worker thread prepares requests in the order they start,
 /// at most `parallel` ahead, while this thread drives the transfers.
@@ -65,6 +67,9 @@ final class Runner {
     private var tries: [Int: Int] = [:]
     /// Entries whose assertions failed, to be sent again at `due` (monotonic seconds).
     private var retries: [(due: Double, index: Int)] = []
+    /// Exchanges judged but not reported yet: the reporter is told once the requests their end
+    /// let start are on their way.
+    private var unreported: [FinishedExchange] = []
 
     init(plan: RunPlan, delivery: RunDelivery, reporter: any RunReporter) {
         entries = plan.entries
@@ -99,6 +104,7 @@ final class Runner {
             if Interruption.isInterrupted {
                 interrupted = true
                 scheduler.stop()
+                try reportEnded()
                 for each in engine?.cancelAll() ?? [] { try cancelled(each) }
                 for retry in retries {
                     try didNotStart(
@@ -116,22 +122,29 @@ final class Runner {
                 if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
             }
             if let engine, engine.inFlight > 0 {
-                // Drives the transfers first (the new requests go out), then builds the next
-                // request while the servers answer, then waits.
+                // Drives the transfers first (the new requests go out), then tells what ended
+                // before and builds the next request while the servers answer, then waits.
                 var finished = try engine.run()
+                try reportEnded()
+                try reporter.tick(running: engine.inFlight)
                 if finished.isEmpty {
                     prepareAhead()
                     try engine.poll(timeoutMilliseconds: 100)
                     finished = try engine.run()
                 }
                 for each in finished { try complete(each) }
+            } else {
+                try reportEnded()
+                try reporter.tick(running: 0)
             }
-            try reporter.tick(running: engine?.inFlight ?? 0)
         }
+        try reportEnded()
+        try reporter.tick(running: engine?.inFlight ?? 0)
         // What the engine still runs for itself (the cache refreshing a stale answer it gave,
         // stale-while-revalidate) ends before the run does, as it does for a single request.
         while !interrupted, let engine, engine.inFlight > 0, !Interruption.isInterrupted {
             for each in try engine.run() { try complete(each) }
+            try reportEnded()
             if engine.inFlight > 0 { try engine.poll(timeoutMilliseconds: 100) }
         }
         // Transfers may have ended on the interrupt themselves, stopping the run before the loop saw it.
@@ -320,8 +333,18 @@ final class Runner {
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }
         scheduler.finished(running.index, succeeded: verdict.status == .success)
         if dependentsWait, running.entry.archivedAs != nil { handDependentsToWorker() }
-        try reporter.report(
+        unreported.append(
             FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict, tries: sent))
+    }
+
+    /// Tells the reporter the exchanges judged since it was last told, in the order they ended.
+    /// The run loop calls it once the requests their ends let start were sent: one after the
+    /// other, writing a request's line does not delay the next request.
+    private func reportEnded() throws {
+        guard !unreported.isEmpty else { return }
+        let finished = unreported
+        unreported.removeAll(keepingCapacity: true)
+        for each in finished { try reporter.report(each) }
     }
 
     /// Keeps the exchange of `running`, which later entries take values from.
@@ -356,6 +379,7 @@ final class Runner {
         let status = OutcomeJudge.Verdict(failure: error).status
         if firstFailure == nil { firstFailure = status }
         scheduler.finished(index, succeeded: false)
+        try reportEnded()
         try reporter.didNotStart(index, entry: entry, method: method, url: url, error: error)
     }
 
@@ -364,6 +388,7 @@ final class Runner {
         guard let running = inFlight.removeValue(forKey: ended.tag) else { return }
         if firstFailure == nil { firstFailure = .interrupted }
         scheduler.finished(running.index, succeeded: false)
+        try reportEnded()
         try reporter.cancelled(running, ended)
     }
 }
