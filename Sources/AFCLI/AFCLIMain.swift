@@ -18,26 +18,26 @@ package enum AFCLIMain {
         do {
             // The config's default_options go before argv, through the same parser.
             let config = try ConfigSetup.prepare(arguments, environment: environment)
-            let (parsed, typed) = try ArgumentParser.parse(config.arguments, defaults: config.defaultCount)
+            var (parsed, typed) = try ArgumentParser.parse(config.arguments, defaults: config.defaultCount)
             // Options typed where they do nothing are refused before anything else happens.
             try OptionScopes.check(typed, for: parsed)
             switch parsed.command {
             case .request:
                 Interruption.install()
-                var command = RequestCommand(
+                parsed.options.environment.profile = try config.profile(for: parsed.options, environment: environment)
+                try CacheStage.checkLifetime(options: parsed.options)
+                return try RequestCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
-                    terminal: terminal)
-                command.profile = try config.profile(for: parsed.options, environment: environment)
-                try CacheStage.checkLifetime(options: parsed.options, profile: command.profile)
-                return try command.run()
+                    terminal: terminal
+                ).run()
             case .download:
                 try DownloadCommand.validate(parsed.options, urlCount: parsed.positionals.count - 1)
                 Interruption.install()
-                var command = DownloadCommand(
+                parsed.options.environment.profile = try config.profile(for: parsed.options, environment: environment)
+                return try DownloadCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment,
-                    terminal: terminal)
-                command.profile = try config.profile(for: parsed.options, environment: environment)
-                return try command.run()
+                    terminal: terminal
+                ).run()
             case .run:
                 Interruption.install()
                 var command = RunCommand(
@@ -46,7 +46,8 @@ package enum AFCLIMain {
                 // Command lines get the config environment, as when typed; a .http file's --env
                 // names an environment of its http-client.env.json instead.
                 if command.source == "-" {
-                    command.profile = try config.profile(for: parsed.options, environment: environment)
+                    command.options.environment.profile = try config.profile(
+                        for: parsed.options, environment: environment)
                 }
                 return try command.run()
             case .pin:

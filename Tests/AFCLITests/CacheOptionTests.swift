@@ -15,6 +15,13 @@ final class CacheOptionTests: XCTestCase {
         return profile
     }
 
+    /// The resolver of `options` in the config environment `profile`, as a command sets it.
+    private func resolved(_ options: Settings, _ profile: EnvironmentProfile?) -> SettingsResolver {
+        var options = options
+        options.environment.profile = profile
+        return options.resolved
+    }
+
     func testCacheFlagAndInlineModes() throws {
         XCTAssertEqual(try options(["--cache"]).pipeline.cache.mode, .http)
         XCTAssertEqual(try options(["--cache=only"]).pipeline.cache.mode, .only)
@@ -29,10 +36,10 @@ final class CacheOptionTests: XCTestCase {
     }
 
     func testEnvironmentPolicyAppliesUnlessTheCommandLineSaysOtherwise() throws {
-        XCTAssertEqual(try CacheStage.mode(options: options([]), profile: nil), .off)
-        XCTAssertEqual(try CacheStage.mode(options: options([]), profile: profile(policy: "cj-first")), .cjFirst)
-        XCTAssertEqual(try CacheStage.mode(options: options(["--cache=refresh"]), profile: profile(policy: "cj-first")), .refresh)
-        XCTAssertEqual(try CacheStage.mode(options: options(["--no-cache"]), profile: profile(policy: "http")), .off)
-        XCTAssertThrowsError(try CacheStage.mode(options: options([]), profile: profile(policy: "bogus")))
+        XCTAssertEqual(try resolved(options([]), nil).cacheMode(), .off)
+        XCTAssertEqual(try resolved(options([]), profile(policy: "cj-first")).cacheMode(), .cjFirst)
+        XCTAssertEqual(try resolved(options(["--cache=refresh"]), profile(policy: "cj-first")).cacheMode(), .refresh)
+        XCTAssertEqual(try resolved(options(["--no-cache"]), profile(policy: "http")).cacheMode(), .off)
+        XCTAssertThrowsError(try resolved(options([]), profile(policy: "bogus")).cacheMode())
     }
 }

@@ -22,36 +22,41 @@ final class CryptoOptionTests: XCTestCase {
         return profile
     }
 
+    /// The resolver of `options` in the config environment `profile`, as a command sets it.
+    private func resolved(_ options: Settings, _ profile: EnvironmentProfile?) -> SettingsResolver {
+        var options = options
+        options.environment.profile = profile
+        return options.resolved
+    }
+
     func testCommandsComeFromTheOptionsElseTheEnvironment() throws {
-        XCTAssertNil(SettingsResolver(try options(), profile: nil).encryptCommand)
-        XCTAssertEqual(SettingsResolver(try options(), profile: profile).encryptCommand, "env-encrypt")
-        XCTAssertEqual(SettingsResolver(try options(), profile: profile).decryptCommand, "env-decrypt")
+        XCTAssertNil(resolved(try options(), nil).encryptCommand)
+        XCTAssertEqual(resolved(try options(), profile).encryptCommand, "env-encrypt")
+        XCTAssertEqual(resolved(try options(), profile).decryptCommand, "env-decrypt")
         let given = try options("--encrypt-cmd", "mine", "--decrypt-cmd=theirs")
-        XCTAssertEqual(SettingsResolver(given, profile: profile).encryptCommand, "mine")
-        XCTAssertEqual(SettingsResolver(given, profile: profile).decryptCommand, "theirs")
-        XCTAssertEqual(SettingsResolver(given, profile: nil).encryptCommand, "mine")
+        XCTAssertEqual(resolved(given, profile).encryptCommand, "mine")
+        XCTAssertEqual(resolved(given, profile).decryptCommand, "theirs")
+        XCTAssertEqual(resolved(given, nil).encryptCommand, "mine")
     }
 
     func testNoEncryptTurnsBothOffAndEncryptUndoesIt() throws {
         let off = try options("--encrypt-cmd", "mine", "--no-encrypt")
-        XCTAssertNil(SettingsResolver(off, profile: profile).encryptCommand)
-        XCTAssertNil(SettingsResolver(off, profile: profile).decryptCommand)
+        XCTAssertNil(resolved(off, profile).encryptCommand)
+        XCTAssertNil(resolved(off, profile).decryptCommand)
         XCTAssertEqual(
-            SettingsResolver(try options("--no-encrypt", "--encrypt"), profile: profile).encryptCommand, "env-encrypt")
+            resolved(try options("--no-encrypt", "--encrypt"), profile).encryptCommand, "env-encrypt")
         XCTAssertNil(
-            SettingsResolver(try options("--encrypt-cmd", "mine", "--no-encrypt-cmd"), profile: nil).encryptCommand)
+            resolved(try options("--encrypt-cmd", "mine", "--no-encrypt-cmd"), nil).encryptCommand)
     }
 
     func testEnvelopeSpec() throws {
-        XCTAssertNil(SettingsResolver(try options(), profile: profile).envelope)
-        XCTAssertEqual(SettingsResolver(try options("--envelope"), profile: nil).envelope, EnvelopeSpec())
-        let configured = try XCTUnwrap(SettingsResolver(try options("--envelope"), profile: profile).envelope)
+        XCTAssertNil(resolved(try options(), profile).envelope)
+        XCTAssertEqual(resolved(try options("--envelope"), nil).envelope, EnvelopeSpec())
+        let configured = try XCTUnwrap(resolved(try options("--envelope"), profile).envelope)
         XCTAssertEqual(configured.statusKey, "code")
         XCTAssertEqual(configured.commonFailure, ["5"])
         let overridden = try XCTUnwrap(
-            SettingsResolver(
-                try options("--envelope", "--envelope-success", "1,ok", "--common-failure=9"), profile: profile
-            ).envelope)
+            resolved(try options("--envelope", "--envelope-success", "1,ok", "--common-failure=9"), profile).envelope)
         XCTAssertEqual(overridden.success, ["1", "ok"])
         XCTAssertEqual(overridden.commonFailure, ["9"])
         XCTAssertEqual(overridden.statusKey, "code")

@@ -25,8 +25,9 @@ final class SettingsResolverTests: XCTestCase {
     private func settings(
         defaults: [String] = [], typed: [String] = [], profile: EnvironmentProfile?
     ) throws -> SettingsResolver {
-        let (parsed, _) = try ArgumentParser.parse(defaults + ["example.org"] + typed, defaults: defaults.count)
-        return SettingsResolver(parsed.options, profile: profile)
+        var (parsed, _) = try ArgumentParser.parse(defaults + ["example.org"] + typed, defaults: defaults.count)
+        parsed.options.environment.profile = profile
+        return parsed.options.resolved
     }
 
     /// One row per way a setting arrives: each source wins over every source below it.
@@ -87,5 +88,19 @@ final class SettingsResolverTests: XCTestCase {
         XCTAssertEqual(try settings(typed: ["--envelope"], profile: nil).envelope, EnvelopeSpec())
         XCTAssertEqual(try settings(profile: profile).simulateOrigin, "http://env.test/")
         XCTAssertEqual(try settings(profile: nil).simulateOrigin, EnvironmentTarget.defaultSimulateDomain)
+    }
+
+    /// A `run -` line's options are laid over the run's settings, its config environment
+    /// included: a line that takes an option back gets the environment's value, as the command
+    /// line would.
+    func testARunLineWeighsItsOptionsAgainstTheRunsEnvironment() throws {
+        var parsed = try ArgumentParser.parse(["run", "-", "--encrypt-cmd=run", "--cache-namespace=run"])
+        parsed.options.environment.profile = profile
+        XCTAssertEqual(parsed.options.resolved.encryptCommand, "run")
+        let (_, line) = try CommandLineBatch.check(["get", "example.org", "--no-encrypt-cmd"], over: parsed.options)
+        let resolved = try XCTUnwrap(line).resolved
+        XCTAssertEqual(resolved.encryptCommand, "env-encrypt")
+        XCTAssertEqual(resolved.cacheNamespace, "run")
+        XCTAssertEqual(try resolved.cacheMode(), .refresh)
     }
 }

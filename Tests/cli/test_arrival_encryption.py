@@ -42,6 +42,16 @@ def test_on_a_run_line_for_that_line_alone(server, tmp_path):
     assert bodies(server) == {"/a": b"SECRET", "/b": b"secret"}
 
 
+def test_a_run_line_that_takes_the_option_back_gets_the_environments(server, tmp_path):
+    # The run's --encrypt-cmd beats the environment's; a line's --no-encrypt-cmd takes it back
+    # for that line, which then gets the environment's command, as a typed command line would.
+    result = Arrival(tmp_path).run_lines(
+        [f"post {server.url}/a --raw secret", f"post {server.url}/b --raw secret --no-encrypt-cmd"],
+        run_words=["--encrypt-cmd", "rev"], environment={"encrypt": ENCRYPT})
+    assert result.code == 0, result
+    assert bodies(server) == {"/a": b"terces", "/b": b"SECRET"}
+
+
 # A .http run's --env names an environment of the file's http-client.env.json, not the config's.
 @pytest.mark.parametrize("way", ["option", "default_options"])
 def test_for_a_http_run(server, tmp_path, way):

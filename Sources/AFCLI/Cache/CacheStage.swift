@@ -11,17 +11,11 @@ struct CacheUsageError: ClassifiedError, CustomStringConvertible {
 /// Puts the response cache in front of a request's transport when the options or the environment
 /// ask for it.
 enum CacheStage {
-    /// The mode in force: `--cache`/`--no-cache`, else the environment's `cachePolicy`, else off
-    /// (`SettingsResolver` decides).
-    static func mode(options: Settings, profile: EnvironmentProfile?) throws -> CacheMode {
-        try SettingsResolver(options, profile: profile).cacheMode()
-    }
-
     /// Refuses a CJ strategy with no lifetime from `--cache-ttl` or the environment's
     /// `cache_ttl`: checked once the environment is known, before a log file is opened or anything
     /// is sent.
-    static func checkLifetime(options: Settings, profile: EnvironmentProfile?) throws {
-        let settings = SettingsResolver(options, profile: profile)
+    static func checkLifetime(options: Settings) throws {
+        let settings = options.resolved
         let mode = try settings.cacheMode()
         guard mode.isCJStrategy else { return }
         _ = try lifetime(mode, settings: settings)
@@ -43,8 +37,7 @@ enum CacheStage {
         _ transport: any ExchangeEngine, command: RequestCommand, log: RequestLogger?
     ) throws -> any ExchangeEngine {
         guard
-            let cache = try responseCache(
-                options: command.options, profile: command.profile, environment: command.environment)
+            let cache = try responseCache(options: command.options, environment: command.environment)
         else { return transport }
         if cache.configuration.mode == .cjThenNetwork {
             try CacheTransition.attach(to: cache, command: command, log: log)
@@ -56,9 +49,9 @@ enum CacheStage {
     /// when the store cannot be used; nil when caching is off, or (after a warning) when there is
     /// no directory to keep it in.
     static func responseCache(
-        options: Settings, profile: EnvironmentProfile?, environment: [String: String]
+        options: Settings, environment: [String: String]
     ) throws -> ResponseCache? {
-        let settings = SettingsResolver(options, profile: profile)
+        let settings = options.resolved
         let mode = try settings.cacheMode()
         guard mode != .off else { return nil }
         let lifetime = try lifetime(mode, settings: settings)
@@ -83,9 +76,9 @@ enum CacheStage {
     /// The Accept-Encoding requests are prepared with: with the cache on, the one remembered in
     /// its directory, so an answer from the cache does not load libcurl to learn it; else libcurl's.
     static func acceptEncoding(
-        options: Settings, profile: EnvironmentProfile?, environment: [String: String]
+        options: Settings, environment: [String: String]
     ) throws -> String {
-        guard !options.request.offline, !options.request.curl, try mode(options: options, profile: profile) != .off,
+        guard !options.request.offline, !options.request.curl, try options.resolved.cacheMode() != .off,
             let directory = CacheDirectory.path(environment: environment)
         else { return RequestPreparation.acceptEncoding }
         return RememberedAcceptEncoding.value(cacheDirectory: directory)

@@ -13,7 +13,7 @@ enum CacheTransition {
         let toTerminal = options.output.outputFile == nil && command.terminal.stdoutIsTerminal
         let path = options.pipeline.cache.transitionOutput
         let printsToTerminal = toTerminal && path == nil && !options.output.quiet
-        let crypto = CryptoStages(options: options, profile: command.profile)
+        let crypto = CryptoStages(options: options)
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(
             options: options, toTerminal: toTerminal, terminal: command.terminal)
@@ -24,7 +24,7 @@ enum CacheTransition {
         printer.display = display
         let delegate = TransitionDelegate(printer: printer, path: path)
         // With a transition file the envelope's result goes to it, through the delegate.
-        let settings = SettingsResolver(options, profile: command.profile)
+        let settings = options.resolved
         let stages = EventStages(
             receiver: ReportedExchange(delegate: delegate, printer: path == nil ? printer : nil),
             decryptCommand: settings.decryptCommand, envelope: settings.envelope)

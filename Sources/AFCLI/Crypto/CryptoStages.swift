@@ -7,9 +7,9 @@ final class CryptoStages {
     private let encryptCommand: String?
     private let envelopeSpec: EnvelopeSpec?
 
-    init(options: Settings, profile: EnvironmentProfile?) {
+    init(options: Settings) {
         self.options = options
-        let settings = SettingsResolver(options, profile: profile)
+        let settings = options.resolved
         encryptCommand = settings.encryptCommand
         envelopeSpec = settings.envelope
     }

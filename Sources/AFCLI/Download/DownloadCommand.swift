@@ -10,8 +10,6 @@ struct DownloadCommand {
     var options: Settings
     var environment: [String: String]
     var terminal: Terminal
-    /// The config environment in use: its base URL and common headers apply; nil for none.
-    var profile: EnvironmentProfile? = nil
 
     /// Downloads every URL and returns the exit status: success, or the status of the first
     /// download that failed. The options were checked by `validate` before.
@@ -56,11 +54,11 @@ struct DownloadCommand {
     private func job(for text: String) throws -> DownloadJob {
         // Its token is added by the request engine's decorator, which downloads do not go through.
         if options.request.authType == .oauth2 { throw OAuth2Error.notForDownloads }
-        let url = try EnvironmentTarget.resolve(text, options: options, profile: profile).url
+        let url = try EnvironmentTarget.resolve(text, options: options).url
         var spec = RequestSpec(
             method: "GET", url: url, headers: [HeaderItem(name: "Accept-Encoding", value: "identity")],
             credentials: try InvocationBuilder.credentials(options))
-        if let profile { EnvironmentStage(profile: profile).applyHeaders(to: &spec) }
+        if let profile = options.environment.profile { EnvironmentStage(profile: profile).applyHeaders(to: &spec) }
         let request = try RequestSerializer.prepare(spec, environment: environment)
         let destination: DownloadDestination
         switch options.output.outputFile {

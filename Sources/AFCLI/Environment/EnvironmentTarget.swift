@@ -13,7 +13,7 @@ enum EnvironmentTarget {
 
     /// The absolute URL and API path for the URL `text` typed on the command line.
     static func resolve(
-        _ text: String, options: Settings, profile: EnvironmentProfile?
+        _ text: String, options: Settings
     ) throws -> EnvironmentURL.Joined {
         if options.environment.simulate != nil, options.environment.local {
             throw EnvironmentUsageError.simulateWithLocal
@@ -30,7 +30,7 @@ enum EnvironmentTarget {
         case .url(let url)?:
             base = url
         case .environment?:
-            base = SettingsResolver(options, profile: profile).simulateOrigin
+            base = options.resolved.simulateOrigin
         case nil:
             if let baseURL = options.request.baseURL {
                 let made = try RequestURL.makeFinal(from: text, baseURL: baseURL)
@@ -39,7 +39,7 @@ enum EnvironmentTarget {
                 return EnvironmentURL.Joined(
                     url: made.url, apiPath: String(apiPath.drop { $0 == "/" }), isFinal: made.isFinal)
             }
-            base = profile?.baseURL
+            base = options.environment.profile?.baseURL
         }
         if options.environment.simulate != nil, EnvironmentURL.isAbsolute(text) {
             throw EnvironmentUsageError.simulateAbsolute(text)
@@ -49,9 +49,10 @@ enum EnvironmentTarget {
 
     /// The transport for a request: the local answer files with `--local`, else libcurl.
     static func transport(
-        options: Settings, profile: EnvironmentProfile?, apiPath: String, settings: TransferSettings
+        options: Settings, apiPath: String, settings: TransferSettings
     ) throws -> RequestTransport {
         guard options.environment.local else { return HTTPClient(options: settings) }
+        let profile = options.environment.profile
         guard let directory = profile?.localDirectory else {
             throw EnvironmentUsageError.localNeedsDirectory(environment: profile?.name)
         }

@@ -22,7 +22,7 @@ enum InvocationBuilder {
 
     /// Builds the invocation, reading the files items name and peeking at standard input.
     static func build(
-        positionals: [String], options: Settings, profile: EnvironmentProfile? = nil
+        positionals: [String], options: Settings
     ) throws -> Invocation {
         let (methodWord, urlText, items) = try split(positionals)
         var resolver = ItemResolver()
@@ -73,7 +73,7 @@ enum InvocationBuilder {
                 item: resolver.files[0].field + "@" + resolver.files[0].path,
                 reason: "file uploads need a method with a body, not \(method)")
         }
-        let target = try EnvironmentTarget.resolve(urlText, options: options, profile: profile)
+        let target = try EnvironmentTarget.resolve(urlText, options: options)
         let encoding = options.request.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
         var spec = RequestSpec(
             method: method, url: target.url, queryItems: resolver.queryItems, headers: resolver.headers,

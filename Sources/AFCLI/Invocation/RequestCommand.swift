@@ -7,8 +7,6 @@ struct RequestCommand {
     var options: Settings
     var environment: [String: String]
     var terminal: Terminal
-    /// The config environment in use (`--env`, `AFCLI_ENV`); nil for none.
-    var profile: EnvironmentProfile? = nil
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     ///
@@ -18,15 +16,15 @@ struct RequestCommand {
     func run() throws -> ExitStatus {
         try Self.claimStandardOutput(options)
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
-        let invocation = try InvocationBuilder.build(positionals: positionals, options: options, profile: profile)
+        let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
         try RetryStage.check(options, standardInput: invocation.standardInput)
         var spec = invocation.spec
         let stores = try RequestStores(options: options, environment: environment, spec: &spec)
-        let crypto = CryptoStages(options: options, profile: profile)
-        let acceptEncoding = try CacheStage.acceptEncoding(options: options, profile: profile, environment: environment)
+        let crypto = CryptoStages(options: options)
+        let acceptEncoding = try CacheStage.acceptEncoding(options: options, environment: environment)
         let prepared = try RequestPreparation.serialize(
             &spec, options: options, environment: environment, standardInput: invocation.standardInput,
-            profile: profile, crypto: crypto, acceptEncoding: acceptEncoding)
+            crypto: crypto, acceptEncoding: acceptEncoding)
         let toTerminal = options.output.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let reporter = ExchangeReporter(
@@ -55,7 +53,7 @@ struct RequestCommand {
         // The log file is opened before anything is sent, and closed when the request ends.
         plan.logDescriptor = try RequestLogger.openTarget(options)
         defer { if let descriptor = plan.logDescriptor, descriptor > STDERR_FILENO { close(descriptor) } }
-        let resolved = SettingsResolver(options, profile: profile)
+        let resolved = options.resolved
         request.decryptCommand = resolved.decryptCommand
         request.envelope = resolved.envelope
         if plan.logDescriptor != nil { request.logFields = RequestLogFields(spec: spec, prepared: prepared) }
@@ -64,7 +62,7 @@ struct RequestCommand {
             request.logFields.map { RequestLogger(descriptor: descriptor, owning: false, fields: $0) }
         }
         let transport = try EnvironmentTarget.transport(
-            options: options, profile: profile, apiPath: invocation.apiPath, settings: settings)
+            options: options, apiPath: invocation.apiPath, settings: settings)
         let engine = try OAuth2Stage.wrap(
             CacheStage.wrap(
                 RetryStage.wrap(transport, options: options, notes: options.output.verbose), command: self,

@@ -6,7 +6,7 @@ enum RequestPreparation {
     /// The encodings this libcurl decodes, asked of it once: they do not change while afcli runs.
     static let acceptEncoding = HTTPClient.supportedAcceptEncoding
 
-    /// Serializes `spec` through the request stages: the config environment (`profile`), the
+    /// Serializes `spec` through the request stages: the config environment (`options`'), the
     /// serializer (the boundary applied), the encryption hook, then compression, so that
     /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
     /// for `--curl` and the request log. `acceptEncoding`: when the caller knows it without asking
@@ -14,19 +14,18 @@ enum RequestPreparation {
     /// `crypto`: the caller's stages when it uses them after sending too, else made here.
     static func serialize(
         _ spec: inout RequestSpec, options: Settings, environment: [String: String],
-        standardInput: StandardInputBodySource?, profile: EnvironmentProfile? = nil,
-        acceptLanguage: String? = nil, crypto: CryptoStages? = nil, acceptEncoding: String? = nil
+        standardInput: StandardInputBodySource?, acceptLanguage: String? = nil, crypto: CryptoStages? = nil, acceptEncoding: String? = nil
     ) throws -> PreparedRequest {
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).
         if options.request.boundary != nil, options.request.encoding != .json, options.request.encoding != .plist {
             spec.encoding = .multipart
         }
-        if let profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
+        if let profile = options.environment.profile { try EnvironmentStage(profile: profile).apply(to: &spec) }
         var prepared = try RequestSerializer.prepare(
             spec, environment: environment, acceptEncoding: acceptEncoding ?? Self.acceptEncoding,
             standardInput: standardInput, boundary: options.request.boundary, acceptLanguage: acceptLanguage)
-        try encode(&prepared, options: options, profile: profile, crypto: crypto)
+        try encode(&prepared, options: options, crypto: crypto)
         return prepared
     }
 
@@ -35,14 +34,13 @@ enum RequestPreparation {
     /// serialized as the file writes them, pass here too, so that `--encrypt-cmd`, `--compress`,
     /// `--auth-cmd` and `--aws-sigv4` act on every request of a run.
     static func encode(
-        _ prepared: inout PreparedRequest, options: Settings, profile: EnvironmentProfile?,
-        crypto: CryptoStages? = nil
+        _ prepared: inout PreparedRequest, options: Settings, crypto: CryptoStages? = nil
     ) throws {
         if let crypto {
             try crypto.encrypt(&prepared)
-        } else if SettingsResolver(options, profile: profile).encryptCommand != nil {
+        } else if options.resolved.encryptCommand != nil {
             // Stages are made only when they have something to encrypt (most requests have not).
-            try CryptoStages(options: options, profile: profile).encrypt(&prepared)
+            try CryptoStages(options: options).encrypt(&prepared)
         }
         if options.request.compress { try RequestCompression.apply(to: &prepared) }
         if !options.request.authStages.isEmpty || options.request.authType == .oauth2 {

@@ -206,6 +206,10 @@ extension Settings {
         package var simulate: SimulateTarget? = nil
         /// `--local`: answer from the environment's local directory, with no network.
         package var local: Bool = false
+        /// The config environment in force (`--env`, `AFCLI_ENV`), as the config file defines it;
+        /// nil for none, and for a `.http` run (its environments are its own). Set once the
+        /// options are parsed; what it gives that an option gives too, `SettingsResolver` decides.
+        package var profile: EnvironmentProfile? = nil
 
         package init() {}
     }

@@ -3,8 +3,13 @@ import AFKit
 /// Decides, in one place, where a setting that both an option and the config environment can give
 /// comes from: the option (typed, else from `default_options`; the parser has already laid the
 /// typed words over the defaults) beats the environment, which beats afcli's built-in default.
-/// The cache, the encryption stages and the envelope ask it rather than weigh the options against
-/// the environment themselves.
+/// `Settings` holds both (the environment in `environment.profile`); the cache, the encryption
+/// stages, the envelope and `--simulate` ask `settings.resolved` rather than weigh one against
+/// the other themselves.
+///
+/// The environment's values are kept beside the options rather than copied into them, so that
+/// options laid over the settings later (a `run -` line's) are weighed the same way: a line's
+/// `--no-encrypt-cmd` brings back the environment's command, as typed on the command line.
 ///
 /// It holds only the option groups it decides for, not every option, so that a run can make one
 /// per request cheaply.
@@ -16,10 +21,10 @@ struct SettingsResolver {
     /// The config environment in force; nil for none.
     let profile: EnvironmentProfile?
 
-    init(_ options: Settings, profile: EnvironmentProfile?) {
+    init(_ options: Settings) {
         crypto = options.pipeline.crypto
         cache = options.pipeline.cache
-        self.profile = profile
+        profile = options.environment.profile
     }
 
     /// The precedence itself: the option's value, else the environment's, else the built-in one.
@@ -102,4 +107,9 @@ struct SettingsResolver {
         Self.choose(
             option: nil, environment: profile?.simulateDomain, builtIn: EnvironmentTarget.defaultSimulateDomain)
     }
+}
+
+extension Settings {
+    /// The settings both an option and the config environment can give, decided.
+    var resolved: SettingsResolver { SettingsResolver(self) }
 }

@@ -6,16 +6,14 @@ import Glibc
 enum BatchLoader {
     /// The entries of `source`, in the order written, and where the exchanges later entries take
     /// values from are kept; throws a `LocatedError` naming file (or `stdin`) and line for a
-    /// malformed entry. `standardInput` is the descriptor `-` reads;
-    /// `profile` is the config environment command lines are built in (a `.http` file has its
-    /// own environments).
+    /// malformed entry. `standardInput` is the descriptor `-` reads. Command lines are built in
+    /// the config environment of `options` (a `.http` file has its own environments).
     static func load(
         source: String, options: Settings, environment: [String: String],
-        standardInput: Int32 = STDIN_FILENO, profile: EnvironmentProfile? = nil
+        standardInput: Int32 = STDIN_FILENO
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         if source == "-" {
-            return try CommandLineBatch.load(
-                descriptor: standardInput, options: options, environment: environment, profile: profile)
+            return try CommandLineBatch.load(descriptor: standardInput, options: options, environment: environment)
         }
         return try HTTPFileBatch.load(path: source, options: options, environment: environment)
     }

@@ -25,30 +25,26 @@ enum CommandLineBatch {
         /// The run's options, which a line without options of its own is sent with.
         let shared: SharedOptions
         let environment: [String: String]
-        /// The config environment of the run (`afcli --env NAME run -`); nil for none.
-        let profile: EnvironmentProfile?
         /// The default Accept-Language, made from `environment` once for every request.
         let acceptLanguage: String
 
-        init(options: Settings, environment: [String: String], profile: EnvironmentProfile? = nil) {
+        init(options: Settings, environment: [String: String]) {
             shared = SharedOptions(options)
             self.environment = environment
-            self.profile = profile
             acceptLanguage = DefaultHeaders.acceptLanguage(environment: environment)
         }
     }
 
     /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
     static func load(
-        descriptor: Int32, options: Settings, environment: [String: String],
-        profile: EnvironmentProfile? = nil, limit: Int = Self.maximumRequests
+        descriptor: Int32, options: Settings, environment: [String: String], limit: Int = Self.maximumRequests
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
         if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
         var runOptions = try BatchCredentials.resolvingPassword(options)
         // Standard input is the list of requests: never peek at it for a body.
         runOptions.request.ignoreStdin = true
-        let context = Context(options: runOptions, environment: environment, profile: profile)
+        let context = Context(options: runOptions, environment: environment)
         // Read once: a line's check borrows it (read through the context, each line copied it).
         let runValues = context.shared.values
         var reader = LineReader(descriptor: descriptor)
@@ -91,7 +87,7 @@ enum CommandLineBatch {
             // The line is parsed once, here: the entry keeps its positionals, and its options only
             // when it gave some (the others share the run's).
             let (positionals, options) = try LocatedError.locating(origin) {
-                try check(words, over: runValues, profile: context.profile)
+                try check(words, over: runValues)
             }
             let shared = options.map(lineOptions) ?? context.shared
             let entryContext = context
@@ -164,16 +160,17 @@ enum CommandLineBatch {
     }
 
     /// Parses a line's words over the run's options and refuses what a line cannot say: a run's
-    /// option, a missing URL, an unknown METHOD word, a URL that is none (joined in `profile`).
+    /// option, a missing URL, an unknown METHOD word, a URL that is none (joined in the config
+    /// environment of `options`).
     /// Returns the line's positionals, and its options applied over the run's when it gave any
     /// (nil when it gave none: the run's options are its options).
     static func check(
-        _ words: [String], over options: Settings, profile: EnvironmentProfile? = nil
+        _ words: [String], over options: Settings
     ) throws -> (positionals: [String], options: Settings?) {
         // Most lines are a method, a URL and items: with no word that looks like an option and no
         // subcommand word, parsing would give these positionals and the run's options.
         if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
-            try checkRequest(words, options: options, profile: profile)
+            try checkRequest(words, options: options)
             return (words, nil)
         }
         let (parsed, given) = try ArgumentParser.parse(words, over: options)
@@ -183,7 +180,7 @@ enum CommandLineBatch {
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
-        try checkRequest(parsed.positionals, options: parsed.options, profile: profile)
+        try checkRequest(parsed.positionals, options: parsed.options)
         return (parsed.positionals, given.isEmpty ? nil : parsed.options)
     }
 
@@ -193,11 +190,11 @@ enum CommandLineBatch {
     /// cost every entry more memory than the second resolution costs time); the files items name
     /// are read by `prepare` alone.
     private static func checkRequest(
-        _ positionals: [String], options: Settings, profile: EnvironmentProfile?
+        _ positionals: [String], options: Settings
     ) throws {
         let (_, url, items) = try InvocationBuilder.split(positionals)
         for item in items where try ItemResolver.checkSyntax(item) == "-" { throw BatchError.standardInputBody }
-        _ = try EnvironmentTarget.resolve(url, options: options, profile: profile)
+        _ = try EnvironmentTarget.resolve(url, options: options)
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over
@@ -207,19 +204,19 @@ enum CommandLineBatch {
         _ positionals: [String], options: SharedOptions, context: Context
     ) throws -> PlannedRequest {
         let invocation = try InvocationBuilder.build(
-            positionals: positionals, options: options.values, profile: context.profile)
+            positionals: positionals, options: options.values)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
             throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
             &spec, options: options.values, environment: context.environment, standardInput: nil,
-            profile: context.profile, acceptLanguage: context.acceptLanguage)
+            acceptLanguage: context.acceptLanguage)
         var request = PlannedRequest(prepared: prepared, shared: options, isShared: true)
         if RequestLogger.isWanted(options.values) {
             request.logFields = RequestLogFields(spec: spec, prepared: prepared)
         }
-        let settings = SettingsResolver(options.values, profile: context.profile)
+        let settings = options.values.resolved
         request.decryptCommand = settings.decryptCommand
         request.envelope = settings.envelope
         return request

@@ -123,11 +123,11 @@ enum HTTPFileBatch {
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
-            try RequestPreparation.encode(&prepared, options: options, profile: nil)
+            try RequestPreparation.encode(&prepared, options: options)
         }
         var planned = PlannedRequest(prepared: prepared, shared: shared, isShared: isShared)
         if RequestLogger.isWanted(options) { planned.logFields = RequestLogFields(prepared: prepared) }
-        let settings = SettingsResolver(options, profile: nil)
+        let settings = options.resolved
         planned.decryptCommand = settings.decryptCommand
         planned.envelope = settings.envelope
         planned.sendsCookies = !request.noCookieJar

@@ -9,9 +9,6 @@ struct RunCommand {
     var options: Settings
     var environment: [String: String]
     var terminal: Terminal
-    /// The config environment for command lines on standard input (`afcli --env NAME run -`);
-    /// nil for none and for a `.http` file, whose `--env` names its own environment.
-    var profile: EnvironmentProfile? = nil
 
     /// The SOURCE word: a `.http` file, or `-` for command lines on standard input.
     var source: String { positionals.dropFirst().first ?? "" }
@@ -28,7 +25,7 @@ struct RunCommand {
         var options = options
         options.run.parallel = affordableParallel()
         var (entries, archive) = try BatchLoader.load(
-            source: source, options: options, environment: environment, profile: profile)
+            source: source, options: options, environment: environment)
         try RunCommand.markKeepers(&entries, names: options.run.firstNames)
         // The session and jar are read before anything is sent, and written when the run ends.
         let cookieStore =
@@ -100,8 +97,8 @@ struct RunCommand {
     /// (`OptionScopes.check`); from default_options or the environment it is passed over, as a
     /// default that does not apply to the command, and the run goes to the network.
     func responseCache() throws -> ResponseCache? {
-        if try CacheStage.mode(options: options, profile: profile) == .cjThenNetwork { return nil }
-        return try CacheStage.responseCache(options: options, profile: profile, environment: environment)
+        if try options.resolved.cacheMode() == .cjThenNetwork { return nil }
+        return try CacheStage.responseCache(options: options, environment: environment)
     }
 
     /// Makes every entry named in `names` (`--first`) a keeper; a name that matches no entry is a
