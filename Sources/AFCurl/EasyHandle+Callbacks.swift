@@ -22,7 +22,10 @@ final class TransferContext {
     /// The head given to `events`.
     var reportedHead: ResponseHead?
     /// The first error a callback raised.
-    var storedError: CurlError?
+    private(set) var storedError: CurlError?
+    /// Whether a callback raised one: what the callbacks check, many times a transfer (reading
+    /// `storedError` copies the error).
+    private var failed = false
     /// Whether `events.shouldAbort()` asked to stop.
     var abortRequested = false
     /// Request head bytes seen by the debug callback but not yet complete.
@@ -48,6 +51,11 @@ final class TransferContext {
     /// When a byte last moved (monotonic seconds), and the counters seen then.
     private var lastActivity = TransferContext.now()
     private var lastCounters: (Int64, Int64) = (0, 0)
+    /// The progress `events` last heard of, and when (monotonic seconds; 0 before the first).
+    private var lastProgress: (Int64, Int64, Int64, Int64) = (-1, -1, -1, -1)
+    private var lastProgressAt = 0.0
+    /// The longest `events` goes without hearing of progress while the counters stand still.
+    static let progressInterval = 0.25
 
     init(
         events: TransferEvents, body: BodySource?, defersChallengeHeads: Bool, handle: UnsafeMutableRawPointer,
@@ -64,7 +72,7 @@ final class TransferContext {
 
     /// Handles one header line; false stops the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard storedError == nil else { return false }
+        guard !failed else { return false }
         if idleTimeout != nil { lastActivity = TransferContext.now() }
         var head: ResponseHead
         switch parser.feed(line) {
@@ -115,7 +123,7 @@ final class TransferContext {
 
     /// Handles one chunk of the response body; false stops the transfer.
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard storedError == nil, reportPendingHead() else { return false }
+        guard !failed, reportPendingHead() else { return false }
         decodedBytes += Int64(chunk.count)
         if let violation = limits.violation(decoded: decodedBytes, received: receivedBytes()) {
             store(.limitExceeded(violation))
@@ -142,7 +150,7 @@ final class TransferContext {
     /// Fills libcurl's upload buffer from the body source.
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let body else { return 0 }
-        guard storedError == nil else { return Int(AFCURL_READFUNC_ABORT) }
+        guard !failed else { return Int(AFCURL_READFUNC_ABORT) }
         do {
             return try body.read(into: buffer)
         } catch {
@@ -189,11 +197,20 @@ final class TransferContext {
 
     /// Reports progress and decides whether to stop; nonzero aborts the transfer.
     func progress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64) -> Int32 {
-        events.transferProgress(
-            downloaded: downloaded, expectedDownload: expectedDownload, uploaded: uploaded,
-            expectedUpload: expectedUpload)
+        // libcurl calls this around every read and write, mostly with the counters unchanged:
+        // `events` hears of a change, and of no change at most every `progressInterval` seconds
+        // (a meter still redraws a stalled transfer).
+        let counters = (downloaded, expectedDownload, uploaded, expectedUpload)
+        let now = TransferContext.now()
+        if counters != lastProgress || now - lastProgressAt >= TransferContext.progressInterval {
+            lastProgress = counters
+            lastProgressAt = now
+            events.transferProgress(
+                downloaded: downloaded, expectedDownload: expectedDownload, uploaded: uploaded,
+                expectedUpload: expectedUpload)
+        }
         // A stored error (from the debug callback, which cannot stop libcurl) ends the transfer here.
-        if storedError != nil { return 1 }
+        if failed { return 1 }
         if let idleTimeout, idleTimedOut(counters: (downloaded, uploaded), limit: idleTimeout) {
             store(.idle(seconds: idleTimeout))
             return 1
@@ -234,7 +251,9 @@ final class TransferContext {
 
     /// Keeps the first error; later ones are consequences of it.
     private func store(_ error: CurlError) {
-        if storedError == nil { storedError = error }
+        guard !failed else { return }
+        storedError = error
+        failed = true
     }
 }
 
