@@ -85,7 +85,12 @@ package final class MultiHandle {
         case .http1_1: return false
         case .http2PriorKnowledge: return true
         case .automatic, .http2, .http3:
-            return request.url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8)
+            // Compared byte by byte, case-folded: no copy of the URL's first bytes.
+            var url = request.url.utf8.makeIterator()
+            for expected in "https://".utf8 {
+                guard let byte = url.next(), byte | 0x20 == expected else { return false }
+            }
+            return true
         }
     }
 

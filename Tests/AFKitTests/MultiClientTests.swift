@@ -179,6 +179,7 @@ final class MultiClientTests: LoopbackServerTestCase {
         XCTAssertFalse(MultiHandle.canMultiplex(request("http://example.com/")))
         XCTAssertFalse(MultiHandle.canMultiplex(request("http://example.com/", .http2)))
         XCTAssertFalse(MultiHandle.canMultiplex(request("https://example.com/", .http1_1)))
+        XCTAssertFalse(MultiHandle.canMultiplex(request("https:")))
     }
 
     func testCancelAllStopsTheTransfersInFlightAndNamesThem() throws {
