@@ -51,10 +51,11 @@ final class TransferContext {
     /// When a byte last moved (monotonic seconds), and the counters seen then.
     private var lastActivity = TransferContext.now()
     private var lastCounters: (Int64, Int64) = (0, 0)
-    /// The progress `events` last heard of, and when (monotonic seconds; 0 before the first).
+    /// The progress `events` last heard of, and when while a body was sent (monotonic seconds).
     private var lastProgress: (Int64, Int64, Int64, Int64) = (-1, -1, -1, -1)
     private var lastProgressAt = 0.0
-    /// The longest `events` goes without hearing of progress while the counters stand still.
+    /// The longest `events` goes without hearing of progress while a body is sent and the
+    /// counters stand still.
     static let progressInterval = 0.25
 
     init(
@@ -197,14 +198,16 @@ final class TransferContext {
 
     /// Reports progress and decides whether to stop; nonzero aborts the transfer.
     func progress(downloaded: Int64, expectedDownload: Int64, uploaded: Int64, expectedUpload: Int64) -> Int32 {
-        // libcurl calls this around every read and write, mostly with the counters unchanged:
-        // `events` hears of a change, and of no change at most every `progressInterval` seconds
-        // (a meter still redraws a stalled transfer).
+        // libcurl calls this around every read and write of every transfer, mostly with the
+        // counters unchanged: `events` hears of a change, and while a body is sent, of no change
+        // at most every `progressInterval` seconds (its meter redraws a stalled upload).
         let counters = (downloaded, expectedDownload, uploaded, expectedUpload)
-        let now = TransferContext.now()
-        if counters != lastProgress || now - lastProgressAt >= TransferContext.progressInterval {
+        let sending = uploaded > 0 || expectedUpload > 0
+        if counters != lastProgress
+            || (sending && TransferContext.now() - lastProgressAt >= TransferContext.progressInterval)
+        {
             lastProgress = counters
-            lastProgressAt = now
+            if sending { lastProgressAt = TransferContext.now() }
             events.transferProgress(
                 downloaded: downloaded, expectedDownload: expectedDownload, uploaded: uploaded,
                 expectedUpload: expectedUpload)
