@@ -48,6 +48,33 @@ final class BatchSchedulerTests: XCTestCase {
         XCTAssertTrue(scheduler.isDone)
     }
 
+    func testARequestDueToBeSentAgainGetsTheNextSlotBeforeANewRequest() {
+        var scheduler = BatchScheduler(isKeeper: Array(repeating: false, count: 5), parallel: 2, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        scheduler.rest(0)
+        XCTAssertEqual(startAll(&scheduler), [2])
+        XCTAssertFalse(scheduler.wake(0), "woke with every slot taken")
+        scheduler.finished(1, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [], "a new request took the slot the due one waits for")
+        XCTAssertTrue(scheduler.wake(0))
+        scheduler.finished(2, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [3])
+        scheduler.finished(0, succeeded: true)
+        XCTAssertEqual(startAll(&scheduler), [4])
+    }
+
+    func testAtMostAsManyRequestsRestAsRunAtOnce() {
+        var scheduler = BatchScheduler(isKeeper: Array(repeating: false, count: 8), parallel: 2, keepGoing: false)
+        XCTAssertEqual(startAll(&scheduler), [0, 1])
+        XCTAssertTrue(scheduler.rest(0))
+        XCTAssertTrue(scheduler.rest(1))
+        XCTAssertEqual(startAll(&scheduler), [2, 3])
+        // Two rest already: the third keeps its slot, so no more bodies wait than are in flight.
+        XCTAssertFalse(scheduler.rest(2))
+        XCTAssertEqual(startAll(&scheduler), [])
+        XCTAssertTrue(scheduler.wake(2), "a request that kept its slot goes on at once")
+    }
+
     func testOneAfterTheOtherARequestWaitingToBeSentAgainKeepsItsTurn() {
         var scheduler = BatchScheduler(isKeeper: [false, false], parallel: 1, keepGoing: false)
         XCTAssertEqual(startAll(&scheduler), [0])
@@ -186,5 +213,6 @@ final class BatchSchedulerTests: XCTestCase {
         XCTAssertEqual(BatchScheduler.affordable(8, openFileLimit: 16, perRequest: 3), 1, "one at a time at least")
         XCTAssertEqual(BatchScheduler.descriptorsPerRequest(savesBodies: false), 3)
         XCTAssertEqual(BatchScheduler.descriptorsPerRequest(savesBodies: true), 4)
+        XCTAssertEqual(BatchScheduler.descriptorsPerRequest(savesBodies: true, resends: true), 5)
     }
 }

@@ -53,6 +53,53 @@ final class RetryingEngineTests: XCTestCase {
         }
     }
 
+    /// A run's slots as `BatchScheduler` lends them: every try asks, and `free` says whether a
+    /// slot is there to take again.
+    private final class Slots: SlotKeeper {
+        var rested: [Int] = []
+        var asked: [Int] = []
+        var free = false
+        func rest(_ tag: Int) -> Bool {
+            rested.append(tag)
+            return true
+        }
+        func resume(_ tag: Int) -> Bool {
+            asked.append(tag)
+            return free
+        }
+    }
+
+    func testAnExchangeWaitingForItsNextTryLendsItsSlotAndTakesOneBeforeItIsSent() throws {
+        let origin = failingTwice(serial: false)
+        let engine = RetryingEngine(wrapping: origin, rules: RetryRules(retries: 3, delay: 0.01))
+        let slots = Slots()
+        engine.slots = slots
+        let order = ExchangeOrder(
+            PreparedRequest(method: "GET", url: url, headers: []), delegate: RecordingDelegate(),
+            options: TransferSettings(), tag: 7)
+        XCTAssertNil(try engine.start(order))
+        for _ in 0..<20 where slots.rested.isEmpty { _ = try engine.run() }
+        XCTAssertEqual(slots.rested, [7], "the 503 gave its slot up while it waits")
+        // Due, with every slot taken: the try waits on, and the poll does not spin on it.
+        usleep(20_000)
+        XCTAssertEqual(try engine.run().count, 0)
+        XCTAssertEqual(slots.asked, [7])
+        XCTAssertEqual(origin.orders.count, 1, "sent without a slot")
+        let before = FileIO.monotonicSeconds()
+        try engine.poll(timeoutMilliseconds: 30)
+        XCTAssertGreaterThanOrEqual(FileIO.monotonicSeconds() - before, 0.02, "the poll spun on a try waiting for a slot")
+        // A slot frees: the try is sent, and the rest of the exchange goes as without slots.
+        slots.free = true
+        var done: ExchangeCompletion?
+        for _ in 0..<200 where done == nil {
+            done = try engine.run().first
+            if done == nil { try engine.poll(timeoutMilliseconds: 20) }
+        }
+        XCTAssertEqual(try XCTUnwrap(done).result.get().statusCode, 200)
+        XCTAssertEqual(origin.orders.count, 3)
+        XCTAssertEqual(slots.rested, [7, 7])
+    }
+
     func testTriesUsedUpDeliverTheLastAnswer() throws {
         let origin = FakeEngine(serial: true) { _ in FakeEngine.Reply(status: 503, headers: [], body: "down") }
         let engine = RetryingEngine(wrapping: origin, rules: RetryRules(retries: 1, delay: 0.01))

@@ -207,6 +207,42 @@ def test_a_429_paces_later_requests_to_its_host_and_not_another(server):
         other.stop()
 
 
+def test_a_request_waiting_for_its_next_try_lends_its_slot_under_parallel(server):
+    # Under --parallel 2, /job gets a 503 and waits 3 s (--retry-delay; a Retry-After would pace
+    # the whole host) for its next try; /hold answers only once /other has arrived. /other can
+    # start only in the slot /job lent: were /job keeping it, /hold would give up after 2 s with
+    # a 409 (which is not retried).
+    arrived = threading.Event()
+    calls = {"job": 0}
+
+    def handler(request):
+        if request.target == "/job":
+            calls["job"] += 1
+            if calls["job"] == 1:
+                return Response(status=503, reason="Service Unavailable")
+            return Response()
+        if request.target == "/hold":
+            return Response() if arrived.wait(2) else Response(status=409, reason="Conflict")
+        arrived.set()
+        return Response()
+
+    server.handler = handler
+    lines = f"{server.url}/job\n{server.url}/hold\n{server.url}/other\n"
+    result = run(["run", "-", "--retry", "1", "--retry-delay", "3", "--parallel", "2"], input=lines.encode(),
+                 timeout=30)
+    out = {json.loads(line)["url"].rsplit("/", 1)[1]: json.loads(line) for line in result.out.splitlines()}
+    assert result.code == 0, result
+    assert out["job"]["tries"] == 2 and out["hold"]["status"] == 200 and out["other"]["status"] == 200
+    # One after the other, a request keeps its turn while it waits: the next starts after it.
+    calls["job"] = 0
+    server.requests.clear()
+    server.handler = handler
+    result = run(["run", "-", "--retry", "1", "--retry-delay", "0.2"],
+                 input=f"{server.url}/job\n{server.url}/other\n".encode(), timeout=30)
+    assert result.code == 0, result
+    assert [r.target for r in server.requests] == ["/job", "/job", "/other"]
+
+
 def test_retry_options_are_refused_on_a_run_line(server):
     result = run(["run", "-"], input=f"{server.url}/x --retry 2\n".encode())
     assert result.code == 2

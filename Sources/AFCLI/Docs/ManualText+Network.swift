@@ -74,9 +74,13 @@ extension ManualText {
                 .paragraph(
                     "In `afcli run`, a 429 or a named wait from a host (its scheme, name and port) makes every "
                         + "later request to that host wait until then, not only the one that got it; requests to "
-                        + "other hosts go on. A request waiting for its retry or its host keeps its place among "
-                        + "`--parallel`. Each line then has `\"tries\"` (1 when it was not retried) and "
-                        + "`\"retry_reason\"` (why it was last retried, such as `HTTP 503`; null for none). The "
+                        + "other hosts go on. Under `--parallel N`, a request waiting for its next try lends its place "
+                        + "to the next request, as many as N at a time, and takes one again before it is sent (the "
+                        + "first place to free is kept for it); one after the other, the next request starts only once "
+                        + "it is done, as written. A request waiting for its host keeps its place: the requests that "
+                        + "would take it wait for that host too. Each line then has `\"tries\"` (1 when it was not "
+                        + "retried) and `\"retry_reason\"` (why it was last retried, such as `HTTP 503`; null for "
+                        + "none). The "
                         + "retry options belong to the run: a `run -` line cannot give them. With `afcli download`, "
                         + "`--retry` continues from the bytes saved (see DOWNLOADS); `--retry-max-time` and "
                         + "`--retry-all-errors` are for requests and runs."),

@@ -43,6 +43,9 @@ struct BatchScheduler {
     /// Requests started and not finished that wait to be sent again (their assertions failed and
     /// they have tries left): with `parallel` above 1 they give up their slot while they wait.
     private var resting: Set<Int> = []
+    /// Resting requests due to be sent again that found every slot taken: the next slot to free
+    /// is theirs, not a new request's.
+    private var dueToWake: Set<Int> = []
 
     /// A schedule for requests `0..<isKeeper.count`.
     init(isKeeper: [Bool], parallel: Int, keepGoing: Bool, dependencies: [[Int]] = []) {
@@ -69,7 +72,7 @@ struct BatchScheduler {
     /// is reached, keepers are still in flight, what is left waits for requests in flight, or
     /// the run stopped) or none is left.
     mutating func next() -> Int? {
-        guard !isStopped, running.count - resting.count < parallel else { return nil }
+        guard !isStopped, running.count - resting.count + dueToWake.count < parallel else { return nil }
         let index: Int
         if nextKeeper < keepers.count {
             guard isReady(keepers[nextKeeper]) else { return nil }
@@ -146,19 +149,28 @@ struct BatchScheduler {
     }
 
     /// Records that request `index`, in flight, waits to be sent again: under `--parallel` its
-    /// slot goes to the next request meanwhile. One after the other (`parallel` 1), it keeps the
-    /// slot, so a request polling a job ends before the next one starts, as written.
-    mutating func rest(_ index: Int) {
-        guard parallel > 1, running.contains(index) else { return }
+    /// slot goes to the next request meanwhile; true when it did. One after the other (`parallel`
+    /// 1), it keeps the slot, so a request polling a job ends before the next one starts, as
+    /// written; so does it while `parallel` others rest already (what waits holds its body: at
+    /// most as many as are in flight).
+    @discardableResult
+    mutating func rest(_ index: Int) -> Bool {
+        guard parallel > 1, running.contains(index), resting.count < parallel else { return false }
         resting.insert(index)
+        return true
     }
 
     /// Takes a slot again for request `index`, resting since `rest(_:)`, to send it again;
-    /// false while every slot is taken (it waits on). True for a request that kept its slot.
+    /// false while every slot is taken (it waits on, and the next slot to free is kept for it).
+    /// True for a request that kept its slot.
     mutating func wake(_ index: Int) -> Bool {
         guard resting.contains(index) else { return true }
-        guard running.count - resting.count < parallel else { return false }
+        guard running.count - resting.count < parallel else {
+            dueToWake.insert(index)
+            return false
+        }
         resting.remove(index)
+        if !dueToWake.isEmpty { dueToWake.remove(index) }
         return true
     }
 
@@ -166,6 +178,7 @@ struct BatchScheduler {
     mutating func finished(_ index: Int, succeeded: Bool) {
         if !dependencies.isEmpty { ended[index] = true }
         resting.remove(index)
+        if !dueToWake.isEmpty { dueToWake.remove(index) }
         guard running.remove(index) != nil else { return }
         if isKeeper[index] { runningKeepers -= 1 }
         if !succeeded && !keepGoing { isStopped = true }
@@ -187,8 +200,12 @@ struct BatchScheduler {
     }
 
     /// The descriptors one request of a run may hold at once: its connection and the body files of
-    /// up to two prepared requests (one in flight, one built ahead), plus its `--output-dir` file.
-    static func descriptorsPerRequest(savesBodies: Bool) -> Int { savesBodies ? 4 : 3 }
+    /// up to two prepared requests (one in flight, one built ahead), plus its `--output-dir` file;
+    /// when the run sends requests again (`--retry`), the body of one that gave its slot up while
+    /// it waits for its next try too.
+    static func descriptorsPerRequest(savesBodies: Bool, resends: Bool = false) -> Int {
+        (savesBodies ? 4 : 3) + (resends ? 1 : 0)
+    }
 
     /// Descriptors kept for everything else: standard streams, the log file, libcurl's own.
     static let reservedDescriptors = 32

@@ -63,7 +63,10 @@ struct RunCommand {
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
             usesCache: cache != nil, style: readable ? .readable(Palette(enabled: colors)) : .ndjson, reports: reports)
-        let status = try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
+        let runner = Runner(plan: plan, delivery: .send(engine), reporter: reporter)
+        // Under --parallel, a request waiting for its next --retry try lends its slot meanwhile.
+        (sending as? RetryingEngine)?.slots = runner
+        let status = try runner.run()
         if var cookieStore {
             let lines = client.cookieLines
             try cookieStore.save(lines: lines, changed: client.cookiesChanged(lines))
@@ -82,7 +85,8 @@ struct RunCommand {
         let openFiles = Int(clamping: limit.rlim_cur)
         let affordable = BatchScheduler.affordable(
             requested, openFileLimit: openFiles,
-            perRequest: BatchScheduler.descriptorsPerRequest(savesBodies: options.run.outputDirectory != nil))
+            perRequest: BatchScheduler.descriptorsPerRequest(
+                savesBodies: options.run.outputDirectory != nil, resends: options.retry.count > 0))
         if affordable < requested {
             ErrorReporter.warn(
                 "--parallel \(requested) needs more files open at once than the limit of \(openFiles) "

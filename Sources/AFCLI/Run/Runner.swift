@@ -392,3 +392,11 @@ final class Runner {
         try reporter.cancelled(running, ended)
     }
 }
+
+/// The run's slots, lent by an exchange that `RetryingEngine` holds back until its next try
+/// (`--retry`), as `# @retry` waits lend theirs: `BatchScheduler` decides.
+extension Runner: SlotKeeper {
+    func rest(_ tag: Int) -> Bool { scheduler.rest(tag) }
+
+    func resume(_ tag: Int) -> Bool { scheduler.wake(tag) }
+}

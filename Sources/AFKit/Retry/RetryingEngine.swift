@@ -8,9 +8,10 @@ import Glibc
 ///
 /// Waits never block: a try that waits is kept on a list with the time it is due, `run` starts
 /// those that are due, `inFlight` counts them (so a run does not end while one waits), and
-/// `poll` waits no longer than the next one is due. A 429 or a named wait from a host also paces
-/// every later request to that host (scheme, host and port): they start when the wait is over,
-/// while requests to other hosts go on.
+/// `poll` waits no longer than the next one is due. While a retried exchange waits for its next
+/// try, its run's other requests may use its slot (`slots`): the try takes one again before it is
+/// sent. A 429 or a named wait from a host also paces every later request to that host (scheme,
+/// host and port): they start when the wait is over, while requests to other hosts go on.
 ///
 /// Each try's events pass through a `RetryGate`, which keeps a try that is retried from the
 /// reporter. A body is sent again from its start (`BodySource.rewind`). With `reconnects`, a GET
@@ -32,8 +33,12 @@ package final class RetryingEngine: ExchangeEngine {
     private let reconnects: Bool
     /// The exchanges this engine carries (tried, in flight or waiting), by tag.
     private var exchanges: [Int: Exchange] = [:]
-    /// Tries waiting to start, each with the monotonic time it is due.
-    private var waiting: [(due: Double, tag: Int)] = []
+    /// Tries waiting to start, each with the monotonic time it is due, and whether its exchange
+    /// gave its slot up meanwhile (then it takes one again before it starts).
+    private var waiting: [(due: Double, tag: Int, rests: Bool)] = []
+    /// The run's slots, which a retried exchange gives up while it waits; nil for a single
+    /// request, whose waits keep everything as it is.
+    package weak var slots: (any SlotKeeper)?
     /// When each paced origin may be asked again (monotonic seconds), by `origin(of:)`.
     private var originsFreeAt: [String: Double] = [:]
 
@@ -90,6 +95,11 @@ package final class RetryingEngine: ExchangeEngine {
             let due = waiting.filter { $0.due <= now }.sorted { $0.due < $1.due }
             waiting.removeAll { $0.due <= now }
             for each in due {
+                // A try whose exchange gave its slot up waits on while every slot is taken.
+                if each.rests, let slots, !slots.resume(each.tag) {
+                    waiting.append(each)
+                    continue
+                }
                 do {
                     if let ended = try launch(each.tag, at: now) { finished.append(ended) }
                 } catch {
@@ -108,8 +118,10 @@ package final class RetryingEngine: ExchangeEngine {
     /// Waits for the wrapped engine's transfers, or sleeps, no longer than the next try is due.
     package func poll(timeoutMilliseconds: Int) throws {
         var timeout = timeoutMilliseconds
-        if let due = waiting.map(\.due).min() {
-            let left = max(0, due - FileIO.monotonicSeconds())
+        // A due try that waits for a slot waits for an exchange to end, which wakes the poll.
+        let now = FileIO.monotonicSeconds()
+        if let due = waiting.filter({ !($0.rests && $0.due <= now) }).map(\.due).min() {
+            let left = max(0, due - now)
             timeout = min(timeout, Int((left * 1000).rounded(.up)))
         }
         if inner.inFlight > 0 {
@@ -142,7 +154,9 @@ package final class RetryingEngine: ExchangeEngine {
     private func launch(_ tag: Int, at now: Double) throws -> ExchangeCompletion? {
         guard var exchange = exchanges[tag] else { return nil }
         if let freeAt = originsFreeAt[Self.origin(of: exchange.order.request.url)], freeAt > now {
-            waiting.append((freeAt, tag))
+            // Paced, it keeps its slot: lent, it would let request after request start only to
+            // wait on the same host, each holding its body.
+            waiting.append((freeAt, tag, false))
             return nil
         }
         exchange.tries += 1
@@ -187,7 +201,7 @@ package final class RetryingEngine: ExchangeEngine {
         note?(
             "retrying \(request.method) \(request.url) in \(Self.seconds(plan.wait)) (\(plan.reason), try "
                 + "\(exchange.tries + 1) of \(rules.retries + 1))")
-        waiting.append((FileIO.monotonicSeconds() + plan.wait, completion.tag))
+        waiting.append((FileIO.monotonicSeconds() + plan.wait, completion.tag, slots?.rest(completion.tag) ?? false))
         return nil
     }
 
@@ -213,7 +227,7 @@ package final class RetryingEngine: ExchangeEngine {
         note?(
             "reconnecting to \(request.url) in \(Self.seconds(wait)) (\(reason), try \(exchange.tries + 1) of "
                 + "\(rules.retries + 1))" + (stream.lastEventID.map { " with Last-Event-ID: \($0)" } ?? ""))
-        waiting.append((FileIO.monotonicSeconds() + wait, completion.tag))
+        waiting.append((FileIO.monotonicSeconds() + wait, completion.tag, slots?.rest(completion.tag) ?? false))
         return nil
     }
 
