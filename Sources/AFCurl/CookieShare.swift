@@ -8,10 +8,9 @@ import CCurlShim
 /// afcli never builds a `Cookie` header from these cookies itself. The cookies are seeded and
 /// read back through a handle of the share's own that never transfers anything.
 ///
-/// No lock callbacks are set (`CURLSHOPT_LOCKFUNC`): libcurl needs them only when transfers on
-/// several threads use one share, and every transfer of a share, its seeding and its reading
-/// happen on the one thread that drives the multi handle (requests prepared ahead on another
-/// thread never touch the cookies).
+/// Its lock callbacks (`CURLSHOPT_LOCKFUNC`, a mutex per kind of shared data) let transfers on
+/// several threads use it at once: a run's lanes (`LaneEngine`) each drive a multi handle of
+/// their own, all attached to one share. Seeding and reading happen on the run's thread.
 package final class CookieShare: @unchecked Sendable {
     /// The `CURLSH *` this object owns.
     let share: UnsafeMutableRawPointer

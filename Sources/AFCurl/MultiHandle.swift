@@ -81,12 +81,17 @@ package final class MultiHandle {
     /// Whether `request` may share a connection as an HTTP/2 stream: over TLS (where ALPN may
     /// agree on h2) unless HTTP/1.1 is forced, or with h2c prior knowledge.
     package static func canMultiplex(_ request: TransferRequest) -> Bool {
-        switch request.options.httpVersion {
+        canMultiplex(url: request.url, httpVersion: request.options.httpVersion)
+    }
+
+    /// Whether a request for `url` under `httpVersion` may share a connection as an HTTP/2 stream.
+    package static func canMultiplex(url: String, httpVersion: HTTPVersionPreference) -> Bool {
+        switch httpVersion {
         case .http1_1: return false
         case .http2PriorKnowledge: return true
         case .automatic, .http2, .http3:
             // Compared byte by byte, case-folded: no copy of the URL's first bytes.
-            var url = request.url.utf8.makeIterator()
+            var url = url.utf8.makeIterator()
             for expected in "https://".utf8 {
                 guard let byte = url.next(), byte | 0x20 == expected else { return false }
             }
@@ -106,12 +111,19 @@ package final class MultiHandle {
 
     /// Waits up to `timeoutMilliseconds` for activity on any transfer (or one of libcurl's
     /// timers); a signal ends the wait early, and the caller checks the interrupt flag.
-    package func poll(timeoutMilliseconds: Int) throws(CurlError) {
-        guard !running.isEmpty else { return }
+    /// With `whenIdle`, it waits even when no transfer runs, until the timeout or a `wakeup`.
+    package func poll(timeoutMilliseconds: Int, whenIdle: Bool = false) throws(CurlError) {
+        guard whenIdle || !running.isEmpty else { return }
         let code = afcurl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
         guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
             throw MultiHandle.error(code, "waiting for the transfers failed")
         }
+    }
+
+    /// Ends a `poll` early, or the next one when none is waiting; the one call that may come from
+    /// another thread than the one driving the handle.
+    package func wakeup() {
+        _ = afcurl_multi_wakeup(multi)
     }
 
     /// Runs what can run and, when nothing ended, waits up to `timeoutMilliseconds` and runs

@@ -95,6 +95,34 @@ def test_parallel_never_exceeds_n_requests_at_once(counting):
     assert counting.connections <= 3
 
 
+def threads_while_held(counting, options, names):
+    """The number of threads afcli runs while the server holds every request of `names`."""
+    proc = subprocess.Popen(
+        [str(BINARY), "run", "-", *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=base_env())
+    proc.stdin.write(lines(counting.url, names))
+    proc.stdin.close()
+    proc.stdin = None
+    deadline = time.time() + 10
+    while time.time() < deadline and counting.active < len(names):
+        time.sleep(0.02)
+    threads = len(os.listdir(f"/proc/{proc.pid}/task"))
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, (out, err)
+    assert len(out.decode().splitlines()) == len(names)
+    return threads
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: a run keeps to one thread")
+def test_parallel_transfers_spread_over_two_threads_unless_a_decorator_needs_one(counting):
+    counting.answer(delays={str(i): 0.5 for i in range(4)})
+    names = [str(i) for i in range(4)]
+    assert threads_while_held(counting, ["--parallel", "4"], names) == 2
+    # One at a time, and with --retry (whose stage hears of each response as it arrives): one.
+    assert threads_while_held(counting, ["--parallel", "4", "--retry", "1"], names) == 1
+    assert threads_while_held(counting, [], names[:1]) == 1
+
+
 def test_keepers_complete_before_any_other_request_starts(counting):
     counting.answer(delays={"k1": 0.3, "k2": 0.2})
     source = (f"get {counting.url}/a\n# @first\nget {counting.url}/k1\nget {counting.url}/b\n"

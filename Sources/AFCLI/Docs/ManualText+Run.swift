@@ -22,10 +22,13 @@ extension ManualText {
                         + "to N in flight. Keepers, marked `# @first` in the source or named with `--first NAME`, "
                         + "all complete before any other request starts (they run among themselves up to N at "
                         + "once). Each request is built (its items read, its files opened) shortly before it "
-                        + "starts: one after the other, the next one while the current one is in flight; with "
-                        + "`--parallel N`, on a second thread, in the order they start and at most N ahead. A body "
+                        + "starts, while others are in flight. A body "
                         + "that is not saved is counted and dropped as it arrives, so memory stays bounded by the "
-                        + "requests in flight however long the batch is. Redirects are followed "
+                        + "requests in flight however long the batch is. With `--parallel N` on two cores or more, "
+                        + "the transfers are spread over two threads, each with its own connections; the run keeps "
+                        + "one cookie engine, requests that may be HTTP/2 streams stay on one thread (streams to a "
+                        + "server share a connection), and a run with the cache, `--retry` or `-A oauth2` keeps its "
+                        + "transfers on one thread. Redirects are followed "
                         + "with `--follow` (not for an entry marked `# @no-redirect`); each hop is a new transfer "
                         + "on the same connections."),
                 .paragraph(

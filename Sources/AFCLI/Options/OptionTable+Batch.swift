@@ -7,8 +7,9 @@ extension OptionTable {
         OptionSpec(
             long: "parallel", scope: .run, valueName: "N", group: .general,
             help: "run: send up to N requests at once (1)",
-            description: "For afcli run: keep up to N requests in flight at once over one libcurl multi handle "
-                + "(connections are reused, HTTP/2 requests share a connection). The default, 1, sends the "
+            description: "For afcli run: keep up to N requests in flight at once, on libcurl's multi interface "
+                + "(connections are reused, HTTP/2 requests share a connection), their transfers spread over two "
+                + "threads where there are two cores or more. The default, 1, sends the "
                 + "requests one after the other in the order written. N is cut, with a warning, to what the "
                 + "open-file limit (ulimit -n) allows: three files a request, four with --output-dir.",
             apply: { values, text in values.run.parallel = try OptionValueParser.positiveInteger(text ?? "") },

@@ -107,10 +107,6 @@ struct BatchScheduler {
         return nil
     }
 
-    /// Every request in the order `next()` starts them: keepers, then the others, each in the
-    /// order written. A stopped run starts a prefix of it.
-    var order: [Int] { keepers + others }
-
     /// The request `next()` will give once a slot is free and the keepers in flight are done;
     /// nil when the run stopped or nothing is left. Nothing is marked.
     var upcoming: Int? {
@@ -134,18 +130,6 @@ struct BatchScheduler {
             position += 1
         }
         return nil
-    }
-
-    /// Whether every request of `indices` has ended.
-    func haveEnded(_ indices: [Int]) -> Bool {
-        indices.allSatisfy { ended[$0] }
-    }
-
-    /// The requests not started yet, in the order `next()` starts them once everything they
-    /// depend on has ended; nil while keepers are left.
-    var remainingInOrder: [Int]? {
-        guard !isStopped, nextKeeper >= keepers.count else { return nil }
-        return pendingWaitingPositions.map { waiting[$0] } + others[nextOther...]
     }
 
     /// Records that request `index`, in flight, waits to be sent again: under `--parallel` its

@@ -42,13 +42,16 @@ struct RunCommand {
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
         // libcurl's own bound matches the run's: never more connections open than requests in flight.
         let parallel = options.run.parallel ?? 1
-        let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
+        let client = try LaneEngine(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         // The decorators only when the run retries, caches or fetches tokens: the plain path pays
         // nothing for them.
         let sending = RetryStage.wrap(client, options: options, notes: false)
         let engine = try OAuth2Stage.wrap(
             cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending,
             options: options)
+        // Undecorated, the transfers spread over a lane per core: the decorators' delegates tell
+        // them of events, so a decorated run keeps to one thread.
+        if engine === client { try client.spread(over: LaneEngine.laneCount(parallel: parallel)) }
         // Reports are created before anything is sent, and written as requests end.
         let reports = try options.run.reports.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.

@@ -37,10 +37,10 @@ enum RunDelivery {
 ///
 /// Building a request and telling how the last one ended overlap the network wait instead of
 /// following it: an exchange is judged as soon as it ends (the next may depend on its verdict),
-/// but reported once the requests that could then start were sent. One after the other,
-/// the request that starts next is prepared while the current one is in flight: at most 2 are
-/// prepared at any time. In parallel, a worker thread prepares requests in the order they start,
-/// at most `parallel` ahead, while this thread drives the transfers.
+/// but reported once the requests that could then start were sent. The request that starts next
+/// is prepared while the others are in flight: at most one more than are in flight is prepared at
+/// any time. In parallel, the engine spreads the transfers over a thread per core
+/// (`LaneEngine`), and this thread prepares, judges and reports.
 ///
 /// Ctrl-C stops new starts and cancels the exchanges in flight, each reported as interrupted; the
 /// run then returns 130.
@@ -55,14 +55,10 @@ final class Runner {
     private var inFlight: [Int: ExchangeInFlight] = [:]
     /// The request that starts next, prepared while others were in flight (or its failure).
     private var preparedAhead: (index: Int, request: Result<PlannedRequest, any Error>)?
-    /// In parallel, the thread preparing the requests ahead, in the order they start.
-    private var worker: AheadWorker<(index: Int, request: Result<PlannedRequest, any Error>)>?
     /// The exit status of the first request that failed, in completion order.
     private var firstFailure: ExitStatus?
     /// When the run started: the start of every request's queue time.
     private var readyAt = 0.0
-    /// Whether entries that take values from others have not all been handed to a worker yet.
-    private var dependentsWait = false
     /// How many times each entry sent again so far has been sent.
     private var tries: [Int: Int] = [:]
     /// Entries whose assertions failed, to be sent again at `due` (monotonic seconds).
@@ -93,12 +89,6 @@ final class Runner {
     /// succeeded, 130 when interrupted, else the status of the first failure.
     func run() throws -> ExitStatus {
         readyAt = FileIO.monotonicSeconds()
-        if scheduler.parallel > 1 && entries.count > 1 {
-            let order = independentOrder()
-            dependentsWait = order.count < entries.count
-            startWorker(order)
-        }
-        defer { worker?.stop() }
         var interrupted = false
         while !scheduler.isDone {
             if Interruption.isInterrupted {
@@ -154,33 +144,6 @@ final class Runner {
         return firstFailure ?? .success
     }
 
-    /// A worker thread preparing the entries of `order`, in that order, at most `parallel` ahead.
-    private func startWorker(_ order: [Int]) {
-        let entries = entries
-        worker = AheadWorker(count: order.count, capacity: scheduler.parallel) { position in
-            (order[position], Result { try entries[order[position]].prepare() })
-        }
-    }
-
-    /// Once every entry left takes values only from entries that have ended (a login, then many
-    /// calls with its token), the worker prepares them all: nothing they read is written any more.
-    private func handDependentsToWorker() {
-        guard dependentsWait, let remaining = scheduler.remainingInOrder,
-            remaining.allSatisfy({ scheduler.haveEnded(entries[$0].dependencies) })
-        else { return }
-        dependentsWait = false
-        worker?.stop()
-        startWorker(remaining.filter { $0 != preparedAhead?.index && tries[$0] == nil })
-    }
-
-    /// The order entries start in, without those that take values from others: such an entry is
-    /// prepared when it starts, once they ended.
-    private func independentOrder() -> [Int] {
-        var order: [Int] = []
-        for index in scheduler.order where entries[index].dependencies.isEmpty { order.append(index) }
-        return order
-    }
-
     /// Sends again the entries whose assertions failed and whose wait is over, as slots allow
     /// (a due one waits on while every slot is taken), before any new entry starts.
     private func startDueRetries() throws {
@@ -199,40 +162,22 @@ final class Runner {
     }
 
     /// Prepares ahead, while the servers answer: the request that starts next, unless one is
-    /// prepared already. With a worker preparing the requests that take nothing from others,
-    /// the next one that takes values from others, once those have ended.
+    /// prepared already; one that takes values from others only once those have ended.
     private func prepareAhead() {
         guard preparedAhead == nil else { return }
-        let index: Int?
-        if worker == nil {
-            index = scheduler.upcoming.flatMap { entries[$0].dependencies.isEmpty ? $0 : nil }
-                ?? scheduler.upcoming(limit: 1) { !self.entries[$0].dependencies.isEmpty }
-        } else if dependentsWait {
-            index = scheduler.upcoming(limit: 2 * scheduler.parallel) { !self.entries[$0].dependencies.isEmpty }
-        } else {
-            return
-        }
+        let index =
+            scheduler.upcoming.flatMap { entries[$0].dependencies.isEmpty ? $0 : nil }
+            ?? scheduler.upcoming(limit: 1) { !self.entries[$0].dependencies.isEmpty }
         guard let index, tries[index] == nil else { return }
         preparedAhead = (index, Result { try entries[index].prepare() })
     }
 
-    /// The request of entry `index`: the one prepared ahead, the worker's, or one prepared now.
+    /// The request of entry `index`: the one prepared ahead, or one prepared now (a request sent
+    /// again is built again, its body from the start).
     private func request(_ index: Int) throws -> PlannedRequest {
         if let ahead = preparedAhead, ahead.index == index {
             preparedAhead = nil
             return try ahead.request.get()
-        }
-        // Prepared now: what it takes from other entries is there only once they ended (unless a
-        // worker took them over then); a request sent again is built again (its body from the start).
-        if (dependentsWait && !entries[index].dependencies.isEmpty) || (!tries.isEmpty && tries[index] != nil) {
-            return try entries[index].prepare()
-        }
-        if let worker {
-            if let made = worker.next(), made.index == index { return try made.request.get() }
-            // The schedule starts requests in the worker's order; should that ever differ, the
-            // rest are prepared here.
-            worker.stop()
-            self.worker = nil
         }
         return try entries[index].prepare()
     }
@@ -332,7 +277,6 @@ final class Runner {
         }
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }
         scheduler.finished(running.index, succeeded: verdict.status == .success)
-        if dependentsWait, running.entry.archivedAs != nil { handDependentsToWorker() }
         unreported.append(
             FinishedExchange(exchange: running, completion: ended, outcome: outcome, verdict: verdict, tries: sent))
     }

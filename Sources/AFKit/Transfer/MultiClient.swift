@@ -41,19 +41,31 @@ package final class MultiClient: ExchangeEngine {
     /// The transfers handed to libcurl since it last ran, whose `performedAt` the next run sets.
     private var handedSinceRun: [ObjectIdentifier] = []
     /// The cookie engine every transfer shares, unless its request opts out.
-    private let cookies: CookieShare
+    let cookies: CookieShare
     /// The cookies the engine held once seeded, to tell whether the run changed them.
-    private let seededCookies: Set<String>
+    let seededCookies: Set<String>
 
     /// Creates a client that opens at most `maxConnections` connections at once (0: no limit),
     /// its cookie engine seeded from `cookies` (a Netscape file and lines).
-    package init(maxConnections: Int = 0, cookies seed: CookieSettings = CookieSettings()) throws {
-        multi = try MultiHandle(maxConnections: maxConnections)
-        cookies = try CookieShare()
+    package convenience init(maxConnections: Int = 0, cookies seed: CookieSettings = CookieSettings()) throws {
+        let cookies = try CookieShare()
         try cookies.seed(file: seed.file, lines: [])
         // What the file held is the baseline: cookies added from the command line are changes.
-        seededCookies = seed.file == nil ? [] : Set(cookies.lines())
+        let seeded: Set<String> = seed.file == nil ? [] : Set(cookies.lines())
         try cookies.seed(file: nil, lines: seed.lines)
+        try self.init(maxConnections: maxConnections, cookies: cookies, seeded: seeded)
+    }
+
+    /// A client whose transfers use the cookie engine of `client`, from this client's thread
+    /// while `client` runs on its own (the engine's locks allow it).
+    convenience init(maxConnections: Int, sharingCookiesOf client: MultiClient) throws {
+        try self.init(maxConnections: maxConnections, cookies: client.cookies, seeded: client.seededCookies)
+    }
+
+    private init(maxConnections: Int, cookies: CookieShare, seeded: Set<String>) throws {
+        multi = try MultiHandle(maxConnections: maxConnections)
+        self.cookies = cookies
+        seededCookies = seeded
     }
 
     /// Every cookie the engine holds now, as Netscape lines.
@@ -141,6 +153,16 @@ package final class MultiClient: ExchangeEngine {
     /// Waits up to `timeoutMilliseconds` for activity on any transfer; `run` then handles it.
     package func poll(timeoutMilliseconds: Int) throws {
         try multi.poll(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Waits as `poll` does, also when nothing is in flight, until the timeout or a `wakeup`.
+    package func pollOrWakeup(timeoutMilliseconds: Int) throws {
+        try multi.poll(timeoutMilliseconds: timeoutMilliseconds, whenIdle: true)
+    }
+
+    /// Ends a `poll` early; the one call that may come from another thread.
+    package func wakeup() {
+        multi.wakeup()
     }
 
     /// Concludes the hops that ended; the exchanges that are over, in order.
