@@ -118,9 +118,11 @@ def test_parallel_transfers_spread_over_two_threads_unless_a_decorator_needs_one
     counting.answer(delays={str(i): 0.5 for i in range(4)})
     names = [str(i) for i in range(4)]
     assert threads_while_held(counting, ["--parallel", "4"], names) == 2
-    # One at a time, and with --retry (whose stage hears of each response as it arrives): one.
+    # With --retry (whose stage hears of each response as it arrives), one at a time, and for a
+    # run of one request: one.
     assert threads_while_held(counting, ["--parallel", "4", "--retry", "1"], names) == 1
     assert threads_while_held(counting, [], names[:1]) == 1
+    assert threads_while_held(counting, ["--parallel", "4"], names[:1]) == 1
 
 
 def test_keepers_complete_before_any_other_request_starts(counting):

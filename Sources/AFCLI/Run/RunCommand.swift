@@ -50,8 +50,10 @@ struct RunCommand {
             cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending,
             options: options)
         // Undecorated, the transfers spread over a lane per core: the decorators' delegates tell
-        // them of events, so a decorated run keeps to one thread.
-        if engine === client { try client.spread(over: LaneEngine.laneCount(parallel: parallel)) }
+        // them of events, so a decorated run keeps to one thread (as does a run of one request).
+        if engine === client {
+            try client.spread(over: LaneEngine.laneCount(parallel: min(parallel, entries.count)))
+        }
         // Reports are created before anything is sent, and written as requests end.
         let reports = try options.run.reports.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.
