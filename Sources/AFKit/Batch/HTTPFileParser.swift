@@ -45,7 +45,7 @@ package enum HTTPFileParser {
             if number % 4096 == 0, Interruption.isInterrupted { throw .interrupted(line: number) }
             var lineBytes = bytes[start..<end]
             if lineBytes.last == 0x0D { lineBytes.removeLast() }
-            guard let line = lineBytes.withUnsafeBufferPointer(HTTPFileParser.validatedLine) else {
+            guard let line = lineBytes.withUnsafeBufferPointer(String.init(validatingLine:)) else {
                 throw HTTPFileError(line: number, reason: "the line is not UTF-8")
             }
             try parser.read(line, number: number)
@@ -54,17 +54,6 @@ package enum HTTPFileParser {
         }
         try parser.finishBlock()
         return parser.file
-    }
-
-    /// The line as text, nil when it is not UTF-8. An ASCII line (nearly every line) is made
-    /// without the generic validation, which costs about a thousand instructions a line.
-    private static func validatedLine(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var ascii = true
-        for byte in bytes where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 }
 

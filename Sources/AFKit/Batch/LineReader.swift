@@ -54,7 +54,9 @@ package struct LineReader {
         var bytes = bytes
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         if bytes.count > maximumLineLength { throw .lineTooLong(line: lineNumber, limit: maximumLineLength) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(line: lineNumber) }
+        guard let text = bytes.withUnsafeBufferPointer(String.init(validatingLine:)) else {
+            throw .notUTF8(line: lineNumber)
+        }
         return text
     }
 

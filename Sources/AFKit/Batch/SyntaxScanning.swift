@@ -60,6 +60,23 @@ extension StringProtocol {
 }
 
 extension String {
+    /// A line read as bytes, as text; nil when it is not UTF-8. An ASCII line (nearly every line
+    /// of a `.http` file or of `afcli run -`) is made without the generic validation, which costs
+    /// about a thousand instructions a line.
+    package init?(validatingLine bytes: UnsafeBufferPointer<UInt8>) {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii {
+            self.init(decoding: bytes, as: UTF8.self)
+        } else {
+            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            self = text
+        }
+    }
+
     /// The ranges of the words of the text, separated by spaces and tabs; with `keepingVariables`,
     /// a `{{ … }}` is part of its word, blanks and all. Blanks and braces are ASCII, so the text's
     /// UTF-8 bytes split where its characters would.
