@@ -98,7 +98,9 @@ final class LaneEngineTests: LoopbackServerTestCase {
 
         // Then
         XCTAssertEqual(Set(calls.flatMap(\.threads)).count, 2, "the calls ran on both lanes")
-        XCTAssertEqual(server.requests.filter { $0.target == "/call" }.map { $0.header("Cookie") }, Array(repeating: "sid=1", count: 6))
+        XCTAssertEqual(
+            server.requests.filter { $0.target == "/call" }.map { $0.header("Cookie") },
+            Array(repeating: "sid=1", count: 6))
         XCTAssertTrue(engine.cookiesChanged(engine.cookieLines))
         XCTAssertEqual(engine.cookieHeader(for: server.baseURL + "/x"), "sid=1")
     }
@@ -130,7 +132,9 @@ final class LaneEngineTests: LoopbackServerTestCase {
         let server = try startServer { _ in HTTPClientTestServer.Reply(pieces: [], stall: 10) }
         let engine = try LaneEngine()
         try engine.spread(over: 2)
-        for tag in 0..<4 { _ = try engine.start(order(server.baseURL + "/\(tag)", ThreadRecordingDelegate(), tag: tag)) }
+        for tag in 0..<4 {
+            _ = try engine.start(order(server.baseURL + "/\(tag)", ThreadRecordingDelegate(), tag: tag))
+        }
         let deadline = Date().addingTimeInterval(5)
         while server.requests.count < 4, Date() < deadline {
             _ = try engine.run()

@@ -4,7 +4,7 @@ import Glibc
 /// The engine of `afcli run`: a `MultiClient` on the calling thread (the home lane) and, once the
 /// run is spread (`spread(over:)`), more `MultiClient`s each on a thread of its own
 /// (`ClientLane`). Transfers, and the work they give the kernel's network stack, then run on two
-/// cores instead of one: on a small batch over loopback that work is most of a run's time.
+/// cores instead of one: on a batch of small requests over loopback it is about half a run's CPU.
 ///
 /// - A new request goes to the lane whose load is lowest, the home lane's load counting one and a
 ///   half times (its thread also prepares, judges and reports every request): about 40 % of the
