@@ -6,7 +6,7 @@ enum RequestPreparation {
     /// The encodings this libcurl decodes, asked of it once: they do not change while afcli runs.
     static let acceptEncoding = HTTPClient.supportedAcceptEncoding
 
-    /// Serializes `spec` through the request stages: the config environment (`options`'), the
+    /// Serializes `spec` through the request stages: the config environment of `options`, the
     /// serializer (the boundary applied), the encryption hook, then compression, so that
     /// Content-Encoding describes the bytes on the wire. `spec` keeps the encoding actually used,
     /// for `--curl` and the request log. `acceptEncoding`: when the caller knows it without asking
@@ -14,7 +14,8 @@ enum RequestPreparation {
     /// `crypto`: the caller's stages when it uses them after sending too, else made here.
     static func serialize(
         _ spec: inout RequestSpec, options: Settings, environment: [String: String],
-        standardInput: StandardInputBodySource?, acceptLanguage: String? = nil, crypto: CryptoStages? = nil, acceptEncoding: String? = nil
+        standardInput: StandardInputBodySource?, acceptLanguage: String? = nil, crypto: CryptoStages? = nil,
+        acceptEncoding: String? = nil
     ) throws -> PreparedRequest {
         // A boundary only means something in a multipart body: --boundary implies --multipart
         // over the default JSON and over --form (the issue's `--form --boundary B` gives M1).

@@ -40,7 +40,8 @@ struct RunCommand {
         // The log file is opened before anything is sent, and closed when the run ends.
         let logDescriptor = try RequestLogger.openTarget(options)
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
-        // libcurl's own bound matches the run's: never more connections open than requests in flight.
+        // libcurl's own bound matches the run's: a lane never opens more connections than requests
+        // may be in flight, and the lanes' balance keeps their sum near that.
         let parallel = options.run.parallel ?? 1
         let client = try LaneEngine(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         // The decorators only when the run retries, caches or fetches tokens: the plain path pays

@@ -41,9 +41,9 @@ package final class MultiClient: ExchangeEngine {
     /// The transfers handed to libcurl since it last ran, whose `performedAt` the next run sets.
     private var handedSinceRun: [ObjectIdentifier] = []
     /// The cookie engine every transfer shares, unless its request opts out.
-    let cookies: CookieShare
+    private let cookies: CookieShare
     /// The cookies the engine held once seeded, to tell whether the run changed them.
-    let seededCookies: Set<String>
+    private let seededCookies: Set<String>
 
     /// Creates a client that opens at most `maxConnections` connections at once (0: no limit),
     /// its cookie engine seeded from `cookies` (a Netscape file and lines).
