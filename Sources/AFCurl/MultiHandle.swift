@@ -21,6 +21,8 @@ package final class MultiHandle {
     private let multi: UnsafeMutableRawPointer
     /// The transfers running, by their `CURL *`, kept alive while libcurl uses them.
     private var running: [UnsafeMutableRawPointer: EasyHandle] = [:]
+    /// Whether the next wait polls without sleeping first.
+    private var spinWait = SpinWait()
 
     /// Creates a multi handle that opens at most `maxConnections` connections at once (0 for no
     /// limit) and multiplexes HTTP/2 streams over one connection per host.
@@ -112,8 +114,22 @@ package final class MultiHandle {
     /// Waits up to `timeoutMilliseconds` for activity on any transfer (or one of libcurl's
     /// timers); a signal ends the wait early, and the caller checks the interrupt flag.
     /// With `whenIdle`, it waits even when no transfer runs, until the timeout or a `wakeup`.
-    package func poll(timeoutMilliseconds: Int, whenIdle: Bool = false) throws(CurlError) {
+    ///
+    /// The wait polls without sleeping for a moment first when recent waits were that short
+    /// (`SpinWait`). A `wakeup` during that moment is taken by libcurl without a trace, so a
+    /// caller whose thread can be woken passes `woken`, which says whether it was.
+    package func poll(
+        timeoutMilliseconds: Int, whenIdle: Bool = false, woken: () -> Bool = { false }
+    ) throws(CurlError) {
         guard whenIdle || !running.isEmpty else { return }
+        if timeoutMilliseconds > 0, spinWait.spins() {
+            let caught = spinWait.spin {
+                var ready: Int32 = 0
+                let code = afcurl_multi_poll(multi, nil, 0, 0, &ready)
+                return code != CURLM_OK || ready > 0 || woken()
+            }
+            if caught { return }
+        }
         let code = afcurl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
         guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
             throw MultiHandle.error(code, "waiting for the transfers failed")

@@ -102,7 +102,7 @@ final class ClientLane: @unchecked Sendable {
             polling = waits
             monitor.unlock()
             guard waits else { continue }
-            try? client.poll(timeoutMilliseconds: 100)
+            try? client.poll(timeoutMilliseconds: 100) { monitor.locked { !polling } }
             monitor.locked { polling = false }
         }
     }
@@ -147,6 +147,11 @@ final class LaneMailbox: @unchecked Sendable {
             homeWaits = posted.isEmpty
             return homeWaits
         }
+    }
+
+    /// Whether a lane woke the engine's thread since `willWait`.
+    func wasWoken() -> Bool {
+        monitor.locked { !homeWaits }
     }
 
     /// Marks the wait as over.

@@ -124,7 +124,7 @@ package final class LaneEngine: ExchangeEngine {
         // The home lane's poll also ends when another lane posts a completion.
         guard mailbox.willWait() else { return }
         defer { mailbox.waited() }
-        try home.pollOrWakeup(timeoutMilliseconds: timeoutMilliseconds)
+        try home.pollOrWakeup(timeoutMilliseconds: timeoutMilliseconds) { mailbox.wasWoken() }
     }
 
     /// Stops the other lanes' threads and cancels every exchange in flight, theirs here with the

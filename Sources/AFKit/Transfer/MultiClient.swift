@@ -155,9 +155,15 @@ package final class MultiClient: ExchangeEngine {
         try multi.poll(timeoutMilliseconds: timeoutMilliseconds)
     }
 
+    /// Waits as `poll` does on a thread others wake: `woken` says whether a `wakeup` came for
+    /// this wait (`MultiHandle.poll`).
+    package func poll(timeoutMilliseconds: Int, woken: () -> Bool) throws {
+        try multi.poll(timeoutMilliseconds: timeoutMilliseconds, woken: woken)
+    }
+
     /// Waits as `poll` does, also when nothing is in flight, until the timeout or a `wakeup`.
-    package func pollOrWakeup(timeoutMilliseconds: Int) throws {
-        try multi.poll(timeoutMilliseconds: timeoutMilliseconds, whenIdle: true)
+    package func pollOrWakeup(timeoutMilliseconds: Int, woken: () -> Bool) throws {
+        try multi.poll(timeoutMilliseconds: timeoutMilliseconds, whenIdle: true, woken: woken)
     }
 
     /// Ends a `poll` early; the one call that may come from another thread.
