@@ -129,7 +129,7 @@ private struct JSONCursor {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(String(decoding: try parseString(), as: UTF8.self))
+        case UInt8(ascii: "\""): return .string(try parseText())
         case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
         case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
         case UInt8(ascii: "n"): return try parseLiteral("null", .null)
@@ -172,7 +172,7 @@ private struct JSONCursor {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure("expected a string key")
             }
-            let key = try parseString()
+            let key = try parseText()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
@@ -181,8 +181,8 @@ private struct JSONCursor {
             if let position = JSONCursor.position(of: key, in: members, index: &positions) {
                 members[position].value = value
             } else {
-                if !positions.isEmpty { positions[key] = members.count }
-                members.append(JSONMember(key: String(decoding: key, as: UTF8.self), value: value))
+                if !positions.isEmpty { positions[Array(key.utf8)] = members.count }
+                members.append(JSONMember(key: key, value: value))
             }
             skipWhitespace()
             guard index < bytes.count else { throw failure("expected ',' or '}'") }
@@ -201,16 +201,17 @@ private struct JSONCursor {
     /// Members up to which an object's keys are searched linearly instead of through a dictionary.
     static let linearKeyLimit = 16
 
-    /// The position of the member named `key` (as bytes), building `index` for large objects.
-    static func position(of key: [UInt8], in members: [JSONMember], index: inout [[UInt8]: Int]) -> Int? {
+    /// The position of the member named `key` (compared as bytes), building `index` for large
+    /// objects.
+    static func position(of key: String, in members: [JSONMember], index: inout [[UInt8]: Int]) -> Int? {
         if members.count <= linearKeyLimit {
-            return members.firstIndex { $0.key.utf8.elementsEqual(key) }
+            return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) }
         }
         if index.count != members.count {
             index = [:]
             for (position, member) in members.enumerated() { index[Array(member.key.utf8)] = position }
         }
-        return index[key]
+        return index[Array(key.utf8)]
     }
 
     /// Parses an array.
@@ -246,6 +247,23 @@ private struct JSONCursor {
             throw failure("nesting deeper than \(JSONParser.maximumDepth) levels")
         }
         depth += 1
+    }
+
+    /// Parses a string literal as text: one of printable ASCII without escapes (most keys and
+    /// many values) straight from the input, others through `parseString`.
+    mutating func parseText() throws(JSONParseError) -> String {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""),
+            bytes[end] != UInt8(ascii: "\\")
+        {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            return String(decoding: try parseString(), as: UTF8.self)
+        }
+        index = end + 1
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Parses a string literal and returns its decoded UTF-8 bytes (already validated).

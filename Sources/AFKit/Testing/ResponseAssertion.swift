@@ -53,17 +53,22 @@ package struct ResponseAssertion: Equatable, Sendable {
         }
     }
 
-    package var field: Field
-    package var predicate: Predicate
+    package let field: Field
+    package let predicate: Predicate
     /// The expected value as written (the rest of the line); nil for a predicate without one.
-    package var expected: String?
+    package let expected: String?
     /// The `??` line, from 1.
     package var line: Int
     /// The assertion as written, after `?? `, for reports.
-    package var text: String
+    package let text: String
     /// The JSONPath of a `jsonpath` or `body PATH` field, parsed once; nil for other fields
     /// (and for a path that does not parse, which the check then reports).
-    package var query: JSONPathQuery?
+    package let query: JSONPathQuery?
+    /// The expected value without the quotes around it (`"text"` or `'text'`), as written
+    /// otherwise; "" when there is none. Worked out once: thousands of responses may be checked.
+    let unquotedExpected: String
+    /// `unquotedExpected` as a number, when it is one.
+    let expectedNumber: Double?
 
     package init(field: Field, predicate: Predicate, expected: String?, line: Int, text: String) {
         self.field = field
@@ -71,11 +76,19 @@ package struct ResponseAssertion: Equatable, Sendable {
         self.expected = expected
         self.line = line
         self.text = text
+        unquotedExpected = Self.unquoted(expected ?? "")
+        expectedNumber = Double(unquotedExpected)
         switch field {
         case .jsonPath(let path): query = try? JSONPathQuery(parsing: path)
         case .body(let path?): query = try? JSONPathQuery(parsing: path.hasPrefix("$") ? path : "$." + path)
         default: query = nil
         }
+    }
+
+    /// `"text"` or `'text'` without its quotes; anything else as written.
+    private static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else { return text }
+        return String(text.dropFirst().dropLast())
     }
 }
 

@@ -182,19 +182,19 @@ package enum ResponseCheck {
         case .isArray:
             if case .json(.array) = actual { return true }
             return false
-        case .equals: return equal(actual, expected)
-        case .notEquals: return !equal(actual, expected)
+        case .equals: return equal(actual, assertion)
+        case .notEquals: return !equal(actual, assertion)
         case .greater, .greaterOrEqual, .less, .lessOrEqual:
-            guard let left = number(actual), let right = Double(unquoted(expected)) else { return false }
+            guard let left = number(actual), let right = assertion.expectedNumber else { return false }
             switch assertion.predicate {
             case .greater: return left > right
             case .greaterOrEqual: return left >= right
             case .less: return left < right
             default: return left <= right
             }
-        case .startsWith: return text(actual)?.hasPrefix(unquoted(expected)) ?? false
-        case .endsWith: return text(actual)?.hasSuffix(unquoted(expected)) ?? false
-        case .includes: return text(actual)?.contains(unquoted(expected)) ?? false
+        case .startsWith: return text(actual)?.hasPrefix(assertion.unquotedExpected) ?? false
+        case .endsWith: return text(actual)?.hasSuffix(assertion.unquotedExpected) ?? false
+        case .includes: return text(actual)?.contains(assertion.unquotedExpected) ?? false
         case .matches:
             guard let text = text(actual), let pattern = try? ResponsePattern(expected) else { return false }
             return pattern.matches(text)
@@ -215,19 +215,20 @@ package enum ResponseCheck {
 
     /// Equality as the value's kind compares: numbers as numbers, JSON strings by their text, other
     /// JSON by its compact text, text as written (quotes around the expected value optional).
-    private static func equal(_ actual: Actual, _ expected: String) -> Bool {
+    private static func equal(_ actual: Actual, _ assertion: ResponseAssertion) -> Bool {
+        let expected = assertion.expected ?? ""
         switch actual {
         case .missing:
             return false
         case .number(let value):
-            return Double(unquoted(expected)) == value
+            return assertion.expectedNumber == value
         case .text(let text):
-            return text == expected || text == unquoted(expected)
+            return text == expected || text == assertion.unquotedExpected
         case .json(.number(let literal)):
-            if let left = Double(literal), let right = Double(unquoted(expected)) { return left == right }
+            if let left = Double(literal), let right = assertion.expectedNumber { return left == right }
             return literal == expected
         case .json(.string(let text)):
-            return text == unquoted(expected) || text == expected
+            return text == assertion.unquotedExpected || text == expected
         case .json(let value):
             guard let written = try? JSONParser.parse(expected) else { return compact(value) == expected }
             return written.lastValueWins == value.lastValueWins
@@ -273,16 +274,11 @@ package enum ResponseCheck {
         (try? JSONWriter.encodeToString(value)) ?? ""
     }
 
-    /// `"text"` or `'text'` without its quotes; anything else as written.
-    private static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else { return text }
-        return String(text.dropFirst().dropLast())
-    }
-
     /// The actual value as reports show it.
     static func shown(_ actual: Actual) -> String? {
         guard let text = text(actual) else { return nil }
-        return text.count > shownLength ? String(text.prefix(shownLength)) + "…" : text
+        // No more bytes than the limit means no more characters either.
+        return text.utf8.count > shownLength && text.count > shownLength ? String(text.prefix(shownLength)) + "…" : text
     }
 }
 
