@@ -28,7 +28,10 @@ extension ManualText {
                         + "the transfers are spread over two threads, each with its own connections; the run keeps "
                         + "one cookie engine, requests that may be HTTP/2 streams stay on one thread (streams to a "
                         + "server share a connection), and a run with the cache, `--retry` or `-A oauth2` keeps its "
-                        + "transfers on one thread. Redirects are followed "
+                        + "transfers on one thread. Waiting for an answer, a thread polls for up to 50 µs before it "
+                        + "sleeps while earlier answers came that fast (a sleeping thread wakes late, on a virtual "
+                        + "machine especially); after a wait the poll did not catch, the next 1, 2, 4… up to 64 waits "
+                        + "sleep at once. Redirects are followed "
                         + "with `--follow` (not for an entry marked `# @no-redirect`); each hop is a new transfer "
                         + "on the same connections."),
                 .paragraph(
