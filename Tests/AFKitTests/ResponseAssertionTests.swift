@@ -118,4 +118,27 @@ final class ResponseAssertionTests: XCTestCase {
         XCTAssertNil(results[1].actual)
         XCTAssertEqual(results[1].failureText, "header x-a exists (actual none)")
     }
+
+    func testAnActualValueIsShownUpTo200Characters() throws {
+        let long = String(repeating: "a", count: 250)
+        XCTAssertEqual(
+            ResponseCheck.check([try parse("body == x")], against: response(body: long))[0].actual,
+            String(repeating: "a", count: 200) + "…")
+        // 150 characters of 2 bytes each: 300 bytes, but not more than 200 characters.
+        let accented = String(repeating: "é", count: 150)
+        XCTAssertEqual(
+            ResponseCheck.check([try parse("body == x")], against: response(body: accented))[0].actual, accented)
+    }
+
+    func testTheExpectedValueIsComparedWithOrWithoutItsQuotesAndAsANumber() throws {
+        let body = response(body: #"{"name":"Ann","n":2,"s":"2.0"}"#)
+        XCTAssertEqual(
+            try holds(
+                [
+                    #"jsonpath $.name == "Ann""#, "jsonpath $.name == 'Ann'", "jsonpath $.name == Ann",
+                    #"jsonpath $.n == "2""#, "jsonpath $.n == 2.0", "jsonpath $.n < 3", #"jsonpath $.n >= "2""#,
+                    #"jsonpath $.name startsWith "An""#, #"jsonpath $.name == "Ann"#, "jsonpath $.n == two",
+                ], body),
+            [true, true, true, true, true, true, true, true, false, false])
+    }
 }

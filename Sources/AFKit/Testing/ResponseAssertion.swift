@@ -87,7 +87,9 @@ package struct ResponseAssertion: Equatable, Sendable {
 
     /// `"text"` or `'text'` without its quotes; anything else as written.
     private static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else { return text }
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+            return text
+        }
         return String(text.dropFirst().dropLast())
     }
 }

@@ -278,7 +278,8 @@ package enum ResponseCheck {
     static func shown(_ actual: Actual) -> String? {
         guard let text = text(actual) else { return nil }
         // No more bytes than the limit means no more characters either.
-        return text.utf8.count > shownLength && text.count > shownLength ? String(text.prefix(shownLength)) + "…" : text
+        guard text.utf8.count > shownLength, text.count > shownLength else { return text }
+        return String(text.prefix(shownLength)) + "…"
     }
 }
 
