@@ -128,6 +128,10 @@ final class ResponseAssertionTests: XCTestCase {
         let accented = String(repeating: "é", count: 150)
         XCTAssertEqual(
             ResponseCheck.check([try parse("body == x")], against: response(body: accented))[0].actual, accented)
+        // A JSON number is shown as written.
+        XCTAssertEqual(
+            ResponseCheck.check([try parse("jsonpath $.n == 3")], against: response(body: #"{"n":2.50}"#))[0].actual,
+            "2.50")
     }
 
     func testTheExpectedValueIsComparedWithOrWithoutItsQuotesAndAsANumber() throws {

@@ -266,6 +266,8 @@ package enum ResponseCheck {
         case .text(let text): return text
         case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         case .json(.string(let text)): return text
+        // A number is its literal, as the writer would write it (without building its output).
+        case .json(.number(let literal)): return JSONParser.isValidNumber(literal) ? literal : ""
         case .json(let value): return compact(value)
         }
     }
