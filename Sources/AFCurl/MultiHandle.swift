@@ -123,12 +123,14 @@ package final class MultiHandle {
     ) throws(CurlError) {
         guard whenIdle || !running.isEmpty else { return }
         if timeoutMilliseconds > 0, spinWait.spins() {
+            // A failing poll ends the spin and is left to the wait below, which reports it.
+            var failed = false
             let caught = spinWait.spin {
                 var ready: Int32 = 0
-                let code = afcurl_multi_poll(multi, nil, 0, 0, &ready)
-                return code != CURLM_OK || ready > 0 || woken()
+                failed = afcurl_multi_poll(multi, nil, 0, 0, &ready) != CURLM_OK
+                return failed || ready > 0 || woken()
             }
-            if caught { return }
+            if caught, !failed { return }
         }
         let code = afcurl_multi_poll(multi, nil, 0, Int32(clamping: timeoutMilliseconds), nil)
         guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
