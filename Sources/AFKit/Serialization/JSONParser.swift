@@ -253,12 +253,7 @@ private struct JSONCursor {
     /// many values) straight from the input, others through `parseString`.
     mutating func parseText() throws(JSONParseError) -> String {
         let start = index + 1
-        var end = start
-        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""),
-            bytes[end] != UInt8(ascii: "\\")
-        {
-            end += 1
-        }
+        let end = plainRunEnd(from: start)
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
             return String(decoding: try parseString(), as: UTF8.self)
         }
@@ -266,16 +261,23 @@ private struct JSONCursor {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
+    /// Where the run of printable ASCII without quote or backslash that starts at `start` ends.
+    func plainRunEnd(from start: Int) -> Int {
+        var end = start
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""),
+            bytes[end] != UInt8(ascii: "\\")
+        {
+            end += 1
+        }
+        return end
+    }
+
     /// Parses a string literal and returns its decoded UTF-8 bytes (already validated).
     mutating func parseString() throws(JSONParseError) -> [UInt8] {
         index += 1
         // Fast path: a run of printable ASCII up to the closing quote is copied in one go.
         let start = index
-        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\""),
-            bytes[index] != UInt8(ascii: "\\")
-        {
-            index += 1
-        }
+        index = plainRunEnd(from: start)
         var result = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw failure("unterminated string") }
