@@ -76,6 +76,21 @@ extension JSONPathQuery {
         return try evaluate(on: document, limits: limits).map(\.value)
     }
 
+    /// The steps of a query of name and index child segments alone (`$.items[0].id`), which
+    /// selects one value at most; nil for any other query.
+    package var singularPath: [JSONPathElement]? {
+        var path: [JSONPathElement] = []
+        for segment in segments {
+            guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
+            switch segment.selectors[0] {
+            case .name(let name): path.append(.name(name))
+            case .index(let index): path.append(.index(index))
+            default: return nil
+            }
+        }
+        return path
+    }
+
     /// What a query of name and index child segments alone selects: the one value it reaches,
     /// or none; nil when the query is not of that kind.
     private func singularValue(in document: JSONValue) -> [JSONValue]? {

@@ -62,7 +62,7 @@ package enum JSONParser {
     }
 
     /// Scans the number starting at `start` and returns the index just past it.
-    fileprivate static func scanNumber(_ bytes: [UInt8], from start: Int) throws(JSONParseError) -> Int {
+    static func scanNumber(_ bytes: [UInt8], from start: Int) throws(JSONParseError) -> Int {
         var index = start
         func digits() -> Int {
             let first = index
@@ -102,7 +102,8 @@ package enum JSONParser {
 }
 
 /// The parser's position in its input; one recursive-descent method per JSON production.
-private struct JSONCursor {
+/// JSONParser+Lookup.swift adds the walk that checks a text without building it.
+struct JSONCursor {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
@@ -155,28 +156,18 @@ private struct JSONCursor {
 
     /// Parses an object; a repeated key replaces the earlier value in place.
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
-        try enterContainer()
-        defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
         var members: [JSONMember] = []
+        guard try enter(closing: UInt8(ascii: "}")) else { return .object(members) }
         // Keys are compared as bytes: Swift's String equality would merge canonically equivalent
         // keys that JSON treats as different. Small objects (most of them) are searched linearly;
         // the index is built once an object grows past `linearKeyLimit` members.
         var positions: [[UInt8]: Int] = [:]
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
+        repeat {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure("expected a string key")
             }
             let key = try parseText()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
-            index += 1
-            skipWhitespace()
+            try skipColon()
             let value = try parseValue()
             if let position = JSONCursor.position(of: key, in: members, index: &positions) {
                 members[position].value = value
@@ -184,18 +175,8 @@ private struct JSONCursor {
                 if !positions.isEmpty { positions[Array(key.utf8)] = members.count }
                 members.append(JSONMember(key: key, value: value))
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw failure("expected ',' or '}'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            } else {
-                throw failure("expected ',' or '}'")
-            }
-        }
+        } while try next(closing: UInt8(ascii: "}"))
+        return .object(members)
     }
 
     /// Members up to which an object's keys are searched linearly instead of through a dictionary.
@@ -216,29 +197,49 @@ private struct JSONCursor {
 
     /// Parses an array.
     mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        var elements: [JSONValue] = []
+        guard try enter(closing: UInt8(ascii: "]")) else { return .array(elements) }
+        repeat {
+            elements.append(try parseValue())
+        } while try next(closing: UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    /// Enters the object or array at the cursor, up to its first member or element; false when it
+    /// is empty, and then already left.
+    mutating func enter(closing: UInt8) throws(JSONParseError) -> Bool {
         try enterContainer()
-        defer { depth -= 1 }
         index += 1
         skipWhitespace()
-        var elements: [JSONValue] = []
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        guard index < bytes.count, bytes[index] == closing else { return true }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// Moves past what follows a member or an element: to the next one (true), or out of the
+    /// container at its closing bracket (false).
+    mutating func next(closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ",") {
             index += 1
-            return .array(elements)
-        }
-        while true {
-            elements.append(try parseValue())
             skipWhitespace()
-            guard index < bytes.count else { throw failure("expected ',' or ']'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            } else {
-                throw failure("expected ',' or ']'")
-            }
+            return true
         }
+        guard index < bytes.count, bytes[index] == closing else {
+            throw failure(closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
+        }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// Moves past the `:` after a member's key, up to its value.
+    mutating func skipColon() throws(JSONParseError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+        index += 1
+        skipWhitespace()
     }
 
     /// Counts one more level of nesting and refuses to go past the limit.

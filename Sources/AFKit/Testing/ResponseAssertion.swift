@@ -53,40 +53,72 @@ package struct ResponseAssertion: Equatable, Sendable {
         }
     }
 
-    package let field: Field
-    package let predicate: Predicate
-    /// The expected value as written (the rest of the line); nil for a predicate without one.
-    package let expected: String?
     /// The `??` line, from 1.
     package var line: Int
-    /// The assertion as written, after `?? `, for reports.
-    package let text: String
-    /// The JSONPath of a `jsonpath` or `body PATH` field, parsed once; nil for other fields
-    /// (and for a path that does not parse, which the check then reports).
-    package let query: JSONPathQuery?
-    /// The expected value without the quotes around it (`"text"` or `'text'`), as written
-    /// otherwise; "" when there is none. Worked out once: thousands of responses may be checked.
-    let unquotedExpected: String
-    /// `unquotedExpected` as a number, when it is one.
-    let expectedNumber: Double?
+    /// What the line says, worked out once and shared by every copy: test files repeat the same
+    /// few checks in request after request, and an assertion is copied into each result.
+    private let definition: Definition
 
-    package init(field: Field, predicate: Predicate, expected: String?, line: Int, text: String) {
-        self.field = field
-        self.predicate = predicate
-        self.expected = expected
-        self.line = line
-        self.text = text
-        unquotedExpected = Self.unquoted(expected ?? "")
-        expectedNumber = Double(unquotedExpected)
-        switch field {
-        case .jsonPath(let path): query = try? JSONPathQuery(parsing: path)
-        case .body(let path?): query = try? JSONPathQuery(parsing: path.hasPrefix("$") ? path : "$." + path)
-        default: query = nil
+    /// An assertion's parts and what is worked out from them once.
+    private final class Definition: Sendable {
+        let field: Field
+        let predicate: Predicate
+        let expected: String?
+        let text: String
+        let query: JSONPathQuery?
+        let singularPath: [JSONPathElement]?
+        let unquotedExpected: String
+        let expectedNumber: Double?
+
+        init(field: Field, predicate: Predicate, expected: String?, text: String) {
+            self.field = field
+            self.predicate = predicate
+            self.expected = expected
+            self.text = text
+            unquotedExpected = ResponseAssertion.unquoted(expected ?? "")
+            expectedNumber = Double(unquotedExpected)
+            switch field {
+            case .jsonPath(let path): query = try? JSONPathQuery(parsing: path)
+            case .body(let path?): query = try? JSONPathQuery(parsing: path.hasPrefix("$") ? path : "$." + path)
+            default: query = nil
+            }
+            singularPath = query?.singularPath
         }
     }
 
+    package var field: Field { definition.field }
+    package var predicate: Predicate { definition.predicate }
+    /// The expected value as written (the rest of the line); nil for a predicate without one.
+    package var expected: String? { definition.expected }
+    /// The assertion as written, after `?? `, for reports.
+    package var text: String { definition.text }
+    /// The JSONPath of a `jsonpath` or `body PATH` field, parsed once; nil for other fields
+    /// (and for a path that does not parse, which the check then reports).
+    package var query: JSONPathQuery? { definition.query }
+    /// The query's steps when it selects one value at most (`$.items[0].id`): found by a scan of
+    /// the body instead of a parse of all of it.
+    var singularPath: [JSONPathElement]? { definition.singularPath }
+    /// The expected value without the quotes around it (`"text"` or `'text'`), as written
+    /// otherwise; "" when there is none. Worked out once: thousands of responses may be checked.
+    var unquotedExpected: String { definition.unquotedExpected }
+    /// `unquotedExpected` as a number, when it is one.
+    var expectedNumber: Double? { definition.expectedNumber }
+
+    package init(field: Field, predicate: Predicate, expected: String?, line: Int, text: String) {
+        self.line = line
+        definition = Definition(field: field, predicate: predicate, expected: expected, text: text)
+    }
+
+    /// Assertions are equal when written alike on the same line (the rest follows from that).
+    package static func == (left: ResponseAssertion, right: ResponseAssertion) -> Bool {
+        guard left.line == right.line else { return false }
+        if left.definition === right.definition { return true }
+        return left.field == right.field && left.predicate == right.predicate && left.expected == right.expected
+            && left.text == right.text
+    }
+
     /// `"text"` or `'text'` without its quotes; anything else as written.
-    private static func unquoted(_ text: String) -> String {
+    fileprivate static func unquoted(_ text: String) -> String {
         guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
             return text
         }

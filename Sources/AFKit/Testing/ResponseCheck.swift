@@ -61,7 +61,9 @@ package enum ResponseCheck {
         return assertions.map { assertion in
             let actual: Actual
             do throws(Unreadable) {
-                actual = try value(of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
+                actual = try value(
+                    of: assertion.field, parsedQuery: assertion.query, singularPath: assertion.singularPath,
+                    in: response, json: &parsedBody)
             } catch {
                 return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
             }
@@ -79,8 +81,8 @@ package enum ResponseCheck {
 
     /// The field's actual value.
     static func value(
-        of field: ResponseAssertion.Field, parsedQuery: JSONPathQuery? = nil, in response: CheckedResponse,
-        json: inout Result<JSONValue, JSONParseError>?
+        of field: ResponseAssertion.Field, parsedQuery: JSONPathQuery? = nil, singularPath: [JSONPathElement]? = nil,
+        in response: CheckedResponse, json: inout Result<JSONValue, JSONParseError>?
     ) throws(Unreadable) -> Actual {
         switch field {
         case .status:
@@ -91,9 +93,10 @@ package enum ResponseCheck {
             guard let metrics = response.metrics else { return .number(0) }
             return .number((seconds(phase, metrics) * 1000).rounded())
         case .body(let path?):
-            return try query(path.hasPrefix("$") ? path : "$." + path, parsed: parsedQuery, response, &json)
+            return try query(
+                path.hasPrefix("$") ? path : "$." + path, parsed: parsedQuery, singularPath, response, &json)
         case .jsonPath(let path):
-            return try query(path, parsed: parsedQuery, response, &json)
+            return try query(path, parsed: parsedQuery, singularPath, response, &json)
         case .body(nil):
             try requireWhole(response)
             return .text(String(decoding: response.body, as: UTF8.self))
@@ -114,11 +117,20 @@ package enum ResponseCheck {
     }
 
     /// The first value `path` selects in the JSON body; `.missing` when it selects nothing.
+    /// A query that selects one value at most (`singularPath`) finds it with a scan of the body
+    /// unless an earlier assertion parsed it already.
     private static func query(
-        _ path: String, parsed: JSONPathQuery?, _ response: CheckedResponse,
+        _ path: String, parsed: JSONPathQuery?, _ singularPath: [JSONPathElement]?, _ response: CheckedResponse,
         _ json: inout Result<JSONValue, JSONParseError>?
     ) throws(Unreadable) -> Actual {
         try requireWhole(response)
+        if let singularPath, json == nil {
+            do {
+                return try JSONParser.value(at: singularPath, inBytes: response.body).map(Actual.json) ?? .missing
+            } catch {
+                throw Unreadable(reason: "the body is not JSON")
+            }
+        }
         let query: JSONPathQuery
         if let parsed {
             query = parsed
@@ -225,6 +237,8 @@ package enum ResponseCheck {
         case .text(let text):
             return text == expected || text == assertion.unquotedExpected
         case .json(.number(let literal)):
+            // Written alike is equal (`?? jsonpath $.id == 7`), without reading either as a number.
+            if literal == assertion.unquotedExpected { return true }
             if let left = Double(literal), let right = assertion.expectedNumber { return left == right }
             return literal == expected
         case .json(.string(let text)):

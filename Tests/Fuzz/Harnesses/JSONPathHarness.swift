@@ -4,7 +4,9 @@ import AFKit
 enum JSONPathHarness {
     /// Input: a query, a NUL byte, a JSON document. Every node selected has a normalized path
     /// that is itself a valid query selecting exactly that node; the query text is also compiled
-    /// as an I-Regexp and run on the document text (neither may crash or run away).
+    /// as an I-Regexp and run on the document text (neither may crash or run away). A singular
+    /// query's scan of the text (`JSONParser.value(at:inBytes:)`) fails as the parser does, or
+    /// finds what the evaluator selects.
     static func run(_ input: UnsafeRawBufferPointer) {
         let fields = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let queryText = String(decoding: fields[0], as: UTF8.self)
@@ -17,8 +19,11 @@ enum JSONPathHarness {
         var limits = JSONPathLimits()
         limits.maximumNodes = 10_000
         limits.maximumSteps = 200_000
-        guard let query = try? JSONPathQuery(parsing: queryText, limits: limits),
-            let value = try? JSONParser.parse(bytes: document, replacingLoneSurrogates: true),
+        guard let query = try? JSONPathQuery(parsing: queryText, limits: limits) else { return }
+        if let path = query.singularPath {
+            checkLookup(path, query, document, limits)
+        }
+        guard let value = try? JSONParser.parse(bytes: document, replacingLoneSurrogates: true),
             let nodes = try? query.evaluate(on: value, limits: limits)
         else { return }
         // Streamed over the document as written (anything but a crash goes), and over its
@@ -45,6 +50,27 @@ enum JSONPathHarness {
             FuzzInvariant.check(
                 found?.count == 1 && found?[0].value == node.value && found?[0].normalizedPath == path,
                 "normalized path \(path) selects its node")
+        }
+    }
+
+    /// The scan and the parser agree: the same error, or the value the evaluator selects.
+    private static func checkLookup(
+        _ path: [JSONPathElement], _ query: JSONPathQuery, _ document: [UInt8], _ limits: JSONPathLimits
+    ) {
+        let parsed = Result { () throws(JSONParseError) in
+            try JSONParser.parse(bytes: document, replacingLoneSurrogates: true)
+        }
+        let found = Result { () throws(JSONParseError) in
+            try JSONParser.value(at: path, inBytes: document, replacingLoneSurrogates: true)
+        }
+        switch (parsed, found) {
+        case (.success(let value), .success(let found)):
+            let selected = (try? query.values(in: value, limits: limits))?.first
+            FuzzInvariant.check(found == selected, "the scan for \(query.text) finds what the evaluator selects")
+        case (.failure(let expected), .failure(let error)):
+            FuzzInvariant.check(error == expected, "the scan for \(query.text) fails as the parser does")
+        default:
+            FuzzInvariant.check(false, "the scan for \(query.text) and the parser agree on whether the text is JSON")
         }
     }
 }
