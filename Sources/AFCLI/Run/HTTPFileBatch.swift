@@ -68,7 +68,7 @@ enum HTTPFileBatch {
                     })
         variables.requestValues = { reference, line throws(HTTPFileError) in
             do throws(RequestReferenceError) {
-                return try references.value(of: reference)
+                return try references.value(ofText: reference)
             } catch {
                 throw HTTPFileError(line: line, reason: error.reason)
             }
@@ -104,10 +104,15 @@ enum HTTPFileBatch {
             }
             references?.checkingRequest(index)
             do {
-                _ = try build(request, path: path, context: context)
+                // A request that takes values from earlier ones (in its URL or headers) is not
+                // built here: with placeholders for them it would show nothing; it is checked
+                // when its turn comes.
+                let begun = try begin(request, path: path, context: context)
+                if references?.dependencies[index] == nil {
+                    _ = try build(request, from: begun, path: path, context: context)
+                }
             } catch {
-                // A request that takes values from earlier ones is built here with placeholders:
-                // what the values make of it is checked when its turn comes.
+                // Nor is one whose body takes them: what the values make of it is checked then.
                 guard let references, references.dependencies[index] != nil, !references.unknownName else { throw error }
             }
             references?.checked(index, name: request.name)
@@ -141,14 +146,42 @@ enum HTTPFileBatch {
     private static func build(
         _ request: HTTPFileRequest, path: String, context: Context
     ) throws -> (PreparedRequest, SharedOptions, isShared: Bool) {
+        try build(request, from: begin(request, path: path, context: context), path: path, context: context)
+    }
+
+    /// The first step of `build`: the options, the credentials, and the URL and headers
+    /// expanded. A check stops after it when the request turns out to take values from others.
+    private struct Begun {
+        var shared: SharedOptions
+        var isShared: Bool
+        var credentials: Credentials?
+        var head: HTTPFileRequestBuilder.ExpandedHead
+    }
+
+    private static func begin(_ request: HTTPFileRequest, path: String, context: Context) throws -> Begun {
         let (shared, isShared) = EntryOverrides(request).applied(to: context.shared)
+        let credentials = try InvocationBuilder.credentials(shared.values)
+        let head = try atLine(of: path) { () throws(HTTPFileError) in try context.builder.expandHead(request) }
+        return Begun(shared: shared, isShared: isShared, credentials: credentials, head: head)
+    }
+
+    /// The rest of `build`.
+    private static func build(
+        _ request: HTTPFileRequest, from begun: Begun, path: String, context: Context
+    ) throws -> (PreparedRequest, SharedOptions, isShared: Bool) {
+        let prepared = try atLine(of: path) { () throws(HTTPFileError) in
+            try context.builder.prepare(
+                request, head: begun.head, baseURL: begun.shared.values.request.baseURL,
+                credentials: begun.credentials, environment: context.environment)
+        }
+        return (prepared, begun.shared, begun.isShared)
+    }
+
+    /// `body`'s result; its error placed at its line of the file at `path`.
+    private static func atLine<T>(of path: String, _ body: () throws(HTTPFileError) -> T) throws -> T {
         do {
-            let prepared = try context.builder.prepare(
-                request, baseURL: shared.values.request.baseURL,
-                credentials: try InvocationBuilder.credentials(shared.values),
-                environment: context.environment)
-            return (prepared, shared, isShared)
-        } catch let error as HTTPFileError {
+            return try body()
+        } catch {
             throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
         }
     }

@@ -41,14 +41,38 @@ package struct HTTPFileRequestBuilder {
     package func prepare(
         _ request: HTTPFileRequest, baseURL: String?, credentials: Credentials? = nil, environment: [String: String]
     ) throws(HTTPFileError) -> PreparedRequest {
-        var url = try variables.expand(request.url, line: request.line)
+        try prepare(
+            request, head: expandHead(request), baseURL: baseURL, credentials: credentials, environment: environment)
+    }
+
+    /// A request's URL and headers with their variables substituted: what `prepare` does first.
+    package struct ExpandedHead {
+        var url: String
+        var headers: [HeaderItem]
+    }
+
+    /// The first step of `prepare`. A check of a file stops after it when the request turns out
+    /// to take values from earlier ones: with placeholders for those, the rest shows nothing.
+    package func expandHead(_ request: HTTPFileRequest) throws(HTTPFileError) -> ExpandedHead {
+        let url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
+        headers.reserveCapacity(request.headers.count)
         for header in request.headers {
             headers.append(
                 HeaderItem(
                     name: try variables.expand(header.name, line: header.line),
                     value: try variables.expand(header.value, line: header.line)))
         }
+        return ExpandedHead(url: url, headers: headers)
+    }
+
+    /// `prepare` from its first step's result.
+    package func prepare(
+        _ request: HTTPFileRequest, head: ExpandedHead, baseURL: String?, credentials: Credentials? = nil,
+        environment: [String: String]
+    ) throws(HTTPFileError) -> PreparedRequest {
+        var url = head.url
+        var headers = head.headers
         // `OPTIONS *` asks the server itself: the URL names the server, the target is `*`.
         let asksServer = url == "*"
         if asksServer {
