@@ -15,11 +15,15 @@ final class RequestReferences {
     /// The latest request of each name checked so far.
     private var earlier: [String: Int] = [:]
     /// For each request, the requests it refers to.
-    private(set) var dependencies: [Int: Set<Int>] = [:]
+    private(set) var dependencies: [Int: [Int]] = [:]
     /// The requests others refer to, with the name their exchange is kept under.
     private(set) var referenced: [Int: String] = [:]
     /// Whether the last reference failed to name an earlier request.
     private(set) var unknownName = false
+    /// Texts read as references before, and what they are (nil: no reference): thousands of
+    /// requests may take the same value.
+    private var parsed: [String: RequestReference?] = [:]
+    private var lastParsed: (text: String, reference: RequestReference?)?
 
     /// Whether the run's requests refer to others at all.
     var isUsed: Bool { !dependencies.isEmpty }
@@ -49,9 +53,33 @@ final class RequestReferences {
             throw RequestReferenceError(
                 "{{\(reference.text)}}: no request named \(reference.name) comes before this one (# @name \(reference.name))")
         }
-        dependencies[current, default: []].insert(index)
+        // A few each (an array is cheaper than a set), and usually the same one again.
+        if dependencies[current]?.contains(index) != true { dependencies[current, default: []].append(index) }
         referenced[index] = reference.name
         return ""
+    }
+
+    /// The value of the reference written `text` (`login.response.body.$.token`, as between the
+    /// braces); nil when the text is no request reference.
+    func value(ofText text: String) throws(RequestReferenceError) -> String? {
+        if !checking, let known = archive.knownValue(text) { return known }
+        guard let reference = reference(text) else { return nil }
+        return try value(of: reference)
+    }
+
+    /// `text` read as a request reference, once; the last one read is remembered apart (most
+    /// requests that take a value take the same one).
+    private func reference(_ text: String) -> RequestReference? {
+        if let last = lastParsed, last.text == text { return last.reference }
+        let reference: RequestReference?
+        if let known = parsed[text] {
+            reference = known
+        } else {
+            reference = RequestReference(parsing: text)
+            if parsed.count < 1024, text.utf8.count <= 4096 { parsed[text] = reference }
+        }
+        lastParsed = (text, reference)
+        return reference
     }
 
     /// `text` with each `{{NAME.response…}}` or `{{NAME.request…}}` replaced by its value (while
@@ -64,8 +92,8 @@ final class RequestReferences {
             guard let close = rest[open.upperBound...].firstRange(of: "}}") else { break }
             let inner = rest[open.upperBound..<close.lowerBound].trimmingBlanks()
             result += rest[..<open.lowerBound]
-            if let reference = RequestReference(parsing: inner) {
-                result += try value(of: reference)
+            if let value = try value(ofText: inner) {
+                result += value
             } else {
                 result += rest[open.lowerBound..<close.upperBound]
             }

@@ -36,11 +36,13 @@ package final class ExchangeArchive {
     }
 
     private var records: [String: Record] = [:]
-    /// The values already given, by request name and then reference text: a record does not
-    /// change once kept, and thousands of requests may take the same value from it.
-    private var given: [String: [String: String]] = [:]
-    /// The most values remembered for one request (each at most `givenLengthLimit` bytes).
-    private static let givenLimit = 256
+    /// The values already given, by reference text: thousands of requests may take the same
+    /// value. Forgotten whenever a record is kept (it may replace one they came from).
+    private var given: [String: String] = [:]
+    /// The value `knownValue` found last, and the text it was found for.
+    private var lastGiven: (text: String, value: String)?
+    /// The most values remembered (each at most `givenLengthLimit` bytes).
+    private static let givenLimit = 1024
     private static let givenLengthLimit = 4096
     /// Parsed JSONPath queries by their text: thousands of requests may take the same value.
     private var queries: [String: JSONPathQuery] = [:]
@@ -58,7 +60,8 @@ package final class ExchangeArchive {
         record.requestDocument = record.requestBody.flatMap(Self.document)
         monitor.locked {
             records[name] = record
-            given[name] = nil
+            given = [:]
+            lastGiven = nil
         }
     }
 
@@ -70,12 +73,25 @@ package final class ExchangeArchive {
         return try? JSONParser.parse(bytes: bytes)
     }
 
+    /// The value given before for the reference written `text`, if any: found without reading
+    /// the reference. The last one found is remembered apart: most requests that take a value
+    /// take the same one (`{{login.response.body.$.token}}`), and comparing the text costs
+    /// less than hashing it.
+    package func knownValue(_ text: String) -> String? {
+        monitor.locked {
+            if let last = lastGiven, last.text == text { return last.value }
+            guard let value = given[text] else { return nil }
+            lastGiven = (text, value)
+            return value
+        }
+    }
+
     /// The value `reference` names, as text: a JSON string's text, other JSON compact, a header's
     /// value, an XPath result's string value, or the whole body.
     package func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
         // A value given before is answered without a copy of the record it came from.
         let (found, known) = monitor.locked { () -> (Record?, String?) in
-            if let known = given[reference.name]?[reference.text] { return (nil, known) }
+            if let known = given[reference.text] { return (nil, known) }
             return (records[reference.name], nil)
         }
         if let known { return known }
@@ -86,8 +102,8 @@ package final class ExchangeArchive {
         let value = try value(of: reference, in: record)
         if value.utf8.count <= Self.givenLengthLimit {
             monitor.locked {
-                guard given[reference.name, default: [:]].count < Self.givenLimit else { return }
-                given[reference.name, default: [:]][reference.text] = value
+                guard given.count < Self.givenLimit else { return }
+                given[reference.text] = value
             }
         }
         return value

@@ -65,10 +65,11 @@ package struct HTTPFileVariables {
     let processEnvironment: (String) -> String?
     /// The `.env` file beside the `.http` file, for `{{$dotenv NAME}}`; nil when there is none.
     let dotenv: HTTPFileDotenv.Loader?
-    /// Gives the value of a reference to another request of the run
-    /// (`{{login.response.body.$.token}}`) at a line; nil when the file is expanded outside a
-    /// run, where such a reference is an undefined variable.
-    package var requestValues: ((RequestReference, Int) throws(HTTPFileError) -> String)?
+    /// Gives the value of a reference to another request of the run, written as between the
+    /// braces (`login.response.body.$.token`), at a line; nil when the text is no such
+    /// reference. Nil when the file is expanded outside a run, where such a reference is an
+    /// undefined variable.
+    package var requestValues: ((String, Int) throws(HTTPFileError) -> String?)?
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
     package init(
@@ -141,11 +142,12 @@ package struct HTTPFileVariables {
     private func appendValue(
         of reference: String, into result: inout [UInt8], references: inout Int, line: Int, chain: [String]
     ) throws(HTTPFileError) {
-        if reference.hasPrefix("$") {
+        let first = reference.utf8.first
+        if first == UInt8(ascii: "$") {
             result += try systemValue(reference, line: line).utf8
             return
         }
-        if reference.hasPrefix("%") {
+        if first == UInt8(ascii: "%") {
             // REST Client's `{{%name}}`: the value, expanded, then percent-encoded as a URI component.
             var value: [UInt8] = []
             let name = reference.dropFirst()[...].trimmingBlanks()
@@ -161,9 +163,13 @@ package struct HTTPFileVariables {
             throw HTTPFileError(
                 line: line, reason: "variables refer to each other more than \(Self.maximumDepth) levels deep")
         }
-        guard let raw = fileValues[reference] ?? environment[reference] else {
-            if let requestValues, let request = RequestReference(parsing: reference) {
-                result += try requestValues(request, line).utf8
+        // Looked up only where there are values: a lookup hashes the whole reference.
+        guard
+            let raw = (fileValues.isEmpty ? nil : fileValues[reference])
+                ?? (environment.isEmpty ? nil : environment[reference])
+        else {
+            if let requestValues, let value = try requestValues(reference, line) {
+                result += value.utf8
                 return
             }
             var reason = "variable {{\(reference)}} is not defined"
