@@ -95,11 +95,11 @@ private struct Parser {
             return
         }
         if case .inScript(_, let resume) = phase {
-            if trim(line[...]) == "}}" { phase = resume }
+            if line.isBlankPadded("}}") { phase = resume }
             return
         }
-        // Most lines hold no brace: the trimmed copy is made only for those that may be `{{`.
-        if line.containsVariableOpening(), trim(line[...]) == "{{" {
+        // Most lines hold no brace: only those that may be `{{` are looked at closer.
+        if line.containsVariableOpening(), line.isBlankPadded("{{") {
             startScript(number: number)
             return
         }
@@ -243,11 +243,11 @@ private struct Parser {
             phase = .body
             return
         }
-        if line.first?.isWhitespace == true, !hasHeaders, commentText(trimmed) == nil {
+        if commentText(trimmed) != nil { return }
+        if !hasHeaders, Self.startsWithWhitespace(line) {
             request?.url += trimmed
             return
         }
-        if commentText(trimmed) != nil { return }
         if trimmed.hasASCIIPrefix("??") {
             try readAssertion(trimmed, number: number)
             return
@@ -269,6 +269,14 @@ private struct Parser {
         let header = HTTPFileHeader(
             name: trim(trimmed[..<colon]), value: trim(trimmed[trimmed.utf8.index(after: colon)...]), line: number)
         request?.headers.append(header)
+    }
+
+    /// Whether the line starts with white space (a URL continuation), answered from its first
+    /// byte when that is ASCII.
+    static func startsWithWhitespace(_ line: String) -> Bool {
+        guard let byte = line.utf8.first else { return false }
+        guard byte >= 0x80 else { return byte == 0x20 || (0x09...0x0D).contains(byte) }
+        return line.first?.isWhitespace == true
     }
 
     /// A body line: text, `< PATH`, or the start of a response handler.
@@ -352,16 +360,22 @@ private struct Parser {
         do throws(ResponseAssertionError) {
             if var known = assertions[text] {
                 known.line = number
-                request?.assertions.append(known)
+                appendAssertion(known)
                 return
             }
             let assertion = try ResponseAssertion.parse(String(text.dropFirst(2)), line: number)
             if assertions.count < 256, text.utf8.count <= 256 { assertions[text] = assertion }
-            request?.assertions.append(assertion)
+            appendAssertion(assertion)
         } catch {
             guard error.needsJavaScript else { throw HTTPFileError(line: number, reason: error.reason) }
             if request?.refusal == nil { request?.refusal = HTTPFileError(line: number, reason: error.reason) }
         }
+    }
+
+    /// Adds an assertion to the request; room for a few is made at the first.
+    private mutating func appendAssertion(_ assertion: ResponseAssertion) {
+        if request?.assertions.isEmpty == true { request?.assertions.reserveCapacity(4) }
+        request?.assertions.append(assertion)
     }
 
     /// Whether `text` is a response reference, `<> FILE`: a response kept by the JetBrains client
@@ -400,7 +414,7 @@ private struct Parser {
             throw HTTPFileError(line: line, reason: "the response handler {% is never closed with %}")
         }
         flushText()
-        if var request {
+        if var request = request.take() {
             // Blank lines before the next `###` are not part of the body.
             while case .text(let text, let line)? = bodyParts.last {
                 let end = text.utf8.lastIndex(where: { $0 != UInt8(ascii: "\n") }).map { text.utf8.index(after: $0) }

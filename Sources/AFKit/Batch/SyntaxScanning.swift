@@ -19,6 +19,23 @@ extension Substring {
 }
 
 extension StringProtocol {
+    /// Whether the text is `word` with nothing but blanks (spaces, tabs) around it, answered
+    /// without a trimmed copy.
+    package func isBlankPadded(_ word: StaticString) -> Bool {
+        let utf8 = self.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex, utf8[index] == 0x20 || utf8[index] == 0x09 { index = utf8.index(after: index) }
+        for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            guard index < utf8.endIndex, utf8[index] == byte else { return false }
+            index = utf8.index(after: index)
+        }
+        while index < utf8.endIndex {
+            guard utf8[index] == 0x20 || utf8[index] == 0x09 else { return false }
+            index = utf8.index(after: index)
+        }
+        return true
+    }
+
     /// Whether the text starts with the bytes of `prefix`, compared byte for byte: the `.http`
     /// syntax is ASCII, and `hasPrefix`'s comparison of characters costs far more per line.
     package func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
