@@ -87,6 +87,9 @@ private struct Parser {
     /// `??` lines already read, by their text: test files repeat the same few checks
     /// (`?? status == 200`) in request after request.
     var assertions: [String: ResponseAssertion] = [:]
+    /// The first few of them, compared before the dictionary is asked: a comparison of texts of
+    /// other lengths costs less than hashing the line.
+    var firstAssertions: [(text: String, assertion: ResponseAssertion)] = []
 
     /// Reads one line (without its end) in the current phase.
     mutating func read(_ line: String, number: Int) throws(HTTPFileError) {
@@ -121,7 +124,7 @@ private struct Parser {
 
     /// A line before the request line.
     private mutating func readHead(_ line: String, number: Int) throws(HTTPFileError) {
-        let trimmed = trim(line[...])
+        let trimmed = trim(line)
         if trimmed.isEmpty { return }
         if let comment = commentText(trimmed) {
             readDirective(comment, number: number)
@@ -238,7 +241,7 @@ private struct Parser {
         // The request is changed in place (`request?.…`): a copy taken for each line would copy
         // the URL or the header list every time, which is quadratic in a long file.
         guard let hasHeaders = request.map({ !$0.headers.isEmpty }) else { return }
-        let trimmed = trim(line[...])
+        let trimmed = trim(line)
         if trimmed.isEmpty {
             phase = .body
             return
@@ -290,7 +293,7 @@ private struct Parser {
             return
         }
         // An in-place body is trimmed: blank lines before it are not part of it.
-        if bodyLines.isEmpty, bodyParts.isEmpty, trim(line[...]).isEmpty { return }
+        if bodyLines.isEmpty, bodyParts.isEmpty, trim(line).isEmpty { return }
         if line.hasASCIIPrefix("<@") {
             let encoding = line.dropFirst(2).prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
             let rest = line.dropFirst(2 + encoding.count)
@@ -323,7 +326,7 @@ private struct Parser {
 
     /// After a handler: blank lines, comments and further handlers only.
     private mutating func readAfterHandler(_ line: String, number: Int) throws(HTTPFileError) {
-        let trimmed = trim(line[...])
+        let trimmed = trim(line)
         if trimmed.isEmpty || commentText(trimmed) != nil { return }
         if trimmed.hasASCIIPrefix("??") {
             try readAssertion(trimmed, number: number)
@@ -358,13 +361,16 @@ private struct Parser {
     /// mistake stops the file.
     private mutating func readAssertion(_ text: String, number: Int) throws(HTTPFileError) {
         do throws(ResponseAssertionError) {
-            if var known = assertions[text] {
+            if var known = firstAssertions.first(where: { $0.text == text })?.assertion ?? assertions[text] {
                 known.line = number
                 appendAssertion(known)
                 return
             }
             let assertion = try ResponseAssertion.parse(String(text.dropFirst(2)), line: number)
-            if assertions.count < 256, text.utf8.count <= 256 { assertions[text] = assertion }
+            if assertions.count < 256, text.utf8.count <= 256 {
+                assertions[text] = assertion
+                if firstAssertions.count < 8 { firstAssertions.append((text, assertion)) }
+            }
             appendAssertion(assertion)
         } catch {
             guard error.needsJavaScript else { throw HTTPFileError(line: number, reason: error.reason) }
@@ -460,6 +466,14 @@ private struct Parser {
 
     private func trim(_ text: Substring) -> String {
         text.trimmingBlanks()
+    }
+
+    /// A whole line without blanks around it: the line itself, uncopied, when it has none (most).
+    private func trim(_ line: String) -> String {
+        let utf8 = line.utf8
+        guard let first = utf8.first, let last = utf8.last else { return line }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return line }
+        return line[...].trimmingBlanks()
     }
 
     /// Method names that are never a URL on their own (`GET` alone is a request line missing its URL).
