@@ -2,14 +2,16 @@
 """Times whole commands run round-robin, so that a machine whose speed drifts during the run
 (other processes, frequency changes) slows every tool alike; hyperfine runs each command's
 batch one after the other, and on a shared machine its ratios between two ~10 ms commands
-wander by ±10% from run to run.
+wander by ±10% from run to run. Every other round runs the tools in the reverse order.
 
     interleave.py [--rounds N] [--warmup N] [--reference NAME] NAME=COMMAND [NAME=COMMAND ...]
 
 A NAME ending in '~' is a slow peer (HTTPie, xh): it runs in at most 30 of the rounds, spread
 evenly, and the '~' is dropped from its name. Standard output goes to /dev/null, as hyperfine's
-does; standard input is /dev/null. Prints each tool's mean and median wall time and the ratio of
-its median and mean to the reference's.
+does; standard input is /dev/null. Prints each tool's mean and median wall time, the ratio of
+its median and mean to the reference's, and the median of its ratios to the reference round by
+round ("paired"): a round's runs follow each other within a second or so, and so share most of
+the machine's drift, which the ratio of the medians of two tools does not cancel.
 """
 
 import argparse
@@ -46,29 +48,32 @@ def main():
     for spec in args.commands:
         name, _, command = spec.partition("=")
         slow = name.endswith("~")
-        tools.append({"name": name.rstrip("~"), "argv": shlex.split(command), "slow": slow, "times": []})
+        tools.append({"name": name.rstrip("~"), "argv": shlex.split(command), "slow": slow, "times": {}})
     if not any(t["name"] == args.reference for t in tools):
         sys.exit(f"interleave: no command named {args.reference}")
 
     devnull = os.open(os.devnull, os.O_RDWR)
     slow_every = max(1, args.rounds // SLOW_RUNS)
     for round_number in range(-args.warmup, args.rounds):
-        for tool in tools:
+        # Every other round runs the tools in the reverse order: none always runs first.
+        for tool in tools if round_number % 2 == 0 else reversed(tools):
             if tool["slow"] and (round_number < -2 or round_number % slow_every != 0):
                 continue
             elapsed = run_once(tool["argv"], devnull)
             if round_number >= 0:
-                tool["times"].append(elapsed)
+                tool["times"][round_number] = elapsed
 
     reference = next(t for t in tools if t["name"] == args.reference)
-    ref_median = statistics.median(reference["times"])
-    ref_mean = statistics.fmean(reference["times"])
-    print(f"{'tool':<11}{'runs':>5}{'mean':>10}{'median':>10}{'median ratio':>14}{'mean ratio':>12}")
+    ref_times = reference["times"]
+    ref_median = statistics.median(ref_times.values())
+    ref_mean = statistics.fmean(ref_times.values())
+    print(f"{'tool':<11}{'runs':>5}{'mean':>10}{'median':>10}{'median ratio':>14}{'mean ratio':>12}{'paired':>9}")
     for tool in tools:
         times = tool["times"]
-        mean, median = statistics.fmean(times), statistics.median(times)
+        mean, median = statistics.fmean(times.values()), statistics.median(times.values())
+        paired = statistics.median(elapsed / ref_times[r] for r, elapsed in times.items() if r in ref_times)
         print(f"{tool['name']:<11}{len(times):>5}{mean * 1000:>8.2f}ms{median * 1000:>8.2f}ms"
-              f"{median / ref_median:>13.2f}x{mean / ref_mean:>11.2f}x")
+              f"{median / ref_median:>13.2f}x{mean / ref_mean:>11.2f}x{paired:>8.2f}x")
 
 
 if __name__ == "__main__":
