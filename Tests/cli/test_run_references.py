@@ -153,3 +153,38 @@ POST {server.url}/login
     assert server.requests == []
     bad_line = run(["run", "-"], input=f"get {server.url}/a?t={{{{nobody.response.body.*}}}}\n".encode())
     assert bad_line.code == 2 and "stdin:1" in bad_line.err and server.requests == []
+
+
+def test_a_request_that_takes_a_value_is_checked_when_its_turn_comes(server, tmp_path):
+    # Its URL and headers are read before anything is sent (which request it needs); the rest of
+    # it, built with the value, is checked when it is about to go: a mistake of its own fails it
+    # alone then, at its request line, while the file's other requests are sent.
+    Api(server)
+    (tmp_path / "api.http").write_text(f"""### login
+# @name login
+POST {server.url}/login
+
+### needs
+GET {server.url}/needs
+Authorization: Bearer {{{{login.response.body.$.token}}}}
+Bad Name: x
+
+### other
+GET {server.url}/other
+""")
+    result = run(["run", str(tmp_path / "api.http"), "--keep-going"])
+    lines = records(result)
+    assert lines["login"]["exit"] == 0 and lines["other"]["exit"] == 0
+    assert lines["needs"]["exit"] == 2 and lines["needs"]["status"] is None
+    assert "api.http:6" in lines["needs"]["error"] and 'invalid header "Bad Name"' in lines["needs"]["error"]
+    assert sorted(r.target for r in server.requests) == ["/login", "/other"]
+    # The same mistake in a request that takes no value stops the file before anything is sent.
+    (tmp_path / "plain.http").write_text(f"""GET {server.url}/a
+
+###
+GET {server.url}/b
+Bad Name: x
+""")
+    server.requests.clear()
+    stopped = run(["run", str(tmp_path / "plain.http")])
+    assert stopped.code == 2 and "plain.http:4" in stopped.err and server.requests == []
