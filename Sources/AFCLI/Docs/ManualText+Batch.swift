@@ -126,7 +126,9 @@ extension ManualText {
                         + "ended; requests that take none still run in parallel under `--parallel`. NAME must be "
                         + "written before the request that refers to it (else the source is refused, exit status 2). "
                         + "When NAME failed, or the path selects nothing, the request that needed the value fails "
-                        + "alone with a message naming both, and is not sent (exit status 2)."),
+                        + "alone with a message naming both, and is not sent (exit status 2). Before the run, such a "
+                        + "request is checked only up to which earlier request it names; it is built whole, and a "
+                        + "mistake of its own found, when its turn comes."),
             ]),
         ManualSection(
             "REQUESTS ON STANDARD INPUT",
