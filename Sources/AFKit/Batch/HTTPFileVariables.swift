@@ -100,6 +100,7 @@ package struct HTTPFileVariables {
     package func expand(_ text: String, line: Int) throws(HTTPFileError) -> String {
         guard text.containsVariableOpening() else { return text }
         var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 32)
         var references = 0
         try expand(Array(text.utf8)[...], into: &result, references: &references, line: line, chain: [])
         return String(decoding: result, as: UTF8.self)
@@ -122,7 +123,12 @@ package struct HTTPFileVariables {
             while close + 1 < text.endIndex, !(text[close] == closing && text[close + 1] == closing) { close += 1 }
             guard close + 1 < text.endIndex else { break }
             result += text[copied..<index]
-            let reference = String(decoding: text[(index + 2)..<close], as: UTF8.self)[...].trimmingBlanks()
+            // Blanks around the name are not part of it (`{{ host }}`).
+            var start = index + 2
+            var end = close
+            while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+            while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+            let reference = String(decoding: text[start..<end], as: UTF8.self)
             references += 1
             guard references <= Self.maximumReferences else {
                 throw HTTPFileError(
