@@ -83,4 +83,44 @@ final class RequestReferenceTests: XCTestCase {
         XCTAssertEqual(try value("login.response.body.$.token", kept), "t-2")
         XCTAssertThrowsError(try value("login.response.body.$.id", kept))
     }
+
+    private func keepPage(_ body: String, in archive: ExchangeArchive) {
+        archive.keep(
+            ExchangeArchive.Record(
+                requestHeaders: [], requestBody: nil,
+                responseHead: ResponseHead(statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1", headers: []),
+                responseBody: Array(body.utf8), responseTruncated: false),
+            as: "page")
+    }
+
+    func testSingularAndOtherQueriesAndABodyThatIsNotJSON() throws {
+        let kept = archive()
+        // One value at most is found by a scan; other queries by the evaluator: the same values.
+        XCTAssertEqual(try value("login.response.body.$.roles[-1]", kept), "a")
+        XCTAssertEqual(try value("login.response.body.$..id", kept), "7")
+        XCTAssertEqual(try value("login.response.body.$['token','id']", kept), "t-1")
+        keepPage("<html>not JSON</html>", in: kept)
+        for text in ["page.response.body.$.x", "page.response.body.$..x"] {
+            XCTAssertThrowsError(try value(text, kept)) { error in
+                XCTAssertEqual(
+                    (error as? RequestReferenceError)?.reason, "{{\(text)}}: page's response body is not JSON")
+            }
+        }
+        // Text that is JSON but not an object: the scan reads it as the parser does.
+        keepPage(#" "just text" "#, in: kept)
+        XCTAssertEqual(try value("page.response.body.$", kept), "just text")
+        XCTAssertThrowsError(try value("page.response.body.$.x", kept))
+    }
+
+    func testAValueGivenIsKnownByItsTextUntilARecordIsKept() throws {
+        let kept = archive()
+        XCTAssertNil(kept.knownValue("login.response.body.$.token"))
+        XCTAssertEqual(try value("login.response.body.$.token", kept), "t-1")
+        XCTAssertEqual(kept.knownValue("login.response.body.$.token"), "t-1")
+        XCTAssertNil(kept.knownValue("login.response.body.$.id"))
+        // Any record kept may replace the one a value came from: every value is asked again.
+        keepPage("{}", in: kept)
+        XCTAssertNil(kept.knownValue("login.response.body.$.token"))
+        XCTAssertEqual(try value("login.response.body.$.token", kept), "t-1")
+    }
 }

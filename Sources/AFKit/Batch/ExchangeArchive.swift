@@ -19,9 +19,6 @@ package final class ExchangeArchive {
         package var responseBody: [UInt8]
         /// Whether `responseBody` is only the start of the body.
         package var responseTruncated: Bool
-        /// The response and request bodies parsed as JSON when they are JSON, once, when kept.
-        var responseDocument: JSONValue?
-        var requestDocument: JSONValue?
 
         package init(
             requestHeaders: [(name: String, value: String)], requestBody: [UInt8]?, responseHead: ResponseHead,
@@ -53,24 +50,14 @@ package final class ExchangeArchive {
     package init() {}
 
     /// Keeps the exchange of the request named `name` (a later one of the same name replaces it).
-    /// A JSON body is parsed now, once, for the many requests that may take values from it.
+    /// Its bodies are kept as bytes: a value is found in them when a request first asks for it
+    /// (most are the one value of a singular JSONPath, found by a scan), and then remembered.
     package func keep(_ record: Record, as name: String) {
-        var record = record
-        if !record.responseTruncated { record.responseDocument = Self.document(record.responseBody) }
-        record.requestDocument = record.requestBody.flatMap(Self.document)
         monitor.locked {
             records[name] = record
             given = [:]
             lastGiven = nil
         }
-    }
-
-    /// `bytes` parsed, when they hold one JSON object or array.
-    private static func document(_ bytes: [UInt8]) -> JSONValue? {
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        else { return nil }
-        return try? JSONParser.parse(bytes: bytes)
     }
 
     /// The value given before for the reference written `text`, if any: found without reading
@@ -112,7 +99,6 @@ package final class ExchangeArchive {
     /// The value `reference` names in `record`.
     private func value(of reference: RequestReference, in record: Record) throws(RequestReferenceError) -> String {
         let body: [UInt8]
-        let document: JSONValue?
         switch reference.side {
         case .response:
             if case .header(let name) = reference.part {
@@ -126,7 +112,6 @@ package final class ExchangeArchive {
                     "{{\(reference.text)}}: \(reference.name)'s response body is larger than \(Self.bodyLimit >> 20) MiB")
             }
             body = record.responseBody
-            document = record.responseDocument
         case .request:
             if case .header(let name) = reference.part {
                 guard let value = record.requestHeaders.last(where: { ASCIICase.equal($0.name, name) })?.value else {
@@ -139,13 +124,12 @@ package final class ExchangeArchive {
                     "{{\(reference.text)}}: \(reference.name)'s request body was streamed from a file, not kept")
             }
             body = requestBody
-            document = record.requestDocument
         }
         switch reference.part {
         case .wholeBody, .header:
             return String(decoding: body, as: UTF8.self)
         case .jsonPath(let path):
-            return try jsonValue(path, in: body, parsed: document, reference: reference)
+            return try jsonValue(path, in: body, reference: reference)
         case .xPath(let expression):
             let values: [String]
             do {
@@ -162,7 +146,7 @@ package final class ExchangeArchive {
 
     /// The first value `path` selects in the JSON `body`, as text.
     private func jsonValue(
-        _ path: String, in body: [UInt8], parsed: JSONValue?, reference: RequestReference
+        _ path: String, in body: [UInt8], reference: RequestReference
     ) throws(RequestReferenceError) -> String {
         let query: JSONPathQuery
         if let known = monitor.locked({ queries[path] }) {
@@ -175,27 +159,34 @@ package final class ExchangeArchive {
             }
             monitor.locked { queries[path] = query }
         }
-        let document: JSONValue
-        if let parsed {
-            document = parsed
+        func notJSON() -> RequestReferenceError {
+            RequestReferenceError("{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is not JSON")
+        }
+        let found: JSONValue?
+        if let steps = query.singularPath {
+            // One value at most (`$.token`): found by a scan of the body, without a tree of it.
+            do {
+                found = try JSONParser.value(at: steps, inBytes: body)
+            } catch {
+                throw notJSON()
+            }
         } else {
+            let document: JSONValue
             do {
                 document = try JSONParser.parse(bytes: body)
             } catch {
-                throw RequestReferenceError(
-                    "{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is not JSON")
+                throw notJSON()
+            }
+            do {
+                found = try query.values(in: document).first
+            } catch {
+                throw RequestReferenceError("{{\(reference.text)}}: \(error)")
             }
         }
-        let values: [JSONValue]
-        do {
-            values = try query.values(in: document)
-        } catch {
-            throw RequestReferenceError("{{\(reference.text)}}: \(error)")
-        }
-        guard let first = values.first else {
+        guard let found else {
             throw RequestReferenceError("{{\(reference.text)}}: \(path) selects nothing in \(reference.name)'s \(reference.side.rawValue) body")
         }
-        if case .string(let text) = first { return text }
-        return (try? JSONWriter.encodeToString(first)) ?? ""
+        if case .string(let text) = found { return text }
+        return (try? JSONWriter.encodeToString(found)) ?? ""
     }
 }
