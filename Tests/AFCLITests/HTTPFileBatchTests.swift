@@ -142,7 +142,7 @@ final class HTTPFileBatchTests: BatchTestCase {
             "\(path):4: expected a header (Name: value) or a blank line before the body")
         XCTAssertEqual(
             message { try self.load("GET :9/a\nBad Name: 1\n")[0].prepare() },
-            "\(path):1: invalid header \"Bad Name\": a name is letters, digits and !#$%&'*+-.^_`|~")
+            "\(path):2: invalid header \"Bad Name\": a name is letters, digits and !#$%&'*+-.^_`|~")
         XCTAssertEqual(
             message {
                 try BatchLoader.load(

@@ -187,8 +187,9 @@ def test_a_mistake_in_a_later_request_sends_nothing_at_all(server, tmp_path):
     (tmp_path / "body.json").write_text("{}")
     cases = {
         "undefined variable": ("GET {url}/c/{{{{nope}}}}\n", 10, "variable {{nope}} is not defined"),
-        "bad header name": ("GET {url}/c\nBad Name: x\n", 10, 'invalid header "Bad Name"'),
-        "NUL in a header": ("GET {url}/c\nX-A: a\0b\n", 10, "the value contains a NUL byte"),
+        # A header that cannot be sent is named at its own line.
+        "bad header name": ("GET {url}/c\nBad Name: x\n", 11, 'invalid header "Bad Name"'),
+        "NUL in a header": ("GET {url}/c\nX-A: a\0b\n", 11, "the value contains a NUL byte"),
         "missing body file": ("POST {url}/c\n\n< ./missing.json\n", 12, "missing.json"),
         "bad dynamic variable": ("GET {url}/c?n={{{{$randomInt 9 1}}}}\n", 10, "the minimum 9 is not less than"),
     }

@@ -158,7 +158,7 @@ POST {server.url}/login
 def test_a_request_that_takes_a_value_is_checked_when_its_turn_comes(server, tmp_path):
     # Its URL and headers are read before anything is sent (which request it needs); the rest of
     # it, built with the value, is checked when it is about to go: a mistake of its own fails it
-    # alone then, at its request line, while the file's other requests are sent.
+    # alone then, at its line, while the file's other requests are sent.
     Api(server)
     (tmp_path / "api.http").write_text(f"""### login
 # @name login
@@ -176,7 +176,7 @@ GET {server.url}/other
     lines = records(result)
     assert lines["login"]["exit"] == 0 and lines["other"]["exit"] == 0
     assert lines["needs"]["exit"] == 2 and lines["needs"]["status"] is None
-    assert "api.http:6" in lines["needs"]["error"] and 'invalid header "Bad Name"' in lines["needs"]["error"]
+    assert "api.http:8" in lines["needs"]["error"] and 'invalid header "Bad Name"' in lines["needs"]["error"]
     assert sorted(r.target for r in server.requests) == ["/login", "/other"]
     # The same mistake in a request that takes no value stops the file before anything is sent.
     (tmp_path / "plain.http").write_text(f"""GET {server.url}/a
@@ -187,4 +187,4 @@ Bad Name: x
 """)
     server.requests.clear()
     stopped = run(["run", str(tmp_path / "plain.http")])
-    assert stopped.code == 2 and "plain.http:4" in stopped.err and server.requests == []
+    assert stopped.code == 2 and "plain.http:5" in stopped.err and server.requests == []

@@ -53,15 +53,17 @@ package struct HTTPFileRequestBuilder {
 
     /// The first step of `prepare`. A check of a file stops after it when the request turns out
     /// to take values from earlier ones: with placeholders for those, the rest shows nothing.
+    /// A header that cannot be sent is an error at its own line.
     package func expandHead(_ request: HTTPFileRequest) throws(HTTPFileError) -> ExpandedHead {
         let url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
         headers.reserveCapacity(request.headers.count)
         for header in request.headers {
-            headers.append(
-                HeaderItem(
-                    name: try variables.expand(header.name, line: header.line),
-                    value: try variables.expand(header.value, line: header.line)))
+            let item = HeaderItem(
+                name: try variables.expand(header.name, line: header.line),
+                value: try variables.expand(header.value, line: header.line))
+            try located(header.line) { () throws(SerializationError) in try RequestSerializer.validate(item) }
+            headers.append(item)
         }
         return ExpandedHead(url: url, headers: headers)
     }

@@ -256,7 +256,7 @@ package enum RequestSerializer {
 
     /// Refuses header names that are not RFC 9110 tokens and values with line breaks or NUL,
     /// which would split or end the header block.
-    private static func validate(_ item: HeaderItem) throws(SerializationError) {
+    package static func validate(_ item: HeaderItem) throws(SerializationError) {
         guard !item.name.isEmpty, item.name.utf8.allSatisfy(isTokenByte) else {
             throw .invalidHeader(name: item.name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~")
         }
