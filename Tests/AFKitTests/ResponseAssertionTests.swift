@@ -88,9 +88,11 @@ final class ResponseAssertionTests: XCTestCase {
     }
 
     func testABodyThatIsNotJSONOrTooLargeFailsWithTheReason() throws {
-        let results = ResponseCheck.check([try parse("jsonpath $.a exists")], against: response(body: "<html>"))
-        XCTAssertEqual(results.first?.passed, false)
-        XCTAssertEqual(results.first?.problem, "the body is not JSON")
+        // Whether found by a scan (one value at most) or by the evaluator over a parsed body.
+        let results = ResponseCheck.check(
+            [try parse("jsonpath $.a exists"), try parse("jsonpath $..a exists")], against: response(body: "<html>"))
+        XCTAssertEqual(results.map(\.passed), [false, false])
+        XCTAssertEqual(results.map(\.problem), ["the body is not JSON", "the body is not JSON"])
         var large = response(body: "xxxx")
         large.bodyTruncated = true
         let cut = ResponseCheck.check([try parse("body includes x"), try parse("status == 200")], against: large)
