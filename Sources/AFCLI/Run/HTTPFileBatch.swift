@@ -105,14 +105,14 @@ enum HTTPFileBatch {
             references?.checkingRequest(index)
             do {
                 // A request that takes values from earlier ones (in its URL or headers) is not
-                // built here: with placeholders for them it would show nothing; it is checked
-                // when its turn comes.
+                // built here: those values are not known yet, and the request is built and
+                // checked with them when its turn comes.
                 let begun = try begin(request, path: path, context: context)
                 if references?.dependencies[index] == nil {
                     _ = try build(request, from: begun, path: path, context: context)
                 }
             } catch {
-                // Nor is one whose body takes them: what the values make of it is checked then.
+                // Nor is one whose body takes them: its mistakes are reported then.
                 guard let references, references.dependencies[index] != nil, !references.unknownName else { throw error }
             }
             references?.checked(index, name: request.name)

@@ -22,8 +22,7 @@ final class RequestReferences {
     private(set) var unknownName = false
     /// Texts read as references before, and what they are (nil: no reference): thousands of
     /// requests may take the same value.
-    private var parsed: [String: RequestReference?] = [:]
-    private var lastParsed: (text: String, reference: RequestReference?)?
+    private var parsed = TextMemo<RequestReference?>(limit: 1024)
 
     /// Whether the run's requests refer to others at all.
     var isUsed: Bool { !dependencies.isEmpty }
@@ -44,8 +43,8 @@ final class RequestReferences {
         checking = false
     }
 
-    /// The value of `reference`; while checking, an empty placeholder once the earlier request
-    /// it names is known.
+    /// The value of `reference`; while checking, the empty text once the earlier request it
+    /// names is known (its value comes only when the run goes).
     func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
         guard checking else { return try archive.value(of: reference) }
         guard let index = earlier[reference.name] else {
@@ -67,18 +66,11 @@ final class RequestReferences {
         return try value(of: reference)
     }
 
-    /// `text` read as a request reference, once; the last one read is remembered apart (most
-    /// requests that take a value take the same one).
+    /// `text` read as a request reference, once.
     private func reference(_ text: String) -> RequestReference? {
-        if let last = lastParsed, last.text == text { return last.reference }
-        let reference: RequestReference?
-        if let known = parsed[text] {
-            reference = known
-        } else {
-            reference = RequestReference(parsing: text)
-            if parsed.count < 1024, text.utf8.count <= 4096 { parsed[text] = reference }
-        }
-        lastParsed = (text, reference)
+        if let known = parsed.value(for: text) { return known }
+        let reference = RequestReference(parsing: text)
+        if text.utf8.count <= 4096 { parsed.remember(reference, for: text) }
         return reference
     }
 

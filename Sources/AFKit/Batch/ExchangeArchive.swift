@@ -35,11 +35,8 @@ package final class ExchangeArchive {
     private var records: [String: Record] = [:]
     /// The values already given, by reference text: thousands of requests may take the same
     /// value. Forgotten whenever a record is kept (it may replace one they came from).
-    private var given: [String: String] = [:]
-    /// The value `knownValue` found last, and the text it was found for.
-    private var lastGiven: (text: String, value: String)?
-    /// The most values remembered (each at most `givenLengthLimit` bytes).
-    private static let givenLimit = 1024
+    /// At most 1,024 of them, each at most `givenLengthLimit` bytes.
+    private var given = TextMemo<String>(limit: 1024)
     private static let givenLengthLimit = 4096
     /// Parsed JSONPath queries by their text: thousands of requests may take the same value.
     private var queries: [String: JSONPathQuery] = [:]
@@ -55,22 +52,14 @@ package final class ExchangeArchive {
     package func keep(_ record: Record, as name: String) {
         monitor.locked {
             records[name] = record
-            given = [:]
-            lastGiven = nil
+            given.removeAll()
         }
     }
 
     /// The value given before for the reference written `text`, if any: found without reading
-    /// the reference. The last one found is remembered apart: most requests that take a value
-    /// take the same one (`{{login.response.body.$.token}}`), and comparing the text costs
-    /// less than hashing it.
+    /// the reference.
     package func knownValue(_ text: String) -> String? {
-        monitor.locked {
-            if let last = lastGiven, last.text == text { return last.value }
-            guard let value = given[text] else { return nil }
-            lastGiven = (text, value)
-            return value
-        }
+        monitor.locked { given.value(for: text) }
     }
 
     /// The value `reference` names, as text: a JSON string's text, other JSON compact, a header's
@@ -78,7 +67,7 @@ package final class ExchangeArchive {
     package func value(of reference: RequestReference) throws(RequestReferenceError) -> String {
         // A value given before is answered without a copy of the record it came from.
         let (found, known) = monitor.locked { () -> (Record?, String?) in
-            if let known = given[reference.text] { return (nil, known) }
+            if let known = given.value(for: reference.text) { return (nil, known) }
             return (records[reference.name], nil)
         }
         if let known { return known }
@@ -88,10 +77,7 @@ package final class ExchangeArchive {
         }
         let value = try value(of: reference, in: record)
         if value.utf8.count <= Self.givenLengthLimit {
-            monitor.locked {
-                guard given.count < Self.givenLimit else { return }
-                given[reference.text] = value
-            }
+            monitor.locked { given.remember(value, for: reference.text) }
         }
         return value
     }

@@ -86,10 +86,7 @@ private struct Parser {
     var bodyParts: [HTTPFileBodyPart] = []
     /// `??` lines already read, by their text: test files repeat the same few checks
     /// (`?? status == 200`) in request after request.
-    var assertions: [String: ResponseAssertion] = [:]
-    /// The first few of them, compared before the dictionary is asked: a comparison of texts of
-    /// other lengths costs less than hashing the line.
-    var firstAssertions: [(text: String, assertion: ResponseAssertion)] = []
+    var assertions = TextMemo<ResponseAssertion>(limit: 256)
 
     /// Reads one line (without its end) in the current phase.
     mutating func read(_ line: String, number: Int) throws(HTTPFileError) {
@@ -361,16 +358,13 @@ private struct Parser {
     /// mistake stops the file.
     private mutating func readAssertion(_ text: String, number: Int) throws(HTTPFileError) {
         do throws(ResponseAssertionError) {
-            if var known = firstAssertions.first(where: { $0.text == text })?.assertion ?? assertions[text] {
+            if var known = assertions.value(for: text) {
                 known.line = number
                 appendAssertion(known)
                 return
             }
             let assertion = try ResponseAssertion.parse(String(text.dropFirst(2)), line: number)
-            if assertions.count < 256, text.utf8.count <= 256 {
-                assertions[text] = assertion
-                if firstAssertions.count < 8 { firstAssertions.append((text, assertion)) }
-            }
+            if text.utf8.count <= 256 { assertions.remember(assertion, for: text) }
             appendAssertion(assertion)
         } catch {
             guard error.needsJavaScript else { throw HTTPFileError(line: number, reason: error.reason) }

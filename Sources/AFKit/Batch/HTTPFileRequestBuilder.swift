@@ -52,18 +52,16 @@ package struct HTTPFileRequestBuilder {
     }
 
     /// The first step of `prepare`. A check of a file stops after it when the request turns out
-    /// to take values from earlier ones: with placeholders for those, the rest shows nothing.
-    /// A header that cannot be sent is an error at its own line.
+    /// to take values from earlier ones, which are not known before the run.
     package func expandHead(_ request: HTTPFileRequest) throws(HTTPFileError) -> ExpandedHead {
         let url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
         headers.reserveCapacity(request.headers.count)
         for header in request.headers {
-            let item = HeaderItem(
-                name: try variables.expand(header.name, line: header.line),
-                value: try variables.expand(header.value, line: header.line))
-            try located(header.line) { () throws(SerializationError) in try RequestSerializer.validate(item) }
-            headers.append(item)
+            headers.append(
+                HeaderItem(
+                    name: try variables.expand(header.name, line: header.line),
+                    value: try variables.expand(header.value, line: header.line)))
         }
         return ExpandedHead(url: url, headers: headers)
     }
@@ -125,7 +123,7 @@ package struct HTTPFileRequestBuilder {
             : try makeBody(
                 request.body, lineBreak: isMultipart ? "\r\n" : "\n",
                 joinsFormLines: HTTPFileRequestConventions.isForm(contentType))
-        return try located(request.line) { () throws(SerializationError) in
+        return try located(request, head) { () throws(SerializationError) in
             let made = try RequestURL.makeFinal(from: url, baseURL: baseURL)
             var spec = RequestSpec(method: request.method, url: made.url, headers: headers, credentials: credentials)
             spec.urlIsFinal = made.isFinal
@@ -241,6 +239,26 @@ package struct HTTPFileRequestBuilder {
         do {
             return try body()
         } catch {
+            throw HTTPFileError(line: line, reason: error.description)
+        }
+    }
+
+    /// `located` at the request's line, or at the header's own line for a header the serializer
+    /// refuses (found by its name among those written).
+    private func located<T>(
+        _ request: HTTPFileRequest, _ head: ExpandedHead, _ body: () throws(SerializationError) -> T
+    ) throws(HTTPFileError) -> T {
+        do {
+            return try body()
+        } catch {
+            var line = request.line
+            if case .invalidHeader(let name, _) = error,
+                let index = head.headers.firstIndex(where: { header in
+                    header.name == name && (try? RequestSerializer.validate(header)) == nil
+                })
+            {
+                line = request.headers[index].line
+            }
             throw HTTPFileError(line: line, reason: error.description)
         }
     }

@@ -77,8 +77,9 @@ extension JSONPathQuery {
     }
 
     /// The steps of a query of name and index child segments alone (`$.items[0].id`), which
-    /// selects one value at most; nil for any other query.
-    package var singularPath: [JSONPathElement]? {
+    /// selects one value at most; nil for any other query. Worked out once, when it is parsed
+    /// (`singularPath`).
+    static func singularPath(of segments: [JSONPathSegment]) -> [JSONPathElement]? {
         var path: [JSONPathElement] = []
         for segment in segments {
             guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
@@ -94,10 +95,10 @@ extension JSONPathQuery {
     /// What a query of name and index child segments alone selects: the one value it reaches,
     /// or none; nil when the query is not of that kind.
     private func singularValue(in document: JSONValue) -> [JSONValue]? {
+        guard let singularPath else { return nil }
         var current = document
-        for segment in segments {
-            guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
-            switch (segment.selectors[0], current) {
+        for step in singularPath {
+            switch (step, current) {
             case (.name(let name), .object(let members)):
                 // Names compare scalar by scalar (RFC 9535 §2.3.1.2), which UTF-8 bytes do alike.
                 guard let member = members.first(where: { $0.key.utf8.elementsEqual(name.utf8) }) else { return [] }
@@ -106,10 +107,8 @@ extension JSONPathQuery {
                 let position = index < 0 ? elements.count + index : index
                 guard position >= 0, position < elements.count else { return [] }
                 current = elements[position]
-            case (.name, _), (.index, _):
-                return []
             default:
-                return nil
+                return []
             }
         }
         return [current]

@@ -4,6 +4,7 @@ extension JSONPathQuery {
         var parser = JSONPathParser(text: text, limits: limits)
         self.text = text
         segments = try parser.parseQuery()
+        singularPath = Self.singularPath(of: segments)
     }
 }
 

@@ -6,6 +6,10 @@ package struct JSONPathQuery: Sendable {
     package let text: String
     /// The segments after the root identifier, in order.
     package let segments: [JSONPathSegment]
+    /// The steps of a query of single name and index child segments (`$.items[0].id`), which
+    /// selects one value at most; nil for any other query. Such a query is walked, or found by a
+    /// scan of a JSON text (`JSONParser.value(at:inBytes:)`), without the evaluator.
+    package let singularPath: [JSONPathElement]?
 }
 
 extension JSONPathQuery: Equatable {
@@ -59,13 +63,7 @@ package struct JSONPathFilterQuery: Sendable {
 
     /// Whether the query is a singular query: only single name or index child segments.
     package var isSingular: Bool {
-        segments.allSatisfy { segment in
-            guard !segment.isDescendant, segment.selectors.count == 1 else { return false }
-            switch segment.selectors[0] {
-            case .name, .index: return true
-            default: return false
-            }
-        }
+        JSONPathQuery.singularPath(of: segments) != nil
     }
 }
 

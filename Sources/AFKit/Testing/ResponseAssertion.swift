@@ -66,7 +66,6 @@ package struct ResponseAssertion: Equatable, Sendable {
         let expected: String?
         let text: String
         let query: JSONPathQuery?
-        let singularPath: [JSONPathElement]?
         let unquotedExpected: String
         let expectedNumber: Double?
 
@@ -82,7 +81,6 @@ package struct ResponseAssertion: Equatable, Sendable {
             case .body(let path?): query = try? JSONPathQuery(parsing: path.hasPrefix("$") ? path : "$." + path)
             default: query = nil
             }
-            singularPath = query?.singularPath
         }
     }
 
@@ -95,9 +93,6 @@ package struct ResponseAssertion: Equatable, Sendable {
     /// The JSONPath of a `jsonpath` or `body PATH` field, parsed once; nil for other fields
     /// (and for a path that does not parse, which the check then reports).
     package var query: JSONPathQuery? { definition.query }
-    /// The query's steps when it selects one value at most (`$.items[0].id`): found by a scan of
-    /// the body instead of a parse of all of it.
-    var singularPath: [JSONPathElement]? { definition.singularPath }
     /// The expected value without the quotes around it (`"text"` or `'text'`), as written
     /// otherwise; "" when there is none. Worked out once: thousands of responses may be checked.
     var unquotedExpected: String { definition.unquotedExpected }

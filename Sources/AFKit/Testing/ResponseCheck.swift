@@ -61,9 +61,7 @@ package enum ResponseCheck {
         return assertions.map { assertion in
             let actual: Actual
             do throws(Unreadable) {
-                actual = try value(
-                    of: assertion.field, parsedQuery: assertion.query, singularPath: assertion.singularPath,
-                    in: response, json: &parsedBody)
+                actual = try value(of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
             } catch {
                 return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
             }
@@ -81,8 +79,8 @@ package enum ResponseCheck {
 
     /// The field's actual value.
     static func value(
-        of field: ResponseAssertion.Field, parsedQuery: JSONPathQuery? = nil, singularPath: [JSONPathElement]? = nil,
-        in response: CheckedResponse, json: inout Result<JSONValue, JSONParseError>?
+        of field: ResponseAssertion.Field, parsedQuery: JSONPathQuery? = nil, in response: CheckedResponse,
+        json: inout Result<JSONValue, JSONParseError>?
     ) throws(Unreadable) -> Actual {
         switch field {
         case .status:
@@ -93,10 +91,9 @@ package enum ResponseCheck {
             guard let metrics = response.metrics else { return .number(0) }
             return .number((seconds(phase, metrics) * 1000).rounded())
         case .body(let path?):
-            return try query(
-                path.hasPrefix("$") ? path : "$." + path, parsed: parsedQuery, singularPath, response, &json)
+            return try query(path.hasPrefix("$") ? path : "$." + path, parsed: parsedQuery, response, &json)
         case .jsonPath(let path):
-            return try query(path, parsed: parsedQuery, singularPath, response, &json)
+            return try query(path, parsed: parsedQuery, response, &json)
         case .body(nil):
             try requireWhole(response)
             return .text(String(decoding: response.body, as: UTF8.self))
@@ -117,14 +114,14 @@ package enum ResponseCheck {
     }
 
     /// The first value `path` selects in the JSON body; `.missing` when it selects nothing.
-    /// A query that selects one value at most (`singularPath`) finds it with a scan of the body
-    /// unless an earlier assertion parsed it already.
+    /// A query that selects one value at most (its `singularPath`) finds it with a scan of the
+    /// body unless an earlier assertion parsed it already.
     private static func query(
-        _ path: String, parsed: JSONPathQuery?, _ singularPath: [JSONPathElement]?, _ response: CheckedResponse,
+        _ path: String, parsed: JSONPathQuery?, _ response: CheckedResponse,
         _ json: inout Result<JSONValue, JSONParseError>?
     ) throws(Unreadable) -> Actual {
         try requireWhole(response)
-        if let singularPath, json == nil {
+        if let singularPath = parsed?.singularPath, json == nil {
             do {
                 return try JSONParser.value(at: singularPath, inBytes: response.body).map(Actual.json) ?? .missing
             } catch {
