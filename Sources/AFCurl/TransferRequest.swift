@@ -4,28 +4,81 @@ import CCurlShim
 /// authentication round trip.
 package struct TransferRequest {
     /// The method token, sent as typed (`GET`, `POST`, `PROPFIND`…).
-    package var method: String
+    package var method: String {
+        get { storage.fields.method }
+        _modify {
+            makeUnique()
+            yield &storage.fields.method
+        }
+    }
     /// The absolute `http://` or `https://` URL.
-    package var url: String
+    package var url: String {
+        get { storage.fields.url }
+        _modify {
+            makeUnique()
+            yield &storage.fields.url
+        }
+    }
     /// Header lines in curl's syntax: `Name: value` sends, `Name:` suppresses one of curl's own
     /// headers, `Name;` sends the header with an empty value.
-    package var headerLines: [String]
+    package var headerLines: [String] {
+        get { storage.fields.headerLines }
+        _modify {
+            makeUnique()
+            yield &storage.fields.headerLines
+        }
+    }
     /// The body libcurl pulls, or nil for none.
-    package var body: BodySource?
+    package var body: BodySource? {
+        get { storage.fields.body }
+        _modify {
+            makeUnique()
+            yield &storage.fields.body
+        }
+    }
     /// Connection, proxy, protocol and authentication settings.
-    package var options: TransferOptions
+    package var options: TransferOptions {
+        get { storage.fields.options }
+        _modify {
+            makeUnique()
+            yield &storage.fields.options
+        }
+    }
     /// The request target sent instead of the URL's path (`*` for `OPTIONS *`); nil for the URL's.
-    package var requestTarget: String?
+    package var requestTarget: String? {
+        get { storage.fields.requestTarget }
+        _modify {
+            makeUnique()
+            yield &storage.fields.requestTarget
+        }
+    }
 
     package init(
         method: String, url: String, headerLines: [String] = [], body: BodySource? = nil,
         options: TransferOptions = TransferOptions()
     ) {
-        self.method = method
-        self.url = url
-        self.headerLines = headerLines
-        self.body = body
-        self.options = options
+        storage = SharedFields(Fields(
+            method: method, url: url, headerLines: headerLines, body: body, options: options))
+    }
+
+    // MARK: - Storage
+
+    /// Every field, in one object: a request is handed to the engine, its lane and the easy handle, so a copy costs one reference count, and a change to a shared copy copies the fields first.
+    private var storage: SharedFields<Fields>
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields themselves, which `storage` holds.
+    private struct Fields {
+        var method: String
+        var url: String
+        var headerLines: [String]
+        var body: BodySource? = nil
+        var options: TransferOptions
+        var requestTarget: String? = nil
     }
 }
 

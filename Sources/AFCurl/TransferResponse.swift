@@ -1,16 +1,48 @@
 /// The status line and header fields of one final (non-1xx) response, exactly as received.
+/// A value type whose fields share one object until changed: a head is handed through every
+/// layer, into results, outcomes and reports, so a copy costs one reference count.
 package struct ResponseHead: Sendable {
     /// The status code, e.g. 200.
-    package var statusCode: Int
+    package var statusCode: Int {
+        get { storage.fields.statusCode }
+        _modify {
+            makeUnique()
+            yield &storage.fields.statusCode
+        }
+    }
     /// The reason phrase as sent ("OK"); empty for HTTP/2 and HTTP/3, which have none.
-    package var reasonPhrase: String
+    package var reasonPhrase: String {
+        get { storage.fields.reasonPhrase }
+        _modify {
+            makeUnique()
+            yield &storage.fields.reasonPhrase
+        }
+    }
     /// The protocol token of the status line: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
-    package var httpVersion: String
+    package var httpVersion: String {
+        get { storage.fields.httpVersion }
+        _modify {
+            makeUnique()
+            yield &storage.fields.httpVersion
+        }
+    }
     /// The header fields, decoded when read.
-    package var fields: HeaderFields
+    package var fields: HeaderFields {
+        get { storage.fields.fields }
+        _modify {
+            makeUnique()
+            yield &storage.fields.fields
+        }
+    }
     /// A content or transfer coding libcurl could not decode, so the body is as received (the
     /// transport sets it; nil for every other head).
-    package var keptCoding: KeptCoding?
+    package var keptCoding: KeptCoding? {
+        get { storage.fields.keptCoding }
+        _modify {
+            makeUnique()
+            yield &storage.fields.keptCoding
+        }
+    }
 
     package init(
         statusCode: Int, reasonPhrase: String, httpVersion: String,
@@ -22,10 +54,25 @@ package struct ResponseHead: Sendable {
     }
 
     package init(statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields) {
-        self.statusCode = statusCode
-        self.reasonPhrase = reasonPhrase
-        self.httpVersion = httpVersion
-        self.fields = fields
+        storage = SharedFields(Fields(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion, fields: fields))
+    }
+
+    /// Every field, in one object; a change to a shared copy copies the fields first.
+    private var storage: SharedFields<Fields>
+
+    /// Gives this value its own storage before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields themselves, which `storage` holds.
+    private struct Fields {
+        var statusCode: Int
+        var reasonPhrase: String
+        var httpVersion: String
+        var fields: HeaderFields
+        var keptCoding: KeptCoding?
     }
 
     /// Header fields in the order received; repeated names stay separate. Each read decodes them
