@@ -36,11 +36,17 @@ STATIC_CXX = $(firstword $(filter /%,$(shell clang -print-file-name=libstdc++.a 
 # runs against, checks them; in the release build each access to a class's stored property or a
 # global paid a call into the runtime (about 60 a request of a batch, 2.6 % of its instructions
 # and 5 % of its CPU time).
+# mimalloc (Debian's libmimalloc, when installed) serves every malloc of the process, libcurl's
+# and OpenSSL's included: in a batch, buffers and results allocated on one thread and freed on
+# another made glibc's allocator take its arenas' locks; with mimalloc 2,000 GETs at
+# --parallel 50 take about 11 % less CPU and time, for about 0.2 ms more at start (one more
+# library to load) and under 1 MiB more peak RSS.
+MIMALLOC = $(firstword $(filter /%,$(shell gcc -print-file-name=libmimalloc.so 2>/dev/null)))
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath $(if $(STATIC_CXX),-Xlinker -L$(STATIC_CXX_DIR)) \
 	-Xswiftc -enforce-exclusivity=unchecked \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xclang-linker -Xswiftc -no-pie -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xlinker --no-export-dynamic -Xswiftc -use-ld=lld \
+	-Xlinker --no-export-dynamic $(if $(MIMALLOC),-Xlinker -lmimalloc) -Xswiftc -use-ld=lld \
 	-Xlinker --symbol-ordering-file=scripts/hot-functions.order -Xlinker --no-warn-symbol-ordering
 DEBUG_BIN = .build/debug/afcli
 RELEASE_BIN = .build/release/afcli
