@@ -3,6 +3,7 @@ response envelope (--envelope), run as a user would, with Debian's openssl as th
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import time
@@ -238,8 +239,20 @@ def test_decrypt_command_with_text_output(server):
     assert (shown.code, shown.stdout, shown.stderr) == (0, b"PLAIN WORDS\n", b"")
 
 
+def sealed_against(data, wrong_key):
+    """`openssl(data)` that `wrong_key` cannot open: openssl salts each encryption at random, and
+    about once in 256 a wrong key still yields valid padding, so openssl succeeds with garbage."""
+    for _ in range(20):
+        sealed = openssl(data)
+        check = subprocess.run(shlex.split(DECRYPT), input=sealed, capture_output=True,
+                               env={**os.environ, "KEY": wrong_key})
+        if check.returncode != 0:
+            return sealed
+    raise AssertionError("every ciphertext opened with the wrong key")
+
+
 def test_failing_decrypt_command(server):
-    serve(server, openssl(b'{"a":1}'))
+    serve(server, sealed_against(b'{"a":1}', "wrong key"))
     result = run(["get", f"{server.url}/x", "--decrypt-cmd", DECRYPT], env={"KEY": "wrong key"})
     assert result.code == 1
     assert result.stderr.startswith(b"afcli: error: the decrypt command failed with exit status 1\n")
