@@ -12,7 +12,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var nameLookup: Double {
         get { storage.fields.nameLookup }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.nameLookup
         }
     }
@@ -20,7 +20,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var connect: Double {
         get { storage.fields.connect }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.connect
         }
     }
@@ -28,7 +28,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var appConnect: Double {
         get { storage.fields.appConnect }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.appConnect
         }
     }
@@ -36,7 +36,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var preTransfer: Double {
         get { storage.fields.preTransfer }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.preTransfer
         }
     }
@@ -44,7 +44,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var startTransfer: Double {
         get { storage.fields.startTransfer }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.startTransfer
         }
     }
@@ -52,7 +52,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var total: Double {
         get { storage.fields.total }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.total
         }
     }
@@ -61,7 +61,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var redirect: Double {
         get { storage.fields.redirect }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.redirect
         }
     }
@@ -70,7 +70,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var queue: Double {
         get { storage.fields.queue }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.queue
         }
     }
@@ -78,7 +78,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var newConnections: Int {
         get { storage.fields.newConnections }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.newConnections
         }
     }
@@ -86,14 +86,14 @@ package struct TransferMetrics: Equatable, Sendable {
     package var remoteAddress: String? {
         get { storage.fields.remoteAddress }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.remoteAddress
         }
     }
     package var remotePort: Int? {
         get { storage.fields.remotePort }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.remotePort
         }
     }
@@ -101,14 +101,14 @@ package struct TransferMetrics: Equatable, Sendable {
     package var localAddress: String? {
         get { storage.fields.localAddress }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.localAddress
         }
     }
     package var localPort: Int? {
         get { storage.fields.localPort }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.localPort
         }
     }
@@ -116,14 +116,14 @@ package struct TransferMetrics: Equatable, Sendable {
     package var headerBytes: Int64 {
         get { storage.fields.headerBytes }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.headerBytes
         }
     }
     package var requestBytes: Int64 {
         get { storage.fields.requestBytes }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.requestBytes
         }
     }
@@ -131,14 +131,14 @@ package struct TransferMetrics: Equatable, Sendable {
     package var bodyBytesReceived: Int64 {
         get { storage.fields.bodyBytesReceived }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.bodyBytesReceived
         }
     }
     package var bodyBytesSent: Int64 {
         get { storage.fields.bodyBytesSent }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.bodyBytesSent
         }
     }
@@ -146,14 +146,14 @@ package struct TransferMetrics: Equatable, Sendable {
     package var downloadSpeed: Int64 {
         get { storage.fields.downloadSpeed }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.downloadSpeed
         }
     }
     package var uploadSpeed: Int64 {
         get { storage.fields.uploadSpeed }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.uploadSpeed
         }
     }
@@ -162,7 +162,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var startDate: Double {
         get { storage.fields.startDate }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.startDate
         }
     }
@@ -170,7 +170,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var httpVersionCode: Int {
         get { storage.fields.httpVersionCode }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.httpVersionCode
         }
     }
@@ -178,7 +178,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var scheme: String? {
         get { storage.fields.scheme }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.scheme
         }
     }
@@ -186,7 +186,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var contentType: String? {
         get { storage.fields.contentType }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.contentType
         }
     }
@@ -194,7 +194,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var effectiveURL: String? {
         get { storage.fields.effectiveURL }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.effectiveURL
         }
     }
@@ -202,7 +202,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var method: String? {
         get { storage.fields.method }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.method
         }
     }
@@ -210,7 +210,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var responseCode: Int {
         get { storage.fields.responseCode }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.responseCode
         }
     }
@@ -219,7 +219,7 @@ package struct TransferMetrics: Equatable, Sendable {
     package var answeredFromCache: Bool {
         get { storage.fields.answeredFromCache }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.answeredFromCache
         }
     }
@@ -238,11 +238,6 @@ package struct TransferMetrics: Equatable, Sendable {
 
     /// The storage of metrics not yet read, shared by all of them (a change copies it first).
     private static let none = SharedFields(Fields())
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     private struct Fields: Equatable {

@@ -4,81 +4,28 @@ import CCurlShim
 /// authentication round trip.
 package struct TransferRequest {
     /// The method token, sent as typed (`GET`, `POST`, `PROPFIND`…).
-    package var method: String {
-        get { storage.fields.method }
-        _modify {
-            makeUnique()
-            yield &storage.fields.method
-        }
-    }
+    package var method: String
     /// The absolute `http://` or `https://` URL.
-    package var url: String {
-        get { storage.fields.url }
-        _modify {
-            makeUnique()
-            yield &storage.fields.url
-        }
-    }
+    package var url: String
     /// Header lines in curl's syntax: `Name: value` sends, `Name:` suppresses one of curl's own
     /// headers, `Name;` sends the header with an empty value.
-    package var headerLines: [String] {
-        get { storage.fields.headerLines }
-        _modify {
-            makeUnique()
-            yield &storage.fields.headerLines
-        }
-    }
+    package var headerLines: [String]
     /// The body libcurl pulls, or nil for none.
-    package var body: BodySource? {
-        get { storage.fields.body }
-        _modify {
-            makeUnique()
-            yield &storage.fields.body
-        }
-    }
+    package var body: BodySource?
     /// Connection, proxy, protocol and authentication settings.
-    package var options: TransferOptions {
-        get { storage.fields.options }
-        _modify {
-            makeUnique()
-            yield &storage.fields.options
-        }
-    }
+    package var options: TransferOptions
     /// The request target sent instead of the URL's path (`*` for `OPTIONS *`); nil for the URL's.
-    package var requestTarget: String? {
-        get { storage.fields.requestTarget }
-        _modify {
-            makeUnique()
-            yield &storage.fields.requestTarget
-        }
-    }
+    package var requestTarget: String?
 
     package init(
         method: String, url: String, headerLines: [String] = [], body: BodySource? = nil,
         options: TransferOptions = TransferOptions()
     ) {
-        storage = SharedFields(Fields(
-            method: method, url: url, headerLines: headerLines, body: body, options: options))
-    }
-
-    // MARK: - Storage
-
-    /// Every field, in one object: a request is handed to the engine, its lane and the easy handle, so a copy costs one reference count, and a change to a shared copy copies the fields first.
-    private var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
-
-    /// The fields themselves, which `storage` holds.
-    private struct Fields {
-        var method: String
-        var url: String
-        var headerLines: [String]
-        var body: BodySource? = nil
-        var options: TransferOptions
-        var requestTarget: String? = nil
+        self.method = method
+        self.url = url
+        self.headerLines = headerLines
+        self.body = body
+        self.options = options
     }
 }
 
@@ -89,7 +36,7 @@ package struct TransferOptions: Sendable {
     package var connectTimeout: Double? {
         get { storage.fields.connectTimeout }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.connectTimeout
         }
     }
@@ -97,7 +44,7 @@ package struct TransferOptions: Sendable {
     package var totalTimeout: Double? {
         get { storage.fields.totalTimeout }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.totalTimeout
         }
     }
@@ -106,7 +53,7 @@ package struct TransferOptions: Sendable {
     package var idleTimeout: Double? {
         get { storage.fields.idleTimeout }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.idleTimeout
         }
     }
@@ -114,7 +61,7 @@ package struct TransferOptions: Sendable {
     package var limits: ResponseLimits {
         get { storage.fields.limits }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.limits
         }
     }
@@ -123,7 +70,7 @@ package struct TransferOptions: Sendable {
     package var proxy: String? {
         get { storage.fields.proxy }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.proxy
         }
     }
@@ -131,7 +78,7 @@ package struct TransferOptions: Sendable {
     package var noProxy: String? {
         get { storage.fields.noProxy }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.noProxy
         }
     }
@@ -139,7 +86,7 @@ package struct TransferOptions: Sendable {
     package var httpVersion: HTTPVersionPreference {
         get { storage.fields.httpVersion }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.httpVersion
         }
     }
@@ -148,7 +95,7 @@ package struct TransferOptions: Sendable {
     package var acceptEncoding: String? {
         get { storage.fields.acceptEncoding }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.acceptEncoding
         }
     }
@@ -156,7 +103,7 @@ package struct TransferOptions: Sendable {
     package var digestCredentials: DigestCredentials? {
         get { storage.fields.digestCredentials }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.digestCredentials
         }
     }
@@ -164,7 +111,7 @@ package struct TransferOptions: Sendable {
     package var tls: TLSOptions {
         get { storage.fields.tls }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.tls
         }
     }
@@ -172,7 +119,7 @@ package struct TransferOptions: Sendable {
     package var reportsRequestHeads: Bool {
         get { storage.fields.reportsRequestHeads }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.reportsRequestHeads
         }
     }
@@ -180,7 +127,7 @@ package struct TransferOptions: Sendable {
     package var resolve: [String] {
         get { storage.fields.resolve }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.resolve
         }
     }
@@ -188,7 +135,7 @@ package struct TransferOptions: Sendable {
     package var network: NetworkOptions {
         get { storage.fields.network }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.network
         }
     }
@@ -197,7 +144,7 @@ package struct TransferOptions: Sendable {
     package var cookieEngine: Bool {
         get { storage.fields.cookieEngine }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.cookieEngine
         }
     }
@@ -206,7 +153,7 @@ package struct TransferOptions: Sendable {
     package var netrcFile: String? {
         get { storage.fields.netrcFile }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.netrcFile
         }
     }
@@ -230,11 +177,6 @@ package struct TransferOptions: Sendable {
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
     fileprivate var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     fileprivate struct Fields {

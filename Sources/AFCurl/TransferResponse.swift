@@ -6,7 +6,7 @@ package struct ResponseHead: Sendable {
     package var statusCode: Int {
         get { storage.fields.statusCode }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.statusCode
         }
     }
@@ -14,7 +14,7 @@ package struct ResponseHead: Sendable {
     package var reasonPhrase: String {
         get { storage.fields.reasonPhrase }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.reasonPhrase
         }
     }
@@ -22,7 +22,7 @@ package struct ResponseHead: Sendable {
     package var httpVersion: String {
         get { storage.fields.httpVersion }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.httpVersion
         }
     }
@@ -30,7 +30,7 @@ package struct ResponseHead: Sendable {
     package var fields: HeaderFields {
         get { storage.fields.fields }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.fields
         }
     }
@@ -39,7 +39,7 @@ package struct ResponseHead: Sendable {
     package var keptCoding: KeptCoding? {
         get { storage.fields.keptCoding }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.keptCoding
         }
     }
@@ -60,11 +60,6 @@ package struct ResponseHead: Sendable {
 
     /// Every field, in one object; a change to a shared copy copies the fields first.
     private var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     private struct Fields {
@@ -100,7 +95,7 @@ package struct TransferOutcome: Sendable {
     package var statusCode: Int {
         get { storage.fields.statusCode }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.statusCode
         }
     }
@@ -108,7 +103,7 @@ package struct TransferOutcome: Sendable {
     package var effectiveURL: String {
         get { storage.fields.effectiveURL }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.effectiveURL
         }
     }
@@ -116,7 +111,7 @@ package struct TransferOutcome: Sendable {
     package var redirectURL: String? {
         get { storage.fields.redirectURL }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.redirectURL
         }
     }
@@ -124,7 +119,7 @@ package struct TransferOutcome: Sendable {
     package var httpVersion: String {
         get { storage.fields.httpVersion }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.httpVersion
         }
     }
@@ -132,7 +127,7 @@ package struct TransferOutcome: Sendable {
     package var primaryIP: String? {
         get { storage.fields.primaryIP }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.primaryIP
         }
     }
@@ -140,7 +135,7 @@ package struct TransferOutcome: Sendable {
     package var primaryPort: Int? {
         get { storage.fields.primaryPort }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.primaryPort
         }
     }
@@ -148,7 +143,7 @@ package struct TransferOutcome: Sendable {
     package var bytesDownloaded: Int64 {
         get { storage.fields.bytesDownloaded }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.bytesDownloaded
         }
     }
@@ -156,7 +151,7 @@ package struct TransferOutcome: Sendable {
     package var bytesUploaded: Int64 {
         get { storage.fields.bytesUploaded }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.bytesUploaded
         }
     }
@@ -164,7 +159,7 @@ package struct TransferOutcome: Sendable {
     package var totalTime: Double {
         get { storage.fields.totalTime }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.totalTime
         }
     }
@@ -172,7 +167,7 @@ package struct TransferOutcome: Sendable {
     package var head: ResponseHead? {
         get { storage.fields.head }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.head
         }
     }
@@ -180,7 +175,7 @@ package struct TransferOutcome: Sendable {
     package var metrics: TransferMetrics {
         get { storage.fields.metrics }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.metrics
         }
     }
@@ -202,11 +197,6 @@ package struct TransferOutcome: Sendable {
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
     private var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     private struct Fields {

@@ -18,7 +18,7 @@ package struct Settings: Equatable, Sendable {
     package var request: Request {
         get { storage.fields.request }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.request
         }
     }
@@ -26,7 +26,7 @@ package struct Settings: Equatable, Sendable {
     package var environment: Environment {
         get { storage.fields.environment }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.environment
         }
     }
@@ -34,7 +34,7 @@ package struct Settings: Equatable, Sendable {
     package var transfer: Transfer {
         get { storage.fields.transfer }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.transfer
         }
     }
@@ -42,7 +42,7 @@ package struct Settings: Equatable, Sendable {
     package var tls: TLS {
         get { storage.fields.tls }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.tls
         }
     }
@@ -50,7 +50,7 @@ package struct Settings: Equatable, Sendable {
     package var session: Session {
         get { storage.fields.session }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.session
         }
     }
@@ -58,7 +58,7 @@ package struct Settings: Equatable, Sendable {
     package var pipeline: Pipeline {
         get { storage.fields.pipeline }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.pipeline
         }
     }
@@ -66,7 +66,7 @@ package struct Settings: Equatable, Sendable {
     package var output: Output {
         get { storage.fields.output }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.output
         }
     }
@@ -74,7 +74,7 @@ package struct Settings: Equatable, Sendable {
     package var run: Run {
         get { storage.fields.run }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.run
         }
     }
@@ -82,7 +82,7 @@ package struct Settings: Equatable, Sendable {
     package var download: Download {
         get { storage.fields.download }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.download
         }
     }
@@ -90,7 +90,7 @@ package struct Settings: Equatable, Sendable {
     package var retry: Retry {
         get { storage.fields.retry }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.retry
         }
     }
@@ -98,7 +98,7 @@ package struct Settings: Equatable, Sendable {
     package var reachability: Reachability {
         get { storage.fields.reachability }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.reachability
         }
     }
@@ -106,7 +106,7 @@ package struct Settings: Equatable, Sendable {
     package var showHelp: Bool {
         get { storage.fields.showHelp }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.showHelp
         }
     }
@@ -114,7 +114,7 @@ package struct Settings: Equatable, Sendable {
     package var showVersion: Bool {
         get { storage.fields.showVersion }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.showVersion
         }
     }
@@ -131,11 +131,6 @@ package struct Settings: Equatable, Sendable {
     /// Every group, in one object: a run hands its settings to each request it prepares, and a
     /// copy costs one reference count that way; the parser's changes copy a shared object first.
     private var storage = SharedFields(Groups())
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The groups themselves, which `storage` holds.
     private struct Groups: Equatable {

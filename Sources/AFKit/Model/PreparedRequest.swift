@@ -9,7 +9,7 @@ package struct PreparedRequest {
     package var method: String {
         get { storage.fields.method }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.method
         }
     }
@@ -17,7 +17,7 @@ package struct PreparedRequest {
     package var url: String {
         get { storage.fields.url }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.url
         }
     }
@@ -25,7 +25,7 @@ package struct PreparedRequest {
     package var headers: [HTTPField] {
         get { storage.fields.headers }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.headers
         }
     }
@@ -33,7 +33,7 @@ package struct PreparedRequest {
     package var removedHeaders: [String] {
         get { storage.fields.removedHeaders }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.removedHeaders
         }
     }
@@ -41,7 +41,7 @@ package struct PreparedRequest {
     package var body: BodySource? {
         get { storage.fields.body }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.body
         }
     }
@@ -50,7 +50,7 @@ package struct PreparedRequest {
     package var bodyBytes: [UInt8]? {
         get { storage.fields.bodyBytes }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.bodyBytes
         }
     }
@@ -59,7 +59,7 @@ package struct PreparedRequest {
     package var plainBodyDigest: String? {
         get { storage.fields.plainBodyDigest }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.plainBodyDigest
         }
     }
@@ -67,7 +67,7 @@ package struct PreparedRequest {
     package var digestCredentials: (user: String, password: String)? {
         get { storage.fields.digestCredentials }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.digestCredentials
         }
     }
@@ -75,7 +75,7 @@ package struct PreparedRequest {
     package var challengeScheme: ChallengeScheme {
         get { storage.fields.challengeScheme }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.challengeScheme
         }
     }
@@ -84,7 +84,7 @@ package struct PreparedRequest {
     package var requestTarget: String? {
         get { storage.fields.requestTarget }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.requestTarget
         }
     }
@@ -114,11 +114,6 @@ package struct PreparedRequest {
     /// exchange and its report, and a copy of it costs one reference count that way; a change to
     /// a shared copy copies the fields first.
     private var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     private struct Fields {

@@ -7,7 +7,7 @@ package struct TransferSettings: Sendable {
     package var follow: Bool {
         get { storage.fields.follow }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.follow
         }
     }
@@ -15,7 +15,7 @@ package struct TransferSettings: Sendable {
     package var maxRedirects: Int {
         get { storage.fields.maxRedirects }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.maxRedirects
         }
     }
@@ -23,7 +23,7 @@ package struct TransferSettings: Sendable {
     package var connectTimeout: Double? {
         get { storage.fields.connectTimeout }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.connectTimeout
         }
     }
@@ -31,7 +31,7 @@ package struct TransferSettings: Sendable {
     package var totalTimeout: Double? {
         get { storage.fields.totalTimeout }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.totalTimeout
         }
     }
@@ -39,7 +39,7 @@ package struct TransferSettings: Sendable {
     package var idleTimeout: Double? {
         get { storage.fields.idleTimeout }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.idleTimeout
         }
     }
@@ -47,7 +47,7 @@ package struct TransferSettings: Sendable {
     package var limits: ResponseLimits {
         get { storage.fields.limits }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.limits
         }
     }
@@ -57,7 +57,7 @@ package struct TransferSettings: Sendable {
     package var proxies: [ProxySetting] {
         get { storage.fields.proxies }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.proxies
         }
     }
@@ -65,7 +65,7 @@ package struct TransferSettings: Sendable {
     package var noProxy: String? {
         get { storage.fields.noProxy }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.noProxy
         }
     }
@@ -73,7 +73,7 @@ package struct TransferSettings: Sendable {
     package var httpVersion: HTTPVersionPreference {
         get { storage.fields.httpVersion }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.httpVersion
         }
     }
@@ -82,7 +82,7 @@ package struct TransferSettings: Sendable {
     package var acceptEncoding: String? {
         get { storage.fields.acceptEncoding }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.acceptEncoding
         }
     }
@@ -90,7 +90,7 @@ package struct TransferSettings: Sendable {
     package var tls: TLSOptions {
         get { storage.fields.tls }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.tls
         }
     }
@@ -98,7 +98,7 @@ package struct TransferSettings: Sendable {
     package var verbose: Bool {
         get { storage.fields.verbose }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.verbose
         }
     }
@@ -106,7 +106,7 @@ package struct TransferSettings: Sendable {
     package var resolve: [String] {
         get { storage.fields.resolve }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.resolve
         }
     }
@@ -115,7 +115,7 @@ package struct TransferSettings: Sendable {
     package var network: NetworkOptions {
         get { storage.fields.network }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.network
         }
     }
@@ -123,7 +123,7 @@ package struct TransferSettings: Sendable {
     package var cookies: CookieSettings? {
         get { storage.fields.cookies }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.cookies
         }
     }
@@ -131,7 +131,7 @@ package struct TransferSettings: Sendable {
     package var netrcFile: String? {
         get { storage.fields.netrcFile }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.netrcFile
         }
     }
@@ -140,7 +140,7 @@ package struct TransferSettings: Sendable {
     package var locationTrusted: Bool {
         get { storage.fields.locationTrusted }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.locationTrusted
         }
     }
@@ -163,11 +163,6 @@ package struct TransferSettings: Sendable {
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
     fileprivate var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     fileprivate struct Fields {
@@ -331,7 +326,7 @@ package struct HTTPClientResult: Sendable {
     package var head: ResponseHead {
         get { storage.fields.head }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.head
         }
     }
@@ -339,7 +334,7 @@ package struct HTTPClientResult: Sendable {
     package var outcome: TransferOutcome {
         get { storage.fields.outcome }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.outcome
         }
     }
@@ -347,7 +342,7 @@ package struct HTTPClientResult: Sendable {
     package var url: String {
         get { storage.fields.url }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.url
         }
     }
@@ -355,7 +350,7 @@ package struct HTTPClientResult: Sendable {
     package var method: String {
         get { storage.fields.method }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.method
         }
     }
@@ -363,7 +358,7 @@ package struct HTTPClientResult: Sendable {
     package var redirectCount: Int {
         get { storage.fields.redirectCount }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.redirectCount
         }
     }
@@ -371,7 +366,7 @@ package struct HTTPClientResult: Sendable {
     package var totalTime: Double {
         get { storage.fields.totalTime }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.totalTime
         }
     }
@@ -379,7 +374,7 @@ package struct HTTPClientResult: Sendable {
     package var cookieLines: [String] {
         get { storage.fields.cookieLines }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.cookieLines
         }
     }
@@ -387,7 +382,7 @@ package struct HTTPClientResult: Sendable {
     package var cookiesChanged: Bool {
         get { storage.fields.cookiesChanged }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.cookiesChanged
         }
     }
@@ -396,7 +391,7 @@ package struct HTTPClientResult: Sendable {
     package var hopMetrics: [TransferMetrics] {
         get { storage.fields.hopMetrics }
         _modify {
-            makeUnique()
+            SharedFields.makeUnique(&storage)
             yield &storage.fields.hopMetrics
         }
     }
@@ -420,11 +415,6 @@ package struct HTTPClientResult: Sendable {
     /// Every field, in one object: a copy of the value costs one reference count, and a change
     /// to a shared copy copies the fields first.
     private var storage: SharedFields<Fields>
-
-    /// Gives this value its own storage before a change.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
 
     /// The fields themselves, which `storage` holds.
     private struct Fields {
