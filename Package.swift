@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim,
-// CFileShim, CDeflateShim, CSQLiteShim, CDigestShim, CAllocator. A file may import only the modules its target lists here
-// (scripts/check-layers, the first step of `make test`).
+// CFileShim, CDeflateShim, CSQLiteShim, CDigestShim, CAllocator. A file may import only the
+// modules its target lists here (scripts/check-layers, the first step of `make test`).
 // The executable alone also links CProcessArguments.
 let package = Package(
     name: "afcli",
@@ -39,9 +39,10 @@ let package = Package(
             name: "CAllocator",
             linkerSettings: [
                 .unsafeFlags(
-                    ["malloc", "free", "calloc", "realloc", "reallocarray", "malloc_usable_size", "memalign",
-                     "aligned_alloc", "posix_memalign", "valloc", "pvalloc"]
-                        .flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
+                    [
+                        "malloc", "free", "calloc", "realloc", "reallocarray", "malloc_usable_size", "memalign",
+                        "aligned_alloc", "posix_memalign", "valloc", "pvalloc",
+                    ].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
             ]
         ),
         // Hands argv to the Swift runtime so it need not parse /proc/self/maps (executable only).
@@ -49,7 +50,9 @@ let package = Package(
         .target(name: "AFCurl", dependencies: ["CCurlShim"]),
         .target(
             name: "AFKit",
-            dependencies: ["AFCurl", "CXMLShim", "CFileShim", "CDeflateShim", "CSQLiteShim", "CDigestShim", "CAllocator"]),
+            dependencies: [
+                "AFCurl", "CXMLShim", "CFileShim", "CDeflateShim", "CSQLiteShim", "CDigestShim", "CAllocator",
+            ]),
         .target(name: "AFCLI", dependencies: ["AFKit"]),
         .executableTarget(name: "afcli", dependencies: ["AFCLI", "CProcessArguments"]),
         // The fuzz harnesses are plain functions, built with everything else so they keep
@@ -57,7 +60,8 @@ let package = Package(
         .target(name: "AFFuzzHarnesses", dependencies: ["AFCLI", "AFKit", "AFCurl"], path: "Tests/Fuzz/Harnesses"),
         .testTarget(name: "AFCurlTests", dependencies: ["AFCurl", "CCurlShim"]),
         // Fixtures/ holds data the tests read by path (the AWS SigV4 vectors botocore computed).
-        .testTarget(name: "AFKitTests", dependencies: ["AFKit", "AFCurl", "CCurlShim", "CAllocator"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AFKitTests", dependencies: ["AFKit", "AFCurl", "CCurlShim", "CAllocator"], exclude: ["Fixtures"]),
         .testTarget(name: "AFCLITests", dependencies: ["AFCLI", "AFKit"]),
         // Replays the committed seed corpus through every harness (Tests/Fuzz/corpus/<harness>/).
         .testTarget(name: "AFFuzzTests", dependencies: ["AFFuzzHarnesses"], path: "Tests/Fuzz/CorpusTests"),

@@ -24,7 +24,7 @@ final class ProcessAllocatorTests: XCTestCase {
         let owns = unsafeBitCast(
             try XCTUnwrap(dlsym(handle, "mi_is_in_heap_region")), to: (@convention(c) (UnsafeRawPointer?) -> Bool).self)
         let new = malloc(48)
-        let old = __libc_malloc_for_tests(48)
+        let old = glibcMalloc(48)
         XCTAssertTrue(owns(new), "a block made after the switch is mimalloc's")
         XCTAssertFalse(owns(old))
         free(new)
@@ -35,7 +35,7 @@ final class ProcessAllocatorTests: XCTestCase {
     /// was before it) are measured and freed by glibc, and grown into mimalloc, their bytes kept.
     func testBlocksFromBeforeTheSwitchStayUsable() throws {
         try switchToMimalloc()
-        let old = try XCTUnwrap(__libc_malloc_for_tests(100))
+        let old = try XCTUnwrap(glibcMalloc(100))
         memset(old, 0x5A, 100)
         XCTAssertGreaterThanOrEqual(usableSize(old), 100)
         let grown = try XCTUnwrap(realloc(old, 10_000)).assumingMemoryBound(to: UInt8.self)
@@ -43,9 +43,9 @@ final class ProcessAllocatorTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(usableSize(grown), 10_000)
         free(grown)
 
-        let other = try XCTUnwrap(__libc_malloc_for_tests(64))
+        let other = try XCTUnwrap(glibcMalloc(64))
         free(other)
-        let shrunk = try XCTUnwrap(__libc_malloc_for_tests(64))
+        let shrunk = try XCTUnwrap(glibcMalloc(64))
         XCTAssertNil(realloc(shrunk, 0), "realloc to 0 frees, as glibc's does")
     }
 
@@ -120,7 +120,7 @@ private func usableSize(_ block: UnsafeMutableRawPointer?) -> Int {
 }
 
 /// glibc's own malloc, bypassing the process's: a block as every block was before the switch.
-private func __libc_malloc_for_tests(_ size: Int) -> UnsafeMutableRawPointer? {
+private func glibcMalloc(_ size: Int) -> UnsafeMutableRawPointer? {
     typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__libc_malloc") else { return nil }
     return unsafeBitCast(symbol, to: Malloc.self)(size)
