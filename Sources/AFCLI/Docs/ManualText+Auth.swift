@@ -48,7 +48,9 @@ extension ManualText {
                             + "AFCLI_URL and AFCLI_BODY_SHA256 (of the body as sent) in its environment, and adds each "
                             + "`Name: value` line it prints, replacing a header of the same name. A command that fails "
                             + "or prints anything else stops that request before anything is sent (exit 2). It runs "
-                            + "before `--aws-sigv4`."
+                            + "before `--aws-sigv4`. With `--follow` both run again for a redirect to the same "
+                            + "origin, and what they set is dropped on a redirect to another (see SESSIONS, "
+                            + "COOKIES AND NETRC)."
                     ),
                 ]),
             ]),

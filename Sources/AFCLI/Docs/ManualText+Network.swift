@@ -137,6 +137,11 @@ extension ManualText {
                 .paragraph(
                     "With `--follow`, Authorization and Cookie headers and digest credentials are dropped when a "
                         + "redirect leads to another scheme, host or port, unless `--location-trusted` is given. "
+                        + "What `--auth-cmd` printed and what `--aws-sigv4` signed (its X-Amz-* headers and "
+                        + "Authorization) belong to the URL they were made for: a redirect to another origin "
+                        + "drops them, and one to the same origin (or any, with `--location-trusted`) runs the "
+                        + "command again and signs again for the new URL; a command that fails then fails the "
+                        + "request (exit 2). "
                         + "Cookies from a session or cookie jar always go only to their own domain, and netrc is "
                         + "looked up for each host a redirect leads to."),
             ]),

@@ -17,13 +17,17 @@ enum AuthStages {
             prepared.headers.removeAll { $0.name.lowercased() == "authorization" }
             prepared.headers.append(HTTPField(name: "Authorization", value: OAuth2Engine.placeholder))
         }
-        if let command = options.request.authStages.command { try AuthCommand(command: command).apply(to: &prepared) }
+        let command = options.request.authStages.command.map(AuthCommand.init(command:))
+        var signer: AWSSigV4Stage?
         if let scope = options.request.authStages.awsSigV4 {
             var environment: [String: String] = [:]
             for name in awsVariables { if let value = getenv(name) { environment[name] = String(cString: value) } }
             let credentials = try AWSSigV4Stage.credentials(auth: options.request.auth, environment: environment)
-            try AWSSigV4Stage(scope: scope, credentials: credentials).apply(to: &prepared)
+            signer = try AWSSigV4Stage(scope: scope, credentials: credentials)
         }
+        guard command != nil || signer != nil else { return }
+        // Kept with the request, so that a redirect runs them again for its URL.
+        try RequestAuthentication.apply(RequestAuthentication(command: command, signer: signer), to: &prepared)
     }
 
     /// What `--curl` redacts of the stages' headers: a session token from the environment.

@@ -89,6 +89,16 @@ package struct PreparedRequest {
         }
     }
 
+    /// The stages that authenticated the request for its URL (`--auth-cmd`, `--aws-sigv4`), run
+    /// again for a redirect's; nil when none did.
+    package var authentication: RequestAuthentication? {
+        get { storage.fields.authentication }
+        _modify {
+            SharedFields.makeUnique(&storage)
+            yield &storage.fields.authentication
+        }
+    }
+
     /// The URI the request is for, as reports name it: `url`, or for an asterisk-form `OPTIONS *`
     /// the origin alone (`http://host:port`, no path), the target URI RFC 9110 reconstructs for it;
     /// `http://host:port/` would be a request for the path `/`, and `…/*` one for the path `/*`.
@@ -127,6 +137,7 @@ package struct PreparedRequest {
         var digestCredentials: (user: String, password: String)?
         var challengeScheme: ChallengeScheme = .digest
         var requestTarget: String? = nil
+        var authentication: RequestAuthentication? = nil
     }
 }
 

@@ -57,6 +57,8 @@ package enum RedirectPolicy {
     /// The request to send to `target` after a `status` redirect of `request`; rewinds the body
     /// when it is resent. `trusted` (`--location-trusted`) keeps `Authorization`, `Cookie` and
     /// digest credentials on a cross-origin hop; `Host` goes regardless, since it names the old origin.
+    /// The headers of the request's authentication stages go on every hop; the stages run again
+    /// for `target` when it has the same origin, or any origin with `trusted`, and may throw.
     package static func follow(
         _ request: PreparedRequest, status: Int, to target: String, trusted: Bool = false
     ) throws -> PreparedRequest {
@@ -76,13 +78,22 @@ package enum RedirectPolicy {
                 throw HTTPClientError.cannotResendBody(status: status, underlying: error)
             }
         }
-        if !isSameOrigin(request.url, target) {
+        let sameOrigin = isSameOrigin(request.url, target)
+        if !sameOrigin {
             if trusted {
                 next.headers.removeAll { ASCIICase.equal($0.name, "host") }
             } else {
                 next.headers.removeAll { originHeaders.contains(ASCIICase.lowercased($0.name)) }
                 next.digestCredentials = nil
             }
+        }
+        // What `--auth-cmd` and `--aws-sigv4` set was made for the old URL: it goes, and the
+        // stages run again for the new one where credentials may follow (the same origin, or
+        // any with `trusted`).
+        if let authentication = request.authentication {
+            authentication.removingHeaders(from: &next)
+            next.authentication = nil
+            if sameOrigin || trusted { try RequestAuthentication.apply(authentication, to: &next) }
         }
         return next
     }
