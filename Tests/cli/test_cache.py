@@ -162,7 +162,7 @@ def test_set_cookie_is_stored_and_shown_but_never_applied(server, cache, tmp_pat
     session = tmp_path / "s.json"
     jar = tmp_path / "jar.txt"
     cache.run("--cache", server.url + "/c")
-    hit = cache.run("--cache", "--print=hm", "--session", str(session), "--cookie-jar", str(jar),
+    hit = cache.run("--cache", "--print=hm", "--show-secrets", "--session", str(session), "--cookie-jar", str(jar),
                     server.url + "/c", at=1)
     assert hit.code == 0 and "cache: hit" in hit.out and "Set-Cookie: session=fromserver" in hit.out, hit
     # A replayed Set-Cookie reaches neither the session nor the jar.

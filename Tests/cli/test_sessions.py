@@ -191,14 +191,16 @@ def test_netrc_is_used_without_credentials_and_shown_by_verbose(server, config, 
     env = {**config, "NETRC": str(netrc)}
     result = run(["-v", server.url], env=env)
     assert server.requests[0].header("Authorization") == "Basic bnU6bnA="
-    assert "Authorization: Basic bnU6bnA=" in result.out
+    assert "Authorization: Basic <redacted>" in result.out and "bnU6bnA=" not in result.out
     assert result.err == ""
+    result = run(["-v", "--show-secrets", server.url], env=env)
+    assert "Authorization: Basic bnU6bnA=" in result.out
     run(["-a", "me:pw", server.url], env=env)
-    assert server.requests[1].header("Authorization") == "Basic bWU6cHc="
+    assert server.requests[2].header("Authorization") == "Basic bWU6cHc="
     run(["--ignore-netrc", server.url], env=env)
-    assert server.requests[2].header("Authorization") is None
-    run([f"http://localhost:{server.port}/"], env=env)
     assert server.requests[3].header("Authorization") is None
+    run([f"http://localhost:{server.port}/"], env=env)
+    assert server.requests[4].header("Authorization") is None
 
 
 def test_netrc_from_home_and_never_written_into_a_session(server, config, tmp_path):

@@ -19,7 +19,8 @@ extension ManualText {
                             + "UNSIGNED-PAYLOAD); a file is read once in chunks to hash it and rewound, never held in "
                             + "memory; standard input longer than 64 KiB cannot be read twice (exit 2: send it as "
                             + "`@FILE`). `--offline` and `-v` show the signed headers, `--curl` shows them as `--header` "
-                            + "lines, X-Amz-Security-Token redacted unless `--show-secrets`."
+                            + "lines, X-Amz-Security-Token redacted unless `--show-secrets`; `-v` and a run's reports "
+                            + "show the Authorization header's signature as <redacted> too."
                     ),
                     (
                         "-A ntlm, -A negotiate",
@@ -48,7 +49,8 @@ extension ManualText {
                             + "AFCLI_URL and AFCLI_BODY_SHA256 (of the body as sent) in its environment, and adds each "
                             + "`Name: value` line it prints, replacing a header of the same name. A command that fails "
                             + "or prints anything else stops that request before anything is sent (exit 2). It runs "
-                            + "before `--aws-sigv4`. With `--follow` both run again for a redirect to the same "
+                            + "before `--aws-sigv4`. `-v` and a run's reports show the values it printed as "
+                            + "<redacted> unless `--show-secrets`. With `--follow` both run again for a redirect to the same "
                             + "origin, and what they set is dropped on a redirect to another (see SESSIONS, "
                             + "COOKIES AND NETRC)."
                     ),

@@ -39,6 +39,19 @@ extension ManualText {
                         + "in one document) or `har` (HAR 1.2 with per-phase timings, headers but no bodies). Report "
                         + "files are created 0600 before anything is sent, replaced if they exist, and never written "
                         + "through a symbolic link."),
+                .paragraph(
+                    "Reports are kept as CI artifacts and shown in merge requests, so they hold no credentials: "
+                        + "by one rule, the rule `-v` follows too, the value of a header is shown as <redacted> "
+                        + "when the header is Authorization or Proxy-Authorization (its scheme kept: `Basic "
+                        + "<redacted>`), X-Amz-Security-Token, one whose name looks secret (with token, key, "
+                        + "secret, auth, password, session or signature in it), one `--auth-cmd` printed, or one "
+                        + "the environment sets to a secret-looking value; in Cookie and Set-Cookie each cookie "
+                        + "keeps its name and attributes and loses its value (`sid=<redacted>; Path=/`). The HAR "
+                        + "entries keep every header's name, as Chrome's sanitised HAR export does, and list the "
+                        + "cookies sent (the run's cookie engine's among them) and set; the JUnit report's curl "
+                        + "command hides them the same way, and a `--user` password. The json and tap reports "
+                        + "show no headers. `--show-secrets` on the `afcli run` command line (or in "
+                        + "default_options) shows them all."),
             ]),
     ]
 }

@@ -40,7 +40,6 @@ enum OAuth2Stage {
         guard options.request.authType == .oauth2 || options.request.authStages.oauth2TokenURL != nil else {
             return engine
         }
-        return OAuth2Engine(
-            wrapping: engine, client: try client(options, keeper: keeper), showsSecrets: options.request.showSecrets)
+        return OAuth2Engine(wrapping: engine, client: try client(options, keeper: keeper))
     }
 }

@@ -13,7 +13,8 @@ extension OptionTable {
                 + "AWS_SECRET_ACCESS_KEY with AWS_SESSION_TOKEN (sent as X-Amz-Security-Token) from the "
                 + "environment. The signature is made last, over the headers and body as sent (after "
                 + "--encrypt-cmd and --compress); a streamed file is read once to hash it, never held in memory. "
-                + "--offline, -v and --curl show the signed headers.",
+                + "--offline, -v and --curl show the signed headers; -v shows the signature and "
+                + "X-Amz-Security-Token as <redacted>, --curl the token, unless --show-secrets.",
             apply: { values, text in
                 values.request.authStages.awsSigV4 = try OptionValueParser.nonEmpty(
                     text ?? "", what: "a provider scope")

@@ -131,10 +131,15 @@ package enum OptionTable {
             apply: { values, _ in values.request.curl = true },
             reset: { $0.request.curl = false }),
         OptionSpec(
-            long: "show-secrets", scope: [.request, .config], group: .request, help: "show secrets in --curl output",
-            description: "Show the secrets that --curl otherwise prints as <redacted>: a password asked for on "
-                + "the terminal, and a session's stored headers, credentials and cookies. What is typed on the "
-                + "command line is always shown as typed.",
+            long: "show-secrets", scope: [.request, .run, .config], group: .request,
+            help: "show secrets in -v, --curl and reports",
+            description: "Show the secrets afcli otherwise prints as <redacted>. In --curl output: a password "
+                + "asked for on the terminal, and a session's stored headers, credentials and cookies (what is "
+                + "typed on the command line is always shown as typed there). In -v's heads and the --report "
+                + "files of a run: the values of Authorization, Proxy-Authorization, X-Amz-Security-Token, "
+                + "headers whose names look secret (token, key, secret, auth, password, session, signature), "
+                + "the headers --auth-cmd printed and the environment's secret headers, and the value of every "
+                + "cookie in Cookie and Set-Cookie.",
             apply: { values, _ in values.request.showSecrets = true },
             reset: { $0.request.showSecrets = false }),
     ]
@@ -183,7 +188,9 @@ package enum OptionTable {
             help: "print the request as well as the response",
             description: "Print the request headers and body before the response headers and body, and the "
                 + "metrics after them, like --print=HBhbm; with --follow, every hop and its metrics. An explicit "
-                + "--print, --headers or --body takes precedence.",
+                + "--print, --headers or --body takes precedence. The values of credential headers (Authorization, "
+                + "X-Amz-Security-Token, what --auth-cmd printed, names that look secret) and of cookies in the "
+                + "printed heads are shown as <redacted> unless --show-secrets is given.",
             apply: { values, _ in values.output.verbose = true },
             reset: { $0.output.verbose = false }),
         printSwitch(

@@ -43,6 +43,8 @@ final class ExchangeReporter: RunReporter {
         upload = prepareUpload(&request.prepared)
         self.request = request.prepared
         let delegate = PrintingDelegate(printer: printer)
+        delegate.redaction = HeaderRedaction(
+            revealing: options.request.showSecrets, request: request.prepared, profile: options.environment.profile)
         delegate.upload = upload
         delegate.notesHSTSUpgrades = options.output.verbose
         // Validation and the metrics count the body's bytes, so they read the body to its end.
@@ -146,18 +148,20 @@ final class PrintingDelegate: HTTPClientDelegate {
     var readsWholeBody = false
     /// Whether an HSTS upgrade is noted on standard error (`-v`).
     var notesHSTSUpgrades = false
+    /// What the printed heads hide (`--show-secrets` shows it).
+    var redaction = HeaderRedaction()
 
     init(printer: ExchangePrinter) {
         self.printer = printer
     }
 
     func willSend(hop: Int, request: SentRequest) throws {
-        try printer.requestWillBeSent(rawHead: request.rawHead, method: request.method, hop: hop)
+        try printer.requestWillBeSent(rawHead: request.rawHead.map(redaction.head), method: request.method, hop: hop)
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
         upload?.responseStarted()
-        try printer.responseHead(head, isFinal: isFinal)
+        try printer.responseHead(redaction.responseHead(head), isFinal: isFinal)
     }
 
     func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {

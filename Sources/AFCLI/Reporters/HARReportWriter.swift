@@ -30,8 +30,12 @@ final class HARReportWriter: RunReportWriter {
         JSONWriter.writeString(line.url, into: &out)
         out += Array(",\"httpVersion\":".utf8)
         JSONWriter.writeString(line.httpVersion ?? "HTTP/1.1", into: &out)
-        out += Array(",\"cookies\":[],\"headers\":".utf8)
-        Self.write(record.requestHeaders.map { ($0.name, $0.value) }, into: &out)
+        let redaction = record.redaction
+        let requestHeaders = record.requestHeaders.map { ($0.name, $0.value) }
+        out += Array(",\"cookies\":".utf8)
+        Self.write(redaction.cookies(requestHeaders, setByResponse: false), into: &out)
+        out += Array(",\"headers\":".utf8)
+        Self.write(requestHeaders.map { ($0.0, redaction.value(name: $0.0, value: $0.1)) }, into: &out)
         out += Array(",\"queryString\":".utf8)
         Self.write(Self.query(of: line.url), into: &out)
         out += Array(",\"headersSize\":-1,\"bodySize\":\(record.requestBodySize ?? -1)},\"response\":{".utf8)
@@ -39,8 +43,11 @@ final class HARReportWriter: RunReportWriter {
         JSONWriter.writeString(head.shownReasonPhrase, into: &out)
         out += Array(",\"httpVersion\":".utf8)
         JSONWriter.writeString(head.httpVersion, into: &out)
-        out += Array(",\"cookies\":[],\"headers\":".utf8)
-        Self.write(head.headers.map { ($0.name, $0.value) }, into: &out)
+        let responseHeaders = head.headers
+        out += Array(",\"cookies\":".utf8)
+        Self.write(redaction.cookies(responseHeaders, setByResponse: true), into: &out)
+        out += Array(",\"headers\":".utf8)
+        Self.write(responseHeaders.map { ($0.name, redaction.value(name: $0.name, value: $0.value)) }, into: &out)
         out += Array(",\"content\":{\"size\":\(line.bytes),\"mimeType\":".utf8)
         JSONWriter.writeString(head.value(for: "Content-Type") ?? "", into: &out)
         out += Array("},\"redirectURL\":".utf8)

@@ -98,11 +98,15 @@ final class RunLineReporter: RunReporter {
         guard !reports.isEmpty else { return }
         var record = RunRecord(line: line, origin: running.entry.origin)
         record.responseHead = recorder.finalHead
+        let options = running.options.values
+        record.redaction = HeaderRedaction(
+            revealing: options.request.showSecrets, request: running.request, profile: options.environment.profile)
         if let request = running.request {
             record.requestHeaders = request.headers
             record.requestBodySize = request.bodyBytes.map { Int64($0.count) } ?? request.body?.length.map(Int64.init)
             let settings = running.settings ?? TransferSettings()
-            record.curlCommand = { (try? CurlCommand(request: request, options: settings))?.shellLine }
+            let secrets = CurlSecrets(redaction: record.redaction)
+            record.curlCommand = { (try? CurlCommand(request: request, options: settings, secrets: secrets))?.shellLine }
         }
         try tell(record)
     }

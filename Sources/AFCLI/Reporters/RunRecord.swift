@@ -14,8 +14,11 @@ struct RunRecord {
     var requestBodySize: Int64?
     /// The final response's head; nil when none arrived.
     var responseHead: ResponseHead?
-    /// The curl command line that sends the request, made when a report asks for it.
+    /// The curl command line that sends the request, its credentials hidden by `redaction`,
+    /// made when a report asks for it.
     var curlCommand: () -> String? = { nil }
+    /// What the report hides of the request's and the response's heads.
+    var redaction = HeaderRedaction()
 
     /// Whether the request failed because its transfer or preparation did (an error), rather than
     /// because its response was judged a failure (a failed assertion or status: a failure).

@@ -11,27 +11,25 @@
 /// API answers 401 with `WWW-Authenticate: Bearer error="invalid_token"`, that answer is not
 /// delivered: the token is dropped, a new one fetched, and the request sent once more.
 ///
-/// The token never reaches what the user sees unless `showsSecrets`: `-v`'s request head has
-/// it replaced by `<redacted>`.
+/// The token never reaches what the user sees unless `--show-secrets`: `-v`'s request head
+/// hides Authorization's value as every credential is hidden (`HeaderRedaction`).
 package final class OAuth2Engine: ExchangeEngine {
     /// The `Authorization` value the request stages put where the token goes.
     package static let placeholder = "Bearer <oauth2 token>"
 
     private let base: any ExchangeEngine
     private let client: OAuth2Client
-    private let showsSecrets: Bool
     private let clock: () -> Int64
     /// The exchanges in flight that carry a token: the order as given, the gate, and whether this
     /// is already the second try.
     private var pending: [Int: (order: ExchangeOrder, gate: BearerGate, retried: Bool)] = [:]
 
     package init(
-        wrapping base: any ExchangeEngine, client: OAuth2Client, showsSecrets: Bool,
+        wrapping base: any ExchangeEngine, client: OAuth2Client,
         clock: @escaping () -> Int64 = { Int64(time(nil)) }
     ) {
         self.base = base
         self.client = client
-        self.showsSecrets = showsSecrets
         self.clock = clock
     }
 
@@ -47,7 +45,7 @@ package final class OAuth2Engine: ExchangeEngine {
         for index in sent.request.headers.indices where sent.request.headers[index].value == Self.placeholder {
             sent.request.headers[index].value = "Bearer " + token
         }
-        let gate = BearerGate(order.delegate, token: token, retries: !retried, showsSecrets: showsSecrets)
+        let gate = BearerGate(order.delegate, token: token, retries: !retried)
         sent.delegate = gate
         pending[order.tag] = (order, gate, retried)
         let started: ExchangeCompletion?
@@ -95,31 +93,22 @@ package final class OAuth2Engine: ExchangeEngine {
     package func cookieHeader(for url: String) -> String? { base.cookieHeader(for: url) }
 }
 
-/// Passes an exchange's events on, with the token redacted from the request head shown, and
-/// holds back a final 401 whose `WWW-Authenticate` says `Bearer … error="invalid_token"` when a
+/// Passes an exchange's events on, and holds back a final 401 whose `WWW-Authenticate` says `Bearer … error="invalid_token"` when a
 /// second try is allowed (`refused` then tells the engine).
 final class BearerGate: HTTPClientDelegate {
     private let next: HTTPClientDelegate
     let token: String
     private let retries: Bool
-    private let showsSecrets: Bool
     private(set) var refused = false
 
-    init(_ next: HTTPClientDelegate, token: String, retries: Bool, showsSecrets: Bool) {
+    init(_ next: HTTPClientDelegate, token: String, retries: Bool) {
         self.next = next
         self.token = token
         self.retries = retries
-        self.showsSecrets = showsSecrets
     }
 
     func willSend(hop: Int, request: SentRequest) throws {
-        guard !showsSecrets else { return try next.willSend(hop: hop, request: request) }
-        var shown = request
-        for index in shown.headers.indices where shown.headers[index].value == "Bearer " + token {
-            shown.headers[index].value = "Bearer <redacted>"
-        }
-        shown.rawHead = shown.rawHead?.replacing("Bearer " + token, with: "Bearer <redacted>")
-        try next.willSend(hop: hop, request: shown)
+        try next.willSend(hop: hop, request: request)
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {

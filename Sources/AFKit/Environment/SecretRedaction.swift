@@ -17,8 +17,14 @@ package enum SecretRedaction {
     package static func isSecretHeader(name: String, value: String) -> Bool {
         let lower = ASCIICase.lowercased(name)
         if ["authorization", "proxy-authorization", "cookie"].contains(lower) { return true }
-        if secretNameParts.contains(where: { lower.contains($0) }) { return true }
+        if isSecretHeaderName(lower) { return true }
         return looksLikeToken(value)
+    }
+
+    /// Whether a header name (lower case) has a secret's fragment in it: `token`, `secret`,
+    /// `key`, `auth`, `password`, `session` or `signature`.
+    package static func isSecretHeaderName(_ lowercasedName: String) -> Bool {
+        secretNameParts.contains { lowercasedName.contains($0) }
     }
 
     /// The value shown for a header: the placeholder for a secret one.
