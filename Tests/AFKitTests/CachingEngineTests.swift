@@ -224,6 +224,7 @@ final class FakeEngine: ExchangeEngine {
     }
 
     func cookieHeader(for url: String) -> String? { nil }
+    func adoptCookieFields(of request: inout PreparedRequest) throws {}
 
     /// Plays the origin's answer to the order's delegate; nil when it stalls.
     private func play(_ order: ExchangeOrder) -> ExchangeCompletion? {

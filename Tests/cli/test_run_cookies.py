@@ -219,3 +219,60 @@ def test_session_store_auth_is_refused_for_a_run_with_the_reason(site, tmp_path,
     assert result.err == ("afcli: error: --session-store-auth does not apply to afcli run (a run writes only "
                           "cookies back to its session: credentials stay where they are typed)\n"), result
     assert site.requests == [] and not (tmp_path / "s.json").exists()
+
+
+# --- a request's own Cookie field --------------------------------------------------------------
+
+
+def test_a_cookie_header_of_a_http_file_is_sent_with_the_engines_in_one_field(site, tmp_path, config):
+    source = tmp_path / "api.http"
+    source.write_text(f"### login\nGET {site.url}/login\n\n### me\nGET {site.url}/me\nCookie: theme=dark\n\n"
+                      f"### again\nGET {site.url}/me\n")
+    jar = tmp_path / "jar.txt"
+    result = run(["run", str(source), "--cookie-jar", str(jar)], env=config)
+    assert result.code == 0, result
+    me, again = [r for r in site.requests if r.target == "/me"]
+    assert len(me.header_all("Cookie")) == 1, me.headers
+    assert sorted(me.header("Cookie").split("; ")) == ["sid=s3cret", "theme=dark"]
+    # It joined the run's cookie engine, bound to the request's host, as an item joins a jar.
+    assert sorted(again.header("Cookie").split("; ")) == ["sid=s3cret", "theme=dark"]
+    assert "\ttheme\tdark" in jar.read_text()
+
+
+def test_a_cookie_item_of_a_run_line_is_sent_in_one_field(site, config):
+    lines = f"{site.url}/login\n{site.url}/me Cookie:theme=dark\n"
+    result = run(["run", "-"], input=lines.encode(), env=config)
+    assert result.code == 0, result
+    me, = [r for r in site.requests if r.target == "/me"]
+    assert len(me.header_all("Cookie")) == 1, me.headers
+    assert sorted(me.header("Cookie").split("; ")) == ["sid=s3cret", "theme=dark"]
+
+
+def test_a_no_cookie_jar_request_sends_its_own_cookie_field_alone(site, tmp_path, config):
+    source = tmp_path / "api.http"
+    source.write_text(f"### login\nGET {site.url}/login\n\n### me\n# @no-cookie-jar\nGET {site.url}/page\n"
+                      "Cookie: theme=dark\n")
+    result = run(["run", str(source)], env=config)
+    assert result.code == 0, result
+    assert cookies_sent(site, "/page") == ["theme=dark"]
+
+
+def test_reports_show_the_cookies_sent(site, tmp_path, config):
+    source = tmp_path / "api.http"
+    source.write_text(f"### login\nGET {site.url}/login\n\n### missing\nGET {site.url}/nowhere\nCookie: theme=dark\n\n"
+                      "?? status == 404\n")
+    har, junit = tmp_path / "r.har", tmp_path / "r.xml"
+    result = run(["run", str(source), "--keep-going", "--report", f"har={har}", "--report", f"junit={junit}"],
+                 env=config)
+    assert result.code != 0, result
+    entry = json.loads(har.read_text())["log"]["entries"][1]["request"]
+    assert sorted(c["name"] for c in entry["cookies"]) == ["sid", "theme"]
+    assert {c["value"] for c in entry["cookies"]} == {"<redacted>"}
+    cookie_fields = [h["value"] for h in entry["headers"] if h["name"].lower() == "cookie"]
+    assert len(cookie_fields) == 1 and sorted(cookie_fields[0].split("; ")) == ["sid=<redacted>", "theme=<redacted>"]
+    text = junit.read_text()
+    assert "Cookie: sid=&lt;redacted&gt;; theme=&lt;redacted&gt;" in text or \
+        "Cookie: theme=&lt;redacted&gt;; sid=&lt;redacted&gt;" in text, text
+    shown = run(["run", str(source), "--keep-going", "--show-secrets", "--report", f"har={har}"], env=config)
+    entry = json.loads(har.read_text())["log"]["entries"][1]["request"]
+    assert sorted((c["name"], c["value"]) for c in entry["cookies"]) == [("sid", "s3cret"), ("theme", "dark")], shown

@@ -99,6 +99,8 @@ final class ExchangeReporter: RunReporter {
 
     func ended(notStarted: Int, interrupted: Bool) throws {}
 
+    var showsRequestHeads: Bool { false }
+
     /// Paces the body (`--throttle`) and, for a body streamed from files or standard input,
     /// shows its progress (`--progress`); returns the progress display, if any.
     private func prepareUpload(_ prepared: inout PreparedRequest) -> UploadProgress? {

@@ -44,6 +44,8 @@ final class RunLineReporter: RunReporter {
         status = RunStatusLine(total: total, isLive: stderrIsTerminal, startedAt: FileIO.monotonicSeconds())
     }
 
+    var showsRequestHeads: Bool { !reports.isEmpty }
+
     func begin(_ index: Int, entry: PlanEntry, request: inout PlannedRequest) throws -> ReportedExchange {
         ReportedExchange(delegate: BodyFileSink(name: entry.name, index: index, directory: directory), printer: nil)
     }

@@ -33,6 +33,10 @@ protocol RunReporter: AnyObject {
 
     /// The run ended (`notStarted` entries never started, a keeper having failed, or Ctrl-C).
     func ended(notStarted: Int, interrupted: Bool) throws
+
+    /// Whether the reporter shows the requests' heads as sent (a run's `--report` files), so that
+    /// the runner works out the cookies the engine sends with each.
+    var showsRequestHeads: Bool { get }
 }
 
 /// What shows a plan's requests instead of sending them (`--offline`, `--curl`).
@@ -70,7 +74,8 @@ final class ExchangeInFlight {
     let receiver: HTTPClientDelegate?
     /// What its response must satisfy (`??` lines).
     let assertions: [ResponseAssertion]
-    /// The request as prepared, and the settings it is sent with (what a report shows).
+    /// The request as prepared, with the `Cookie` field the engine sends for it when the reporter
+    /// or a later reference shows it, and the settings it is sent with (what a report shows).
     let request: PreparedRequest?
     let settings: TransferSettings?
     /// How many times it is sent again while its assertions fail.

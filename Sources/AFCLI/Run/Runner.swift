@@ -200,6 +200,15 @@ final class Runner {
                 scheduler.finished(index, succeeded: true)
                 return
             }
+            var shown: PreparedRequest?
+            if request.sendsCookies, let engine {
+                // A Cookie field joins the run's cookie engine, bound to the request's host, as a
+                // Cookie item joins a single request's jar: one Cookie field goes out.
+                try engine.adoptCookieFields(of: &request.prepared)
+                if reporter.showsRequestHeads || entry.archivedAs != nil {
+                    shown = Self.withCookies(request.prepared, engine.cookieHeader(for: request.prepared.url))
+                }
+            }
             let receiver = try reporter.begin(index, entry: entry, request: &request)
             let logFields = plan.logDescriptor == nil ? nil : request.logFields
             let stages = EventStages(
@@ -212,7 +221,7 @@ final class Runner {
                 index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
                 envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
                 logFields: logFields, receiver: receiver.delegate, assertions: request.assertions,
-                request: request.prepared, settings: settings, conditionRetries: request.conditionRetries)
+                request: shown ?? request.prepared, settings: settings, conditionRetries: request.conditionRetries)
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
@@ -230,6 +239,14 @@ final class Runner {
         }
         // Answered at once: a serial engine, or the cache's stored answer.
         if let completed { try complete(completed) }
+    }
+
+    /// `request` as sent with the cookies the engine sends it (`cookies`, a `Cookie` value).
+    private static func withCookies(_ request: PreparedRequest, _ cookies: String?) -> PreparedRequest {
+        guard let cookies else { return request }
+        var sent = request
+        sent.headers.append(HTTPField(name: "Cookie", value: cookies))
+        return sent
     }
 
     /// Judges the end of an exchange, logs it and has the reporter tell it.

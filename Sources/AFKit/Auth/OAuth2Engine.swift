@@ -91,6 +91,7 @@ package final class OAuth2Engine: ExchangeEngine {
         return base.cancelAll()
     }
     package func cookieHeader(for url: String) -> String? { base.cookieHeader(for: url) }
+    package func adoptCookieFields(of request: inout PreparedRequest) throws { try base.adoptCookieFields(of: &request) }
 }
 
 /// Passes an exchange's events on, and holds back a final 401 whose `WWW-Authenticate` says `Bearer … error="invalid_token"` when a

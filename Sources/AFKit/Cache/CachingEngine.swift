@@ -90,6 +90,7 @@ package final class CachingEngine: ExchangeEngine {
     }
 
     package func cookieHeader(for url: String) -> String? { inner.cookieHeader(for: url) }
+    package func adoptCookieFields(of request: inout PreparedRequest) throws { try inner.adoptCookieFields(of: &request) }
 
     /// Does what `step` says for `order`: a completion (`ending`, the wrapped engine's, with the
     /// cache's result and outcome) when it is over, else the exchange goes to the wrapped engine.

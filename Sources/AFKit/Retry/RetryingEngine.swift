@@ -148,6 +148,7 @@ package final class RetryingEngine: ExchangeEngine {
     }
 
     package func cookieHeader(for url: String) -> String? { inner.cookieHeader(for: url) }
+    package func adoptCookieFields(of request: inout PreparedRequest) throws { try inner.adoptCookieFields(of: &request) }
 
     /// Starts the next try of exchange `tag` now, or puts it on the waiting list while its origin
     /// is paced; its completion when the wrapped engine completed it at once and it is over.

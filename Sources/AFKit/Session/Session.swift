@@ -127,10 +127,30 @@ package struct Session: Sendable {
         var lines: [String] = []
         spec.headers.removeAll { item in
             guard ASCIICase.lowercased(item.name) == "cookie", let value = item.value else { return false }
-            lines += parseCookieHeader(value, host: host).compactMap { $0.netscapeLine(defaultHost: host) }
+            lines += cookieLines(value, host: host)
             return true
         }
         return lines
+    }
+
+    /// Takes the `Cookie` fields out of a prepared request (a `.http` file's, a `run -` line's)
+    /// as Netscape lines bound to the request's host, for a run's cookie engine, as
+    /// `takeCookieItems` does for a single request's.
+    package static func takeCookieFields(from request: inout PreparedRequest) -> [String] {
+        guard request.headers.contains(where: { ASCIICase.equal($0.name, "cookie") }) else { return [] }
+        let host = cookieHost(of: request.url)
+        var lines: [String] = []
+        request.headers.removeAll { field in
+            guard ASCIICase.equal(field.name, "cookie") else { return false }
+            lines += cookieLines(field.value, host: host)
+            return true
+        }
+        return lines
+    }
+
+    /// The cookies of a `Cookie` value as Netscape lines bound to `host`.
+    private static func cookieLines(_ value: String, host: String) -> [String] {
+        parseCookieHeader(value, host: host).compactMap { $0.netscapeLine(defaultHost: host) }
     }
 
     /// `a=1; b=2` as cookies bound to `host` (path `/`, no expiry).

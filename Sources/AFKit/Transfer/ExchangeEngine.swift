@@ -21,6 +21,10 @@ package protocol ExchangeEngine: AnyObject {
     /// The cookies the engine's own cookie store would send to `url` now, as a `Cookie` value;
     /// nil for none, or when the engine keeps none apart from each request's settings.
     func cookieHeader(for url: String) -> String?
+    /// Moves the `Cookie` fields of `request` into the engine's own cookie store, bound to the
+    /// request's host, so that libcurl sends them with the store's in one `Cookie` field (RFC 6265
+    /// §5.4 allows one); an engine without a store of its own leaves them to be sent as they are.
+    func adoptCookieFields(of request: inout PreparedRequest) throws
 }
 
 /// One exchange an engine is asked to send: the request, where its events go, and how.

@@ -74,6 +74,8 @@ package final class LaneEngine: ExchangeEngine {
 
     package func cookieHeader(for url: String) -> String? { home.cookieHeader(for: url) }
 
+    package func adoptCookieFields(of request: inout PreparedRequest) throws { try home.adoptCookieFields(of: &request) }
+
     package var inFlight: Int { lanes.isEmpty ? home.inFlight : laneOf.count }
 
     package func start(_ order: ExchangeOrder) throws -> ExchangeCompletion? {

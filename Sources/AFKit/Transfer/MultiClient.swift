@@ -79,6 +79,13 @@ package final class MultiClient: ExchangeEngine {
         CurlCookieSelection.cookieHeader(lines: cookies.lines(), url: url, now: Int64(time(nil)))
     }
 
+    /// Adds the request's `Cookie` fields to the shared engine (on the run's thread, which seeds
+    /// and reads it).
+    package func adoptCookieFields(of request: inout PreparedRequest) throws {
+        let lines = Session.takeCookieFields(from: &request)
+        if !lines.isEmpty { try cookies.seed(file: nil, lines: lines) }
+    }
+
     /// The number of exchanges started and not yet finished.
     package var inFlight: Int { running.count }
 

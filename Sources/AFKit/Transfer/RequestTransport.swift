@@ -32,6 +32,8 @@ extension RequestTransport {
     package func cancelAll() -> [ExchangeCompletion] { [] }
 
     package func cookieHeader(for url: String) -> String? { nil }
+
+    package func adoptCookieFields(of request: inout PreparedRequest) throws {}
 }
 
 extension HTTPClient: RequestTransport {}
