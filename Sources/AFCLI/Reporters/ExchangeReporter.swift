@@ -43,8 +43,10 @@ final class ExchangeReporter: RunReporter {
         upload = prepareUpload(&request.prepared)
         self.request = request.prepared
         let delegate = PrintingDelegate(printer: printer)
-        delegate.redaction = HeaderRedaction(
-            revealing: options.request.showSecrets, request: request.prepared, profile: options.environment.profile)
+        if printsRequestHeaders || printer.printsResponseHeaders {
+            delegate.redaction = HeaderRedaction(
+                revealing: options.request.showSecrets, request: request.prepared, profile: options.environment.profile)
+        }
         delegate.upload = upload
         delegate.notesHSTSUpgrades = options.output.verbose
         // Validation and the metrics count the body's bytes, so they read the body to its end.
@@ -163,7 +165,8 @@ final class PrintingDelegate: HTTPClientDelegate {
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
         upload?.responseStarted()
-        try printer.responseHead(redaction.responseHead(head), isFinal: isFinal)
+        // Only a printed head is worth hiding credentials in (reading its fields decodes them all).
+        try printer.responseHead(printer.printsResponseHeaders ? redaction.responseHead(head) : head, isFinal: isFinal)
     }
 
     func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {
