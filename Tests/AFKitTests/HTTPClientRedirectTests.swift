@@ -147,6 +147,24 @@ final class HTTPClientRedirectTests: LoopbackServerTestCase {
         XCTAssertNil(landed.header("Cookie"))
     }
 
+    func testTheAuthenticationStagesRunAgainForTheSameOriginAndTheirHeadersStayOffAnother() throws {
+        let target = try startServer { _ in .response(200, "OK") }
+        let origin = try startServer { request in
+            request.target == "/same"
+                ? .response(302, "Found", headers: [("Location", "/other")])
+                : .response(302, "Found", headers: [("Location", target.baseURL + "/landed")])
+        }
+        var request = PreparedRequest(method: "GET", url: origin.baseURL + "/same", headers: [])
+        let stages = RequestAuthentication(command: AuthCommand(command: "echo \"X-For: $AFCLI_URL\""), signer: nil)
+        try RequestAuthentication.apply(stages, to: &request)
+
+        _ = try HTTPClient(options: following()).send(request, delegate: RecordingDelegate())
+
+        XCTAssertEqual(origin.requests.map { $0.header("X-For") }, [origin.baseURL + "/same", origin.baseURL + "/other"])
+        let landed = try XCTUnwrap(target.requests.first)
+        XCTAssertNil(landed.header("X-For"))
+    }
+
     // MARK: - Digest
 
     func testDigestChallengeIsAnsweredAndOnlyTheFinalHeadIsReported() throws {
