@@ -103,3 +103,11 @@ def test_a_command_that_fails_for_the_redirect_fails_the_request(server, tmp_pat
     assert r.code == 2, r
     assert "the auth command failed with exit status 4" in r.err
     assert len(server.requests) == 1
+
+
+def test_curl_says_that_curl_would_send_them_on_to_every_host(server, tmp_path):
+    r = run(["--curl", "--follow", "--auth-cmd", "echo 'X-Api-Key: k'", server.url + "/start"])
+    assert r.code == 0, r
+    assert ("note: with --location, curl sends these headers, made for this URL, to every host a redirect "
+            "leads to; afcli makes them again for a redirect to the same origin and drops them for another") in r.err
+    assert server.requests == []

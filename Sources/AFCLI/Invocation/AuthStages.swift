@@ -48,6 +48,11 @@ enum AuthStages {
         if options.request.authStages.command != nil {
             notes.append("the --auth-cmd headers are shown as its command printed them now")
         }
+        if options.transfer.follow, options.request.authStages.command != nil || options.request.authStages.awsSigV4 != nil {
+            notes.append(
+                "with --location, curl sends these headers, made for this URL, to every host a redirect leads to; "
+                    + "afcli makes them again for a redirect to the same origin and drops them for another")
+        }
         return notes
     }
 }
