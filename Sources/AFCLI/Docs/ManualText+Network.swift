@@ -163,7 +163,8 @@ extension ManualText {
                         + "Notes on standard error name what to pipe in and where curl differs: the idle `--timeout` "
                         + "becomes `--speed-limit 1 --speed-time N`, curl's `--limit-rate` also paces uploads, "
                         + "`--pinnedpubkey` checks the server's own key only, `--pin-cert` has no curl flag, and after "
-                        + "a redirect to GET curl keeps the body's `-H` headers."),
+                        + "a redirect to GET curl keeps the body's `-H` headers, and sends the `--auth-cmd` and "
+                        + "`--aws-sigv4` headers on to every host a redirect leads to."),
                 .paragraph(
                     "A cookie jar becomes `--cookie FILE --cookie-jar FILE`, a session's cookies `--cookie` with "
                         + "the name=value pairs libcurl would send to the URL, an existing netrc file "
