@@ -190,7 +190,8 @@ package enum OptionTable {
                 + "metrics after them, like --print=HBhbm; with --follow, every hop and its metrics. An explicit "
                 + "--print, --headers or --body takes precedence. The values of credential headers (Authorization, "
                 + "X-Amz-Security-Token, what --auth-cmd printed, names that look secret) and of cookies in the "
-                + "printed heads are shown as <redacted> unless --show-secrets is given.",
+                + "heads of an exchange are shown as <redacted> unless --show-secrets is given; --offline, which "
+                + "sends nothing, shows the request as it would go out.",
             apply: { values, _ in values.output.verbose = true },
             reset: { $0.output.verbose = false }),
         printSwitch(
