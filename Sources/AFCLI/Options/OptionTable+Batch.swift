@@ -78,5 +78,33 @@ extension OptionTable {
                 values.run.retryInterval = seconds
             },
             reset: { $0.run.retryInterval = 1 }),
+        OptionSpec(
+            long: "file-root", scope: .run, valueName: "DIR", group: .general,
+            help: "run: read .http files only under DIR",
+            description: "For afcli run with a .http file: the directory whose files the file may read (< PATH, "
+                + "<@ PATH, the .env of {{$dotenv}}), as Hurl's --file-root. The default is the .http file's own "
+                + "directory (the working directory for a file read from a pipe or a device). A path outside it, "
+                + "after .. and symbolic links are resolved, is refused with its line before anything is sent.",
+            completion: .file,
+            apply: { values, text in
+                values.run.fileRoot = try OptionValueParser.nonEmpty(text ?? "", what: "a directory")
+            },
+            reset: { $0.run.fileRoot = nil }),
+        OptionSpec(
+            long: "allow-env", scope: .run, valueName: "NAME", group: .general,
+            help: "run: let a .http file read env variable NAME",
+            description: "For afcli run with a .http file: let {{$processEnv NAME}} read the environment variable "
+                + "NAME. Without it a .http file reads no environment variable: one that asks is refused with its "
+                + "line before anything is sent. NAME may be a glob pattern (API_*, with * and ?; quote it for the "
+                + "shell). Repeatable. ({{$dotenv NAME}} reads the .env file beside the .http file, which "
+                + "--file-root bounds.)",
+            apply: { values, text in
+                let name = text ?? ""
+                guard HTTPFileAccess.isValidPattern(name) else {
+                    throw OptionValueError("is not an environment variable name or pattern (letters, digits, _, * and ?)")
+                }
+                values.run.allowedEnvironment.append(name)
+            },
+            reset: { $0.run.allowedEnvironment = [] }),
     ]
 }

@@ -50,6 +50,7 @@ enum HTTPFileBatch {
         for warning in file.warnings { ErrorReporter.warn("\(path):\(warning.line): \(warning.message)") }
 
         let directory = Self.directory(ofSource: path)
+        let access = try fileAccess(options: options, directory: directory, source: path)
         let (values, hint) = try environmentVariables(
             directory: directory, name: options.environment.name,
             variableName: environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 })
@@ -58,14 +59,19 @@ enum HTTPFileBatch {
                     file: file.variables, environment: values, undefinedHint: hint,
                     dotenv: HTTPFileDotenv.Loader {
                         do {
+                            var info = stat()
+                            if stat(directory + "/.env", &info) != 0, errno == ENOENT { return .success(nil) }
+                            let dotenv = try access.checked(
+                                directory + "/.env", marker: "the .env file", written: directory + "/.env", line: 0)
                             return .success(
-                                try read(
-                                    directory + "/.env", limit: HTTPFileDotenv.maximumFileSize,
-                                    tooLarge: "it is larger than 1 MiB"))
+                                try read(dotenv, limit: HTTPFileDotenv.maximumFileSize, tooLarge: "it is larger than 1 MiB"))
+                        } catch let error as HTTPFileError {
+                            return .failure(error)
                         } catch {
                             return .failure(HTTPFileError(line: 0, reason: "\(error)"))
                         }
                     })
+        variables.allowsProcessVariable = { [access] name in access.allowsVariable(name) }
         variables.requestValues = { reference, line throws(HTTPFileError) in
             do throws(RequestReferenceError) {
                 return try references.value(ofText: reference)
@@ -77,7 +83,7 @@ enum HTTPFileBatch {
             builder: HTTPFileRequestBuilder(
                 variables: variables, directory: directory, refusesStandardInput: options.request.ignoreStdin,
                 acceptEncoding: RequestPreparation.acceptEncoding,
-                acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment)),
+                acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment), access: access),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context, references: references)
         references.startRun()
@@ -183,6 +189,21 @@ enum HTTPFileBatch {
             return try body()
         } catch {
             throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
+        }
+    }
+
+    /// What the file may read: files under `--file-root`, else under its own directory, and the
+    /// environment variables `--allow-env` names.
+    private static func fileAccess(options: Settings, directory: String, source: String) throws -> HTTPFileAccess {
+        do {
+            return try HTTPFileAccess(
+                root: options.run.fileRoot ?? directory,
+                rootOrigin: options.run.fileRoot == nil
+                    ? (directory == "." && Self.directory(of: source) != "." ? "the working directory" : "the .http file's directory")
+                    : "--file-root",
+                allowedNames: options.run.allowedEnvironment)
+        } catch {
+            throw UsageError.invalidValue(option: "--file-root", value: options.run.fileRoot ?? directory, reason: error.reason)
         }
     }
 

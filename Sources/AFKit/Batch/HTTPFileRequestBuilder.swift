@@ -19,14 +19,17 @@ package struct HTTPFileRequestBuilder {
     /// builder prepares; nil: asked of libcurl and the environment at each `prepare`.
     package let acceptEncoding: String?
     package let acceptLanguage: String?
+    /// The directory files must lie under (`--file-root`); nil reads any file.
+    package let access: HTTPFileAccess?
 
     package init(
         variables: HTTPFileVariables, directory: String, refusesStandardInput: Bool = false,
-        acceptEncoding: String? = nil, acceptLanguage: String? = nil
+        acceptEncoding: String? = nil, acceptLanguage: String? = nil, access: HTTPFileAccess? = nil
     ) {
         self.variables = variables
         self.directory = directory
         self.refusesStandardInput = refusesStandardInput
+        self.access = access
         self.acceptEncoding = acceptEncoding
         self.acceptLanguage = acceptLanguage
     }
@@ -215,7 +218,8 @@ package struct HTTPFileRequestBuilder {
     }
 
     /// The path a `< PATH` or `<@ PATH` part names, its variables substituted, relative to the
-    /// `.http` file's directory; standard input is refused under `--ignore-stdin`.
+    /// `.http` file's directory, its links resolved and checked to lie under the file root;
+    /// standard input is refused under `--ignore-stdin` (and is no file the root bounds).
     private func resolvedPath(_ path: String, line: Int, marker: String) throws(HTTPFileError) -> String {
         let expanded = try variables.expand(path, line: line)
         let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
@@ -224,7 +228,8 @@ package struct HTTPFileRequestBuilder {
             throw HTTPFileError(
                 line: line, reason: "\(marker) \(expanded) reads standard input, which --ignore-stdin leaves unread")
         }
-        return resolved
+        guard let access, !Self.standardInputPaths.contains(resolved) else { return resolved }
+        return try access.checked(resolved, marker: marker, written: expanded, line: line)
     }
 
     /// The line a body part starts on.

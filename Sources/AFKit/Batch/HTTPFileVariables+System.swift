@@ -177,6 +177,11 @@ extension HTTPFileVariables {
             key = environmentValue(key) ?? key
         }
         if kind == "$processEnv" {
+            if let allowsProcessVariable, !allowsProcessVariable(key) {
+                throw failure(
+                    "a .http file reads only the environment variables allowed by name, and \(key) is not one: "
+                        + "--allow-env \(key) allows it")
+            }
             guard let value = processEnvironment(key) else {
                 throw failure("the environment variable \(key) is not set")
             }

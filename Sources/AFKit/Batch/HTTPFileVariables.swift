@@ -70,6 +70,9 @@ package struct HTTPFileVariables {
     /// reference. Nil when the file is expanded outside a run, where such a reference is an
     /// undefined variable.
     package var requestValues: ((String, Int) throws(HTTPFileError) -> String?)?
+    /// Whether `{{$processEnv NAME}}` may read the environment variable NAME (`--allow-env`); nil
+    /// lets it read any.
+    package var allowsProcessVariable: (@Sendable (String) -> Bool)?
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
     package init(

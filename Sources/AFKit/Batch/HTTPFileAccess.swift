@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What a `.http` file may read of the machine it runs on: the files under one directory, as
+/// Hurl's `--file-root` bounds them (`< PATH`, `<@ PATH`, and the `.env` file `{{$dotenv NAME}}`
+/// reads), and the environment variables allowed by name (`{{$processEnv NAME}}`). A file
+/// written by someone else could otherwise send `~/.aws/credentials` or `$GITHUB_TOKEN` to any
+/// host.
+package struct HTTPFileAccess: Sendable {
+    /// The directory files must lie under, its symbolic links resolved.
+    package let root: String
+    /// How messages name where the root came from (`the .http file's directory`, `--file-root`).
+    package let rootOrigin: String
+    /// The names of the environment variables the file may read: exact names, or glob patterns
+    /// with `*` and `?` (`API_*`).
+    package let allowedNames: [String]
+
+    /// `root` resolved (it must be a directory); an error names why it cannot be the root.
+    package init(root: String, rootOrigin: String, allowedNames: [String]) throws(HTTPFileError) {
+        guard let resolved = Self.realPath(root) else {
+            throw HTTPFileError(line: 0, reason: "cannot be the file root: " + SystemError.message(errno))
+        }
+        var info = stat()
+        guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw HTTPFileError(line: 0, reason: "is not a directory")
+        }
+        self.root = resolved
+        self.rootOrigin = rootOrigin
+        self.allowedNames = allowedNames
+    }
+
+    /// Whether `name` is an environment variable name `--allow-env` may list: letters, digits
+    /// and `_`, with `*` and `?` as wildcards.
+    package static func isValidPattern(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?")
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+            }
+    }
+
+    /// Whether the file may read the environment variable `name`.
+    package func allowsVariable(_ name: String) -> Bool {
+        allowedNames.contains { fnmatch($0, name, 0) == 0 }
+    }
+
+    /// `path` (absolute, or relative to the working directory) with `..` and symbolic links
+    /// resolved, when it lies under the root; otherwise why not, for `marker` (`<`, `<@`, `.env`)
+    /// as the file wrote it (`written`). A path that does not exist is resolved as far as its
+    /// directory, so that the error for a missing file inside the root stays "no such file".
+    package func checked(_ path: String, marker: String, written: String, line: Int) throws(HTTPFileError) -> String {
+        let resolved = Self.realPath(path) ?? Self.resolvedMissing(path)
+        guard Self.isUnder(resolved, root) else {
+            throw HTTPFileError(
+                line: line,
+                reason: "\(marker) \(written) is outside the file root \(root) (\(rootOrigin)), which bounds the "
+                    + "files a .http file may read: --file-root DIR reads files under DIR")
+        }
+        return resolved
+    }
+
+    /// Whether `path` is `directory` or lies inside it (both resolved).
+    static func isUnder(_ path: String, _ directory: String) -> Bool {
+        if directory == "/" { return path.hasPrefix("/") }
+        return path == directory || path.hasPrefix(directory + "/")
+    }
+
+    /// realpath(3) of `path`; nil when a part of it does not exist or cannot be read.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// A path that does not exist, resolved through its nearest existing directory, the rest
+    /// taken as written with `.` and `..` applied.
+    static func resolvedMissing(_ path: String) -> String {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var tail: [String] = []
+        var base = path.hasPrefix("/") ? "/" : "."
+        while let last = parts.popLast() {
+            tail.insert(last, at: 0)
+            let parent = (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+            if let resolved = realPath(parent.isEmpty ? "." : parent) {
+                base = resolved
+                break
+            }
+        }
+        if tail.isEmpty { return realPath(base) ?? base }
+        var components = base.split(separator: "/").map(String.init)
+        for part in tail {
+            switch part {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(part)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
+}
