@@ -42,12 +42,18 @@ extension ManualText {
                         + "`name=foo&password=bar`; values go as written, `{{%name}}` percent-encodes one). "
                         + "`Authorization: Basic USER:PASSWORD` and `Authorization: Basic USER PASSWORD` are sent "
                         + "base64-encoded (a header already encoded goes as written), and `Authorization: Digest USER "
-                        + "PASSWORD` is HTTP Digest, negotiated as `-A digest` does; either wins over `--auth`. A request "
+                        + "PASSWORD` is HTTP Digest, negotiated as `-A digest` does; either wins over `--auth`. "
+                        + "`Authorization: AWS ACCESS_KEY SECRET_KEY [token:SESSION_TOKEN] [region:REGION] "
+                        + "[service:SERVICE]` signs the request with AWS Signature Version 4 as `--aws-sigv4` does (last, "
+                        + "over the headers and body sent; the region and service read from an AWS host name when not "
+                        + "given), with these keys and in place of the run's `--aws-sigv4`. What needs a sign-in to a "
+                        + "cloud account is refused with its line before anything is sent: `Authorization: COGNITO …` "
+                        + "(AWS Cognito), `{{$aadToken}}`, `{{$aadV2Token}}` (Azure AD) and `{{$oidcAccessToken}}`. A request "
                         + "with the header `X-Request-Type: GraphQL` is a GraphQL request: its body is the query, then "
                         + "after a blank line an optional JSON object of variables, sent as "
                         + "`{\"query\":…,\"operationName\":…,\"variables\":…}` (the operation name when the query names "
                         + "one, `{}` for no variables) with `Content-Type: application/json` unless the file writes "
-                        + "one; the X-Request-Type header is not sent. Whatever the file does not say comes from the options of "
+                        + "one; the X-Request-Type header is not sent, as REST Client removes it. Whatever the file does not say comes from the options of "
                         + "`afcli run` (`--follow`, `--verify`, `--timeout`, `--base-url`, `--compress`…), and "
                         + "`--encrypt-cmd` encrypts every body (its Content-Type becomes the encrypted type). The "
                         + "options that make a body from items or set the method (`--json`, `--form`, `--multipart`, "
@@ -78,9 +84,20 @@ extension ManualText {
                         text: "Keeps the request out of the run's cookie engine: it neither sends the run's cookies "
                             + "nor stores those its responses set."
                     ),
+                    (
+                        term: "# @prompt NAME [DESCRIPTION]",
+                        text: "REST Client's prompt variable: `{{NAME}}` of this request is asked when the file is "
+                            + "read, before anything is sent, on the terminal (`afcli: NAME (DESCRIPTION): `, with echo "
+                            + "off for a name that looks secret: one holding pass, pwd, secret, token, key, otp or "
+                            + "credential), once for every request that prompts for it, and holds over every other "
+                            + "value of NAME for these requests alone. `--variable NAME=VALUE` answers it without "
+                            + "asking; with no terminal to ask on, the prompts left unanswered are named in an error "
+                            + "(exit status 2)."
+                    ),
                 ]),
                 .paragraph(
-                    "`{{NAME}}` in the URL, headers, body and `< PATH` is replaced by the file variable NAME, else "
+                    "`{{NAME}}` in the URL, headers, body and `< PATH` is replaced by the value `--variable "
+                        + "NAME=VALUE` gives, else by the file variable NAME, else "
                         + "by NAME of the environment `--env ENV` picks from `http-client.env.json` and "
                         + "`http-client.private.env.json` beside the file (without `--env`, `$AFCLI_ENV` picks it when "
                         + "those files exist; the private file's values win over the "

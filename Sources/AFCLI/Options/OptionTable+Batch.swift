@@ -79,6 +79,20 @@ extension OptionTable {
             },
             reset: { $0.run.retryInterval = 1 }),
         OptionSpec(
+            long: "variable", scope: .run, valueName: "NAME=VALUE", group: .general,
+            help: "run: set a .http file's variable NAME",
+            description: "For afcli run with a .http file: give {{NAME}} the value VALUE in every request, over "
+                + "the file's @NAME and the --env environment's, and answer # @prompt NAME with it, so that "
+                + "nothing is asked. Repeatable; a later one of the same name wins.",
+            apply: { values, text in
+                let text = text ?? ""
+                guard let equals = text.firstIndex(of: "="),
+                    HTTPFileVariables.isValidName(String(text[..<equals]))
+                else { throw OptionValueError("is not NAME=VALUE with a variable name (letters, digits, _ . -)") }
+                values.run.variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            },
+            reset: { $0.run.variables = [:] }),
+        OptionSpec(
             long: "file-root", scope: .run, valueName: "DIR", group: .general,
             help: "run: read .http files only under DIR",
             description: "For afcli run with a .http file: the directory whose files the file may read (< PATH, "

@@ -377,6 +377,9 @@ extension Settings {
         package var outputDirectory: String? = nil
         /// `--file-root`: the directory a `.http` file's files must lie under; nil: the file's own.
         package var fileRoot: String? = nil
+        /// `--variable NAME=VALUE`: `.http` file variables over the file's own and the
+        /// environment's, which also answer `# @prompt NAME`.
+        package var variables: [String: String] = [:]
         /// `--allow-env`: the environment variables (names or glob patterns) a `.http` file may read.
         package var allowedEnvironment: [String] = []
 

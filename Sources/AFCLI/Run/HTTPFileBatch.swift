@@ -41,13 +41,14 @@ enum HTTPFileBatch {
             path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be",
             acceptsStreams: true)
         guard let bytes else { throw BatchError.unreadableFile(path: path, reason: SystemError.message(ENOENT)) }
-        let file: HTTPFile
+        var file: HTTPFile
         do {
             file = try HTTPFileParser.parse(bytes)
         } catch {
             throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
         }
         for warning in file.warnings { ErrorReporter.warn("\(path):\(warning.line): \(warning.message)") }
+        try HTTPFilePrompts.answer(&file.requests, given: options.run.variables, path: path)
 
         let directory = Self.directory(ofSource: path)
         let access = try fileAccess(options: options, directory: directory, source: path)
@@ -71,6 +72,7 @@ enum HTTPFileBatch {
                             return .failure(HTTPFileError(line: 0, reason: "\(error)"))
                         }
                     })
+        variables = variables.overriding(options.run.variables)
         variables.allowsProcessVariable = { [access] name in access.allowsVariable(name) }
         variables.requestValues = { reference, line throws(HTTPFileError) in
             do throws(RequestReferenceError) {
@@ -115,7 +117,10 @@ enum HTTPFileBatch {
                 // checked with them when its turn comes.
                 let begun = try begin(request, path: path, context: context)
                 if references?.dependencies[index] == nil {
-                    _ = try build(request, from: begun, path: path, context: context)
+                    let (prepared, _, _) = try build(request, from: begun, path: path, context: context)
+                    _ = try atLine(of: path) { () throws(HTTPFileError) in
+                        try begun.head.awsStage(request, url: prepared.url)
+                    }
                 }
             } catch {
                 // Nor is one whose body takes them: its mistakes are reported then.
@@ -129,12 +134,21 @@ enum HTTPFileBatch {
     static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> PlannedRequest {
         // A request the file writes with what afcli cannot do (`?? js`) fails alone, unsent.
         if let refusal = request.refusal { throw LocatedError(origin: "\(path):\(refusal.line)", underlying: refusal) }
-        var (prepared, shared, isShared) = try build(request, path: path, context: context)
+        let begun = try begin(request, path: path, context: context)
+        var (prepared, shared, isShared) = try build(request, from: begun, path: path, context: context)
         let options = shared.values
+        // `Authorization: AWS …` signs the request with its own keys, in place of the run's
+        // `--aws-sigv4`, last of all.
+        let signing = try atLine(of: path) { () throws(HTTPFileError) in
+            try begun.head.awsStage(request, url: prepared.url)
+        }
+        var encoding = options
+        if signing != nil { encoding.request.authStages.awsSigV4 = nil }
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
-            try RequestPreparation.encode(&prepared, options: options)
+            try RequestPreparation.encode(&prepared, options: encoding)
+            try signing?.apply(to: &prepared)
         }
         var planned = PlannedRequest(prepared: prepared, shared: shared, isShared: isShared)
         if RequestLogger.isWanted(options) { planned.logFields = RequestLogFields(prepared: prepared) }

@@ -27,7 +27,12 @@ struct RunSource: Sendable {
     static let commandLines: RunSource = {
         let typed = Refusal.doesNotApply(
             "its lines are afcli command lines, which read the files and variables they name as typed")
-        return RunSource(word: "run -", refusals: ["file-root": typed, "allow-env": typed])
+        return RunSource(
+            word: "run -",
+            refusals: [
+                "file-root": typed, "allow-env": typed,
+                "variable": .doesNotApply("its lines are afcli command lines, which hold no {{variables}}"),
+            ])
     }()
 
     /// A `.http` file writes each request's method, headers and body itself, and its URLs do not

@@ -9,8 +9,8 @@ import AFCurl
 /// side, as the file shows it. Files are opened here, when the request is about to be sent, never
 /// while the file is read.
 package struct HTTPFileRequestBuilder {
-    /// The variables in effect.
-    package let variables: HTTPFileVariables
+    /// The variables in effect (a request's `# @prompt` answers over them: `scoped`).
+    package private(set) var variables: HTTPFileVariables
     /// The directory of the `.http` file, which `< PATH` is relative to.
     package let directory: String
     /// Whether a `< PATH` naming standard input (`< /dev/stdin`) is refused (`--ignore-stdin`).
@@ -52,11 +52,38 @@ package struct HTTPFileRequestBuilder {
     package struct ExpandedHead {
         var url: String
         var headers: [HeaderItem]
+
+        /// The AWS Signature Version 4 stage an `Authorization: AWS …` header asks for, to sign
+        /// `url`; nil for a request without one. The stage signs the request as sent, after every
+        /// other stage.
+        package func awsStage(_ request: HTTPFileRequest, url: String) throws(HTTPFileError) -> AWSSigV4Stage? {
+            guard let index = headers.lastIndex(where: { ASCIICase.equal($0.name, "authorization") }),
+                let value = headers[index].value
+            else { return nil }
+            let line = request.headers[index].line
+            let stage: AWSSigV4Stage?
+            do {
+                stage = try HTTPFileRequestConventions.authorization(value).awsStage()
+            } catch {
+                throw HTTPFileError(line: line, reason: error.reason)
+            }
+            if let stage, (try? stage.scope(for: url)) == nil {
+                throw HTTPFileError(
+                    line: line,
+                    reason: "Authorization: AWS needs region:REGION and service:SERVICE: "
+                        + "\(URLReference(parsing: url).host ?? url) is no AWS host name to read them from")
+            }
+            return stage
+        }
     }
 
     /// The first step of `prepare`. A check of a file stops after it when the request turns out
     /// to take values from earlier ones, which are not known before the run.
     package func expandHead(_ request: HTTPFileRequest) throws(HTTPFileError) -> ExpandedHead {
+        if !request.promptValues.isEmpty {
+            let (builder, request) = scoped(request)
+            return try builder.expandHead(request)
+        }
         let url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
         headers.reserveCapacity(request.headers.count)
@@ -74,6 +101,11 @@ package struct HTTPFileRequestBuilder {
         _ request: HTTPFileRequest, head: ExpandedHead, baseURL: String?, credentials: Credentials? = nil,
         environment: [String: String]
     ) throws(HTTPFileError) -> PreparedRequest {
+        if !request.promptValues.isEmpty {
+            let (builder, request) = scoped(request)
+            return try builder.prepare(
+                request, head: head, baseURL: baseURL, credentials: credentials, environment: environment)
+        }
         var url = head.url
         var headers = head.headers
         // `OPTIONS *` asks the server itself: the URL names the server, the target is `*`.
@@ -101,6 +133,7 @@ package struct HTTPFileRequestBuilder {
                 line: request.line, reason: "OPTIONS * needs a Host: header or --base-url to name the server")
         }
         var credentials = credentials
+        // The head's headers are the request's, one for one, in order.
         if let index = headers.lastIndex(where: { ASCIICase.equal($0.name, "authorization") }),
             let value = headers[index].value
         {
@@ -110,6 +143,12 @@ package struct HTTPFileRequestBuilder {
             case .digest(let user, let password):
                 headers.remove(at: index)
                 credentials = .digest(user: user, password: password)
+            case .awsSigV4:
+                // Signed as the last stage, once the body is final (`ExpandedHead.awsStage`).
+                headers.remove(at: index)
+                credentials = nil
+            case .refused(let reason):
+                throw HTTPFileError(line: request.headers[index].line, reason: reason)
             }
         }
         let isGraphQL = HTTPFileRequestConventions.isGraphQL(headers)
@@ -136,6 +175,16 @@ package struct HTTPFileRequestBuilder {
             if asksServer { prepared.requestTarget = "*" }
             return prepared
         }
+    }
+
+    /// This builder with the request's `# @prompt` answers over its variables, and the request
+    /// without them (whose text the scoped builder expands).
+    private func scoped(_ request: HTTPFileRequest) -> (builder: HTTPFileRequestBuilder, request: HTTPFileRequest) {
+        var builder = self
+        builder.variables = variables.overriding(request.promptValues)
+        var request = request
+        request.promptValues = [:]
+        return (builder, request)
     }
 
     /// The body's source (and bytes when it is all text), or nil for no body. `joinsFormLines`:

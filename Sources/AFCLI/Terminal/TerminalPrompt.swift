@@ -1,31 +1,40 @@
 import Glibc
 
-/// Asks for the password of `-a USER` (given without a colon) on the controlling terminal, with
-/// echo off, as HTTPie and xh do.
+/// Asks a question on the controlling terminal: the password of `-a USER` (given without a
+/// colon), with echo off, as HTTPie and xh do, and a `.http` file's `# @prompt` variables.
 ///
 /// The prompt goes to `/dev/tty`, not stdout or stderr, so redirections do not hide it and pipes
-/// do not receive it. Without a controlling terminal (cron, CI) nothing is asked and the password
-/// is empty, as before.
-enum PasswordPrompt {
-    /// The most bytes a typed password may have.
+/// do not receive it. Without a controlling terminal (cron, CI) nothing is asked.
+enum TerminalPrompt {
+    /// The most bytes a typed answer may have.
     static let maximumLength = 4096
 
-    /// The password typed for `user`, or nil when there is no terminal to ask on. Ctrl-C while
-    /// typing ends afcli as an interrupt (exit 130), with the terminal's echo restored.
-    static func ask(user: String) throws(ItemError) -> String? {
+    /// The password typed for `user`, or nil when there is no terminal to ask on.
+    static func password(user: String) throws(ItemError) -> String? {
+        try ask("afcli: password for \(user): ", secret: true)
+    }
+
+    /// The line typed after `prompt`, with echo off when `secret`; nil when there is no terminal
+    /// to ask on. Ctrl-C while typing ends afcli as an interrupt (exit 130), with the terminal's
+    /// echo restored.
+    static func ask(_ prompt: String, secret: Bool) throws(ItemError) -> String? {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { close(tty) }
         var saved = termios()
         guard tcgetattr(tty, &saved) == 0 else { return nil }
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        // Echo goes off before the prompt shows, so nothing typed after the prompt is discarded.
-        _ = tcsetattr(tty, TCSAFLUSH, &silent)
-        write(tty, "afcli: password for \(user): ")
+        if secret {
+            var silent = saved
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            // Echo goes off before the prompt shows, so nothing typed after the prompt is discarded.
+            _ = tcsetattr(tty, TCSAFLUSH, &silent)
+        }
+        write(tty, prompt)
         defer {
-            _ = tcsetattr(tty, TCSAFLUSH, &saved)
-            write(tty, "\n")
+            if secret {
+                _ = tcsetattr(tty, TCSAFLUSH, &saved)
+                write(tty, "\n")
+            }
         }
         var line: [UInt8] = []
         var byte: UInt8 = 0
