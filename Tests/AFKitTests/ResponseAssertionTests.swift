@@ -16,6 +16,16 @@ final class ResponseAssertionTests: XCTestCase {
             body: Array(body.utf8), bodyTruncated: false, metrics: nil)
     }
 
+    /// Why `text` is refused; nil when it is read.
+    private func reason(_ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return (error as? ResponseAssertionError)?.reason
+        }
+    }
+
     /// Whether each line holds for `response`.
     private func holds(_ lines: [String], _ response: CheckedResponse) throws -> [Bool] {
         ResponseCheck.check(try lines.map(parse), against: response).map(\.passed)
@@ -56,14 +66,6 @@ final class ResponseAssertionTests: XCTestCase {
     }
 
     func testABadJSONPathQueryIsRefusedWhenTheLineIsRead() {
-        func reason(_ text: String) -> String? {
-            do {
-                _ = try parse(text)
-                return nil
-            } catch {
-                return (error as? ResponseAssertionError)?.reason
-            }
-        }
         XCTAssertEqual(
             reason("jsonpath $.items[?@.age > ] exists"),
             "?? jsonpath $.items[?@.age > ] exists: not a JSONPath query: "
@@ -77,14 +79,6 @@ final class ResponseAssertionTests: XCTestCase {
     }
 
     func testRefusesWhatCannotBeChecked() {
-        func reason(_ text: String) -> String? {
-            do {
-                _ = try parse(text)
-                return nil
-            } catch {
-                return (error as? ResponseAssertionError)?.reason
-            }
-        }
         XCTAssertEqual(reason("status"), "\"?? status\" names no condition (==, !=, <, includes, exists…)")
         XCTAssertEqual(reason("status =="), "?? status ==: == needs a value after it")
         XCTAssertEqual(reason("header exists"), "?? header needs one header name before the condition")
