@@ -38,7 +38,8 @@ def test_a_file_outside_the_files_directory_is_refused_before_anything_is_sent(s
     path.write_text(f"POST {server.url}/first\n\n< ./data/body.json\n\n###\nPOST {server.url}/leak\n\n{marker} {written}\n")
     r = run(["run", str(path)])
     assert r.code == 2 and server.requests == [], r
-    assert r.err == (f"afcli: error: {path}:8: {marker} {written} is outside the file root {root} (the .http file's "
+    where = f"leads to {tmp_path}/secret.txt, outside" if written == "link.txt" else "is outside"
+    assert r.err == (f"afcli: error: {path}:8: {marker} {written} {where} the file root {root} (the .http file's "
                      "directory), which bounds the files a .http file may read: --file-root DIR reads files under DIR\n")
 
 
@@ -89,7 +90,24 @@ def test_a_dotenv_file_linked_from_outside_the_root_is_refused(server, tmp_path)
     path.write_text(f"GET {server.url}/a?k={{{{$dotenv KEY}}}}\n")
     r = run(["run", str(path)])
     assert r.code == 2 and server.requests == [], r
-    assert f"api.http:1: {{{{$dotenv KEY}}}}: the .env file {root}/.env is outside the file root {root}" in r.err
+    assert f"api.http:1: {{{{$dotenv KEY}}}}: the .env file {root}/.env leads to {tmp_path}/outside.env, outside " \
+        f"the file root {root}" in r.err
+
+
+def test_an_environment_file_linked_from_outside_the_root_is_refused(server, tmp_path):
+    root = project(tmp_path)
+    (tmp_path / "secrets.json").write_text('{"dev": {"token": "t"}}')
+    os.symlink(tmp_path / "secrets.json", root / "http-client.private.env.json")
+    path = root / "api.http"
+    path.write_text(f"GET {server.url}/a?t={{{{token}}}}\n")
+    r = run(["run", str(path), "--env", "dev"])
+    assert r.code == 2 and server.requests == [], r
+    assert r.err == (f"afcli: error: {path}: the environment file http-client.private.env.json leads to "
+                     f"{tmp_path}/secrets.json, outside the file root {root} (the .http file's directory), which "
+                     "bounds the files a .http file may read: --file-root DIR reads files under DIR\n")
+    r = run(["run", str(path), "--env", "dev", "--file-root", str(tmp_path)])
+    assert r.code == 0, r
+    assert server.requests[0].target == "/a?t=t"
 
 
 def test_a_bad_file_root_is_refused(server, tmp_path):

@@ -25,7 +25,7 @@ extension ManualText {
                         + "built; `<@latin1 PATH` (also `binary`, `ascii`, `utf16le`, `ucs2`; `utf8` is the default) "
                         + "names its encoding, as REST Client does. Files are read only under the file root, as "
                         + "Hurl bounds them: the .http file's own directory (the working directory when FILE is a "
-                        + "pipe or a device), or `--file-root DIR`; a `< PATH`, `<@ PATH` or `.env` outside it, once "
+                        + "pipe or a device), or `--file-root DIR`; a `< PATH`, `<@ PATH`, `.env` or environment file outside it, once "
                         + "`..` and symbolic links are resolved, is refused with its line before anything is sent "
                         + "(`< /dev/stdin` is standard input, no file, and is not bounded). A "
                         + "URL starting with `/` takes its host from a `Host:` header (which may name the scheme, "

@@ -96,7 +96,7 @@ extension OptionTable {
             long: "file-root", scope: .run, valueName: "DIR", group: .general,
             help: "run: read .http files only under DIR",
             description: "For afcli run with a .http file: the directory whose files the file may read (< PATH, "
-                + "<@ PATH, the .env of {{$dotenv}}), as Hurl's --file-root. The default is the .http file's own "
+                + "<@ PATH, the .env of {{$dotenv}}, the http-client.env.json files), as Hurl's --file-root. The default is the .http file's own "
                 + "directory (the working directory for a file read from a pipe or a device). A path outside it, "
                 + "after .. and symbolic links are resolved, is refused with its line before anything is sent.",
             completion: .file,

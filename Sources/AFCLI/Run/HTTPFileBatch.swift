@@ -53,7 +53,7 @@ enum HTTPFileBatch {
         let directory = Self.directory(ofSource: path)
         let access = try fileAccess(options: options, directory: directory, source: path)
         let (values, hint) = try environmentVariables(
-            directory: directory, name: options.environment.name,
+            directory: directory, access: access, source: path, name: options.environment.name,
             variableName: environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 })
         let references = RequestReferences()
         var variables = HTTPFileVariables(
@@ -223,15 +223,27 @@ enum HTTPFileBatch {
 
     /// The chosen environment's variables and the hint for an undefined variable: `--env NAME`,
     /// else `$AFCLI_ENV` (`variableName`) when there are environment files to pick from.
+    /// The environment files, like every file the .http file reads, must lie under the file root.
     private static func environmentVariables(
-        directory: String, name typedName: String?, variableName: String? = nil
+        directory: String, access: HTTPFileAccess, source: String, name typedName: String?,
+        variableName: String? = nil
     ) throws -> (variables: [String: String], hint: String?) {
-        let publicPath = directory + "/" + HTTPClientEnvironment.publicFile
-        let privatePath = directory + "/" + HTTPClientEnvironment.privateFile
         let limit = HTTPClientEnvironment.maximumFileSize
+        func readEnvironmentFile(_ name: String) throws -> [UInt8]? {
+            let path = directory + "/" + name
+            var info = stat()
+            if stat(path, &info) != 0, errno == ENOENT { return nil }
+            let checked: String
+            do {
+                checked = try access.checked(path, marker: "the environment file", written: name, line: 0)
+            } catch {
+                throw LocatedError(origin: source, underlying: error)
+            }
+            return try read(checked, limit: limit, tooLarge: "it is larger than 1 MiB")
+        }
         let files = HTTPClientEnvironment.Files(
-            publicBytes: try read(publicPath, limit: limit, tooLarge: "it is larger than 1 MiB"),
-            privateBytes: try read(privatePath, limit: limit, tooLarge: "it is larger than 1 MiB"))
+            publicBytes: try readEnvironmentFile(HTTPClientEnvironment.publicFile),
+            privateBytes: try readEnvironmentFile(HTTPClientEnvironment.privateFile))
         let exists = files.publicBytes != nil || files.privateBytes != nil
         // The variable is set for a whole shell: without environment files beside this file it
         // names nothing here, where `--env` typed for the run would be an error.

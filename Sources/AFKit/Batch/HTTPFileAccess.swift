@@ -55,9 +55,12 @@ package struct HTTPFileAccess: Sendable {
     package func checked(_ path: String, marker: String, written: String, line: Int) throws(HTTPFileError) -> String {
         let resolved = Self.realPath(path) ?? Self.resolvedMissing(path)
         guard Self.isUnder(resolved, root) else {
+            // A path that lies inside as written gets outside through a symbolic link: say where.
+            let whereItIs =
+                Self.isUnder(Self.lexicallyNormalized(path), root) ? "leads to \(resolved), outside" : "is outside"
             throw HTTPFileError(
                 line: line,
-                reason: "\(marker) \(written) is outside the file root \(root) (\(rootOrigin)), which bounds the "
+                reason: "\(marker) \(written) \(whereItIs) the file root \(root) (\(rootOrigin)), which bounds the "
                     + "files a .http file may read: --file-root DIR reads files under DIR")
         }
         return resolved
@@ -76,6 +79,27 @@ package struct HTTPFileAccess: Sendable {
         return String(cString: resolved)
     }
 
+    /// `path` made absolute (from the working directory) with `.` and `..` applied, its links
+    /// left as they are.
+    static func lexicallyNormalized(_ path: String) -> String {
+        var base = "/"
+        if !path.hasPrefix("/") { base = realPath(".") ?? "/" }
+        return applying(path.split(separator: "/").map(String.init), to: base)
+    }
+
+    /// `base` followed by `parts`, `.` and `..` applied.
+    private static func applying(_ parts: [String], to base: String) -> String {
+        var components = base.split(separator: "/").map(String.init)
+        for part in parts {
+            switch part {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(part)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
+
     /// A path that does not exist, resolved through its nearest existing directory, the rest
     /// taken as written with `.` and `..` applied.
     static func resolvedMissing(_ path: String) -> String {
@@ -90,15 +114,6 @@ package struct HTTPFileAccess: Sendable {
                 break
             }
         }
-        if tail.isEmpty { return realPath(base) ?? base }
-        var components = base.split(separator: "/").map(String.init)
-        for part in tail {
-            switch part {
-            case ".": continue
-            case "..": _ = components.popLast()
-            default: components.append(part)
-            }
-        }
-        return "/" + components.joined(separator: "/")
+        return applying(tail, to: realPath(base) ?? base)
     }
 }
