@@ -68,6 +68,14 @@ def test_prompt_variables_are_asked_on_the_terminal_with_echo_off_for_a_password
     assert second.target == "/after"
 
 
+def test_ctrl_c_at_a_prompt_ends_the_run_as_an_interrupt_and_sends_nothing(server, tmp_path):
+    path = prompting_file(tmp_path, server)
+    result, shown = run_on_new_terminal(["run", str(path), "--variable", "username=ann", "--variable", "refCode=1"],
+                                        [(b"afcli: password", b"\x03")])
+    assert result.code == 130, (result, shown)
+    assert server.requests == []
+
+
 def test_prompt_variables_come_from_variable_typed_or_from_default_options(server, tmp_path):
     path = prompting_file(tmp_path, server)
     given = ["--variable", "username=ann", "--variable", "refCode=R-1", "--variable", "password=a=b c"]

@@ -1,3 +1,4 @@
+import AFKit
 import Glibc
 
 /// Asks a question on the controlling terminal: the password of `-a USER` (given without a
@@ -39,6 +40,14 @@ enum TerminalPrompt {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while line.count < maximumLength {
+            // A Ctrl-C that comes before the read starts interrupts no call: the flag is
+            // looked at between short waits for input instead.
+            var ready = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
+            while true {
+                if Interruption.isInterrupted { throw .interrupted }
+                let polled = poll(&ready, 1, 100)
+                if polled > 0 || (polled < 0 && errno != EINTR) { break }
+            }
             let count = Glibc.read(tty, &byte, 1)
             // afcli's SIGINT/SIGTERM handlers do not restart calls, so Ctrl-C ends the read here.
             if count < 0, errno == EINTR { throw .interrupted }
