@@ -39,7 +39,6 @@ package struct HTTPFileAccess: Sendable {
             && name.utf8.allSatisfy { byte in
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                     || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?")
-                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
             }
     }
 
@@ -100,20 +99,37 @@ package struct HTTPFileAccess: Sendable {
         return "/" + components.joined(separator: "/")
     }
 
-    /// A path that does not exist, resolved through its nearest existing directory, the rest
-    /// taken as written with `.` and `..` applied.
+    /// A path realpath(3) cannot resolve (a part of it is missing, or a link leads nowhere),
+    /// resolved as far as it exists: `.` and `..` applied and every symbolic link followed, the
+    /// missing rest taken as written.
     static func resolvedMissing(_ path: String) -> String {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var tail: [String] = []
-        var base = path.hasPrefix("/") ? "/" : "."
-        while let last = parts.popLast() {
-            tail.insert(last, at: 0)
-            let parent = (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
-            if let resolved = realPath(parent.isEmpty ? "." : parent) {
-                base = resolved
-                break
+        var pending = (path.hasPrefix("/") ? [] : (realPath(".") ?? "/").split(separator: "/").map(String.init))
+            + path.split(separator: "/").map(String.init)
+        var resolved: [String] = []
+        var links = 0
+        while !pending.isEmpty {
+            let part = pending.removeFirst()
+            if part == "." { continue }
+            if part == ".." {
+                _ = resolved.popLast()
+                continue
             }
+            let candidate = "/" + (resolved + [part]).joined(separator: "/")
+            var info = stat()
+            // 40 links, as the kernel follows: more is a loop, which opening the path refuses.
+            if links < 40, lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                links += 1
+                var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let count = readlink(candidate, &target, Int(PATH_MAX))
+                if count > 0 {
+                    let text = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    if text.hasPrefix("/") { resolved = [] }
+                    pending = text.split(separator: "/").map(String.init) + pending
+                    continue
+                }
+            }
+            resolved.append(part)
         }
-        return applying(tail, to: realPath(base) ?? base)
+        return "/" + resolved.joined(separator: "/")
     }
 }
