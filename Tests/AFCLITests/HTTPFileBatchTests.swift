@@ -212,4 +212,22 @@ final class HTTPFileBatchTests: BatchTestCase {
         let prepared = try entries[0].prepare().prepared
         XCTAssertTrue(prepared.headers.contains(HTTPField(name: "Content-Encoding", value: "deflate")))
     }
+
+    func testPromptsAreAskedOnceByNameWithEchoOffForSecretNamesAndHoldForTheirRequestsAlone() throws {
+        let path = try write("api.http", "# @prompt user\n# @prompt apiKey The key\nGET :9/{{user}}\n\n###\n# @prompt user\nGET :9/{{user}}\n")
+        var file = try HTTPFileParser.parse(Array(try String(contentsOfFile: path, encoding: .utf8).utf8))
+        var asked: [(String, Bool)] = []
+        try HTTPFilePrompts.answer(&file.requests, given: ["other": "x"], path: path) { prompt, secret in
+            asked.append((prompt, secret))
+            return secret ? "k" : "ann"
+        }
+        XCTAssertEqual(asked.map(\.0), ["afcli: user: ", "afcli: apiKey (The key): "])
+        XCTAssertEqual(asked.map(\.1), [false, true])
+        XCTAssertEqual(file.requests.map(\.promptValues), [["user": "ann", "apiKey": "k"], ["user": "ann"]])
+        XCTAssertTrue(["password", "Passwd", "GITHUB_TOKEN", "clientSecret", "otp"].allSatisfy(HTTPFilePrompts.isSecret))
+        XCTAssertFalse(["username", "refCode", "host"].contains(where: HTTPFilePrompts.isSecret))
+        XCTAssertThrowsError(try HTTPFilePrompts.answer(&file.requests, given: ["user": "x"], path: path) { _, _ in nil }) {
+            XCTAssertEqual("\($0)", "\(path):2: # @prompt apiKey: no terminal to ask on; give it with --variable NAME=VALUE")
+        }
+    }
 }

@@ -103,6 +103,7 @@ final class OptionParserTests: XCTestCase {
             case "session-store-auth": return ["--session-store-auth", "no"]
             case "retry-delay": return ["--retry-delay", "0.5"]
             case "retry-max-time": return ["--retry-max-time", "30"]
+            case "variable": return ["--variable", "id=7"]
             case "connect-to": return ["--connect-to", "a:1:b:2"]
             case "limit-rate": return ["--limit-rate", "1k"]
             case "meta": return ["--meta", "json"]

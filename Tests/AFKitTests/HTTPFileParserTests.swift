@@ -235,6 +235,23 @@ final class HTTPFileParserTests: XCTestCase {
             file.warnings, [HTTPFileWarning(line: 11, message: "response handler skipped: afcli runs no JavaScript")])
     }
 
+    func testPromptDirectivesNameTheirVariablesWithTheirDescriptions() throws {
+        let file = try parse("# @prompt username\n// @prompt otp  Your one-time password \n# @prompt\nGET :1/{{otp}}\n")
+        XCTAssertEqual(
+            file.requests[0].prompts,
+            [
+                HTTPFileField(name: "username", value: "", line: 1),
+                HTTPFileField(name: "otp", value: "Your one-time password", line: 2),
+            ])
+        XCTAssertEqual(
+            file.warnings,
+            [
+                HTTPFileWarning(
+                    line: 3,
+                    message: "# @prompt needs a variable name (letters, digits, _ . -): # @prompt NAME [DESCRIPTION]; ignored")
+            ])
+    }
+
     func testUnknownDirectivesAndLoneDirectivesAreWarnings() throws {
         let file = try parse("# @no-log\n# @timeout soon\n# @connection-timeout 0\nGET :1\n###\n# @first\n")
         XCTAssertEqual(

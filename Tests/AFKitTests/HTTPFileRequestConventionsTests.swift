@@ -22,6 +22,29 @@ final class HTTPFileRequestConventionsTests: XCTestCase {
         XCTAssertEqual(Conventions.authorization("Bearer a b"), .header("Bearer a b"))
     }
 
+    func testTheAWSShorthandAndCognito() throws {
+        XCTAssertEqual(
+            Conventions.authorization("AWS AKID s3cr/et token:T0K= Region:eu-west-1 service:s3"),
+            .awsSigV4(accessKey: "AKID", secretKey: "s3cr/et", sessionToken: "T0K=", region: "eu-west-1", service: "s3"))
+        XCTAssertEqual(
+            Conventions.authorization("aws AKID secret"),
+            .awsSigV4(accessKey: "AKID", secretKey: "secret", sessionToken: nil, region: nil, service: nil))
+        let stage = try XCTUnwrap(try Conventions.authorization("AWS AKID secret region:us-east-2").awsStage())
+        XCTAssertEqual(stage.region, "us-east-2")
+        XCTAssertNil(stage.service)
+        XCTAssertEqual(try stage.scope(for: "https://sqs.us-east-2.amazonaws.com/q").service, "sqs")
+        for value in ["AWS AKID", "AWS AKID secret zone:x", "AWS AKID secret region:a region:b"] {
+            guard case .refused(let reason) = Conventions.authorization(value) else { return XCTFail(value) }
+            XCTAssertTrue(reason.contains("Authorization: AWS ACCESS_KEY SECRET_KEY"), reason)
+        }
+        XCTAssertThrowsError(try Conventions.authorization("AWS AKID secret region:a/b").awsStage())
+        guard case .refused(let reason) = Conventions.authorization("COGNITO ann pw eu-west-1 pool client") else {
+            return XCTFail("COGNITO")
+        }
+        XCTAssertTrue(reason.hasPrefix("Authorization: COGNITO is not supported"), reason)
+        XCTAssertEqual(Conventions.authorization("AWS4-HMAC-SHA256 Credential=x"), .header("AWS4-HMAC-SHA256 Credential=x"))
+    }
+
     func testFormLinesStartingWithAnAmpersandAreJoined() {
         XCTAssertEqual(Conventions.joinedFormLines("name=foo\n&password=bar\n&x=1"), "name=foo&password=bar&x=1")
         XCTAssertEqual(Conventions.joinedFormLines("a=1\nb=2"), "a=1\nb=2")

@@ -16,6 +16,16 @@ final class ResponseAssertionTests: XCTestCase {
             body: Array(body.utf8), bodyTruncated: false, metrics: nil)
     }
 
+    /// Why `text` is refused; nil when it is read.
+    private func reason(_ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return (error as? ResponseAssertionError)?.reason
+        }
+    }
+
     /// Whether each line holds for `response`.
     private func holds(_ lines: [String], _ response: CheckedResponse) throws -> [Bool] {
         ResponseCheck.check(try lines.map(parse), against: response).map(\.passed)
@@ -36,15 +46,39 @@ final class ResponseAssertionTests: XCTestCase {
         XCTAssertEqual(try parse("status equals 200").predicate, .equals)
     }
 
+    func testAJSONPathQueryEndsWhereTheJSONPathGrammarEndsNotAtItsFirstSpace() throws {
+        let adults = try parse("jsonpath $.items[?@.age > 18].name exists")
+        XCTAssertEqual(adults.field, .jsonPath("$.items[?@.age > 18].name"))
+        XCTAssertEqual(adults.predicate, .exists)
+        XCTAssertNotNil(adults.query)
+        let spaced = try parse("body $.items[? @.name == 'a b'].id == 7")
+        XCTAssertEqual(spaced.field, .body(path: "$.items[? @.name == 'a b'].id"))
+        XCTAssertEqual(spaced.expected, "7")
+        let bare = try parse("body items[?@.age >= 21].name includes Ann Lee")
+        XCTAssertEqual(bare.field, .body(path: "items[?@.age >= 21].name"))
+        XCTAssertEqual(bare.expected, "Ann Lee")
+        let response = response(body: #"{"items":[{"age":17,"name":"Bo"},{"age":30,"name":"Ann Lee"}]}"#)
+        XCTAssertEqual(
+            try holds(
+                ["jsonpath $.items[?@.age > 18].name == Ann Lee", "jsonpath $.items[?@.age > 40].name exists", bare.text],
+                response),
+            [true, false, true])
+    }
+
+    func testABadJSONPathQueryIsRefusedWhenTheLineIsRead() {
+        XCTAssertEqual(
+            reason("jsonpath $.items[?@.age > ] exists"),
+            "?? jsonpath $.items[?@.age > ] exists: not a JSONPath query: "
+                + "expected a value, a query or a function at character 18")
+        XCTAssertEqual(
+            reason("jsonpath $.a b exists"),
+            "\"?? jsonpath $.a b exists\" names no condition after the query $.a (b is none) (==, !=, <, includes, exists…)")
+        XCTAssertEqual(
+            reason("body a.[ == 1"), "?? body a.[ == 1: not a JSONPath query: expected a member name or '*' at character 3")
+        XCTAssertEqual(reason("jsonpath exists"), "?? jsonpath needs a query before the condition")
+    }
+
     func testRefusesWhatCannotBeChecked() {
-        func reason(_ text: String) -> String? {
-            do {
-                _ = try parse(text)
-                return nil
-            } catch {
-                return (error as? ResponseAssertionError)?.reason
-            }
-        }
         XCTAssertEqual(reason("status"), "\"?? status\" names no condition (==, !=, <, includes, exists…)")
         XCTAssertEqual(reason("status =="), "?? status ==: == needs a value after it")
         XCTAssertEqual(reason("header exists"), "?? header needs one header name before the condition")

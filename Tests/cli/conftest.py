@@ -174,6 +174,42 @@ def run_tty(args, env=None, timeout=30, columns=100):
     return Result(proc.returncode, output.replace(b"\r\n", b"\n"), stderr)
 
 
+def run_on_new_terminal(args, answers, env=None, cwd=None):
+    """Runs afcli in a new session whose controlling terminal is a fresh pty (its standard input
+    too); for each (prompt, typed) of `answers`, waits until the terminal has shown `prompt`, then
+    types `typed`. Returns (result, everything the terminal showed)."""
+    import fcntl
+    import termios
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BINARY), *args], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=base_env(env), cwd=cwd, start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+    )
+    os.close(slave)
+    shown = b""
+    deadline = time.monotonic() + 20
+    try:
+        for prompt, typed in answers:
+            while prompt not in shown and time.monotonic() < deadline and proc.poll() is None:
+                if select.select([master], [], [], 0.2)[0]:
+                    try:
+                        shown += os.read(master, 1024)
+                    except OSError:
+                        break
+            if proc.poll() is None:
+                os.write(master, typed)
+        out, err = proc.communicate(timeout=20)
+        shown += drain(master, 0.1)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return Result(proc.returncode, out, err), shown
+
+
 @pytest.fixture
 def server():
     srv = LoopbackServer()

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import run
+from conftest import run, run_on_new_terminal
 
 
 def only(server):
@@ -117,49 +117,9 @@ def test_file_body_content_type_comes_from_its_extension(server, tmp_path):
     assert [r.header("Accept") for r in server.requests][:3] == ["*/*", "*/*", "application/json, */*;q=0.5"]
 
 
-def _run_on_new_terminal(args, typed):
-    """Runs afcli in a new session whose controlling terminal is a fresh pty; types `typed`
-    once the password prompt appears. Returns (result, everything the terminal showed)."""
-    import fcntl
-    import os
-    import pty
-    import select
-    import subprocess
-    import termios
-
-    from conftest import BINARY, Result, base_env, drain
-
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [str(BINARY), *args], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env=base_env(), start_new_session=True,
-        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
-    )
-    os.close(slave)
-    shown = b""
-    deadline = time.monotonic() + 20
-    try:
-        while b"password" not in shown and time.monotonic() < deadline and proc.poll() is None:
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    shown += os.read(master, 1024)
-                except OSError:
-                    break
-        if proc.poll() is None:
-            os.write(master, typed)
-        out, err = proc.communicate(timeout=20)
-        shown += drain(master, 0.1)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    return Result(proc.returncode, out, err), shown
-
-
 def test_auth_without_password_asks_on_the_terminal():
     args = ["--offline", "--print=H", "get", "http://127.0.0.1:9/x", "-a", "ann"]
-    result, shown = _run_on_new_terminal(args, b"s3cret\n")
+    result, shown = run_on_new_terminal(args, [(b"password", b"s3cret\n")])
     assert result.code == 0, result
     assert b"afcli: password for ann: " in shown
     assert b"s3cret" not in shown  # typed with echo off

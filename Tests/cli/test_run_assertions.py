@@ -156,6 +156,37 @@ def test_a_malformed_assertion_stops_the_file_before_anything_is_sent(server, tm
     assert server.requests == []
 
 
+def test_a_jsonpath_query_with_spaces_is_read_whole(server, tmp_path):
+    server.handler = lambda request: Response(
+        headers=[("Content-Type", "application/json")],
+        body=b'{"items":[{"age":17,"name":"Bo"},{"age":30,"name":"Ann Lee"}]}')
+    path = write(tmp_path, f"""GET {server.url}/people
+?? jsonpath $.items[?@.age > 18].name == Ann Lee
+?? body items[? @.age < 18].name == Bo
+?? jsonpath $.items[?@.age > 40].name exists
+""")
+    result = run(["run", path])
+    (record,) = records(result)
+    assert [(a["assert"], a["passed"]) for a in record["assertions"]] == [
+        ("jsonpath $.items[?@.age > 18].name == Ann Lee", True),
+        ("body items[? @.age < 18].name == Bo", True),
+        ("jsonpath $.items[?@.age > 40].name exists", False)], record
+    assert result.code == 16, result
+
+
+def test_a_bad_jsonpath_query_stops_the_file_before_anything_is_sent(server, tmp_path):
+    server.handler = api
+    for line, reason in (("?? jsonpath $.items[?@.age > ] exists", "not a JSONPath query"),
+                         ("?? jsonpath $.items[0 exists", "not a JSONPath query"),
+                         ("?? body $.items.* . exists", "not a JSONPath query"),
+                         ("?? jsonpath $.a b exists", "names no condition after the query $.a")):
+        path = write(tmp_path, f"GET {server.url}/items\n\n###\nGET {server.url}/items\n{line}\n")
+        result = run(["run", path])
+        assert result.code == 2 and "api.http:5" in result.err and reason in result.err, (line, result)
+        assert result.err.count("\n") == 1, result.err
+    assert server.requests == []
+
+
 def test_a_body_too_large_to_check_fails_the_assertions_that_read_it(server, tmp_path):
     big = b"x" * (17 << 20)
     server.handler = lambda request: Response(headers=[("Content-Type", "text/plain")], body=big)

@@ -54,7 +54,8 @@ def test_system_variables_reach_the_request(server, tmp_path):
         "\n"
         '{"a": "{{$random.alphanumeric(12)}}", "b": {{$random.integer(5, 7)}}, "c": "{{$random.email}}", '
         '"d": "{{$datetime iso8601 -1 y}}", "e": "{{$random.hexadecimal(8)}}", "f": {{$random.float(1, 2)}}}\n')
-    r = run(["run", str(path), "--env", "dev"], env={"AFCLI_TEST_VALUE": "from env", "TZ": "XYZ-05:30"})
+    r = run(["run", str(path), "--env", "dev", "--allow-env", "AFCLI_TEST_*"],
+            env={"AFCLI_TEST_VALUE": "from env", "TZ": "XYZ-05:30"})
     assert r.code == 0, r
     (request,) = server.requests
     assert request.target == "/authors/Strunk%20%26%20White?who=A%26B%20c"
@@ -73,7 +74,7 @@ def test_system_variables_reach_the_request(server, tmp_path):
 def test_an_unset_process_variable_or_a_missing_dotenv_stops_the_run(server, tmp_path):
     path = tmp_path / "env.http"
     path.write_text(f"GET {server.url}/a\n\n###\nGET {server.url}/b\nX-A: {{{{$processEnv AFCLI_NOT_SET}}}}\n")
-    r = run(["run", str(path)])
+    r = run(["run", str(path), "--allow-env", "AFCLI_NOT_SET"])
     assert r.code == 2 and server.requests == [], r
     assert r.err == (f"afcli: error: {path}:5: {{{{$processEnv AFCLI_NOT_SET}}}}: "
                      "the environment variable AFCLI_NOT_SET is not set\n")

@@ -15,7 +15,10 @@ extension ManualText {
                         + "`<=`, `>`, `>=`, `startsWith`, `endsWith`, `includes` (contains), `exists`, `isTrue`, "
                         + "`isFalse`, `isNumber`, `isString`, `isBoolean`, `isArray`, `matches` (RFC 9485 I-Regexp with "
                         + "`^`, `$`, `\\d`, `\\w`, `\\s`, in linear time) and `sha256` (of the body, base64 or hex). "
-                        + "VALUE is the rest of the line, quotes optional; JSON values compare as their kind."),
+                        + "VALUE is the rest of the line, quotes optional; JSON values compare as their kind. A "
+                        + "JSONPath is read by the JSONPath parser, so it may hold spaces (`?? jsonpath "
+                        + "$.items[?@.age > 18].name exists`): it ends where the query does, and the condition "
+                        + "follows it."),
                 .paragraph(
                     "A request whose assertions do not all hold fails with exit status 16; its NDJSON line lists "
                         + "every assertion (`line`, `assert`, `passed`, `actual`, or the `problem` that kept it from "

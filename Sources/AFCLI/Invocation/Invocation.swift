@@ -142,7 +142,7 @@ enum InvocationBuilder {
         "a request body (from stdin, --raw or @FILE) and data items (NAME=VALUE, NAME@FILE) cannot be mixed"
 
     /// `-a` with `-A`: `user:password` splits at the first colon; a bearer token is taken whole;
-    /// `user` alone asks for the password on the terminal (`PasswordPrompt`).
+    /// `user` alone asks for the password on the terminal (`TerminalPrompt`).
     /// With `--aws-sigv4`, `-a` holds the keys it signs with, and no credentials are sent as such;
     /// `-A negotiate` needs no `-a` (its ticket comes from the system: curl's `-u :`).
     static func credentials(_ options: Settings) throws -> Credentials? {
@@ -168,7 +168,7 @@ enum InvocationBuilder {
             let parts = auth.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let user = String(parts[0])
             // `-a USER` asks for the password on the terminal; without one it is empty.
-            let password = parts.count > 1 ? String(parts[1]) : try PasswordPrompt.ask(user: user) ?? ""
+            let password = parts.count > 1 ? String(parts[1]) : try TerminalPrompt.password(user: user) ?? ""
             switch options.request.authType {
             case .digest: return .digest(user: user, password: password)
             case .ntlm: return .ntlm(user: user, password: password)

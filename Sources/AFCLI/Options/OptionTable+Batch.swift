@@ -78,5 +78,47 @@ extension OptionTable {
                 values.run.retryInterval = seconds
             },
             reset: { $0.run.retryInterval = 1 }),
+        OptionSpec(
+            long: "variable", scope: .run, valueName: "NAME=VALUE", group: .general,
+            help: "run: set a .http file's variable NAME",
+            description: "For afcli run with a .http file: give {{NAME}} the value VALUE in every request, over "
+                + "the file's @NAME and the --env environment's, and answer # @prompt NAME with it, so that "
+                + "nothing is asked. Repeatable; a later one of the same name wins.",
+            apply: { values, text in
+                let text = text ?? ""
+                guard let equals = text.firstIndex(of: "="),
+                    HTTPFileVariables.isValidName(String(text[..<equals]))
+                else { throw OptionValueError("is not NAME=VALUE with a variable name (letters, digits, _ . -)") }
+                values.run.variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            },
+            reset: { $0.run.variables = [:] }),
+        OptionSpec(
+            long: "file-root", scope: .run, valueName: "DIR", group: .general,
+            help: "run: read .http files only under DIR",
+            description: "For afcli run with a .http file: the directory whose files the file may read (< PATH, "
+                + "<@ PATH, the .env of {{$dotenv}}, the http-client.env.json files), as Hurl's --file-root. The default is the .http file's own "
+                + "directory (the working directory for a file read from a pipe or a device). A path outside it, "
+                + "after .. and symbolic links are resolved, is refused with its line before anything is sent.",
+            completion: .file,
+            apply: { values, text in
+                values.run.fileRoot = try OptionValueParser.nonEmpty(text ?? "", what: "a directory")
+            },
+            reset: { $0.run.fileRoot = nil }),
+        OptionSpec(
+            long: "allow-env", scope: .run, valueName: "NAME", group: .general,
+            help: "run: let a .http file read env variable NAME",
+            description: "For afcli run with a .http file: let {{$processEnv NAME}} read the environment variable "
+                + "NAME. Without it a .http file reads no environment variable: one that asks is refused with its "
+                + "line before anything is sent. NAME may be a glob pattern (API_*, with * and ?; quote it for the "
+                + "shell). Repeatable. ({{$dotenv NAME}} reads the .env file beside the .http file, which "
+                + "--file-root bounds.)",
+            apply: { values, text in
+                let name = text ?? ""
+                guard HTTPFileAccess.isValidPattern(name) else {
+                    throw OptionValueError("is not an environment variable name or pattern (letters, digits, _, * and ?)")
+                }
+                values.run.allowedEnvironment.append(name)
+            },
+            reset: { $0.run.allowedEnvironment = [] }),
     ]
 }

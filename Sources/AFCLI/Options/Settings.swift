@@ -375,6 +375,13 @@ extension Settings {
         package var reports: [RunReportRequest] = []
         /// `--output-dir`: where `afcli run` saves each body as `NAME.body`; nil discards bodies.
         package var outputDirectory: String? = nil
+        /// `--file-root`: the directory a `.http` file's files must lie under; nil: the file's own.
+        package var fileRoot: String? = nil
+        /// `--variable NAME=VALUE`: `.http` file variables over the file's own and the
+        /// environment's, which also answer `# @prompt NAME`.
+        package var variables: [String: String] = [:]
+        /// `--allow-env`: the environment variables (names or glob patterns) a `.http` file may read.
+        package var allowedEnvironment: [String] = []
 
         package init() {}
     }

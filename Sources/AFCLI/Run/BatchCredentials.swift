@@ -6,7 +6,7 @@ enum BatchCredentials {
     /// `options` with a password typed now for `-a USER` (basic or digest); unchanged otherwise.
     /// `ask` is the terminal prompt (replaced in tests).
     static func resolvingPassword(
-        _ options: Settings, ask: (String) throws -> String? = { try PasswordPrompt.ask(user: $0) }
+        _ options: Settings, ask: (String) throws -> String? = { try TerminalPrompt.password(user: $0) }
     ) throws -> Settings {
         guard let auth = options.request.auth, options.request.authType != .bearer, !auth.contains(":") else {
             return options

@@ -41,31 +41,39 @@ enum HTTPFileBatch {
             path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be",
             acceptsStreams: true)
         guard let bytes else { throw BatchError.unreadableFile(path: path, reason: SystemError.message(ENOENT)) }
-        let file: HTTPFile
+        var file: HTTPFile
         do {
             file = try HTTPFileParser.parse(bytes)
         } catch {
             throw LocatedError(origin: "\(path):\(error.line)", underlying: error)
         }
         for warning in file.warnings { ErrorReporter.warn("\(path):\(warning.line): \(warning.message)") }
+        try HTTPFilePrompts.answer(&file.requests, given: options.run.variables, path: path)
 
         let directory = Self.directory(ofSource: path)
+        let access = try fileAccess(options: options, directory: directory, source: path)
         let (values, hint) = try environmentVariables(
-            directory: directory, name: options.environment.name,
+            directory: directory, access: access, source: path, name: options.environment.name,
             variableName: environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 })
         let references = RequestReferences()
         var variables = HTTPFileVariables(
                     file: file.variables, environment: values, undefinedHint: hint,
                     dotenv: HTTPFileDotenv.Loader {
                         do {
+                            var info = stat()
+                            if stat(directory + "/.env", &info) != 0, errno == ENOENT { return .success(nil) }
+                            let dotenv = try access.checked(
+                                directory + "/.env", marker: "the .env file", written: directory + "/.env", line: 0)
                             return .success(
-                                try read(
-                                    directory + "/.env", limit: HTTPFileDotenv.maximumFileSize,
-                                    tooLarge: "it is larger than 1 MiB"))
+                                try read(dotenv, limit: HTTPFileDotenv.maximumFileSize, tooLarge: "it is larger than 1 MiB"))
+                        } catch let error as HTTPFileError {
+                            return .failure(error)
                         } catch {
                             return .failure(HTTPFileError(line: 0, reason: "\(error)"))
                         }
                     })
+        variables = variables.overriding(options.run.variables)
+        variables.allowsProcessVariable = { [access] name in access.allowsVariable(name) }
         variables.requestValues = { reference, line throws(HTTPFileError) in
             do throws(RequestReferenceError) {
                 return try references.value(ofText: reference)
@@ -77,7 +85,7 @@ enum HTTPFileBatch {
             builder: HTTPFileRequestBuilder(
                 variables: variables, directory: directory, refusesStandardInput: options.request.ignoreStdin,
                 acceptEncoding: RequestPreparation.acceptEncoding,
-                acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment)),
+                acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment), access: access),
             options: try BatchCredentials.resolvingPassword(options), environment: environment)
         try check(file.requests, path: path, context: context, references: references)
         references.startRun()
@@ -109,7 +117,10 @@ enum HTTPFileBatch {
                 // checked with them when its turn comes.
                 let begun = try begin(request, path: path, context: context)
                 if references?.dependencies[index] == nil {
-                    _ = try build(request, from: begun, path: path, context: context)
+                    let (prepared, _, _) = try build(request, from: begun, path: path, context: context)
+                    _ = try atLine(of: path) { () throws(HTTPFileError) in
+                        try begun.head.awsStage(request, url: prepared.url)
+                    }
                 }
             } catch {
                 // Nor is one whose body takes them: its mistakes are reported then.
@@ -123,12 +134,21 @@ enum HTTPFileBatch {
     static func prepare(_ request: HTTPFileRequest, path: String, context: Context) throws -> PlannedRequest {
         // A request the file writes with what afcli cannot do (`?? js`) fails alone, unsent.
         if let refusal = request.refusal { throw LocatedError(origin: "\(path):\(refusal.line)", underlying: refusal) }
-        var (prepared, shared, isShared) = try build(request, path: path, context: context)
+        let begun = try begin(request, path: path, context: context)
+        var (prepared, shared, isShared) = try build(request, from: begun, path: path, context: context)
         let options = shared.values
+        // `Authorization: AWS …` signs the request with its own keys, in place of the run's
+        // `--aws-sigv4`, last of all.
+        let signing = try atLine(of: path) { () throws(HTTPFileError) in
+            try begun.head.awsStage(request, url: prepared.url)
+        }
+        var encoding = options
+        if signing != nil { encoding.request.authStages.awsSigV4 = nil }
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
-            try RequestPreparation.encode(&prepared, options: options)
+            try RequestPreparation.encode(&prepared, options: encoding)
+            try signing?.apply(to: &prepared)
         }
         var planned = PlannedRequest(prepared: prepared, shared: shared, isShared: isShared)
         if RequestLogger.isWanted(options) { planned.logFields = RequestLogFields(prepared: prepared) }
@@ -186,17 +206,44 @@ enum HTTPFileBatch {
         }
     }
 
+    /// What the file may read: files under `--file-root`, else under its own directory, and the
+    /// environment variables `--allow-env` names.
+    private static func fileAccess(options: Settings, directory: String, source: String) throws -> HTTPFileAccess {
+        do {
+            return try HTTPFileAccess(
+                root: options.run.fileRoot ?? directory,
+                rootOrigin: options.run.fileRoot == nil
+                    ? (directory == "." && Self.directory(of: source) != "." ? "the working directory" : "the .http file's directory")
+                    : "--file-root",
+                allowedNames: options.run.allowedEnvironment)
+        } catch {
+            throw UsageError.invalidValue(option: "--file-root", value: options.run.fileRoot ?? directory, reason: error.reason)
+        }
+    }
+
     /// The chosen environment's variables and the hint for an undefined variable: `--env NAME`,
     /// else `$AFCLI_ENV` (`variableName`) when there are environment files to pick from.
+    /// The environment files, like every file the .http file reads, must lie under the file root.
     private static func environmentVariables(
-        directory: String, name typedName: String?, variableName: String? = nil
+        directory: String, access: HTTPFileAccess, source: String, name typedName: String?,
+        variableName: String? = nil
     ) throws -> (variables: [String: String], hint: String?) {
-        let publicPath = directory + "/" + HTTPClientEnvironment.publicFile
-        let privatePath = directory + "/" + HTTPClientEnvironment.privateFile
         let limit = HTTPClientEnvironment.maximumFileSize
+        func readEnvironmentFile(_ name: String) throws -> [UInt8]? {
+            let path = directory + "/" + name
+            var info = stat()
+            if stat(path, &info) != 0, errno == ENOENT { return nil }
+            let checked: String
+            do {
+                checked = try access.checked(path, marker: "the environment file", written: name, line: 0)
+            } catch {
+                throw LocatedError(origin: source, underlying: error)
+            }
+            return try read(checked, limit: limit, tooLarge: "it is larger than 1 MiB")
+        }
         let files = HTTPClientEnvironment.Files(
-            publicBytes: try read(publicPath, limit: limit, tooLarge: "it is larger than 1 MiB"),
-            privateBytes: try read(privatePath, limit: limit, tooLarge: "it is larger than 1 MiB"))
+            publicBytes: try readEnvironmentFile(HTTPClientEnvironment.publicFile),
+            privateBytes: try readEnvironmentFile(HTTPClientEnvironment.privateFile))
         let exists = files.publicBytes != nil || files.privateBytes != nil
         // The variable is set for a whole shell: without environment files beside this file it
         // names nothing here, where `--env` typed for the run would be an error.

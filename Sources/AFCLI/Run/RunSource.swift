@@ -21,8 +21,19 @@ struct RunSource: Sendable {
         word == "-" || word.isEmpty ? commandLines : httpFile
     }
 
-    /// `afcli run -`: every line is built from items, so the run takes what `afcli run` takes.
-    static let commandLines = RunSource(word: "run", refusals: [:])
+    /// `afcli run -`: every line is built from items, so the run takes what `afcli run` takes,
+    /// but for the bounds of a `.http` file: its lines are afcli command lines, which name files
+    /// (and commands, `--auth-cmd`) as typed, as a shell script does.
+    static let commandLines: RunSource = {
+        let typed = Refusal.doesNotApply(
+            "its lines are afcli command lines, which read the files and variables they name as typed")
+        return RunSource(
+            word: "run -",
+            refusals: [
+                "file-root": typed, "allow-env": typed,
+                "variable": .doesNotApply("its lines are afcli command lines, which hold no {{variables}}"),
+            ])
+    }()
 
     /// A `.http` file writes each request's method, headers and body itself, and its URLs do not
     /// go through a config environment.

@@ -73,7 +73,7 @@ package struct AWSSigV4Stage: Sendable {
     }
 
     /// The region and service: the scope's, else from an AWS host name.
-    private func scope(for url: String) throws(AuthStageError) -> (region: String, service: String) {
+    package func scope(for url: String) throws(AuthStageError) -> (region: String, service: String) {
         if let region, let service { return (region, service) }
         let host = (URLReference(parsing: url).host ?? "").lowercased()
         let labels = host.split(separator: ".").map(String.init)

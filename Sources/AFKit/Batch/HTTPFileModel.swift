@@ -64,6 +64,12 @@ package struct HTTPFileRequest: Equatable, Sendable {
     /// `# @retry N`: how many times the request is sent again while its assertions fail (for
     /// polling an asynchronous job); nil for the run's `--retry`.
     package var retries: Int?
+    /// `# @prompt NAME [DESCRIPTION]` (REST Client): variables asked of the user before the run,
+    /// the description as the field's value.
+    package var prompts: [HTTPFileField] = []
+    /// The values given for `prompts` (typed, or `--variable`), by name: they hold for this
+    /// request alone, over every other variable of the name.
+    package var promptValues: [String: String] = [:]
     /// The `?? …` lines: what its response must satisfy.
     package var assertions: [ResponseAssertion] = []
     /// Why the request cannot be sent as written (a `?? js` line needs JavaScript): it fails

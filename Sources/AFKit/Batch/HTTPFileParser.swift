@@ -5,7 +5,8 @@ import AFCurl
 ///
 /// The grammar read: `###` separates requests (text after it names the next one); `#` and `//`
 /// lines are comments, and before the request line may carry the directives `@name NAME`,
-/// `@no-redirect`, `@no-cookie-jar`, `@timeout N`, `@connection-timeout N` and `@first`; `@name = value` defines a
+/// `@no-redirect`, `@no-cookie-jar`, `@timeout N`, `@connection-timeout N`, `@first` and
+/// `@prompt NAME [DESCRIPTION]`; `@name = value` defines a
 /// file variable; the request line is `[METHOD] URL [HTTP/VERSION]`, and lines after it that start
 /// with white space continue the URL (`    ?page=2`, `    &size=10`); then `Name: value` headers
 /// up to a blank line; then the body up to the next `###` (blank lines before it and after it are
@@ -158,6 +159,14 @@ private struct Parser {
             directives.noCookieJar = true
         case "first":
             directives.isFirst = true
+        case "prompt":
+            let name = value.prefix(while: { $0 != " " && $0 != "\t" })
+            guard HTTPFileVariables.isValidName(String(name)) else {
+                warn(number, "# @prompt needs a variable name (letters, digits, _ . -): # @prompt NAME [DESCRIPTION]; ignored")
+                return
+            }
+            directives.prompts.append(
+                HTTPFileField(name: String(name), value: trim(value.dropFirst(name.count)), line: number))
         case "timeout", "connection-timeout":
             guard let seconds = Self.seconds(value) else {
                 warn(number, "# @\(word) \(value) is not a duration (N, N ms, N s or N m, more than 0); ignored")

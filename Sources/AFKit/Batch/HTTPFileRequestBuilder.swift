@@ -9,8 +9,8 @@ import AFCurl
 /// side, as the file shows it. Files are opened here, when the request is about to be sent, never
 /// while the file is read.
 package struct HTTPFileRequestBuilder {
-    /// The variables in effect.
-    package let variables: HTTPFileVariables
+    /// The variables in effect (a request's `# @prompt` answers over them: `scoped`).
+    package private(set) var variables: HTTPFileVariables
     /// The directory of the `.http` file, which `< PATH` is relative to.
     package let directory: String
     /// Whether a `< PATH` naming standard input (`< /dev/stdin`) is refused (`--ignore-stdin`).
@@ -19,14 +19,17 @@ package struct HTTPFileRequestBuilder {
     /// builder prepares; nil: asked of libcurl and the environment at each `prepare`.
     package let acceptEncoding: String?
     package let acceptLanguage: String?
+    /// The directory files must lie under (`--file-root`); nil reads any file.
+    package let access: HTTPFileAccess?
 
     package init(
         variables: HTTPFileVariables, directory: String, refusesStandardInput: Bool = false,
-        acceptEncoding: String? = nil, acceptLanguage: String? = nil
+        acceptEncoding: String? = nil, acceptLanguage: String? = nil, access: HTTPFileAccess? = nil
     ) {
         self.variables = variables
         self.directory = directory
         self.refusesStandardInput = refusesStandardInput
+        self.access = access
         self.acceptEncoding = acceptEncoding
         self.acceptLanguage = acceptLanguage
     }
@@ -49,11 +52,38 @@ package struct HTTPFileRequestBuilder {
     package struct ExpandedHead {
         var url: String
         var headers: [HeaderItem]
+
+        /// The AWS Signature Version 4 stage an `Authorization: AWS …` header asks for, to sign
+        /// `url`; nil for a request without one. The stage signs the request as sent, after every
+        /// other stage.
+        package func awsStage(_ request: HTTPFileRequest, url: String) throws(HTTPFileError) -> AWSSigV4Stage? {
+            guard let index = headers.lastIndex(where: { ASCIICase.equal($0.name, "authorization") }),
+                let value = headers[index].value
+            else { return nil }
+            let line = request.headers[index].line
+            let stage: AWSSigV4Stage?
+            do {
+                stage = try HTTPFileRequestConventions.authorization(value).awsStage()
+            } catch {
+                throw HTTPFileError(line: line, reason: error.reason)
+            }
+            if let stage, (try? stage.scope(for: url)) == nil {
+                throw HTTPFileError(
+                    line: line,
+                    reason: "Authorization: AWS needs region:REGION and service:SERVICE: "
+                        + "\(URLReference(parsing: url).host ?? url) is no AWS host name to read them from")
+            }
+            return stage
+        }
     }
 
     /// The first step of `prepare`. A check of a file stops after it when the request turns out
     /// to take values from earlier ones, which are not known before the run.
     package func expandHead(_ request: HTTPFileRequest) throws(HTTPFileError) -> ExpandedHead {
+        if !request.promptValues.isEmpty {
+            let (builder, request) = scoped(request)
+            return try builder.expandHead(request)
+        }
         let url = try variables.expand(request.url, line: request.line)
         var headers: [HeaderItem] = []
         headers.reserveCapacity(request.headers.count)
@@ -71,6 +101,11 @@ package struct HTTPFileRequestBuilder {
         _ request: HTTPFileRequest, head: ExpandedHead, baseURL: String?, credentials: Credentials? = nil,
         environment: [String: String]
     ) throws(HTTPFileError) -> PreparedRequest {
+        if !request.promptValues.isEmpty {
+            let (builder, request) = scoped(request)
+            return try builder.prepare(
+                request, head: head, baseURL: baseURL, credentials: credentials, environment: environment)
+        }
         var url = head.url
         var headers = head.headers
         // `OPTIONS *` asks the server itself: the URL names the server, the target is `*`.
@@ -98,6 +133,7 @@ package struct HTTPFileRequestBuilder {
                 line: request.line, reason: "OPTIONS * needs a Host: header or --base-url to name the server")
         }
         var credentials = credentials
+        // The head's headers are the request's, one for one, in order.
         if let index = headers.lastIndex(where: { ASCIICase.equal($0.name, "authorization") }),
             let value = headers[index].value
         {
@@ -107,6 +143,12 @@ package struct HTTPFileRequestBuilder {
             case .digest(let user, let password):
                 headers.remove(at: index)
                 credentials = .digest(user: user, password: password)
+            case .awsSigV4:
+                // Signed as the last stage, once the body is final (`ExpandedHead.awsStage`).
+                headers.remove(at: index)
+                credentials = nil
+            case .refused(let reason):
+                throw HTTPFileError(line: request.headers[index].line, reason: reason)
             }
         }
         let isGraphQL = HTTPFileRequestConventions.isGraphQL(headers)
@@ -133,6 +175,16 @@ package struct HTTPFileRequestBuilder {
             if asksServer { prepared.requestTarget = "*" }
             return prepared
         }
+    }
+
+    /// This builder with the request's `# @prompt` answers over its variables, and the request
+    /// without them (whose text the scoped builder expands).
+    private func scoped(_ request: HTTPFileRequest) -> (builder: HTTPFileRequestBuilder, request: HTTPFileRequest) {
+        var builder = self
+        builder.variables = variables.overriding(request.promptValues)
+        var request = request
+        request.promptValues = [:]
+        return (builder, request)
     }
 
     /// The body's source (and bytes when it is all text), or nil for no body. `joinsFormLines`:
@@ -215,7 +267,8 @@ package struct HTTPFileRequestBuilder {
     }
 
     /// The path a `< PATH` or `<@ PATH` part names, its variables substituted, relative to the
-    /// `.http` file's directory; standard input is refused under `--ignore-stdin`.
+    /// `.http` file's directory, its links resolved and checked to lie under the file root;
+    /// standard input is refused under `--ignore-stdin` (and is no file the root bounds).
     private func resolvedPath(_ path: String, line: Int, marker: String) throws(HTTPFileError) -> String {
         let expanded = try variables.expand(path, line: line)
         let relative = expanded.hasPrefix("./") ? String(expanded.dropFirst(2)) : expanded
@@ -224,7 +277,8 @@ package struct HTTPFileRequestBuilder {
             throw HTTPFileError(
                 line: line, reason: "\(marker) \(expanded) reads standard input, which --ignore-stdin leaves unread")
         }
-        return resolved
+        guard let access, !Self.standardInputPaths.contains(resolved) else { return resolved }
+        return try access.checked(resolved, marker: marker, written: expanded, line: line)
     }
 
     /// The line a body part starts on.

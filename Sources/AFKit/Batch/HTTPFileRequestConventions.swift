@@ -3,7 +3,9 @@ import AFCurl
 /// The VS Code REST Client's shorthands that change what a `.http` request sends, applied after
 /// its variables are substituted: `Authorization: Basic user:pass` and `Basic user pass` (encoded
 /// for the user), `Authorization: Digest user pass` (negotiated by libcurl), form bodies written
-/// over several lines, and GraphQL requests (`X-Request-Type: GraphQL`).
+/// over several lines, GraphQL requests (`X-Request-Type: GraphQL`), and `Authorization: AWS ID
+/// KEY [token:T] [region:R] [service:S]` (signed with AWS Signature Version 4, as `--aws-sigv4`
+/// signs). `Authorization: COGNITO …` needs a sign-in to AWS Cognito, and is refused.
 package enum HTTPFileRequestConventions {
     /// What an `Authorization` header written as a shorthand becomes.
     package enum Authorization: Equatable {
@@ -11,15 +13,44 @@ package enum HTTPFileRequestConventions {
         case header(String)
         /// No header: HTTP Digest with these credentials, negotiated by libcurl.
         case digest(user: String, password: String)
+        /// No header: the request is signed with these keys, the region and service read from an
+        /// AWS host name when not given.
+        case awsSigV4(accessKey: String, secretKey: String, sessionToken: String?, region: String?, service: String?)
+        /// The header cannot be sent as afcli would send it, for this reason.
+        case refused(String)
+
+        /// The signing stage of `.awsSigV4`; nil for the others.
+        package func awsStage() throws(HTTPFileError) -> AWSSigV4Stage? {
+            guard case .awsSigV4(let key, let secret, let token, let region, let service) = self else { return nil }
+            do {
+                return try AWSSigV4Stage(
+                    scope: "aws:amz:\(region ?? ""):\(service ?? "")",
+                    credentials: AWSSigV4.Credentials(accessKey: key, secretKey: secret, sessionToken: token))
+            } catch {
+                throw HTTPFileError(
+                    line: 0,
+                    reason: "Authorization: AWS names region \(region ?? "") and service \(service ?? ""): letters, "
+                        + "digits, - and _ make a region or service name")
+            }
+        }
     }
+
+    /// REST Client's form of the AWS shorthand.
+    static let awsUsage = "Authorization: AWS ACCESS_KEY SECRET_KEY [token:SESSION_TOKEN] [region:REGION] [service:SERVICE]"
 
     /// `value` of an `Authorization` header: `Basic user:pass` and `Basic user pass` become
     /// `Basic base64(user:pass)`, `Digest user pass` becomes Digest credentials; anything else,
     /// an already encoded `Basic dXNlcjpwYXNz` among them, is returned as written.
     package static func authorization(_ value: String) -> Authorization {
         let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let scheme = ASCIICase.lowercased(words.first ?? "")
+        if scheme == "cognito" {
+            return .refused(
+                "Authorization: COGNITO is not supported: it signs in to AWS Cognito, which afcli does not do (it "
+                    + "signs in to no cloud account); get a token and write Authorization: Bearer TOKEN")
+        }
+        if scheme == "aws" { return aws(Array(words.dropFirst())) }
         guard words.count >= 2 else { return .header(value) }
-        let scheme = ASCIICase.lowercased(words[0])
         let user: String
         let password: String
         if words.count >= 3 {
@@ -41,6 +72,23 @@ package enum HTTPFileRequestConventions {
         default:
             return .header(value)
         }
+    }
+
+    /// `AWS ID KEY [token:T] [region:R] [service:S]` after the scheme, as REST Client reads it.
+    private static func aws(_ words: [String]) -> Authorization {
+        guard words.count >= 2, !words[0].contains(":") else { return .refused("expected " + awsUsage) }
+        var named: [String: String] = [:]
+        for word in words.dropFirst(2) {
+            guard let colon = word.firstIndex(of: ":"),
+                case let name = ASCIICase.lowercased(String(word[..<colon])), ["token", "region", "service"].contains(name),
+                named[name] == nil
+            else { return .refused("\(word) is not token:, region: or service: (expected \(awsUsage))") }
+            let text = String(word[word.index(after: colon)...])
+            if !text.isEmpty { named[name] = text }
+        }
+        return .awsSigV4(
+            accessKey: words[0], secretKey: words[1], sessionToken: named["token"], region: named["region"],
+            service: named["service"])
     }
 
     /// Whether `contentType` is `application/x-www-form-urlencoded`, whatever its parameters.

@@ -36,6 +36,15 @@ extension HTTPFileVariables {
             return try externalValue(name, rest[0], failure: failure)
         case "$randomInt", "$random.integer", "$random.float":
             return try call(name, rest, failure: failure)
+        case "$aadToken", "$aadV2Token", "$oidcAccessToken":
+            // REST Client signs in to Azure AD (Microsoft Entra ID) or an OpenID provider in a
+            // browser window for these.
+            let provider = name == "$oidcAccessToken" ? "an OpenID Connect provider" : "Azure AD (Microsoft Entra ID)"
+            throw failure(
+                "\(name) is not supported: it signs in to \(provider) in a browser, which afcli does not do (it signs "
+                    + "in to no cloud account); get a token"
+                    + (name == "$oidcAccessToken" ? "" : " (az account get-access-token)")
+                    + " and give it with --variable NAME=TOKEN")
         default:
             guard rest.isEmpty else { throw failure("unexpected arguments") }
             return try call(name, [], failure: failure)
@@ -177,6 +186,11 @@ extension HTTPFileVariables {
             key = environmentValue(key) ?? key
         }
         if kind == "$processEnv" {
+            if let allowsProcessVariable, !allowsProcessVariable(key) {
+                throw failure(
+                    "a .http file reads only the environment variables allowed by name, and \(key) is not one: "
+                        + "--allow-env \(key) allows it")
+            }
             guard let value = processEnvironment(key) else {
                 throw failure("the environment variable \(key) is not set")
             }

@@ -54,6 +54,9 @@ package struct HTTPFileVariables {
         }
     }
 
+    /// Values over every other of their name: `--variable NAME=VALUE`, and a request's own
+    /// `# @prompt` answers (`overriding`).
+    private var overrides: [String: [UInt8]] = [:]
     private var fileValues: [String: [UInt8]] = [:]
     private let environment: [String: [UInt8]]
     /// The longest text an expansion may produce.
@@ -70,6 +73,9 @@ package struct HTTPFileVariables {
     /// reference. Nil when the file is expanded outside a run, where such a reference is an
     /// undefined variable.
     package var requestValues: ((String, Int) throws(HTTPFileError) -> String?)?
+    /// Whether `{{$processEnv NAME}}` may read the environment variable NAME (`--allow-env`); nil
+    /// lets it read any.
+    package var allowsProcessVariable: (@Sendable (String) -> Bool)?
 
     /// Variables from `file` (a later definition of one name wins) over `environment`.
     package init(
@@ -85,6 +91,14 @@ package struct HTTPFileVariables {
         self.sources = sources
         self.processEnvironment = processEnvironment
         self.dotenv = dotenv
+    }
+
+    /// These variables with `values` over every other of their names.
+    package func overriding(_ values: [String: String]) -> HTTPFileVariables {
+        if values.isEmpty { return self }
+        var variables = self
+        for (name, value) in values { variables.overrides[name] = Array(value.utf8) }
+        return variables
     }
 
     /// Whether `name` may name a variable: letters, digits, `_`, `.` and `-`.
@@ -171,7 +185,8 @@ package struct HTTPFileVariables {
         }
         // Looked up only where there are values: a lookup hashes the whole reference.
         guard
-            let raw = (fileValues.isEmpty ? nil : fileValues[reference])
+            let raw = (overrides.isEmpty ? nil : overrides[reference])
+                ?? (fileValues.isEmpty ? nil : fileValues[reference])
                 ?? (environment.isEmpty ? nil : environment[reference])
         else {
             if let requestValues, let value = try requestValues(reference, line) {

@@ -6,6 +6,20 @@ extension JSONPathQuery {
         segments = try parser.parseQuery()
         singularPath = Self.singularPath(of: segments)
     }
+
+    /// Parses the query `text` starts with, up to where the grammar ends (no segment follows),
+    /// and returns it with the index just after it: for a query written inside a longer line
+    /// (`?? jsonpath $.items[?@.age > 18].name exists`), where white space inside the query does
+    /// not end it. What follows the query must be white space or nothing.
+    package static func prefix(
+        of text: Substring, limits: JSONPathLimits = .standard
+    ) throws(JSONPathError) -> (query: JSONPathQuery, end: String.Index) {
+        var parser = JSONPathParser(text: String(text), limits: limits)
+        let segments = try parser.parseQueryPrefix()
+        let end = text.unicodeScalars.index(text.startIndex, offsetBy: parser.index)
+        let written = String(text[..<end])
+        return (JSONPathQuery(text: written, segments: segments, singularPath: singularPath(of: segments)), end)
+    }
 }
 
 /// A recursive-descent parser over the query's Unicode scalars, one method per grammar rule of
@@ -32,6 +46,18 @@ struct JSONPathParser {
         let segments = try parseSegments()
         guard index == scalars.count else {
             throw failure(peek.map { isBlank($0) ? "unexpected white space" : "unexpected '\($0)'" } ?? "unexpected end")
+        }
+        return segments
+    }
+
+    /// `jsonpath-query` at the start of the text, which may go on after it with white space.
+    mutating func parseQueryPrefix() throws(JSONPathError) -> [JSONPathSegment] {
+        guard peek == "$" else { throw failure("expected '$' at the start of the query") }
+        index += 1
+        let segments = try parseSegments()
+        if let next = peek, !isBlank(next) { throw failure("unexpected '\(next)'") }
+        guard index <= limits.maximumQueryLength else {
+            throw JSONPathError(position: limits.maximumQueryLength, reason: "query longer than \(limits.maximumQueryLength) characters")
         }
         return segments
     }

@@ -144,20 +144,15 @@ extension ResponseAssertion {
         }
         let written = String(text[first.lowerBound...])
         let fieldWord = text[first]
-        let words = ranges.dropFirst().map { text[$0] }
         if fieldWord == "js" {
             throw ResponseAssertionError(
                 reason: "?? js needs JavaScript, which afcli does not run: write the check with status, header, body, "
                     + "jsonpath, xpath or duration", needsJavaScript: true)
         }
-        // The first predicate word ends the field's argument; the rest of the line is the value.
-        guard let predicatePosition = words.firstIndex(where: { Predicate.spellings[String($0)] != nil }) else {
-            throw ResponseAssertionError(reason: "\"?? \(written)\" names no condition (==, !=, <, includes, exists…)")
-        }
-        let argument = predicatePosition == 1 ? String(words[0]) : words[..<predicatePosition].joined(separator: " ")
-        let predicateWord = String(words[predicatePosition])
+        let (argument, tail) = try split(text, words: ranges.dropFirst(), field: fieldWord, written: written)
+        let predicateWord = String(tail.prefix(while: { $0 != " " && $0 != "\t" }))
         let predicate = Predicate.spellings[predicateWord]!
-        let expected = Self.rest(of: text, after: ranges[predicatePosition + 1].upperBound)
+        let expected = Self.rest(of: text, after: tail.index(tail.startIndex, offsetBy: predicateWord.count))
         let field: Field
         switch fieldWord {
         case "status":
@@ -200,6 +195,47 @@ extension ResponseAssertion {
             throw ResponseAssertionError(reason: "?? \(written): \"\(expected)\" is not a regular expression")
         }
         return ResponseAssertion(field: field, predicate: predicate, expected: expected, line: line, text: written)
+    }
+
+    /// The field's argument and the rest of the line from the condition on. A JSONPath (`jsonpath
+    /// QUERY`, `body PATH`) is read by the JSONPath parser, which knows where the query ends, so
+    /// white space inside it (`$.items[?@.age > 18]`) is part of it; any other argument ends at
+    /// the first condition word.
+    private static func split(
+        _ text: String, words ranges: ArraySlice<Range<String.Index>>, field: Substring, written: String
+    ) throws(ResponseAssertionError) -> (argument: String, tail: Substring) {
+        func noCondition(_ after: String = "") -> ResponseAssertionError {
+            ResponseAssertionError(reason: "\"?? \(written)\" names no condition\(after) (==, !=, <, includes, exists…)")
+        }
+        let words = ranges.map { text[$0] }
+        let startsWithCondition = words.first.map { Predicate.spellings[String($0)] != nil } ?? true
+        guard (field == "jsonpath" || field == "body"), !startsWithCondition else {
+            guard let position = words.firstIndex(where: { Predicate.spellings[String($0)] != nil }) else {
+                throw noCondition()
+            }
+            return (words[..<position].joined(separator: " "), text[words[position].startIndex...])
+        }
+        let trimmed = text[words[0].startIndex...]
+        // `body items[0].name` is the bare property path `$.items[0].name`.
+        let added = field == "jsonpath" || trimmed.hasPrefix("$") ? "" : trimmed.hasPrefix("[") ? "$" : "$."
+        let source = added + trimmed
+        let parsed: (query: JSONPathQuery, end: String.Index)
+        do throws(JSONPathError) {
+            parsed = try JSONPathQuery.prefix(of: source[...])
+        } catch {
+            let position = max(0, error.position - added.count)
+            throw ResponseAssertionError(
+                reason: "?? \(written): not a JSONPath query: \(error.reason) at character \(position + 1)")
+        }
+        let consumed = source.unicodeScalars.distance(from: source.startIndex, to: parsed.end) - added.count
+        let end = trimmed.unicodeScalars.index(trimmed.startIndex, offsetBy: consumed)
+        let argument = String(trimmed[..<end])
+        let tail = trimmed[end...].drop(while: { $0 == " " || $0 == "\t" })
+        let condition = tail.prefix(while: { $0 != " " && $0 != "\t" })
+        guard Predicate.spellings[String(condition)] != nil else {
+            throw noCondition(" after the query \(argument)" + (condition.isEmpty ? "" : " (\(condition) is none)"))
+        }
+        return (argument, tail)
     }
 
     /// The text of `line` from `index` on, without its leading and trailing blanks; nil when empty.

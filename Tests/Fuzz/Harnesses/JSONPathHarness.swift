@@ -19,6 +19,7 @@ enum JSONPathHarness {
         var limits = JSONPathLimits()
         limits.maximumNodes = 10_000
         limits.maximumSteps = 200_000
+        checkPrefix(queryText, limits)
         guard let query = try? JSONPathQuery(parsing: queryText, limits: limits) else { return }
         if let path = query.singularPath {
             checkLookup(path, query, document, limits)
@@ -51,6 +52,24 @@ enum JSONPathHarness {
                 found?.count == 1 && found?[0].value == node.value && found?[0].normalizedPath == path,
                 "normalized path \(path) selects its node")
         }
+    }
+
+    /// A query read as the start of a longer text (a `??` line's) ends before white space or at
+    /// the end, and is itself a whole query; a whole query read so is read whole.
+    private static func checkPrefix(_ text: String, _ limits: JSONPathLimits) {
+        let whole = try? JSONPathQuery(parsing: text, limits: limits)
+        guard let (query, end) = try? JSONPathQuery.prefix(of: text[...], limits: limits) else {
+            FuzzInvariant.check(whole == nil, "\(text) parses whole but not as a prefix")
+            return
+        }
+        FuzzInvariant.check(
+            end == text.endIndex || text.unicodeScalars[end] == " " || text.unicodeScalars[end] == "\t"
+                || text.unicodeScalars[end] == "\n" || text.unicodeScalars[end] == "\r",
+            "the prefix of \(text) ends before white space")
+        FuzzInvariant.check((try? JSONPathQuery(parsing: query.text, limits: limits)) != nil, "\(query.text) parses whole")
+        if whole != nil { FuzzInvariant.check(end == text.endIndex, "\(text) is read whole as a prefix") }
+        _ = try? ResponseAssertion.parse("jsonpath " + text + " exists", line: 1)
+        _ = try? ResponseAssertion.parse("body " + text + " == 1", line: 1)
     }
 
     /// The scan and the parser agree: the same error, or the value the evaluator selects.
