@@ -111,3 +111,33 @@ def test_curl_says_that_curl_would_send_them_on_to_every_host(server, tmp_path):
     assert ("note: with --location, curl sends these headers, made for this URL, to every host a redirect "
             "leads to; afcli makes them again for a redirect to the same origin and drops them for another") in r.err
     assert server.requests == []
+
+
+def test_a_http_files_aws_shorthand_is_signed_again_or_dropped_as_aws_sigv4_is(server, other, tmp_path):
+    # One request redirected to another origin, one to the same origin (307, so it signs a POST again).
+    def handler(request):
+        if request.target == "/away":
+            return Response(status=302, reason="Found", headers=[("Location", other.url + "/landed")], body=b"")
+        if request.target == "/here":
+            return Response(status=307, reason="Temporary Redirect", headers=[("Location", "/next")], body=b"")
+        return Response()
+    server.handler = handler
+    path = tmp_path / "aws.http"
+    path.write_text(f"""GET {server.url}/away
+Authorization: AWS {KEY} {SECRET} token:{TOKEN} region:us-east-1 service:execute-api
+
+###
+POST {server.url}/here
+Authorization: AWS {KEY} {SECRET} token:{TOKEN} region:us-east-1 service:execute-api
+
+a=1
+""")
+    r = run(["run", str(path), "--follow"])
+    assert r.code == 0, r
+    landed, = other.requests
+    assert credentials(landed) == {}, landed.headers
+    assert [request.header("X-Amz-Content-Sha256") for request in other.requests] == [None]
+    away, here, following = server.requests
+    assert (away.target, here.target, following.target) == ("/away", "/here", "/next")
+    assert verify(following, server.url, KEY, SECRET, TOKEN) is None
+    assert following.header("Authorization") != here.header("Authorization")

@@ -30,6 +30,19 @@ package struct RequestAuthentication: Sendable {
         request.authentication = stages
     }
 
+    /// Signs `request` with `signer` after the stages it already ran (a .http file's
+    /// `Authorization: AWS …`, in place of `--aws-sigv4`), and keeps the signer with them, so that
+    /// a redirect signs again or drops the signature as it does `--aws-sigv4`'s.
+    package static func sign(_ request: inout PreparedRequest, with signer: AWSSigV4Stage) throws {
+        var stages = request.authentication ?? RequestAuthentication(command: nil, signer: nil)
+        let before = request.headers
+        try signer.apply(to: &request)
+        stages.signer = signer
+        stages.headerNames.formUnion(
+            request.headers.filter { field in !before.contains(field) }.map { ASCIICase.lowercased($0.name) })
+        request.authentication = stages
+    }
+
     /// `request` without the header fields the stages set, which belong to the URL they ran for.
     package func removingHeaders(from request: inout PreparedRequest) {
         request.headers.removeAll { headerNames.contains(ASCIICase.lowercased($0.name)) }
