@@ -6,11 +6,16 @@ back by haralyzer) reports, several at once."""
 import json
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from conftest import run, run_tty
 from loopback import Response
+import xml_schema
+
+# The rules of Jenkins' xUnit plugin's junit-10.xsd for what afcli writes.
+JUNIT_10 = (Path(__file__).parent / "junit-10-subset.xsd").read_bytes()
 
 
 def api(request):
@@ -122,3 +127,19 @@ def test_a_report_that_cannot_be_written_stops_the_run_before_anything_is_sent(s
     os.symlink(tmp_path / "target", tmp_path / "link.tap")
     linked = run(["run", suite(tmp_path, server), "--report", f"tap={tmp_path / 'link.tap'}"])
     assert linked.code == 2 and (tmp_path / "target").read_text() == "keep" and server.requests == []
+
+
+def test_junit_reports_are_valid_against_jenkins_xunit_schema_and_read_by_junitparser(server, tmp_path):
+    junitparser = pytest.importorskip("junitparser")
+    server.handler = api
+    # With --keep-going: a pass, failures and an error; without it the run stops at the first
+    # failure and the rest are skipped.
+    everything, stopped = tmp_path / "all.xml", tmp_path / "stopped.xml"
+    run(["run", suite(tmp_path, server), "--keep-going", "--report", f"junit={everything}"])
+    run(["run", suite(tmp_path, server), "--report", f"junit={stopped}"])
+    for report in (everything, stopped):
+        assert xml_schema.problems(JUNIT_10, report.read_bytes()) == [], report.read_text()
+    (testsuite,) = list(junitparser.JUnitXml.fromfile(str(stopped)))
+    assert testsuite.tests == 4 and testsuite.skipped == 2 and testsuite.failures == 1
+    skipped = [case for case in testsuite if case.result and isinstance(case.result[0], junitparser.Skipped)]
+    assert len(skipped) == 2
