@@ -79,6 +79,18 @@ def test_post_is_not_retried_without_retry_all_errors(server):
     assert len(server.requests) == 1
 
 
+def test_verbose_says_why_a_post_is_not_retried_and_what_would_retry_it(server):
+    failing_then_ok(server, 1)
+    result = run([server.url + "/x", "--retry", "3", "--retry-delay", "0.1", "a=1", "-v"])
+    assert result.code == 5 and len(server.requests) == 1
+    notes = [line for line in result.err.splitlines() if "retrying" in line]
+    assert notes == [
+        f"afcli: note: not retrying POST {server.url}/x (HTTP 503): POST is not idempotent, so sending it again "
+        "could repeat its effect; --retry-all-errors retries it"]
+    quiet = run([server.url + "/x", "--retry", "3", "--retry-delay", "0.1", "a=1"])
+    assert "retrying" not in quiet.err
+
+
 def test_post_is_retried_with_retry_all_errors_and_its_body_sent_again(server, tmp_path):
     body = tmp_path / "body.bin"
     body.write_bytes(b"x" * 100_000)

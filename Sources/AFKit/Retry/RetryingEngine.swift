@@ -271,13 +271,23 @@ package final class RetryingEngine: ExchangeEngine {
     /// The retry of `exchange` for `reason`, after the server's wait or the backoff; nil when
     /// its method is not retried, its tries are used up, or the wait would pass `--retry-max-time`.
     private func retryPlan(_ exchange: Exchange, reason: String, serverWait: Double?) -> Plan? {
-        guard rules.mayRetry(method: exchange.order.request.method), exchange.tries <= rules.retries else { return nil }
+        let request = exchange.order.request
+        guard rules.mayRetry(method: request.method) else {
+            // Said once, at the first try: what --retry would have done and what would do it.
+            if exchange.tries == 1 {
+                note?(
+                    "not retrying \(request.method) \(request.url) (\(reason)): \(request.method.uppercased()) is not "
+                        + "idempotent, so sending it again could repeat its effect; --retry-all-errors retries it")
+            }
+            return nil
+        }
+        guard exchange.tries <= rules.retries else { return nil }
         let elapsed = FileIO.monotonicSeconds() - exchange.firstAt
         if let maxTime = rules.maxTime, elapsed >= maxTime { return nil }
         let wait = serverWait ?? rules.backoff(beforeRetry: exchange.tries)
         guard wait <= rules.longestWait(elapsed: elapsed) else {
             note?(
-                "not retrying \(exchange.order.request.method) \(exchange.order.request.url) (\(reason)): its wait of "
+                "not retrying \(request.method) \(request.url) (\(reason)): its wait of "
                     + "\(Self.seconds(wait)) is longer than \(rules.maxTime == nil ? "afcli waits" : "--retry-max-time allows")")
             return nil
         }
