@@ -408,7 +408,10 @@ package enum ManualText {
                         + "body must have one of the media types, compared without parameters. A failure prints "
                         + "AFNetworking's message on standard error after the body, such as "
                         + "`Request failed: not found (404)` or `Request failed: unacceptable content-type: "
-                        + "text/html`; when both fail, the status comes first and the content type under it. The exit "
+                        + "text/html`; when both fail, the status comes first and the content type under it. A status "
+                        + "refused by the codes `--accept-status` gave is named with them (`Request failed: status 200 "
+                        + "is not one of --accept-status 201`), since AFNetworking's text for a refused 200, "
+                        + "`no error (200)`, would read as a success. The exit "
                         + "status is 3, 4 or 5 for a 3xx, 4xx or 5xx status and 11 otherwise."),
                 .paragraph(
                     "`--log=cj` writes CJNetwork's log block for the request to standard error (`--log-file` "

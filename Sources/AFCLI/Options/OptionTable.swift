@@ -625,8 +625,9 @@ package enum OptionTable {
             long: "accept-status", scope: [.request, .run], valueName: "CODES", group: .network,
             help: "accept only these codes (200-299,304)",
             description: "Validate the final status code as AFNetworking does, against CODES: codes and ranges "
-                + "from 100 to 599, comma-separated. A failure prints AFNetworking's message (Request failed: not "
-                + "found (404)) and exits with 3, 4 or 5 for a 3xx, 4xx or 5xx, else with 11. It replaces "
+                + "from 100 to 599, comma-separated. A failure names the status and CODES (Request failed: status "
+                + "404 (not found) is not one of --accept-status 200-299,304) and exits with 3, 4 or 5 for a 3xx, "
+                + "4xx or 5xx, else with 11. It replaces "
                 + "--check-status: an accepted 304 exits with 0.",
             apply: { values, text in values.pipeline.acceptStatus = try ResponseOptionParser.statusCodes(text ?? "") },
             reset: { $0.pipeline.acceptStatus = nil }),
