@@ -135,7 +135,7 @@ package enum ResponseCheck {
             do {
                 query = try JSONPathQuery(parsing: path)
             } catch {
-                throw Unreadable(reason: "\(path) is no JSONPath query: \(error)")
+                throw Unreadable(reason: "\(path) is not a JSONPath query: \(error)")
             }
         }
         if json == nil { json = Result { () throws(JSONParseError) in try JSONParser.parse(bytes: response.body) } }
