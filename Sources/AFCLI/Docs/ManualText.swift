@@ -397,7 +397,10 @@ package enum ManualText {
                         + "one bracket, `$` inside a filter) holds each top-level value instead, up to 16 MiB (exit "
                         + "status 12 beyond). With `..`, matches come in document order. A query that does not parse "
                         + "exits with 2 before anything is sent, naming the character and what is wrong there; a "
-                        + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it."),
+                        + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it. "
+                        + "A body nested deeper than 512 levels (a fixed limit, no option raises it) exits with 12, "
+                        + "whatever the query: `the body is nested deeper than the limit (512 levels, which no option "
+                        + "raises) at offset N`."),
             ]),
         ManualSection(
             "VALIDATION AND THE REQUEST LOG",

@@ -155,8 +155,10 @@ package final class ExchangeArchive {
             }
             monitor.locked { queries[path] = query }
         }
-        func notJSON() -> RequestReferenceError {
-            RequestReferenceError("{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is not JSON")
+        func notJSON(_ error: JSONParseError) -> RequestReferenceError {
+            RequestReferenceError(
+                "{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is "
+                    + (error.isTooDeep ? JSONParser.tooDeepText : "not JSON"))
         }
         let found: JSONValue?
         if let steps = query.singularPath {
@@ -164,14 +166,14 @@ package final class ExchangeArchive {
             do {
                 found = try JSONParser.value(at: steps, inBytes: body)
             } catch {
-                throw notJSON()
+                throw notJSON(error)
             }
         } else {
             let document: JSONValue
             do {
                 document = try JSONParser.parse(bytes: body)
             } catch {
-                throw notJSON()
+                throw notJSON(error)
             }
             do {
                 found = try query.values(in: document).first
