@@ -415,8 +415,9 @@ package enum OptionTable {
             help: "reconnect a dropped event stream (--retry N)",
             description: "With --retry N, connect a GET text/event-stream response again when it drops, up to N "
                 + "times, as EventSource does: with Last-Event-ID set to the last event ID seen, after the "
-                + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on where the "
-                + "output stopped; a stream the server ends is not reconnected.",
+                + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on after the "
+                + "last whole event (one the drop cut off is dropped); a stream without Content-Length or "
+                + "chunking is connected again when it closes, one whose framing marks its end is not.",
             apply: { values, _ in values.retry.reconnect = true },
             reset: { $0.retry.reconnect = false }),
     ]
