@@ -167,6 +167,13 @@ def test_a_report_onto_the_source_or_onto_another_report_is_refused_before_anyth
     first.write_text("keep")
     result = run(["run", source, "--report", f"tap={first}", "--report", f"junit={tmp_path / 'sub' / '..' / 'r.tap'}"])
     assert result.code == 2 and first.read_text() == "keep"
+    lines = tmp_path / "lines.txt"
+    lines.write_text(f"{server.url}/ok\n")
+    with open(lines, "rb") as stdin:
+        proc = subprocess.run([str(BINARY), "run", "-", "--report", f"tap={lines}"], stdin=stdin,
+                              capture_output=True, env=base_env())
+    assert proc.returncode == 2 and b"is the file standard input reads" in proc.stderr
+    assert lines.read_text() == f"{server.url}/ok\n"
     log = tmp_path / "run.log"
     result = run(["run", source, "--log-file", str(log), "--report", f"tap={log}"])
     assert result.code == 2 and "is the --log-file" in result.err

@@ -30,6 +30,8 @@ struct RunReportTarget {
         var claimed: [(reason: String, identity: FileIdentity?, resolved: String?)] = []
         if source != "-", let identity = FileIdentity(following: source) {
             claimed.append(("is the source being run (\(source)), which the report would overwrite", identity, nil))
+        } else if source == "-", let input = FileIdentity(descriptor: STDIN_FILENO), input.isFileOrPipe {
+            claimed.append(("is the file standard input reads the run's lines from, which the report would overwrite", input, nil))
         }
         if let logFile, !StandardStreams.isStandardOutput(logFile) {
             claimed.append((
