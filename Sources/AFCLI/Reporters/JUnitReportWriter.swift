@@ -51,8 +51,10 @@ final class JUnitReportWriter: RunReportWriter {
         let time = "time=\"\(decimalSeconds(summary.seconds))\""
         // Jenkins' xUnit schema (junit-10.xsd) allows `skipped` on a testsuite only.
         try stream.write("<testsuites name=\"afcli run\" \(totals)\(time)>\n")
-        try stream.write("  <testsuite name=\"\(xmlEscaped(suiteName))\" \(totals)skipped=\"\(skipped)\" \(time) "
-            + "timestamp=\"\(ISO8601Date.text(unixSeconds: summary.startDate))\">\n")
+        let started = ISO8601Date.text(unixSeconds: summary.startDate)
+        try stream.write(
+            "  <testsuite name=\"\(xmlEscaped(suiteName))\" \(totals)skipped=\"\(skipped)\" \(time) "
+                + "timestamp=\"\(started)\">\n")
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = try chunk.withUnsafeMutableBytes { try cases.read(into: $0) }

@@ -27,23 +27,25 @@ struct RunReportTarget {
     /// `-` for standard input) and the log file; throws a usage error for the first conflict.
     static func plan(_ reports: [RunReportRequest], source: String, logFile: String?) throws -> [RunReportTarget] {
         // What each file already holds or gets, and why a report may not go there too.
-        var claimed: [(reason: String, identity: FileIdentity?, resolved: String?)] = []
+        var claimed: [Claim] = []
         if source != "-", let identity = FileIdentity(following: source) {
-            claimed.append(("is the source being run (\(source)), which the report would overwrite", identity, nil))
+            claimed.append(Claim("is the source being run (\(source)), which the report would overwrite", identity))
         } else if source == "-", let input = FileIdentity(descriptor: STDIN_FILENO), input.isFileOrPipe {
-            claimed.append(("is the file standard input reads the run's lines from, which the report would overwrite", input, nil))
+            claimed.append(
+                Claim("is the file standard input reads the run's lines from, which the report would overwrite", input))
         }
         if let logFile, !StandardStreams.isStandardOutput(logFile) {
-            claimed.append((
-                "is the --log-file (\(logFile)), which the report would be mixed into", FileIdentity(atPath: logFile),
-                resolvedPath(logFile)
-            ))
+            claimed.append(
+                Claim(
+                    "is the --log-file (\(logFile)), which the report would be mixed into",
+                    FileIdentity(atPath: logFile),
+                    resolved: resolvedPath(logFile)))
         }
         if let output = FileIdentity(descriptor: STDOUT_FILENO), output.isFileOrPipe {
-            claimed.append((
-                "is where standard output goes, which carries the run's lines: write the report to another file",
-                output, nil
-            ))
+            claimed.append(
+                Claim(
+                    "is where standard output goes, which carries the run's lines: write the report to another file",
+                    output))
         }
         var targets: [RunReportTarget] = []
         for report in reports {
@@ -81,7 +83,10 @@ struct RunReportTarget {
                 guard sameFile || sameName else { continue }
                 throw refuse(other.reason)
             }
-            claimed.append(("is the file of --report \(spelling) too: each report needs a file of its own", identity, resolved))
+            claimed.append(
+                Claim(
+                    "is the file of --report \(spelling) too: each report needs a file of its own", identity,
+                    resolved: resolved))
             targets.append(RunReportTarget(report: report, place: place))
         }
         return targets
@@ -108,6 +113,20 @@ struct RunReportTarget {
         case .tap: return TAPReportWriter(stream: stream)
         case .json: return JSONReportWriter(stream: stream)
         case .har: return HARReportWriter(stream: stream)
+        }
+    }
+
+    /// A file the run already reads or writes: why a report may not go there, and how to know it.
+    private struct Claim {
+        var reason: String
+        var identity: FileIdentity?
+        /// The resolved path of a file that may not exist yet.
+        var resolved: String?
+
+        init(_ reason: String, _ identity: FileIdentity?, resolved: String? = nil) {
+            self.reason = reason
+            self.identity = identity
+            self.resolved = resolved
         }
     }
 

@@ -23,8 +23,8 @@ struct RunCommand {
                 instead: "without --log-file the log goes to standard error")
         }
         // Where the reports go is checked first: nothing is sent, or created, for a refused one.
-        let reportTargets = try RunReportTarget.plan(
-            options.run.reports, source: source, logFile: RequestLogger.isWanted(options) ? options.pipeline.logFile : nil)
+        let logFile = RequestLogger.isWanted(options) ? options.pipeline.logFile : nil
+        let reportTargets = try RunReportTarget.plan(options.run.reports, source: source, logFile: logFile)
         var options = options
         options.run.parallel = affordableParallel()
         var (entries, archive) = try BatchLoader.load(

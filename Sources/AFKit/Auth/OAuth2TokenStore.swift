@@ -108,7 +108,8 @@ package final class OAuth2TokenStore: OAuth2TokenKeeper {
         let folder = openDirectory(creating: true)
         guard folder >= 0 else {
             throw SessionError.cannotWrite(
-                path: path, reason: "\(directory) is not a directory of the user's own (a symbolic link is not followed)")
+                path: path,
+                reason: "\(directory) is not a directory of the user's own (a symbolic link is not followed)")
         }
         defer { close(folder) }
         try SessionStore.write(try JSONWriter.encode(entry.json), named: Self.fileName(key), in: folder, path: path)

@@ -400,7 +400,8 @@ struct JSONPathScanner {
     /// Nesting past the limit at `position`, by default the current offset: a limit, whichever
     /// part of the body the query reads, skips or copies.
     private func tooDeep(at position: Int? = nil) -> JSONPathBodyError {
-        JSONPathBodyError("the body is \(JSONParser.tooDeepText) at offset \(position ?? offset)", failureClass: .limitExceeded)
+        JSONPathBodyError(
+            "the body is \(JSONParser.tooDeepText) at offset \(position ?? offset)", failureClass: .limitExceeded)
     }
 
     /// A syntax error at `position`, by default the current offset.

@@ -162,8 +162,8 @@ package final class RetryingEngine: ExchangeEngine {
         exchange.tries += 1
         let gate = RetryGate(
             next: exchange.order.delegate, url: exchange.order.request.url, stream: exchange.stream,
-            mayReconnect: { [unowned self] in self.exchanges[tag].map(self.mayReconnect) ?? false }
-        ) { [unowned self] head, url in self.decide(tag, head: head, url: url) }
+            mayReconnect: { [unowned self] in self.exchanges[tag].map(self.mayReconnect) ?? false },
+            decide: { [unowned self] head, url in self.decide(tag, head: head, url: url) })
         exchange.gate = gate
         exchanges[tag] = exchange
         var order = exchange.order

@@ -125,7 +125,8 @@ package enum ResponseCheck {
             do {
                 return try JSONParser.value(at: singularPath, inBytes: response.body).map(Actual.json) ?? .missing
             } catch {
-                throw Unreadable(reason: error.isTooDeep ? "the body is \(JSONParser.tooDeepText)" : "the body is not JSON")
+                throw Unreadable(
+                    reason: error.isTooDeep ? "the body is \(JSONParser.tooDeepText)" : "the body is not JSON")
             }
         }
         let query: JSONPathQuery
@@ -142,7 +143,8 @@ package enum ResponseCheck {
         let document: JSONValue
         switch json {
         case .success(let parsed)?: document = parsed
-        case .failure(let error)? where error.isTooDeep: throw Unreadable(reason: "the body is \(JSONParser.tooDeepText)")
+        case .failure(let error)? where error.isTooDeep:
+            throw Unreadable(reason: "the body is \(JSONParser.tooDeepText)")
         default: throw Unreadable(reason: "the body is not JSON")
         }
         do {
