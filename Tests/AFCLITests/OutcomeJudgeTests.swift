@@ -72,7 +72,7 @@ final class OutcomeJudgeTests: XCTestCase {
             ),
             (
                 "200 refused", Self.answered(200, "OK"), Self.acceptStatus("201"),
-                Self.failed(.responseRejected, "Request failed: no error (200)")
+                Self.failed(.responseRejected, "Request failed: status 200 is not one of --accept-status 201")
             ),
             // --accept-type, for a body that has bytes.
             ("json accepted", Self.answered(200, "OK"), Self.acceptJSON, .success),
@@ -126,7 +126,7 @@ final class OutcomeJudgeTests: XCTestCase {
             (
                 "refused not an envelope",
                 Self.answered(200, "OK", envelope: .unreadable(notEnvelope)), Self.acceptStatus("201"),
-                Self.failed(.responseRejected, "Request failed: no error (200)")
+                Self.failed(.responseRejected, "Request failed: status 200 is not one of --accept-status 201")
             ),
         ]
         for (name, outcome, judge, expected) in table {

@@ -67,6 +67,28 @@ final class JSONPathStreamTests: XCTestCase {
         }
     }
 
+    /// Nesting past the parser's limit is told the same way by every query, whether it descends
+    /// into the body, holds a value, copies one or skips it: the limit, not invalid JSON, and
+    /// not silence.
+    func testABodyNestedPastTheLimitIsTheSameErrorForEveryQuery() throws {
+        func nested(_ depth: Int) -> String { #"{"a":"# + String(repeating: "[", count: depth - 1) + "1"
+            + String(repeating: "]", count: depth - 1) + "}" }
+        let queries = ["$..a", "$.a", "$.b", "$", "$.a[0]", "$..*", "$[?@.x]", "$.a[-1]", "$..[0]"]
+        for query in queries {
+            XCTAssertNoThrow(try stream(query, nested(512)), query)
+            for body in [nested(513), String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)] {
+                XCTAssertThrowsError(try stream(query, body), query) { error in
+                    let error = error as? JSONPathBodyError
+                    XCTAssertEqual(error?.failureClass, .limitExceeded, query)
+                    XCTAssertTrue(
+                        error?.description.hasPrefix(
+                            "the body is nested deeper than the limit (512 levels, which no option raises) at offset ")
+                            == true, "\(query): \(error?.description ?? "no error")")
+                }
+            }
+        }
+    }
+
     func testHeldValuesAreBounded() throws {
         var limits = JSONPathStreamLimits()
         limits.maximumHeldBytes = 100

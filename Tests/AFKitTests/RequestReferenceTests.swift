@@ -61,12 +61,35 @@ final class RequestReferenceTests: XCTestCase {
         }
         XCTAssertEqual(
             reason("other.response.body.$.x"),
-            "{{other.response.body.$.x}}: request other has no response to take it from (it failed or did not run)")
+            "{{other.response.body.$.x}}: request other has no response to take it from (its transfer failed "
+                + "before a response came, or it did not run)")
         XCTAssertEqual(
             reason("login.response.body.$.missing"),
             "{{login.response.body.$.missing}}: $.missing selects nothing in login's response body")
         XCTAssertEqual(
             reason("login.response.headers.X-None"), "{{login.response.headers.X-None}}: login's response has no X-None header")
+        XCTAssertEqual(
+            reason("login.response.body.$["),
+            "{{login.response.body.$[}}: $[ is not a JSONPath query: expected a selector at character 3")
+    }
+
+    /// A response that failed is kept like any other: a value it lacks is told with its status,
+    /// which likely says why.
+    func testAFailedResponseGivesValuesAndItsStatusExplainsWhatItLacks() throws {
+        let archive = ExchangeArchive()
+        archive.keep(
+            ExchangeArchive.Record(
+                requestHeaders: [], requestBody: nil,
+                responseHead: ResponseHead(
+                    statusCode: 500, reasonPhrase: "Internal Server Error", httpVersion: "HTTP/1.1", headers: []),
+                responseBody: Array(#"{"retry":"later"}"#.utf8), responseTruncated: false),
+            as: "job")
+        XCTAssertEqual(try value("job.response.body.$.retry", archive), "later")
+        XCTAssertThrowsError(try value("job.response.body.$.token", archive)) { error in
+            XCTAssertEqual(
+                (error as? RequestReferenceError)?.reason,
+                "{{job.response.body.$.token}}: $.token selects nothing in job's response body (job's response was HTTP 500)")
+        }
     }
 
     func testAValueGivenAgainComesFromTheRecordKeptLast() throws {

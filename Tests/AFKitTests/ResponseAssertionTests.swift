@@ -127,6 +127,13 @@ final class ResponseAssertionTests: XCTestCase {
             [try parse("jsonpath $.a exists"), try parse("jsonpath $..a exists")], against: response(body: "<html>"))
         XCTAssertEqual(results.map(\.passed), [false, false])
         XCTAssertEqual(results.map(\.problem), ["the body is not JSON", "the body is not JSON"])
+        // Valid but deeper than the parser goes: the limit, not "not JSON", either way.
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let tooDeep = ResponseCheck.check(
+            [try parse("jsonpath $[0] exists"), try parse("jsonpath $..a exists")], against: response(body: deep))
+        XCTAssertEqual(
+            tooDeep.map(\.problem), [String](repeating: "the body is \(JSONParser.tooDeepText)", count: 2))
+        XCTAssertEqual(JSONParser.tooDeepText, "nested deeper than the limit (512 levels, which no option raises)")
         var large = response(body: "xxxx")
         large.bodyTruncated = true
         let cut = ResponseCheck.check([try parse("body includes x"), try parse("status == 200")], against: large)

@@ -36,7 +36,8 @@ class Response:
     body: bytes = b'{"ok":true}'
     # None: send as is. "drop-after-head": close after the head. "drop-mid-body": half the body.
     # "close": close the connection after the body (a callable body that stops short of its
-    # Content-Length then looks like a server that died mid-transfer).
+    # Content-Length then looks like a server that died mid-transfer). "close-delimited": no
+    # Content-Length (nor chunking): the body ends when the connection closes after it.
     fault: str | None = None
 
 
@@ -146,7 +147,7 @@ class LoopbackServer:
         head = f"HTTP/1.1 {response.status} {response.reason}\r\n"
         names = {n.lower() for n, _ in response.headers}
         headers = list(response.headers)
-        if "content-length" not in names and "transfer-encoding" not in names:
+        if "content-length" not in names and "transfer-encoding" not in names and response.fault != "close-delimited":
             headers.append(("Content-Length", str(len(response.body))))
         for name, value in headers:
             head += f"{name}: {value}\r\n"
@@ -163,7 +164,7 @@ class LoopbackServer:
                 conn.sendall(chunk)
         else:
             conn.sendall(body)
-        return response.fault != "close"
+        return response.fault not in ("close", "close-delimited")
 
 
 class UnixSocketServer:

@@ -141,6 +141,22 @@ def test_a_failing_token_endpoint_is_a_clear_error_and_the_api_is_never_called(e
     assert endpoint.api.requests == []
 
 
+@pytest.mark.parametrize("token, problem", [
+    ("tok\r\nX-Injected: 1", "its access_token contains a line break"),
+    ("tok\n", "its access_token contains a line break"),
+    ("tok en", "its access_token contains a space, a control character or a non-ASCII character"),
+    ("", "no access_token"),
+])
+def test_a_token_a_header_cannot_carry_is_refused_saying_why(endpoint, state, token, problem):
+    endpoint.tokens.handler = lambda request: Response(
+        body=json.dumps({"access_token": token, "token_type": "Bearer"}).encode())
+    r = run(endpoint.args(endpoint.api.url + "/a"), env=state)
+    assert r.code == 1, r
+    assert r.err.startswith(f"afcli: error: the OAuth 2 token endpoint {endpoint.tokens.url}/token sent no usable "
+                            f"token ({problem}")
+    assert endpoint.api.requests == []
+
+
 def test_every_request_of_a_run_shares_one_token_and_a_refusal_refetches(endpoint, state, tmp_path):
     source = "".join(f"get {endpoint.api.url}/{i}\n" for i in range(4)).encode()
     r = run(["run", "-", "--parallel", "2", *endpoint.args()], input=source, env=state)
@@ -199,6 +215,39 @@ def test_a_planted_link_in_the_store_is_not_followed(endpoint, state, tmp_path):
     assert r.code == 0, r
     assert sent_tokens(endpoint)[-1] == "Bearer tok-2"
     assert target.read_text() == '{"access_token":"planted"}'
+
+
+@pytest.mark.parametrize("planted", ["afcli", "afcli/tokens"])
+def test_a_planted_link_at_the_token_directory_is_not_followed(endpoint, state, tmp_path, planted):
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "tokens").mkdir(parents=True)
+    link = tmp_path / "state" / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(elsewhere / "tokens" if planted.endswith("tokens") else elsewhere, link)
+    r = run(endpoint.args(endpoint.api.url + "/a"), env=state)
+    assert r.code == 0, r
+    assert list((elsewhere / "tokens").iterdir()) == []
+    # A token put where the link leads is not read either: each invocation fetches its own.
+    planted_directory = run(endpoint.args(endpoint.api.url + "/b"), env=state)
+    assert planted_directory.code == 0, planted_directory
+    assert sent_tokens(endpoint) == ["Bearer tok-1", "Bearer tok-2"]
+    assert os.path.islink(link)
+
+
+def test_a_token_file_left_where_a_link_leads_is_not_read(endpoint, state, tmp_path):
+    r = run(endpoint.args(endpoint.api.url + "/a"), env=state)
+    assert r.code == 0, r
+    directory = tmp_path / "state" / "afcli" / "tokens"
+    [stored] = list(directory.iterdir())
+    elsewhere = tmp_path / "elsewhere"
+    directory.rename(elsewhere)
+    os.symlink(elsewhere, directory)
+    stored_elsewhere = elsewhere / stored.name
+    stored_elsewhere.write_text('{"access_token":"planted"}')
+    r = run(endpoint.args(endpoint.api.url + "/b"), env=state)
+    assert r.code == 0, r
+    assert sent_tokens(endpoint) == ["Bearer tok-1", "Bearer tok-2"]
+    assert stored_elsewhere.read_text() == '{"access_token":"planted"}'
 
 
 def test_without_a_the_client_comes_from_netrc_for_the_token_host(state, tmp_path):

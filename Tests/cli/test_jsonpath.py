@@ -60,6 +60,15 @@ def test_invalid_json_is_exit_11_after_the_matches_before_it(server):
     assert result.err == "afcli: error: the body is not valid JSON: expected ':' at offset 25\n"
 
 
+def test_a_body_nested_past_the_limit_is_exit_12_naming_the_limit_for_every_query(server):
+    serve(server, b"[" * 100_000 + b"]" * 100_000)
+    for query in ("$..a", "$[0]", "$..*", "$[?@.x]"):
+        result = run(["get", f"{server.url}/deep", "--jsonpath", query])
+        assert result.code == 12, (query, result)
+        assert result.err == ("afcli: error: the body is nested deeper than the limit (512 levels, which no option "
+                              "raises) at offset 512\n"), query
+
+
 def test_each_ndjson_value_is_queried_on_its_own(server):
     serve(server, b'{"id":1,"ok":true}\n{"id":2}\n\n{"id":3,"ok":false}\n', "application/x-ndjson")
     assert run(["get", f"{server.url}/feed", "--jsonpath", "$.id"]).stdout == b"1\n2\n3\n"

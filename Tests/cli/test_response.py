@@ -211,9 +211,14 @@ def test_accept_status_and_type_report_afnetworking_messages(server):
     result = run(["get", "--accept-status", "200-299,304", "--accept-type", "application/json", f"{server.url}/x"])
     assert result.code == 4
     assert result.stdout == b"<h1>missing</h1>"
+    # A status refused by the codes given is named with them; the content type's is AF's message.
     assert result.stderr == (
-        b"afcli: error: Request failed: not found (404)\n  Request failed: unacceptable content-type: text/html\n"
+        b"afcli: error: Request failed: status 404 (not found) is not one of --accept-status 200-299,304\n"
+        b"  Request failed: unacceptable content-type: text/html\n"
     )
+    result = run(["get", "--accept-type", "application/json", f"{server.url}/x"])
+    assert result.stderr == (
+        b"afcli: error: Request failed: not found (404)\n  Request failed: unacceptable content-type: text/html\n")
     serve(server, b"<p>ok</p>", "text/html")
     result = run(["get", "--accept-type", "json", f"{server.url}/x"])
     assert result.code == 11
@@ -222,7 +227,17 @@ def test_accept_status_and_type_report_afnetworking_messages(server):
     assert run(["get", "--accept-status", "200-299,304", f"{server.url}/x"]).code == 0
     serve(server, b"", "text/html", 201, "Created")
     result = run(["get", "--accept-status", "200", "--accept-type", "json", f"{server.url}/x"])
-    assert result.code == 11 and result.stderr == b"afcli: error: Request failed: created (201)\n"
+    assert result.code == 11
+    assert result.stderr == b"afcli: error: Request failed: status 201 is not one of --accept-status 200\n"
+    serve(server, b"{}", "application/json", 200, "OK")
+    result = run(["get", "--accept-status", "201", f"{server.url}/x"])
+    assert result.code == 11
+    assert result.stderr == b"afcli: error: Request failed: status 200 is not one of --accept-status 201\n"
+    serve(server, b"", "text/plain", 404, "Not Found")
+    result = run(["get", "--accept-status", "200-299,304", f"{server.url}/x"])
+    assert result.code == 4
+    assert result.stderr == (
+        b"afcli: error: Request failed: status 404 (not found) is not one of --accept-status 200-299,304\n")
 
 
 def test_bad_validation_options_send_nothing(server):

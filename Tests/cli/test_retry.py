@@ -79,6 +79,18 @@ def test_post_is_not_retried_without_retry_all_errors(server):
     assert len(server.requests) == 1
 
 
+def test_verbose_says_why_a_post_is_not_retried_and_what_would_retry_it(server):
+    failing_then_ok(server, 1)
+    result = run([server.url + "/x", "--retry", "3", "--retry-delay", "0.1", "a=1", "-v"])
+    assert result.code == 5 and len(server.requests) == 1
+    notes = [line for line in result.err.splitlines() if "retrying" in line]
+    assert notes == [
+        f"afcli: note: not retrying POST {server.url}/x (HTTP 503): POST is not idempotent, so sending it again "
+        "could repeat its effect; --retry-all-errors retries it"]
+    quiet = run([server.url + "/x", "--retry", "3", "--retry-delay", "0.1", "a=1"])
+    assert "retrying" not in quiet.err
+
+
 def test_post_is_retried_with_retry_all_errors_and_its_body_sent_again(server, tmp_path):
     body = tmp_path / "body.bin"
     body.write_bytes(b"x" * 100_000)
@@ -310,6 +322,44 @@ def test_reconnect_events_as_json_lines_each_once(server):
     datas = [event["data"] for event in events]
     assert datas[:2] == [{"n": 1}, {"n": 2}] and datas[-1] == {"n": 3}
     assert [event["id"] for event in events if event["data"] == {"n": 3}] == ["3"]
+
+
+def test_reconnect_drops_the_event_a_drop_cut_off_as_eventsource_does(server):
+    dropping_event_stream(server, cut=b"id: 9\ndata: {\"cut\":")
+    result = run([server.url + "/events", "--reconnect", "--retry", "2", "--events=json"], timeout=20)
+    assert result.code == 0, result.err
+    assert [json.loads(line)["data"] for line in result.out.splitlines()] == [{"n": 1}, {"n": 2}, {"n": 3}]
+    # The cut event's id was never dispatched: the reconnection asks for what follows event 2.
+    assert [r.header("Last-Event-ID") for r in server.requests] == [None, "2"]
+    raw = run([server.url + "/events", "--reconnect", "--retry", "2", "--print=b"], timeout=20)
+    assert raw.out == 'retry: 100\nid: 1\ndata: {"n":1}\n\nid: 2\ndata: {"n":2}\n\nid: 3\ndata: {"n":3}\n\n', raw
+
+
+def test_reconnect_connects_again_a_stream_that_ends_by_a_close(server):
+    # No Content-Length, no chunking: the close that ends the body may be a proxy's drop, and
+    # EventSource reconnects on any close.
+    def handler(request):
+        if request.header("Last-Event-ID") == "2":
+            body = b"id: 3\ndata: {\"n\":3}\n\ndata: {\"half\":"
+        else:
+            body = b"retry: 100\nid: 1\ndata: {\"n\":1}\n\nid: 2\ndata: {\"n\":2}\n\n"
+        return Response(headers=[("Content-Type", "text/event-stream")], body=body, fault="close-delimited")
+
+    server.handler = handler
+    result = run([server.url + "/events", "--reconnect", "--retry", "1", "--events=json", "-v", "--print=b"], timeout=20)
+    assert result.code == 0, result.err
+    assert [json.loads(line)["data"] for line in result.out.splitlines()] == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert [r.header("Last-Event-ID") for r in server.requests] == [None, "2"]
+    assert (f"afcli: note: reconnecting to {server.url}/events in 0.1 s (the server closed the stream, try 2 of 2) "
+            "with Last-Event-ID: 2") in result.err
+    # The last connection's open event is told of, as the end of any stream cut inside an event.
+    assert "ended inside an event" in result.err
+    # A stream whose framing marks its end is over when it ends: not connected again.
+    server.handler = lambda request: Response(
+        headers=[("Content-Type", "text/event-stream")], body=b"data: 1\n\n")
+    server.requests.clear()
+    framed = run([server.url + "/events", "--reconnect", "--retry", "2"], timeout=20)
+    assert framed.code == 0 and len(server.requests) == 1, framed
 
 
 def test_without_reconnect_a_dropped_stream_fails(server):

@@ -121,9 +121,43 @@ GET {server.url}/other
     lines = records(result)
     assert lines["login"]["exit"] == 4 and lines["other"]["exit"] == 0
     assert lines["needs"]["exit"] == 2 and lines["needs"]["status"] is None
-    assert "request login has no response to take it from" in lines["needs"]["error"]
+    assert "login's response body is not JSON (login's response was HTTP 401)" in lines["needs"]["error"]
     assert "api.http:7" in lines["needs"]["error"]
     assert "/needs" not in [r.target for r in server.requests]
+    # The line of a request that was never sent says what it would have sent, as written.
+    assert lines["needs"]["method"] == "GET" and lines["needs"]["url"] == f"{server.url}/needs"
+
+
+def test_a_reference_takes_its_value_from_a_failed_response_too(server, tmp_path):
+    def handler(request):
+        if request.target == "/job":
+            return Response(status=500, reason="Internal Server Error", body=b'{"incident":"inc-9"}')
+        return Response()
+    server.handler = handler
+    (tmp_path / "api.http").write_text(f"""# @name job
+POST {server.url}/job
+
+###
+POST {server.url}/report?incident={{{{job.response.body.$.incident}}}}
+""")
+    result = run(["run", str(tmp_path / "api.http"), "--keep-going"])
+    assert result.code == 5, result
+    assert [r.target for r in server.requests] == ["/job", "/report?incident=inc-9"]
+
+
+def test_the_line_of_an_unsent_command_line_names_its_method_and_url(server):
+    server.handler = lambda request: Response(status=500, reason="Internal Server Error", body=b"[]")
+    lines = f"""# @name job
+{server.url}/job
+post {server.url}/next id={{{{job.response.body.$.id}}}}
+{server.url}/query x=={{{{job.response.body.$.id}}}}
+"""
+    result = run(["run", "-", "--keep-going"], input=lines.encode())
+    records = [json.loads(line) for line in result.out.splitlines()]
+    assert [(r["method"], r["url"]) for r in records[1:]] == [
+        ("POST", f"{server.url}/next"), ("GET", f"{server.url}/query")], records
+    assert all("selects nothing" in r["error"] for r in records[1:])
+    assert [r.target for r in server.requests] == ["/job"]
 
 
 def test_a_path_that_selects_nothing_names_the_request_and_the_path(server, tmp_path):

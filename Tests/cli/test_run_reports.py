@@ -6,11 +6,16 @@ back by haralyzer) reports, several at once."""
 import json
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from conftest import run, run_tty
+from conftest import BINARY, base_env, run, run_tty
 from loopback import Response
+import xml_schema
+
+# The rules of Jenkins' xUnit plugin's junit-10.xsd for what afcli writes.
+JUNIT_10 = (Path(__file__).parent / "junit-10-subset.xsd").read_bytes()
 
 
 def api(request):
@@ -122,3 +127,97 @@ def test_a_report_that_cannot_be_written_stops_the_run_before_anything_is_sent(s
     os.symlink(tmp_path / "target", tmp_path / "link.tap")
     linked = run(["run", suite(tmp_path, server), "--report", f"tap={tmp_path / 'link.tap'}"])
     assert linked.code == 2 and (tmp_path / "target").read_text() == "keep" and server.requests == []
+
+
+def test_junit_reports_are_valid_against_jenkins_xunit_schema_and_read_by_junitparser(server, tmp_path):
+    junitparser = pytest.importorskip("junitparser")
+    server.handler = api
+    # With --keep-going: a pass, failures and an error; without it the run stops at the first
+    # failure and the rest are skipped.
+    everything, stopped = tmp_path / "all.xml", tmp_path / "stopped.xml"
+    run(["run", suite(tmp_path, server), "--keep-going", "--report", f"junit={everything}"])
+    run(["run", suite(tmp_path, server), "--report", f"junit={stopped}"])
+    for report in (everything, stopped):
+        assert xml_schema.problems(JUNIT_10, report.read_bytes()) == [], report.read_text()
+    (testsuite,) = list(junitparser.JUnitXml.fromfile(str(stopped)))
+    assert testsuite.tests == 4 and testsuite.skipped == 2 and testsuite.failures == 1
+    skipped = [case for case in testsuite if case.result and isinstance(case.result[0], junitparser.Skipped)]
+    assert len(skipped) == 2
+
+
+def test_a_report_onto_the_source_or_onto_another_report_is_refused_before_anything_is_sent(server, tmp_path):
+    server.handler = api
+    source = suite(tmp_path, server)
+    original = Path(source).read_text()
+    os.link(source, tmp_path / "hard.http")
+    (tmp_path / "sub").mkdir()
+    for spelling in (source, str(tmp_path / "sub" / ".." / "api.http"), str(tmp_path / "hard.http")):
+        result = run(["run", source, "--report", f"junit={spelling}"])
+        assert result.code == 2, result
+        assert result.err == (f'afcli: error: --report: "junit={spelling}" is the source being run ({source}), '
+                              "which the report would overwrite\n")
+    assert Path(source).read_text() == original
+    # Two spellings of one file not made yet, then of one that exists.
+    first, second = tmp_path / "r.tap", tmp_path / "sub" / ".." / "r.tap"
+    result = run(["run", source, "--report", f"tap={first}", "--report", f"json={second}"])
+    assert result.code == 2 and result.err == (
+        f'afcli: error: --report: "json={second}" is the file of --report tap={first} too: each report needs a '
+        "file of its own\n"), result
+    assert not first.exists()
+    first.write_text("keep")
+    result = run(["run", source, "--report", f"tap={first}", "--report", f"junit={tmp_path / 'sub' / '..' / 'r.tap'}"])
+    assert result.code == 2 and first.read_text() == "keep"
+    lines = tmp_path / "lines.txt"
+    lines.write_text(f"{server.url}/ok\n")
+    with open(lines, "rb") as stdin:
+        proc = subprocess.run([str(BINARY), "run", "-", "--report", f"tap={lines}"], stdin=stdin,
+                              capture_output=True, env=base_env())
+    assert proc.returncode == 2 and b"is the file standard input reads" in proc.stderr
+    assert lines.read_text() == f"{server.url}/ok\n"
+    log = tmp_path / "run.log"
+    result = run(["run", source, "--log-file", str(log), "--report", f"tap={log}"])
+    assert result.code == 2 and "is the --log-file" in result.err
+    assert server.requests == []
+
+
+def test_standard_output_carries_the_run_lines_so_a_report_there_is_refused(server, tmp_path):
+    server.handler = api
+    source = suite(tmp_path, server)
+    for target in ("-", "/dev/stdout", "/dev/fd/1"):
+        result = run(["run", source, "--report", f"tap={target}"], cwd=tmp_path)
+        assert result.code == 2, result
+        assert result.err == (
+            f'afcli: error: --report: "tap={target}" is standard output, which carries the run\'s lines (NDJSON, '
+            "or PASS/FAIL lines and a summary): write the report to a file, /dev/stderr or /dev/fd/N\n")
+    assert not (tmp_path / "-").exists()
+    # Standard output sent to the report's file is refused the same, before the file is written.
+    out = tmp_path / "out.tap"
+    with open(out, "wb") as stdout:
+        proc = subprocess.run([str(BINARY), "run", source, "--report", f"tap={out}"], stdout=stdout,
+                              stderr=subprocess.PIPE, env=base_env())
+    assert proc.returncode == 2 and b"is where standard output goes" in proc.stderr
+    assert out.read_bytes() == b"" and server.requests == []
+
+
+def test_a_report_goes_to_standard_error_or_an_inherited_descriptor(server, tmp_path):
+    server.handler = api
+    source = suite(tmp_path, server)
+    result = run(["run", source, "--keep-going", "--report", "tap=/dev/stderr"])
+    assert result.code == 16, result
+    tap = result.err[result.err.index("TAP version 13\n"):]
+    assert tap.startswith("TAP version 13\nok 1 - good\nnot ok 2 - wrong id\n") and tap.endswith("1..4\n")
+    assert len(result.out.splitlines()) == 4
+    read, write = os.pipe()
+    proc = subprocess.Popen([str(BINARY), "run", source, "--keep-going", "--report", f"junit=/dev/fd/{write}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(write,), env=base_env())
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        report = pipe.read()
+    proc.communicate(timeout=30)
+    assert proc.returncode == 16
+    assert report.startswith(b'<?xml version="1.0"') and report.count(b"<testcase ") == 4
+    # A descriptor that is not open is refused before anything is sent.
+    server.requests.clear()
+    closed = run(["run", source, "--report", "tap=/dev/fd/9"])
+    assert closed.code == 2 and "names descriptor 9, which is not open for writing" in closed.err
+    assert server.requests == []

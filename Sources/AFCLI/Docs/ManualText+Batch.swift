@@ -148,8 +148,11 @@ extension ManualText {
                         + "`*` (the whole body, up to 16 MiB). A request that takes a value waits until NAME has "
                         + "ended; requests that take none still run in parallel under `--parallel`. NAME must be "
                         + "written before the request that refers to it (else the source is refused, exit status 2). "
-                        + "When NAME failed, or the path selects nothing, the request that needed the value fails "
-                        + "alone with a message naming both, and is not sent (exit status 2). Before the run, such a "
+                        + "Any response NAME received serves, a failed one too (a 500's body may name the incident a "
+                        + "later request reports). When NAME got no response (its transfer failed, or it did not "
+                        + "run), or the path selects nothing, the request that needed the value fails alone with a "
+                        + "message naming both (and NAME's status when it was a failure), and is not sent (exit "
+                        + "status 2); its line names the method and URL as written. Before the run, such a "
                         + "request is checked only up to which earlier request it names; it is built whole, and a "
                         + "mistake of its own found, when its turn comes."),
             ]),

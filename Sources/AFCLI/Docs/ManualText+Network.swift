@@ -53,7 +53,7 @@ extension ManualText {
                         + "HEAD, OPTIONS, PUT, DELETE and TRACE are sent again: a POST or PATCH that failed may "
                         + "have been acted on, so it is retried only with `--retry-all-errors`, which also retries "
                         + "every other transfer failure (a connection reset, a response cut short, TLS) except "
-                        + "Ctrl-C."),
+                        + "Ctrl-C. `-v` notes a failure that `--retry` would have retried but for the method."),
                 .paragraph(
                     "The wait before a retry is the server's: `Retry-After` (seconds or an HTTP-date), else the "
                         + "reset of a used-up quota in the IETF draft's `RateLimit` and `RateLimit-Policy` fields "

@@ -38,14 +38,17 @@ extension ManualText {
                         + "the stream at once with exit status 130."),
                 .paragraph(
                     "`--reconnect` with `--retry N` connects a GET event stream again when it drops (the "
-                        + "connection fails or is cut before the stream's end), up to N times, as EventSource "
+                        + "connection fails or is cut before the stream's end, or a stream without Content-Length "
+                        + "or chunking, which only a close ends, is closed), up to N times, as EventSource "
                         + "does: the new request carries `Last-Event-ID` with the last event ID seen, and goes out "
                         + "after the stream's `retry:` time (else `--retry-delay`, else 3 seconds). The new "
                         + "connection's head is not shown again and its events go on where the output stopped, "
-                        + "so no event is shown twice; an event the drop cut off is shown as far as it came. A "
-                        + "reconnection answered by anything but a 200 event stream ends the stream with the "
-                        + "drop's error, and a stream the server ends is not reconnected. `-v` notes each "
-                        + "reconnection."),
+                        + "so no event is shown twice. The body goes on one whole event at a time (an event once its "
+                        + "blank line has come; one longer than 8 MiB as it comes), so an event the drop cut off is "
+                        + "dropped with the connection, as the HTML standard discards an event not ended by a blank "
+                        + "line. A reconnection answered by anything but a 200 event stream ends the stream with "
+                        + "the drop's error, and a stream whose framing marks its end (its last chunk, its "
+                        + "Content-Length) is not reconnected. `-v` notes each reconnection."),
             ]),
     ]
 }

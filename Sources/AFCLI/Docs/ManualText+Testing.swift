@@ -41,7 +41,13 @@ extension ManualText {
                         + "timings of each failure), `tap` (TAP version 13), `json` (the NDJSON records and a summary "
                         + "in one document) or `har` (HAR 1.2 with per-phase timings, headers but no bodies). Report "
                         + "files are created 0600 before anything is sent, replaced if they exist, and never written "
-                        + "through a symbolic link."),
+                        + "through a symbolic link. `/dev/stderr` and `/dev/fd/N` are written as the descriptors they "
+                        + "name (`--report junit=/dev/fd/3 3>report.xml`; standard error also carries afcli's "
+                        + "messages); `-` and `/dev/stdout` are refused, since standard output carries the run's "
+                        + "lines (NDJSON, or the PASS/FAIL lines and summary) whatever else is asked. A report onto "
+                        + "the source being run, the `--log-file`, the file standard output goes to, or another "
+                        + "report's file, however it is spelled (compared by device and inode, or by resolved path), "
+                        + "is refused before anything is sent (exit status 2)."),
                 .paragraph(
                     "Reports are kept as CI artifacts and shown in merge requests, so they hold no credentials: "
                         + "by one rule, the rule `-v` follows too, the value of a header is shown as <redacted> "

@@ -397,7 +397,10 @@ package enum ManualText {
                         + "one bracket, `$` inside a filter) holds each top-level value instead, up to 16 MiB (exit "
                         + "status 12 beyond). With `..`, matches come in document order. A query that does not parse "
                         + "exits with 2 before anything is sent, naming the character and what is wrong there; a "
-                        + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it."),
+                        + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it. "
+                        + "A body nested deeper than 512 levels (a fixed limit, no option raises it) exits with 12, "
+                        + "whatever the query: `the body is nested deeper than the limit (512 levels, which no option "
+                        + "raises) at offset N`."),
             ]),
         ManualSection(
             "VALIDATION AND THE REQUEST LOG",
@@ -408,7 +411,10 @@ package enum ManualText {
                         + "body must have one of the media types, compared without parameters. A failure prints "
                         + "AFNetworking's message on standard error after the body, such as "
                         + "`Request failed: not found (404)` or `Request failed: unacceptable content-type: "
-                        + "text/html`; when both fail, the status comes first and the content type under it. The exit "
+                        + "text/html`; when both fail, the status comes first and the content type under it. A status "
+                        + "refused by the codes `--accept-status` gave is named with them (`Request failed: status 200 "
+                        + "is not one of --accept-status 201`), since AFNetworking's text for a refused 200, "
+                        + "`no error (200)`, would read as a success. The exit "
                         + "status is 3, 4 or 5 for a 3xx, 4xx or 5xx status and 11 otherwise."),
                 .paragraph(
                     "`--log=cj` writes CJNetwork's log block for the request to standard error (`--log-file` "

@@ -83,6 +83,22 @@ enum InvocationBuilder {
         return Invocation(spec: spec, standardInput: standardInput, apiPath: target.apiPath)
     }
 
+    /// The method and URL `positionals` name as written, before any item is read or the URL
+    /// resolved: what a run's line says of a request that could not be built. The method is the
+    /// METHOD word or `--method`, else the one the items imply (POST for a body, else GET).
+    static func written(_ positionals: [String], options: Settings) -> (method: String, url: String) {
+        guard let (word, url, items) = try? split(positionals) else { return ("", positionals.first ?? "") }
+        let sendsBody =
+            options.request.rawBody != nil
+            || items.contains { item in
+                switch RequestItem.parse(item)?.kind {
+                case .header?, .emptyHeader?, .headerFromFile?, .query?, .queryFromFile?, nil: return false
+                default: return true
+                }
+            }
+        return (options.request.method ?? word ?? (sendsBody ? "POST" : "GET"), url)
+    }
+
     /// The METHOD word of `positionals` (upper-cased, nil when left out), the URL and the items;
     /// throws when the URL is missing or a word before it reads as an unknown METHOD.
     static func split(

@@ -61,7 +61,10 @@ extension OptionTable {
                 + "and its timings), tap (TAP version 13, which prove reads), json (every request's NDJSON record "
                 + "in one document, with a summary) or har (HAR 1.2, with afcli's per-phase times, which a "
                 + "browser's network panel opens). Repeatable; the file is created 0600 (a HAR file holds "
-                + "headers) and replaced if it exists, never through a symbolic link.",
+                + "headers) and replaced if it exists, never through a symbolic link. /dev/stderr and /dev/fd/N "
+                + "write to that descriptor; - and /dev/stdout are refused (standard output carries the run's "
+                + "lines), and so is FILE when it is the source, the --log-file, where standard output goes or "
+                + "another report's file, however spelled.",
             completion: .file,
             apply: { values, text in values.run.reports.append(try RunReportRequest(parsing: text ?? "")) },
             reset: { $0.run.reports = [] }),

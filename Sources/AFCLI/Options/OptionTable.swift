@@ -423,8 +423,9 @@ package enum OptionTable {
             help: "reconnect a dropped event stream (--retry N)",
             description: "With --retry N, connect a GET text/event-stream response again when it drops, up to N "
                 + "times, as EventSource does: with Last-Event-ID set to the last event ID seen, after the "
-                + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on where the "
-                + "output stopped; a stream the server ends is not reconnected.",
+                + "server's retry: time (else --retry-delay, else 3 seconds). The new events go on after the "
+                + "last whole event (one the drop cut off is dropped); a stream without Content-Length or "
+                + "chunking is connected again when it closes, one whose framing marks its end is not.",
             apply: { values, _ in values.retry.reconnect = true },
             reset: { $0.retry.reconnect = false }),
     ]
@@ -633,8 +634,9 @@ package enum OptionTable {
             long: "accept-status", scope: [.request, .run], valueName: "CODES", group: .network,
             help: "accept only these codes (200-299,304)",
             description: "Validate the final status code as AFNetworking does, against CODES: codes and ranges "
-                + "from 100 to 599, comma-separated. A failure prints AFNetworking's message (Request failed: not "
-                + "found (404)) and exits with 3, 4 or 5 for a 3xx, 4xx or 5xx, else with 11. It replaces "
+                + "from 100 to 599, comma-separated. A failure names the status and CODES (Request failed: status "
+                + "404 (not found) is not one of --accept-status 200-299,304) and exits with 3, 4 or 5 for a 3xx, "
+                + "4xx or 5xx, else with 11. It replaces "
                 + "--check-status: an accepted 304 exits with 0.",
             apply: { values, text in values.pipeline.acceptStatus = try ResponseOptionParser.statusCodes(text ?? "") },
             reset: { $0.pipeline.acceptStatus = nil }),

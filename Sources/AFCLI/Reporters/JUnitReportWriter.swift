@@ -1,7 +1,8 @@
 import AFKit
 import Glibc
 
-/// `--report junit=FILE`: JUnit XML as Jenkins, GitLab and GitHub test reporters read it. One
+/// `--report junit=FILE`: JUnit XML as Jenkins, GitLab and GitHub test reporters read it, valid
+/// against the schema Jenkins' xUnit plugin checks reports with (junit-10.xsd). One
 /// `testsuite` per source file; a `testcase` per request, with a `failure` (a failed assertion
 /// or status: the assertions, the curl command line and the timings in its text) or an `error`
 /// (the request was not sent or its transfer failed); requests that never ran are `skipped`.
@@ -47,10 +48,13 @@ final class JUnitReportWriter: RunReportWriter {
         let skipped = summary.notRun
         try stream.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         let totals = "tests=\"\(counts.tests + skipped)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" "
-            + "skipped=\"\(skipped)\" time=\"\(decimalSeconds(summary.seconds))\""
-        try stream.write("<testsuites name=\"afcli run\" \(totals)>\n")
-        try stream.write("  <testsuite name=\"\(xmlEscaped(suiteName))\" \(totals) "
-            + "timestamp=\"\(ISO8601Date.text(unixSeconds: summary.startDate))\">\n")
+        let time = "time=\"\(decimalSeconds(summary.seconds))\""
+        // Jenkins' xUnit schema (junit-10.xsd) allows `skipped` on a testsuite only.
+        try stream.write("<testsuites name=\"afcli run\" \(totals)\(time)>\n")
+        let started = ISO8601Date.text(unixSeconds: summary.startDate)
+        try stream.write(
+            "  <testsuite name=\"\(xmlEscaped(suiteName))\" \(totals)skipped=\"\(skipped)\" \(time) "
+                + "timestamp=\"\(started)\">\n")
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = try chunk.withUnsafeMutableBytes { try cases.read(into: $0) }

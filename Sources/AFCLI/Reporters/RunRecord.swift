@@ -59,26 +59,6 @@ struct RunReportError: ClassifiedError, CustomStringConvertible {
     var failureClass: FailureClass { beforeSending ? .badInput : .failure }
 }
 
-extension RunReportRequest {
-    /// The writer of this report, its file created now (0600, replacing one that exists, never
-    /// through a symbolic link), before anything is sent.
-    func makeWriter() throws -> any RunReportWriter {
-        let descriptor: Int32
-        do {
-            descriptor = try FileIO.openOwnedRegularFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        } catch {
-            throw RunReportError(path: path, reason: "\(error)", beforeSending: true)
-        }
-        let stream = OutputStream(descriptor: descriptor, target: path, closesOnDeinit: true)
-        switch format {
-        case .junit: return try JUnitReportWriter(stream: stream, path: path)
-        case .tap: return TAPReportWriter(stream: stream)
-        case .json: return JSONReportWriter(stream: stream)
-        case .har: return HARReportWriter(stream: stream)
-        }
-    }
-}
-
 /// Text escaped for XML 1.0 character data and attribute values: markup characters as
 /// entities, and the control characters XML cannot carry as U+FFFD.
 func xmlEscaped(_ text: String) -> String {

@@ -75,7 +75,8 @@ struct RunStatusLine {
     /// The one-line summary: `run: 10 requests, 9 succeeded, 1 failed, 0 not started in 1.2 s (8.3/s)`.
     func summary(notStarted: Int, now: Double, interrupted: Bool) -> String {
         let elapsed = now - startedAt
-        var text = "run: \(total) requests, \(succeeded) succeeded, \(failed) failed, \(notStarted) not started"
+        var text = "run: \(total) request\(total == 1 ? "" : "s"), \(succeeded) succeeded, \(failed) failed, "
+        text += "\(notStarted) not started"
         let seconds = RunStatusLine.decimal(elapsed, digits: 2)
         text += " in \(seconds) s (\(RunStatusLine.decimal(rate(elapsed: elapsed), digits: 1))/s)"
         if interrupted { text += ", interrupted" }

@@ -103,7 +103,7 @@ enum CommandLineBatch {
                             request.sendsCookies = sendsCookies
                             return request
                         }
-                    }))
+                    }, written: { InvocationBuilder.written(positionals, options: shared.values) }))
             if let name = pendingName?.name { references.checked(entries.count - 1, name: name) }
             pendingName = nil
             pendingFirst = nil

@@ -93,7 +93,8 @@ enum HTTPFileBatch {
             PlanEntry(
                 name: request.name ?? "request-\(index + 1)", origin: "\(path):\(request.line)",
                 isKeeper: request.isFirst,
-                prepare: { try prepare(request, path: path, context: context) })
+                prepare: { try prepare(request, path: path, context: context) },
+                written: { (request.method, request.url) })
         }
         references.annotate(&entries)
         return (entries, references.archive)

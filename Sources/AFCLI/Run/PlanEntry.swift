@@ -21,6 +21,10 @@ struct PlanEntry {
     /// The name its exchange is kept under for later entries to take values from; nil when no
     /// entry refers to it.
     var archivedAs: String? = nil
+    /// Its method and URL as written (`{{host}}/users`): what its line says of it when it could
+    /// not be built, or never started; the built request's replace them otherwise. Worked out
+    /// only then, so a batch of many lines pays nothing for it.
+    var written: () -> (method: String, url: String) = { ("", "") }
 }
 
 /// Options held by reference: many requests of a run share one set, which a request then

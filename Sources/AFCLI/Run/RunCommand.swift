@@ -22,6 +22,9 @@ struct RunCommand {
                 options.pipeline.logFile, for: "--log-file", carrying: "the run's JSON lines",
                 instead: "without --log-file the log goes to standard error")
         }
+        // Where the reports go is checked first: nothing is sent, or created, for a refused one.
+        let logFile = RequestLogger.isWanted(options) ? options.pipeline.logFile : nil
+        let reportTargets = try RunReportTarget.plan(options.run.reports, source: source, logFile: logFile)
         var options = options
         options.run.parallel = affordableParallel()
         var (entries, archive) = try BatchLoader.load(
@@ -56,7 +59,7 @@ struct RunCommand {
             try client.spread(over: LaneEngine.laneCount(parallel: min(parallel, entries.count)))
         }
         // Reports are created before anything is sent, and written as requests end.
-        let reports = try options.run.reports.map { try $0.makeWriter() }
+        let reports = try reportTargets.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.
         let plan = RunPlan(
             entries: entries, parallel: parallel, keepGoing: options.run.keepGoing || options.run.testMode,

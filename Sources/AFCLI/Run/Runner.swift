@@ -97,8 +97,9 @@ final class Runner {
                 try reportEnded()
                 for each in engine?.cancelAll() ?? [] { try cancelled(each) }
                 for retry in retries {
+                    let written = entries[retry.index].written()
                     try didNotStart(
-                        retry.index, entry: entries[retry.index], method: "", url: "",
+                        retry.index, entry: entries[retry.index], method: written.method, url: written.url,
                         error: CurlError.interrupted(signal: Interruption.signal ?? SIGINT))
                 }
                 retries = []
@@ -226,7 +227,8 @@ final class Runner {
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
         } catch {
-            try didNotStart(index, entry: entry, method: method, url: url, error: error)
+            let written = method.isEmpty ? entry.written() : (method: method, url: url)
+            try didNotStart(index, entry: entry, method: written.method, url: written.url, error: error)
             return
         }
         inFlight[index] = running
@@ -289,7 +291,8 @@ final class Runner {
             scheduler.rest(running.index)
             return
         }
-        if verdict.status == .success, let name = running.entry.archivedAs, case .success(let result) = ended.result {
+        // Any response is kept, a failed one too: later requests may take values from it.
+        if let name = running.entry.archivedAs, outcome.transferError == nil, case .success(let result) = ended.result {
             keep(running, result, as: name)
         }
         if verdict.status != .success, firstFailure == nil { firstFailure = verdict.status }

@@ -40,6 +40,27 @@ enum StandardStreams {
     /// Whether `path`, the FILE of an output option, is `-`: standard output, as for `-o -`.
     static func isStandardOutput(_ path: String?) -> Bool { path == "-" }
 
+    /// The descriptor a FILE names as a standard stream: `-` (standard output), `/dev/stdin`,
+    /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`; nil for any other name.
+    /// These are links to the process's own descriptors, which afcli then writes to as they are
+    /// rather than opening the link (which its refusal of symbolic links would refuse).
+    static func descriptor(named path: String) -> Int32? {
+        switch path {
+        case "-", "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stdin": return STDIN_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let number = path.dropFirst(prefix.count)
+                guard !number.isEmpty, number.count <= 9, number.allSatisfy({ ("0"..."9").contains($0) }) else {
+                    return nil
+                }
+                return Int32(number)
+            }
+            return nil
+        }
+    }
+
     /// Checks, before anything is sent, that `option`'s FILE may be `-` (standard output, as
     /// curl's `--stderr -` and `--trace -` are): refused when standard output already carries
     /// `carrying` (the response, a run's lines), since the two would mix into one stream, and

@@ -114,9 +114,18 @@ package final class OAuth2Client {
             throw OAuth2Error.refused(url: tokenURL, status: status, error: error?.escapingControls)
         }
         guard object != nil else { throw OAuth2Error.badResponse(url: tokenURL, reason: "not a JSON object") }
-        guard let token = string("access_token"), !token.isEmpty,
-            token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
-        else { throw OAuth2Error.badResponse(url: tokenURL, reason: "no access_token") }
+        guard let token = string("access_token"), !token.isEmpty else {
+            throw OAuth2Error.badResponse(url: tokenURL, reason: "no access_token")
+        }
+        // It goes into an Authorization header, which carries visible ASCII alone.
+        guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            let lineBreak = token.utf8.contains { $0 == 0x0A || $0 == 0x0D }
+            throw OAuth2Error.badResponse(
+                url: tokenURL,
+                reason: "its access_token contains "
+                    + (lineBreak ? "a line break" : "a space, a control character or a non-ASCII character")
+                    + ", which an Authorization header cannot carry")
+        }
         if let type = string("token_type"), type.lowercased() != "bearer" {
             throw OAuth2Error.badResponse(url: tokenURL, reason: "token_type \(type.escapingControls), not Bearer")
         }

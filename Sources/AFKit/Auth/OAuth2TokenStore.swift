@@ -16,6 +16,8 @@ package protocol OAuth2TokenKeeper: AnyObject {
 /// scope in a 0700 directory (`$XDG_STATE_HOME/afcli/tokens`), named by their key, holding the
 /// token and when it expires. Files are read only when they are the user's own regular files,
 /// never through a symbolic link, and replaced atomically; an unreadable one is as good as none.
+/// The directory, and the `afcli` directory above it, are afcli's own making: a symbolic link
+/// at either was planted, and is not followed (nor is a directory of another user's used).
 package final class OAuth2TokenStore: OAuth2TokenKeeper {
     /// The directory; nil keeps tokens in memory only (no home directory).
     package let directory: String?
@@ -58,29 +60,66 @@ package final class OAuth2TokenStore: OAuth2TokenKeeper {
         SHA256.hex(SHA256.hash(Array("\(tokenURL)\n\(clientID)\n\(scope ?? "")".utf8)))
     }
 
-    /// The file for `key`.
-    func path(_ key: String) -> String? {
-        directory.map { FileIO.join($0, key + ".json") }
+    /// The name of the file for `key` in the directory.
+    static func fileName(_ key: String) -> String { key + ".json" }
+
+    /// The directory opened, its last two components (`afcli/tokens`) without following a
+    /// symbolic link, and only when it is the user's own; created (0700) first when `creating`.
+    /// -1 when there is none or it cannot be used.
+    private func openDirectory(creating: Bool) -> Int32 {
+        guard let directory else { return -1 }
+        let parent = FileIO.directory(of: directory)
+        let base = FileIO.directory(of: parent)
+        if creating, (try? SessionStore.makeDirectories(base, for: directory)) == nil { return -1 }
+        var descriptor = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        for name in [FileIO.baseName(of: parent), FileIO.baseName(of: directory)] where descriptor >= 0 {
+            if creating { _ = mkdirat(descriptor, name, 0o700) }
+            let next = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            close(descriptor)
+            descriptor = next
+        }
+        guard descriptor >= 0 else { return -1 }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_uid == geteuid() else {
+            close(descriptor)
+            return -1
+        }
+        return descriptor
     }
 
     package func load(key: String) -> Entry? {
-        guard let path = path(key), let descriptor = try? FileIO.openOwnedRegularFile(path, flags: O_RDONLY) else {
-            return nil
-        }
+        let folder = openDirectory(creating: false)
+        guard folder >= 0 else { return nil }
+        defer { close(folder) }
+        // O_NONBLOCK: a FIFO planted at the name must not block the open; it is refused below.
+        let descriptor = openat(folder, Self.fileName(key), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        guard let bytes = try? FileDescriptorIO.readAll(descriptor, limit: 64 * 1024),
+        guard FileIO.problem(withOpenFile: descriptor) == nil,
+            let bytes = try? FileDescriptorIO.readAll(descriptor, limit: 64 * 1024),
             let value = try? JSONParser.parse(bytes: bytes)
         else { return nil }
         return Entry(json: value)
     }
 
     package func save(_ entry: Entry, key: String) throws {
-        guard let path = path(key) else { return }
-        try SessionStore.write(try JSONWriter.encode(entry.json), to: path)
+        guard let directory else { return }
+        let path = FileIO.join(directory, Self.fileName(key))
+        let folder = openDirectory(creating: true)
+        guard folder >= 0 else {
+            throw SessionError.cannotWrite(
+                path: path,
+                reason: "\(directory) is not a directory of the user's own (a symbolic link is not followed)")
+        }
+        defer { close(folder) }
+        try SessionStore.write(try JSONWriter.encode(entry.json), named: Self.fileName(key), in: folder, path: path)
     }
 
     package func remove(key: String) {
-        if let path = path(key) { unlink(path) }
+        let folder = openDirectory(creating: false)
+        guard folder >= 0 else { return }
+        unlinkat(folder, Self.fileName(key), 0)
+        close(folder)
     }
 }
 

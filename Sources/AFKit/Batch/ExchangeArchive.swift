@@ -2,7 +2,8 @@ import AFCurl
 
 /// The exchanges of a run that later requests take values from (`{{login.response.body.$.token}}`):
 /// for each named request another refers to, its request's head and body (when it was in memory)
-/// and its response's head and body (up to `bodyLimit`), kept once it succeeded.
+/// and its response's head and body (up to `bodyLimit`), kept once a response came, whatever its
+/// status (a login's 401 body may carry the reason a later request wants).
 ///
 /// Written and read on the run's own thread: a request that refers to another is prepared only
 /// when that one has ended.
@@ -73,9 +74,18 @@ package final class ExchangeArchive {
         if let known { return known }
         guard let record = found else {
             throw RequestReferenceError(
-                "{{\(reference.text)}}: request \(reference.name) has no response to take it from (it failed or did not run)")
+                "{{\(reference.text)}}: request \(reference.name) has no response to take it from (its transfer "
+                    + "failed before a response came, or it did not run)")
         }
-        let value = try value(of: reference, in: record)
+        let value: String
+        do {
+            value = try self.value(of: reference, in: record)
+        } catch {
+            // What a failed response lacks is likely why it failed: its status says so.
+            let code = record.responseHead.statusCode
+            guard reference.side == .response, !(200..<300).contains(code) else { throw error }
+            throw RequestReferenceError(error.reason + " (\(reference.name)'s response was HTTP \(code))")
+        }
         if value.utf8.count <= Self.givenLengthLimit {
             monitor.locked { given.remember(value, for: reference.text) }
         }
@@ -141,12 +151,14 @@ package final class ExchangeArchive {
             do {
                 query = try JSONPathQuery(parsing: path)
             } catch {
-                throw RequestReferenceError("{{\(reference.text)}}: \(path) is no JSONPath query: \(error)")
+                throw RequestReferenceError("{{\(reference.text)}}: \(path) is not a JSONPath query: \(error)")
             }
             monitor.locked { queries[path] = query }
         }
-        func notJSON() -> RequestReferenceError {
-            RequestReferenceError("{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is not JSON")
+        func notJSON(_ error: JSONParseError) -> RequestReferenceError {
+            RequestReferenceError(
+                "{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is "
+                    + (error.isTooDeep ? JSONParser.tooDeepText : "not JSON"))
         }
         let found: JSONValue?
         if let steps = query.singularPath {
@@ -154,14 +166,14 @@ package final class ExchangeArchive {
             do {
                 found = try JSONParser.value(at: steps, inBytes: body)
             } catch {
-                throw notJSON()
+                throw notJSON(error)
             }
         } else {
             let document: JSONValue
             do {
                 document = try JSONParser.parse(bytes: body)
             } catch {
-                throw notJSON()
+                throw notJSON(error)
             }
             do {
                 found = try query.values(in: document).first

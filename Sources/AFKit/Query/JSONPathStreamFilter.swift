@@ -248,6 +248,7 @@ struct JSONPathScanner {
         } else if entries == [final] {
             passing = colors.isEnabled ? .hold(entries: entries, filters: []) : .copy
         } else if isContainer, !entries.isEmpty {
+            guard frames.count < limits.maximumDepth else { throw tooDeep() }
             frames.append(Frame(isObject: byte == UInt8(ascii: "{"), entries: entries))
             expect = byte == UInt8(ascii: "{") ? .keyOrEnd : .elementOrEnd
             return
@@ -296,6 +297,7 @@ struct JSONPathScanner {
             inString = true
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             depth += 1
+            if frames.count + depth > limits.maximumDepth { throw tooDeep() }
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
             guard depth > 0 else { throw invalid("unexpected '\(Character(Unicode.Scalar(byte)))'") }
             depth -= 1
@@ -345,6 +347,7 @@ struct JSONPathScanner {
             do {
                 value = try JSONParser.parse(bytes: held, replacingLoneSurrogates: true)
             } catch {
+                if error.isTooDeep { throw tooDeep(at: heldStart + error.offset) }
                 throw JSONPathBodyError("the body is not valid JSON: \(error.reason) at offset \(heldStart + error.offset)",
                                         failureClass: .responseRejected)
             }
@@ -392,6 +395,13 @@ struct JSONPathScanner {
         }
         output.append(0x0A)
         if output.count >= 1 << 16 { try flush() }
+    }
+
+    /// Nesting past the limit at `position`, by default the current offset: a limit, whichever
+    /// part of the body the query reads, skips or copies.
+    private func tooDeep(at position: Int? = nil) -> JSONPathBodyError {
+        JSONPathBodyError(
+            "the body is \(JSONParser.tooDeepText) at offset \(position ?? offset)", failureClass: .limitExceeded)
     }
 
     /// A syntax error at `position`, by default the current offset.

@@ -108,6 +108,9 @@ package struct JSONPathStreamLimits: Sendable {
     package var maximumEntries = 1024
     /// The most member-name bytes read to match a name selector.
     package var maximumKeyBytes = 1024 * 1024
+    /// The deepest nesting of arrays and objects read, whatever the query selects: the parser's
+    /// own limit, so that every query tells a body too deep the same way.
+    package var maximumDepth = JSONParser.maximumDepth
 
     package init() {}
 }

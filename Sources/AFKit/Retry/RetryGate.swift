@@ -8,10 +8,11 @@
 /// each a request head), so `-v` shows the request once; a try that fails without a head has
 /// them dropped when it is retried, or passed on when its failure is final.
 ///
-/// For an event stream that is reconnected (`--reconnect`), a reconnection's head is not passed
-/// on: its events go on as more of the first response's body, after the bytes that close an
-/// event the drop cut off. A reconnection answered by anything but a 200 event stream ends the
-/// stream (`refused`), its events dropped.
+/// For an event stream that is reconnected (`--reconnect`), the body goes on whole events at a
+/// time (`EventStreamResumption` holds an open one), and a reconnection's head is not passed on:
+/// its events go on as more of the first response's body. The end of a response that ends only
+/// by a close is kept back while a reconnection may follow. A reconnection answered by anything
+/// but a 200 event stream ends the stream (`refused`), its events dropped.
 final class RetryGate: ForwardingDelegate {
     let next: HTTPClientDelegate
     /// Asked at the final head: the retry's wait and reason when this try is to be retried.
@@ -28,14 +29,20 @@ final class RetryGate: ForwardingDelegate {
     private let stream: EventStreamResumption?
     /// Whether this reconnection was answered by something else than an event stream.
     private(set) var refused = false
+    /// Whether the exchange has a try left to connect its stream again.
+    private let mayReconnect: () -> Bool
+    /// The try's final head (a reconnection's too, which is not passed on).
+    private var finalHead: ResponseHead?
 
     init(
         next: HTTPClientDelegate, url: String, stream: EventStreamResumption?,
+        mayReconnect: @escaping () -> Bool = { false },
         decide: @escaping (ResponseHead, String) -> RetryingEngine.Plan?
     ) {
         self.next = next
         self.lastURL = url
         self.stream = stream
+        self.mayReconnect = mayReconnect
         self.decide = decide
     }
 
@@ -46,6 +53,7 @@ final class RetryGate: ForwardingDelegate {
     }
 
     func didReceive(hop: Int, head: ResponseHead, isFinal: Bool) throws {
+        if isFinal { finalHead = head }
         if isFinal, let stream, stream.reconnecting {
             held.removeAll()
             passing = true
@@ -71,12 +79,23 @@ final class RetryGate: ForwardingDelegate {
 
     func didReceiveBody(hop: Int, chunk: UnsafeRawBufferPointer, isFinal: Bool) throws {
         if dropsEvents { return }
-        if isFinal, let stream, stream.started { stream.feed(chunk) }
+        if isFinal, let stream, stream.started {
+            stream.lastHop = hop
+            return try stream.feed(chunk) { try next.didReceiveBody(hop: hop, chunk: $0, isFinal: true) }
+        }
         try next.didReceiveBody(hop: hop, chunk: chunk, isFinal: isFinal)
     }
 
     func didFinishResponse(hop: Int, isFinal: Bool) throws {
         if dropsEvents { return }
+        if isFinal, let stream, stream.started {
+            // A close ended it, which may be a drop: the stream goes on over a new connection.
+            if let finalHead, EventStreamResumption.endsByClose(finalHead), mayReconnect() {
+                stream.pendingFinish = hop
+                return
+            }
+            try stream.release { try next.didReceiveBody(hop: hop, chunk: $0, isFinal: true) }
+        }
         try next.didFinishResponse(hop: hop, isFinal: isFinal)
     }
 

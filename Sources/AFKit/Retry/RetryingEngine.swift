@@ -161,9 +161,10 @@ package final class RetryingEngine: ExchangeEngine {
             return nil
         }
         exchange.tries += 1
-        let gate = RetryGate(next: exchange.order.delegate, url: exchange.order.request.url, stream: exchange.stream) {
-            [unowned self] head, url in self.decide(tag, head: head, url: url)
-        }
+        let gate = RetryGate(
+            next: exchange.order.delegate, url: exchange.order.request.url, stream: exchange.stream,
+            mayReconnect: { [unowned self] in self.exchanges[tag].map(self.mayReconnect) ?? false },
+            decide: { [unowned self] head, url in self.decide(tag, head: head, url: url) })
         exchange.gate = gate
         exchanges[tag] = exchange
         var order = exchange.order
@@ -206,17 +207,25 @@ package final class RetryingEngine: ExchangeEngine {
         return nil
     }
 
-    /// What the end of a try of an event stream means: a drop is connected again (nil) while
-    /// tries are left, else the exchange is over; a reconnection answered by anything but the
-    /// stream ends it as the drop did.
+    /// What the end of a try of an event stream means: a drop, or the close that ends a stream
+    /// without a framed end, is connected again (nil) while tries are left, else the exchange is
+    /// over; a reconnection answered by anything but the stream ends it as the drop did.
     private func reconnected(
         _ exchange: Exchange, _ stream: EventStreamResumption, _ completion: ExchangeCompletion
     ) -> ExchangeCompletion? {
-        if exchange.gate?.refused == true { return recorded(exchange.dropped ?? completion) }
-        guard case .failure(let error) = completion.result, let reason = Self.dropReason(error, rules),
-            exchange.tries <= rules.retries,
-            rules.maxTime.map({ FileIO.monotonicSeconds() - exchange.firstAt < $0 }) ?? true
-        else { return recorded(completion) }
+        if exchange.gate?.refused == true { return streamEnded(exchange, stream, exchange.dropped ?? completion) }
+        let reason: String
+        switch completion.result {
+        case .success:
+            // The gate kept the response's end back when it decided to reconnect.
+            guard stream.pendingFinish != nil else { return recorded(completion) }
+            reason = "the server closed the stream"
+        case .failure(let error):
+            guard let dropped = Self.dropReason(error, rules), mayReconnect(exchange) else {
+                return streamEnded(exchange, stream, completion)
+            }
+            reason = dropped
+        }
         let wait = stream.reconnectionTime ?? rules.delay ?? Self.defaultReconnectionTime
         var request = exchange.order.request
         request.headers.removeAll { ASCIICase.equal($0.name, "last-event-id") }
@@ -230,6 +239,31 @@ package final class RetryingEngine: ExchangeEngine {
                 + "\(rules.retries + 1))" + (stream.lastEventID.map { " with Last-Event-ID: \($0)" } ?? ""))
         waiting.append((FileIO.monotonicSeconds() + wait, completion.tag, slots?.rest(completion.tag) ?? false))
         return nil
+    }
+
+    /// Whether `exchange` may connect its stream again: tries left, and time under `--retry-max-time`.
+    private func mayReconnect(_ exchange: Exchange) -> Bool {
+        exchange.tries <= rules.retries
+            && (rules.maxTime.map { FileIO.monotonicSeconds() - exchange.firstAt < $0 } ?? true)
+    }
+
+    /// `completion` of a stream that is over: what was held of an open event, and the response's
+    /// end kept back for a reconnection that is not coming, go to the reporter first.
+    private func streamEnded(
+        _ exchange: Exchange, _ stream: EventStreamResumption, _ completion: ExchangeCompletion
+    ) -> ExchangeCompletion {
+        var ended = completion
+        let delegate = exchange.order.delegate
+        do {
+            try stream.release { try delegate.didReceiveBody(hop: stream.lastHop, chunk: $0, isFinal: true) }
+            if let hop = stream.pendingFinish {
+                stream.pendingFinish = nil
+                try delegate.didFinishResponse(hop: hop, isFinal: true)
+            }
+        } catch {
+            if case .success = ended.result { ended.result = .failure(error) }
+        }
+        return recorded(ended)
     }
 
     /// Why an event stream ended by `error` is connected again: it dropped (a failure of the
@@ -272,13 +306,23 @@ package final class RetryingEngine: ExchangeEngine {
     /// The retry of `exchange` for `reason`, after the server's wait or the backoff; nil when
     /// its method is not retried, its tries are used up, or the wait would pass `--retry-max-time`.
     private func retryPlan(_ exchange: Exchange, reason: String, serverWait: Double?) -> Plan? {
-        guard rules.mayRetry(method: exchange.order.request.method), exchange.tries <= rules.retries else { return nil }
+        let request = exchange.order.request
+        guard rules.mayRetry(method: request.method) else {
+            // Said once, at the first try: what --retry would have done and what would do it.
+            if exchange.tries == 1 {
+                note?(
+                    "not retrying \(request.method) \(request.url) (\(reason)): \(request.method.uppercased()) is not "
+                        + "idempotent, so sending it again could repeat its effect; --retry-all-errors retries it")
+            }
+            return nil
+        }
+        guard exchange.tries <= rules.retries else { return nil }
         let elapsed = FileIO.monotonicSeconds() - exchange.firstAt
         if let maxTime = rules.maxTime, elapsed >= maxTime { return nil }
         let wait = serverWait ?? rules.backoff(beforeRetry: exchange.tries)
         guard wait <= rules.longestWait(elapsed: elapsed) else {
             note?(
-                "not retrying \(exchange.order.request.method) \(exchange.order.request.url) (\(reason)): its wait of "
+                "not retrying \(request.method) \(request.url) (\(reason)): its wait of "
                     + "\(Self.seconds(wait)) is longer than \(rules.maxTime == nil ? "afcli waits" : "--retry-max-time allows")")
             return nil
         }

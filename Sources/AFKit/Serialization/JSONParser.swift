@@ -15,6 +15,9 @@ package struct JSONParseError: ClassifiedError, Equatable, CustomStringConvertib
 
     package var description: String { "\(reason) at offset \(offset)" }
 
+    /// Whether the text went past `JSONParser.maximumDepth`: valid JSON, maybe, but too deep.
+    package var isTooDeep: Bool { reason == JSONParser.depthReason }
+
     /// The offset counted in characters of `text`, for placing a caret under the error.
     package func characterOffset(in text: String) -> Int {
         var bytes = 0
@@ -36,6 +39,13 @@ package struct JSONParseError: ClassifiedError, Equatable, CustomStringConvertib
 package enum JSONParser {
     /// The deepest nesting of arrays and objects accepted; deeper input is an error, not a crash.
     package static let maximumDepth = 512
+
+    /// The reason of a `JSONParseError` for nesting past `maximumDepth`.
+    static let depthReason = "nesting deeper than \(maximumDepth) levels"
+
+    /// What a body nested past `maximumDepth` is, for a message that starts `the body is`: a
+    /// fixed limit, which keeps the parser's recursion off the stack's end.
+    package static let tooDeepText = "nested deeper than the limit (\(maximumDepth) levels, which no option raises)"
 
     /// Parses a whole JSON text.
     package static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
@@ -244,9 +254,7 @@ struct JSONCursor {
 
     /// Counts one more level of nesting and refuses to go past the limit.
     mutating func enterContainer() throws(JSONParseError) {
-        guard depth < JSONParser.maximumDepth else {
-            throw failure("nesting deeper than \(JSONParser.maximumDepth) levels")
-        }
+        guard depth < JSONParser.maximumDepth else { throw failure(JSONParser.depthReason) }
         depth += 1
     }
 

@@ -94,29 +94,40 @@ package enum SessionStore {
     package static func write(_ bytes: [UInt8], to path: String) throws(SessionError) {
         let directory = FileIO.directory(of: path)
         try makeDirectories(directory, for: path)
-        let temporary = FileIO.join(directory, ".\(FileIO.baseName(of: path)).\(getpid()).tmp")
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        try write(bytes, named: FileIO.baseName(of: path), in: descriptor, path: path)
+    }
+
+    /// Replaces the file `name` in the open directory `directory` with `bytes` atomically
+    /// (temporary file, fsync, rename, the directory synced), 0600; `path` names it in errors.
+    package static func write(
+        _ bytes: [UInt8], named name: String, in directory: Int32, path: String
+    ) throws(SessionError) {
+        let temporary = ".\(name).\(getpid()).tmp"
+        unlinkat(directory, temporary, 0)
+        let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let written = bytes.withUnsafeBytes { FileIO.writeAll(descriptor, $0) }
         let code = errno
         guard written, fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(written ? errno : code))
             close(descriptor)
-            unlink(temporary)
+            unlinkat(directory, temporary, 0)
             throw .cannotWrite(path: path, reason: reason)
         }
         close(descriptor)
-        guard rename(temporary, path) == 0 else {
+        guard renameat(directory, temporary, directory, name) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporary)
+            unlinkat(directory, temporary, 0)
             throw .cannotWrite(path: path, reason: reason)
         }
-        FileIO.syncDirectory(directory)
+        _ = fsync(directory)
     }
 
     /// Creates `directory` and its missing parents with mode 0700 (existing ones are left alone).
-    private static func makeDirectories(_ directory: String, for path: String) throws(SessionError) {
+    package static func makeDirectories(_ directory: String, for path: String) throws(SessionError) {
         if case .directory = FileIO.kind(of: directory) { return }
         let parent = FileIO.directory(of: directory)
         if parent != directory { try makeDirectories(parent, for: path) }

@@ -125,7 +125,8 @@ package enum ResponseCheck {
             do {
                 return try JSONParser.value(at: singularPath, inBytes: response.body).map(Actual.json) ?? .missing
             } catch {
-                throw Unreadable(reason: "the body is not JSON")
+                throw Unreadable(
+                    reason: error.isTooDeep ? "the body is \(JSONParser.tooDeepText)" : "the body is not JSON")
             }
         }
         let query: JSONPathQuery
@@ -135,11 +136,17 @@ package enum ResponseCheck {
             do {
                 query = try JSONPathQuery(parsing: path)
             } catch {
-                throw Unreadable(reason: "\(path) is no JSONPath query: \(error)")
+                throw Unreadable(reason: "\(path) is not a JSONPath query: \(error)")
             }
         }
         if json == nil { json = Result { () throws(JSONParseError) in try JSONParser.parse(bytes: response.body) } }
-        guard case .success(let document)? = json else { throw Unreadable(reason: "the body is not JSON") }
+        let document: JSONValue
+        switch json {
+        case .success(let parsed)?: document = parsed
+        case .failure(let error)? where error.isTooDeep:
+            throw Unreadable(reason: "the body is \(JSONParser.tooDeepText)")
+        default: throw Unreadable(reason: "the body is not JSON")
+        }
         do {
             return try query.values(in: document).first.map(Actual.json) ?? .missing
         } catch {

@@ -23,7 +23,8 @@ package struct ResponseValidator: Equatable, Sendable {
             typeFailure = .unacceptableContentType(mediaType)
         }
         if !acceptableStatusCodes.contains(statusCode) {
-            return .unacceptableStatusCode(statusCode, underlying: typeFailure.map { [$0] } ?? [])
+            return .unacceptableStatusCode(
+                statusCode, underlying: typeFailure.map { [$0] } ?? [], accepted: acceptableStatusCodes)
         }
         return typeFailure
     }
@@ -31,37 +32,42 @@ package struct ResponseValidator: Equatable, Sendable {
 
 /// A validation failure, with AFNetworking's localized description as its text.
 package enum ResponseValidationError: ClassifiedError, Equatable, Sendable, CustomStringConvertible {
-    /// The status code is not acceptable; when the content type failed too, that failure is the
-    /// underlying one (AF keeps it as `NSUnderlyingError`).
-    case unacceptableStatusCode(Int, underlying: [ResponseValidationError])
+    /// The status code is not acceptable (not in `accepted`); when the content type failed too,
+    /// that failure is the underlying one (AF keeps it as `NSUnderlyingError`).
+    case unacceptableStatusCode(Int, underlying: [ResponseValidationError], accepted: StatusCodeSet = .successful)
     /// The media type is not acceptable (nil: the response had none).
     case unacceptableContentType(String?)
 
     /// The status code, for a status failure.
     package var statusCode: Int? {
-        if case .unacceptableStatusCode(let code, _) = self { return code }
+        if case .unacceptableStatusCode(let code, _, _) = self { return code }
         return nil
     }
 
     /// The failure under this one, if any.
     package var underlyingError: ResponseValidationError? {
-        if case .unacceptableStatusCode(_, let underlying) = self { return underlying.first }
+        if case .unacceptableStatusCode(_, let underlying, _) = self { return underlying.first }
         return nil
     }
 
-    /// `Request failed: not found (404)` or `Request failed: unacceptable content-type: text/html`.
     /// A refused status is told apart by its class as `--check-status` does; a refused content
     /// type is a rejected response.
     package var failureClass: FailureClass {
         switch self {
-        case .unacceptableStatusCode(let code, _): return .unacceptableStatus(code)
+        case .unacceptableStatusCode(let code, _, _): return .unacceptableStatus(code)
         case .unacceptableContentType: return .responseRejected
         }
     }
 
+    /// `Request failed: not found (404)` or `Request failed: unacceptable content-type: text/html`,
+    /// AF's texts; a status refused by codes of the user's (`--accept-status`) is named with them,
+    /// since Foundation's reason for a refused 2xx (`no error (200)`) would read as a success.
     package var description: String {
         switch self {
-        case .unacceptableStatusCode(let code, _):
+        case .unacceptableStatusCode(let code, _, let accepted) where accepted != .successful:
+            let reason = (200..<300).contains(code) ? "" : " (\(HTTPStatusText.reason(for: code)))"
+            return "Request failed: status \(code)\(reason) is not one of --accept-status \(accepted)"
+        case .unacceptableStatusCode(let code, _, _):
             return "Request failed: \(HTTPStatusText.reason(for: code)) (\(code))"
         case .unacceptableContentType(let type):
             // Foundation formats a nil MIME type with %@ as "(null)".
