@@ -149,7 +149,7 @@ enum HTTPFileBatch {
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
             try RequestPreparation.encode(&prepared, options: encoding)
-            try signing?.apply(to: &prepared)
+            if let signing { try RequestAuthentication.sign(&prepared, with: signing) }
         }
         var planned = PlannedRequest(prepared: prepared, shared: shared, isShared: isShared)
         if RequestLogger.isWanted(options) { planned.logFields = RequestLogFields(prepared: prepared) }
