@@ -113,9 +113,12 @@ sanitize: deps
 	$(SWIFTPM_ENV) $(SWIFT) test --skip-build --sanitize=thread --build-path .build-tsan
 	@$(SWIFTPM_TMP_CLEANUP)
 
-# Regenerates the committed man page and completions from the option table.
+# Regenerates the committed man page, the Markdown reference in docs/ and the completions from
+# the option table and the manual's text (Sources/AFCLI/Docs).
 docs: debug
 	$(DEBUG_BIN) man > man/afcli.1
+	@mkdir -p docs
+	$(DEBUG_BIN) man markdown > docs/reference.md
 	$(DEBUG_BIN) completions bash > completions/afcli.bash
 	$(DEBUG_BIN) completions zsh > completions/_afcli
 	$(DEBUG_BIN) completions fish > completions/afcli.fish

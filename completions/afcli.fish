@@ -3,7 +3,7 @@ complete -c afcli -f
 complete -c afcli -n __fish_use_subcommand -a 'get head post put patch delete options' -d 'HTTP method'
 complete -c afcli -n __fish_use_subcommand -a help -d 'show the whole manual'
 complete -c afcli -n __fish_use_subcommand -a completions -d 'print a completion script'
-complete -c afcli -n __fish_use_subcommand -a man -d 'print the man page'
+complete -c afcli -n __fish_use_subcommand -a man -d 'print the man page (or the Markdown reference)'
 complete -c afcli -n __fish_use_subcommand -a download -d 'download files, with resume'
 complete -c afcli -n __fish_use_subcommand -a run -d 'send the requests of a .http file or stdin (-)'
 complete -c afcli -n __fish_use_subcommand -a pin -d 'print the key pins of a server\'s certificates'

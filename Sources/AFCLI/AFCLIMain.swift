@@ -67,8 +67,8 @@ package enum AFCLIMain {
                 }
             case .completions(let shell):
                 try printOut(Completions.script(for: shell))
-            case .manPage:
-                try printOut(ManPage.render())
+            case .manPage(let format):
+                try printOut(OptionDocs.manual(format))
             case .environments:
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runEnvironments()

@@ -16,7 +16,8 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(try parse(["cache", "ls"]).command, .cache)
         XCTAssertEqual(try parse(["help"]).command, .help(.long))
         XCTAssertEqual(try parse(["completions", "zsh"]).command, .completions(.zsh))
-        XCTAssertEqual(try parse(["man"]).command, .manPage)
+        XCTAssertEqual(try parse(["man"]).command, .manPage(.roff))
+        XCTAssertEqual(try parse(["man", "markdown"]).command, .manPage(.markdown))
         XCTAssertEqual(try parse(["download", "a", "b"]).command, .download)
         XCTAssertEqual(try parse(["run", "-"]).command, .run)
         XCTAssertEqual(try parse(["pin", "example.org"]).command, .pin)
@@ -28,6 +29,7 @@ final class CommandTableTests: XCTestCase {
         let cases: [([String], UsageError)] = [
             (["help", "x"], .unexpectedArgument(command: "help", argument: "x")),
             (["man", "x"], .unexpectedArgument(command: "man", argument: "x")),
+            (["man", "markdown", "x"], .unexpectedArgument(command: "man", argument: "x")),
             (["completions"], .missingShell),
             (["completions", "bash", "x"], .unexpectedArgument(command: "completions", argument: "x")),
             (["completions", "tcsh"], .unknownShell("tcsh")),

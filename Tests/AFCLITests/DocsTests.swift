@@ -203,7 +203,29 @@ final class DocsTests: XCTestCase {
     func testOutputForNonRequestCommands() {
         XCTAssertNil(OptionDocs.output(for: .request))
         XCTAssertEqual(OptionDocs.output(for: .version), "afcli 0.1.0\n")
-        XCTAssertEqual(OptionDocs.output(for: .manPage), ManPage.render())
+        XCTAssertEqual(OptionDocs.output(for: .manPage(.roff)), ManPage.render())
+        XCTAssertEqual(OptionDocs.output(for: .manPage(.markdown)), MarkdownReference.render())
         XCTAssertEqual(OptionDocs.output(for: .completions(.fish)), Completions.fish())
+    }
+
+    /// The Markdown reference is the man page's text: every section in order, every option with
+    /// its `--no-X` form, every exit status, and no prose character left to Markdown's syntax.
+    func testMarkdownReferenceHasEverySectionOptionAndExitStatus() {
+        let reference = MarkdownReference.render()
+        let headings = reference.split(separator: "\n").filter { $0.hasPrefix("## ") }.map {
+            String($0.dropFirst(3))
+        }
+        XCTAssertEqual(headings, ["SYNOPSIS"] + ManualText.sections.map { Markdown.escape($0.title) })
+        for spec in OptionTable.all {
+            XCTAssertTrue(reference.contains("`\(spec.negatedFlag)`"), spec.longFlag)
+        }
+        for status in ExitStatus.allCases {
+            XCTAssertTrue(reference.contains("\n| \(status.rawValue) | "), "exit status \(status.rawValue)")
+        }
+        XCTAssertEqual(
+            Markdown.escape("<redacted> $HOME a_b *x* ~y~ [z]"), "\\<redacted\\> \\$HOME a\\_b \\*x\\* \\~y\\~ \\[z\\]")
+        XCTAssertEqual(Markdown.prose("- `a|b` <c>"), "\\- `a|b` \\<c\\>")
+        XCTAssertEqual(Markdown.anchor("REQUEST FILES (.HTTP)"), "request-files-http")
+        XCTAssertEqual(Markdown.anchor("MANY REQUESTS: AFCLI RUN"), "many-requests-afcli-run")
     }
 }

@@ -199,7 +199,7 @@ final class OptionParserTests: XCTestCase {
 
     func testSubcommands() throws {
         XCTAssertEqual(try parse("help").command, .help(.long))
-        XCTAssertEqual(try parse("man").command, .manPage)
+        XCTAssertEqual(try parse("man").command, .manPage(.roff))
         XCTAssertEqual(try parse("completions", "bash").command, .completions(.bash))
         XCTAssertEqual(try parse("-v", "completions", "zsh").command, .completions(.zsh))
         XCTAssertEqual(try parse("completions", "fish").positionals, ["completions", "fish"])

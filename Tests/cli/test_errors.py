@@ -147,6 +147,14 @@ def test_the_readme_tells_the_length_of_help_within_a_tenth():
     assert abs(lines - int(claimed.group(1))) <= lines / 10, (lines, claimed.group(0))
 
 
+def test_man_prints_the_committed_man_page_and_markdown_reference():
+    root = Path(__file__).resolve().parents[2]
+    assert run(["man"]).out == (root / "man" / "afcli.1").read_text()
+    assert run(["man", "markdown"]).out == (root / "docs" / "reference.md").read_text()
+    wrong = run(["man", "html"])
+    assert (wrong.code, wrong.err) == (2, 'afcli: error: man: unexpected argument "html"\n')
+
+
 def test_completions_command():
     for shell in ("bash", "zsh", "fish"):
         result = run(["completions", shell])

@@ -89,7 +89,9 @@ package enum HelpText {
         case .definitions(let entries):
             return entries.flatMap { definition(term: $0.term, text: InlineSpan.plain($0.text)) }
         case .example(let caption, let command):
-            let commandLines = command.split(separator: "\n").map { "        " + $0 }
+            let commandLines = command.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? "" : "        " + $0
+            }
             return wrap(InlineSpan.plain(caption), indent: 4) + [""] + commandLines
         case .options:
             var lines: [String] = []

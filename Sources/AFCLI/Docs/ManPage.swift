@@ -39,7 +39,10 @@ package enum ManPage {
                 [".TP", Roff.bold(entry.term), Roff.prose(entry.text)]
             }
         case .example(let caption, let command):
-            let commandLines = command.split(separator: "\n").map { Roff.escape(String($0)) }
+            // An empty line (a .http file's blank line) is kept, as a zero-width character.
+            let commandLines = command.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? "\\&" : Roff.escape(String($0))
+            }
             return [".PP", Roff.prose(caption), ".PP", ".RS 4", ".nf"] + commandLines + [".fi", ".RE"]
         case .options:
             return optionLines()
@@ -94,6 +97,9 @@ package enum Roff {
             case "~": result += "\\(ti"
             // troff has no fallback for U+2026 on the latin1 device `man` uses under LANG=C.
             case "\u{2026}": result += "..."
+            // Nor for U+2717, the cross `afcli run --test` marks a failed assertion with: the
+            // multiplication sign, which latin1 has, stands in for it.
+            case "\u{2717}": result += "\\(mu"
             case _ where scalar.value > 0x7E || scalar.value < 0x20:
                 result += "\\[u" + hex(scalar.value) + "]"
             default: result.unicodeScalars.append(scalar)
@@ -168,7 +174,7 @@ package enum Roff {
 
 extension String {
     /// The string with every occurrence of `target` replaced, without Foundation.
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
         var result = ""
         for character in self {
             if character == target { result += replacement } else { result.append(character) }

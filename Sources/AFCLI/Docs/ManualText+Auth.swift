@@ -57,6 +57,22 @@ extension ManualText {
                             + "COOKIES AND NETRC)."
                     ),
                 ]),
+                .example(
+                    "AWS Signature Version 4, with keys given and with keys from AWS_* variables:",
+                    "afcli --aws-sigv4 aws:amz:eu-west-1:execute-api -a \"$AK:$SK\" \\\n"
+                        + "    https://abc.execute-api.eu-west-1.amazonaws.com/prod/items\n"
+                        + "afcli put --aws-sigv4 aws:amz:us-east-1:s3 \\\n"
+                        + "    https://bucket.s3.amazonaws.com/big.iso @big.iso"),
+                .example(
+                    "NTLM, and Negotiate with a Kerberos ticket:",
+                    "afcli -A ntlm -a 'DOMAIN\\ann:secret' https://intranet.example/api\n"
+                        + "kinit ann@EXAMPLE.ORG && afcli -A negotiate https://intranet.example/api"),
+                .example(
+                    "OAuth 2.0 client credentials, and a signature a script of your own computes:",
+                    "afcli -A oauth2 --oauth2-token-url https://auth.example/token \\\n"
+                        + "    -a \"$CLIENT_ID:$CLIENT_SECRET\" --oauth2-scope 'read write' \\\n"
+                        + "    https://api.example/v1/users\n"
+                        + "afcli --auth-cmd './sign-hmac.sh' post https://api.example/orders id=1"),
             ]),
     ]
 }

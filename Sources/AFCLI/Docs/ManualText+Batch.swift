@@ -135,6 +135,33 @@ extension ManualText {
                         + "protocol (httpyac's `SSE`, `WS`, `MQTT`, `AMQP`, `KAFKA`, `GRPC`; JetBrains' `WEBSOCKET` and "
                         + "`GRAPHQL`) is refused with its line, never sent as an HTTP method. Values from an "
                         + "earlier request (REST Client's request variables) are described below."),
+                .example(
+                    "A file, api.http, with a variable, a keeper that logs in, a request continued on indented lines, and a body from a file:",
+                    "@api = http://127.0.0.1:8080\n"
+                        + "\n"
+                        + "### Log in\n"
+                        + "# @first\n"
+                        + "# @name login\n"
+                        + "POST {{api}}/login\n"
+                        + "Content-Type: application/json\n"
+                        + "\n"
+                        + "{\"user\": \"ann\", \"password\": \"{{password}}\"}\n"
+                        + "\n"
+                        + "### List users, page 2\n"
+                        + "# @timeout 5\n"
+                        + "GET {{api}}/users\n"
+                        + "    ?page=2\n"
+                        + "    &size=50\n"
+                        + "Authorization: Bearer {{login.response.body.$.token}}\n"
+                        + "\n"
+                        + "###\n"
+                        + "POST {{api}}/upload\n"
+                        + "Content-Type: application/octet-stream\n"
+                        + "\n"
+                        + "< ./photo.jpg"),
+                .example(
+                    "Run it with {{password}} from the dev environment of http-client.env.json (or http-client.private.env.json) beside it:",
+                    "afcli run api.http --env dev"),
             ]),
         ManualSection(
             "VALUES FROM EARLIER RESPONSES",
@@ -154,7 +181,7 @@ extension ManualText {
                         + "message naming both (and NAME's status when it was a failure), and is not sent (exit "
                         + "status 2); its line names the method and URL as written. Before the run, such a "
                         + "request is checked only up to which earlier request it names; it is built whole, and a "
-                        + "mistake of its own found, when its turn comes."),
+                        + "mistake of its own found, when its turn comes.")
             ]),
         ManualSection(
             "REQUESTS ON STANDARD INPUT",

@@ -117,6 +117,28 @@ extension ManualText {
                         + "every body file and removes those whose SHA-256 is not their name, with their entries; any other failure (a full disk, a "
                         + "lock held too long) is an error that leaves the cache as it is. `afcli cache path` prints "
                         + "the directory, and `afcli cache --help` this section with the cache's options."),
-            ]),
+                .example(
+                    "Store a response, answer the next request from the cache, revalidate a stale one:",
+                    "$ afcli --cache --print=m :8080/cache/60 | tail -1\n"
+                        + "cache: miss, stored\n"
+                        + "$ afcli --cache -v :8080/cache/60 | tail -1\n"
+                        + "cache: hit, age 12 s\n"
+                        + "$ afcli --cache --print=hm :8080/etag/abc | tail -1\n"
+                        + "cache: revalidated\n"
+                        + "$ afcli --cache=only :8080/cache/60 || echo $?"),
+                .example(
+                    "CJNetwork's strategies, with a time to live:",
+                    "afcli --cache=cj-first --cache-ttl 10m post :8080/api/list page:=1\n"
+                        + "afcli --cache=cj-then-network --cache-ttl 1h \\\n"
+                        + "    --cache-transition-output old.json :8080/api/feed > new.json"),
+                .example(
+                    "List what is stored, then prune it to 64 MiB:",
+                    "$ afcli cache ls\n"
+                        + "METHOD  URL                             STATUS  SIZE  AGE    EXPIRES\n"
+                        + "GET     http://localhost:8080/cache/60  200     266   12 s   in 48 s\n"
+                        + "GET     http://localhost:8080/etag/abc  200     266   3 min  expired\n"
+                        + "$ afcli cache prune --cache-max-size 64m\n"
+                        + "removed 1 expired, 0 least recently used, 0 unused files"),
+            ])
     ]
 }

@@ -16,7 +16,12 @@ extension ManualText {
                         + "deflates the encrypted body. A command that cannot start, fails or exits with a status "
                         + "other than 0 stops the request before anything is sent: exit status 2, the error line, "
                         + "then the first 4 KiB of the command's standard error. Its standard error is not shown "
-                        + "when it succeeds. Ctrl-C kills the command."),
+                        + "when it succeeds. Ctrl-C kills the command. Each command runs in a process group of its "
+                        + "own, and Ctrl-C or a SIGTERM sent to afcli alone ends that whole group, so nothing the "
+                        + "command started outlives afcli; not being the terminal's foreground job, a command that "
+                        + "prompts on /dev/tty is stopped by the kernel, and afcli ends it and says so rather than "
+                        + "wait (give it its password through the environment or a file). With `--retry`, the "
+                        + "encrypted body of the first try is sent again: the command is not run twice."),
                 .paragraph(
                     "`--decrypt-cmd CMD` pipes the body of a final 2xx response through CMD before validation, "
                         + "`--envelope`, formatting, `--output` and the log; redirects, other statuses and empty "
@@ -47,7 +52,8 @@ extension ManualText {
                         + "`--common-failure` (or the environment's common_failure) the message goes to "
                         + "standard error as `afcli: error: MESSAGE` with exit status 14; on any other status, "
                         + "the same with exit status 13. A body that is not a JSON object with the status key "
-                        + "exits with status 11. Responses that are not 2xx are printed as received, with "
+                        + "exits with status 11 (a lone surrogate escape such as `\\ud800` is valid JSON: a message "
+                        + "shows it as U+FFFD, the result keeps it as sent). Responses that are not 2xx are printed as received, with "
                         + "their HTTP exit status."),
                 .example(
                     "With E='openssl enc -aes-256-cbc -pbkdf2 -pass env:KEY -base64 -A' and D the same with -d, "
@@ -56,6 +62,6 @@ extension ManualText {
                 .example(
                     "Print only the result of a {status, message, result} answer:",
                     "afcli get :8080/profile --envelope --envelope-success 0,1"),
-            ]),
+            ])
     ]
 }

@@ -60,7 +60,7 @@ extension ManualText {
                         + "the server chose (headers, URLs) are shown escaped, as `\\x1b` (after `%{stderr}`, when "
                         + "standard error is a terminal). Because afcli streams "
                         + "request bodies, `%{size_request}` counts the request head alone, where curl --data also "
-                        + "counts a body sent inline. `afcli download` refuses `--write-out` and `--meta=json` "
+                        + "counts a body sent inline; libcurl 7.88 has no `time_posttransfer`. `afcli download` refuses `--write-out` and `--meta=json` "
                         + "(status 2)."),
                 .example(
                     "Status and timings of a request, curl style:",
@@ -68,6 +68,23 @@ extension ManualText {
                 .example(
                     "The metrics as JSON, piped into jq:",
                     "afcli --print=m --meta=json :8080/get | jq .taskInterval"),
+                .example(
+                    "Each phase of an exchange, the connection and the bytes each way:",
+                    "$ afcli --print=m :8080/get\n"
+                        + "Elapsed time: 0.004807s\n"
+                        + "Protocol: HTTP/1.1\n"
+                        + "\n"
+                        + "  Phase               Duration          At\n"
+                        + "  queue               0.000 ms\n"
+                        + "  DNS lookup          0.021 ms    0.021 ms\n"
+                        + "  TCP connect         4.377 ms    4.398 ms\n"
+                        + "  TLS handshake              -           -\n"
+                        + "  request sent        0.043 ms    4.441 ms\n"
+                        + "  first byte          0.180 ms    4.621 ms\n"
+                        + "  body received       0.186 ms    4.807 ms\n"
+                        + "  Connection: new, to 127.0.0.1:8080 from 127.0.0.1:57078\n"
+                        + "  Sent: 147 bytes of head, 0 of body\n"
+                        + "  Received: 71 bytes of head, 11 of body"),
             ])
     ]
 }

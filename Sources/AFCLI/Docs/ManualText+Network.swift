@@ -145,6 +145,16 @@ extension ManualText {
                         + "request (exit 2). "
                         + "Cookies from a session or cookie jar always go only to their own domain, and netrc is "
                         + "looked up for each host a redirect leads to."),
+                .example(
+                    "A session keeps the cookie the server sets, and sends it back:",
+                    "afcli --session=dev :8080/cookies/set/sid/abc\n"
+                        + "afcli --session=dev :8080/cookies\n"
+                        + "afcli --session=dev -a ann:secret :8080/basic-auth/ann/secret X-Team:web\n"
+                        + "afcli --session-read-only=dev :8080/anything\n"
+                        + "afcli --session=./work.json example.org/api"),
+                .example(
+                    "curl's and browsers' Netscape cookies.txt, read and written back:",
+                    "afcli --cookie-jar cookies.txt :8080/cookies"),
             ]),
         ManualSection(
             "THE CURL COMMAND",
@@ -154,7 +164,12 @@ extension ManualText {
                         + "nothing. It is made from the same transfer settings that configure libcurl: every header "
                         + "as sent (`-H 'Name:'` for a removed one, `-H 'Name;'` for an empty one), the method (`-X` "
                         + "only where curl would not infer it), the body, `--compressed` because afcli decodes "
-                        + "responses, and the TLS, proxy, routing, timeout and limit options."),
+                        + "responses, and the TLS, proxy, routing, timeout and limit options. It starts with "
+                        + "`--disable` (no ~/.curlrc) and `--proto =http,https` (what afcli allows), and passes "
+                        + "`-H Expect:` because afcli never sends `Expect: 100-continue`. A unit test fails when a "
+                        + "transfer setting has no curl flag, and the tests run the printed line with curl against a "
+                        + "recording server and compare the request with afcli's own. `afcli download` and "
+                        + "`afcli pin` refuse `--curl`."),
                 .paragraph(
                     "A file body stays `--data-binary @FILE`. Multipart becomes `--form-string` and `--form` only "
                         + "when curl writes the same parts (its boundary differs); otherwise, and for standard input, "

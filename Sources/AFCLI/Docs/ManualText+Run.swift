@@ -126,6 +126,16 @@ extension ManualText {
                     "Fetch users, 16 at a time:",
                     "jq -r '.[] | \"get :8080/u/\\(.id)\"' ids.json | afcli run - --parallel 16"),
                 .example("Show only the failures:", "afcli run - --keep-going < requests.txt | jq 'select(.error)'"),
+                .example(
+                    "Two requests from standard input, piped: a JSON line each (shortened here), and the first failure named on standard error:",
+                    "$ printf 'get :8080/users/1\\nget :8080/users/2\\n' | afcli run - | cat\n"
+                        + "{\"name\":\"line-1\",\"method\":\"GET\",\"url\":\"http://localhost:8080/users/1\",\n"
+                        + " \"status\":200,\"bytes\":41,…,\"error\":null,\"exit\":0}\n"
+                        + "{\"name\":\"line-2\",\"method\":\"GET\",\"url\":\"http://localhost:8080/users/2\",\n"
+                        + " \"status\":404,\"bytes\":22,…,\"error\":\"HTTP 404 Not Found\",\"exit\":4}\n"
+                        + "afcli: error: line-2 (stdin:2): HTTP 404 Not Found\n"
+                        + "$ echo $?\n"
+                        + "4"),
             ])
     ]
 }

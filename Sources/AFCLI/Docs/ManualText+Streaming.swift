@@ -49,6 +49,24 @@ extension ManualText {
                         + "line. A reconnection answered by anything but a 200 event stream ends the stream with "
                         + "the drop's error, and a stream whose framing marks its end (its last chunk, its "
                         + "Content-Length) is not reconnected. `-v` notes each reconnection."),
-            ]),
+                .example(
+                    "A language model's answer on a terminal, each event as it arrives (the event: and id: lines dimmed):",
+                    "$ afcli post :8080/v1/chat stream:=true prompt=hi\n"
+                        + "event: delta\n"
+                        + "id: 1\n"
+                        + "{\n"
+                        + "    \"text\": \"Hel\"\n"
+                        + "}\n"
+                        + "\n"
+                        + "[DONE] (end of stream)"),
+                .example(
+                    "The events as JSON lines for jq, and the tokens alone:",
+                    "afcli post --events=json :8080/v1/chat prompt=hi | jq -r .data.text\n"
+                        + "afcli post --jsonpath '$.choices[0].delta.content' \\\n"
+                        + "    :8080/v1/chat stream:=true"),
+                .example(
+                    "Follow an event stream, connecting again (with Last-Event-ID) when it drops:",
+                    "afcli get :8080/events --reconnect --retry 5"),
+            ])
     ]
 }

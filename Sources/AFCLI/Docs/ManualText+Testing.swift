@@ -61,6 +61,47 @@ extension ManualText {
                         + "command hides them the same way, and a `--user` password. The json and tap reports "
                         + "show no headers. `--show-secrets` on the `afcli run` command line (or in "
                         + "default_options) shows them all."),
-            ]),
+                .example(
+                    "A test file, api.http, with assertions on status, headers, JSON and XML:",
+                    "### health\n"
+                        + "GET http://127.0.0.1:8080/health\n"
+                        + "?? status == 200\n"
+                        + "?? duration < 500\n"
+                        + "\n"
+                        + "### users\n"
+                        + "GET http://127.0.0.1:8080/users?page=2\n"
+                        + "Accept: application/json\n"
+                        + "\n"
+                        + "?? header content-type includes json\n"
+                        + "?? body $.items isArray\n"
+                        + "?? jsonpath $.items[0].id == 7\n"
+                        + "?? jsonpath $.items[0].email matches ^[^@]+@example\\.com$\n"
+                        + "\n"
+                        + "### feed\n"
+                        + "GET http://127.0.0.1:8080/feed.xml\n"
+                        + "?? xpath count(//item) >= 1\n"
+                        + "\n"
+                        + "### not there\n"
+                        + "GET http://127.0.0.1:8080/users/0\n"
+                        + "?? status == 404"),
+                .example(
+                    "Run it as a test suite, with a JUnit and a TAP report for CI; one assertion fails, so the exit status is 16:",
+                    "$ afcli run api.http --test --report junit=report.xml --report tap=r.tap\n"
+                        + "PASS  health  GET http://127.0.0.1:8080/health  200  15 B  2 ms\n"
+                        + "FAIL  users  GET http://127.0.0.1:8080/users?page=2  200  1.2 KB  9 ms\n"
+                        + "      ✗ jsonpath $.items[0].id == 7 (actual 8)\n"
+                        + "PASS  feed  GET http://127.0.0.1:8080/feed.xml  200  3.4 KB  4 ms\n"
+                        + "PASS  not there  GET http://127.0.0.1:8080/users/0  404  21 B  1 ms\n"
+                        + "3 passed, 1 failed (4 requests) in 19 ms\n"
+                        + "$ echo $?\n"
+                        + "16"),
+                .example(
+                    "Poll an asynchronous job until it is done, at most 10 more tries, 2 s apart:",
+                    "# @retry 10\n"
+                        + "GET http://127.0.0.1:8080/jobs/42\n"
+                        + "?? body $.state == done\n"
+                        + "\n"
+                        + "$ afcli run job.http --retry-interval 2"),
+            ])
     ]
 }

@@ -53,7 +53,12 @@ package enum ManualText {
                     "`afcli help` prints this manual as plain text, `afcli completions` prints a completion "
                         + "script for bash, zsh or fish (it completes the config's environment names after `--env` "
                         + "and `afcli env show`, asking `afcli env`), and `afcli man` prints this page's roff source. These words "
-                        + "are commands only as the first argument before `--`: `afcli -- help` requests http://help."),
+                        + "are commands only as the first argument before `--`: `afcli -- help` requests http://help. "
+                        + "`make install` puts the completion scripts where each shell looks; without it, "
+                        + "`source <(afcli completions bash)` loads bash's, `afcli completions fish > "
+                        + "~/.config/fish/completions/afcli.fish` installs fish's, and zsh's goes in a file named "
+                        + "`_afcli` in a directory on `$fpath`. `afcli man markdown` prints this manual as the "
+                        + "Markdown reference, docs/reference.md in afcli's repository."),
             ]),
         ManualSection(
             "REQUEST ITEMS",
@@ -388,7 +393,8 @@ package enum ManualText {
                         + "response head unless `--print` asks for it. Each value of an NDJSON or JSON-sequence body is "
                         + "queried on its own. The whole RFC is supported: names, `*`, indexes and slices, `..`, filters "
                         + "with comparisons, `&&`, `||`, `!`, existence tests and the functions `length`, `count`, "
-                        + "`value`, `match` and `search`, whose patterns are RFC 9485 I-Regexps run in linear time."),
+                        + "`value`, `match` and `search`, whose patterns are RFC 9485 I-Regexps run in linear time. "
+                        + "afcli passes all 703 cases of the RFC 9535 compliance test suite."),
                 .paragraph(
                     "The body is read as it arrives: parts the query cannot select are skipped, a match that ends "
                         + "the query is copied out as it arrives, and only a node a filter tests is held, so memory "
@@ -400,7 +406,9 @@ package enum ManualText {
                         + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it. "
                         + "A body nested deeper than 512 levels (a fixed limit, no option raises it) exits with 12, "
                         + "whatever the query: `the body is nested deeper than the limit (512 levels, which no option "
-                        + "raises) at offset N`."),
+                        + "raises) at offset N`. A query may be at most 8192 characters long and nest 64 levels; "
+                        + "inside a held node, a nodelist holds at most 1,000,000 nodes and an evaluation takes at "
+                        + "most 50,000,000 steps."),
             ]),
         ManualSection(
             "VALIDATION AND THE REQUEST LOG",
@@ -451,7 +459,8 @@ package enum ManualBlock: Sendable {
     case paragraph(String)
     /// A list of terms (shown literally) and their explanations.
     case definitions([(term: String, text: String)])
-    /// A caption and a shell command, whose lines are split at `\n` (continued with a backslash).
+    /// A caption and the lines of an example (a shell command, continued with a backslash, with
+    /// its output, or a file it reads), split at `\n`; an empty line is kept.
     case example(String, String)
     /// The generated option list, grouped.
     case options

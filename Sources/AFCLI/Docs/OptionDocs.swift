@@ -24,6 +24,14 @@ package enum OptionDocs {
     /// The man page's roff source, as committed in `man/afcli.1`.
     package static func manPage() -> String { ManPage.render() }
 
+    /// The manual in a format: the man page, or the Markdown reference committed in `docs/`.
+    package static func manual(_ format: ManualFormat) -> String {
+        switch format {
+        case .roff: return manPage()
+        case .markdown: return MarkdownReference.render()
+        }
+    }
+
     /// The completion script for a shell, as committed in `completions/`.
     package static func completions(_ shell: Shell) -> String { Completions.script(for: shell) }
 
@@ -36,7 +44,7 @@ package enum OptionDocs {
         case .help(.long): return longHelp()
         case .help(.cache): return HelpText.cache()
         case .completions(let shell): return completions(shell)
-        case .manPage: return manPage()
+        case .manPage(let format): return manual(format)
         case .version: return ProgramInfo.versionLine + "\n"
         }
     }
@@ -46,6 +54,7 @@ package enum OptionDocs {
     package static var generatedFiles: [(path: String, command: String, contents: String)] {
         [
             ("man/afcli.1", "afcli man", manPage()),
+            (MarkdownReference.path, "afcli man markdown", MarkdownReference.render()),
             ("completions/afcli.bash", "afcli completions bash", completions(.bash)),
             ("completions/_afcli", "afcli completions zsh", completions(.zsh)),
             ("completions/afcli.fish", "afcli completions fish", completions(.fish)),

@@ -24,8 +24,9 @@ package enum Command: Equatable, Sendable {
     case help(HelpLength)
     /// Print the completion script for a shell (`afcli completions bash`).
     case completions(Shell)
-    /// Print the man page's roff source (`afcli man`).
-    case manPage
+    /// Print the manual: the man page's roff source (`afcli man`) or the Markdown reference
+    /// (`afcli man markdown`).
+    case manPage(ManualFormat)
     /// Download the URLs after the word (`afcli download URL…`).
     case download
     /// Send the requests of a `.http` file or of standard input lines (`afcli run SOURCE`).
@@ -52,6 +53,14 @@ package enum HelpLength: Equatable, Sendable {
     case long
     /// `afcli cache --help`: the cache's rules and options.
     case cache
+}
+
+/// A format `afcli man` prints the manual in.
+package enum ManualFormat: String, Equatable, Sendable {
+    /// The man page's roff source, `afcli man`.
+    case roff
+    /// The reference in `docs/`, `afcli man markdown`.
+    case markdown
 }
 
 /// A shell afcli generates a completion script for.
@@ -160,7 +169,12 @@ package enum ArgumentParser {
             let name = arguments.first ?? ""
             guard let shell = Shell(rawValue: name) else { throw UsageError.unknownShell(name) }
             return .completions(shell)
-        case "man": return .manPage
+        case "man":
+            guard let word = arguments.first else { return .manPage(.roff) }
+            guard let format = ManualFormat(rawValue: word) else {
+                throw UsageError.unexpectedArgument(command: "man", argument: word)
+            }
+            return .manPage(format)
         case "env": return .environments
         case "config": return .configPath
         default: return .help(.long)

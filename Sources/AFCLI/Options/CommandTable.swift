@@ -51,7 +51,9 @@ package enum CommandTable {
         CommandSpec(
             word: "completions", usage: "bash|zsh|fish", summary: "print a completion script",
             arguments: .exactlyOne(missing: .missingShell)),
-        CommandSpec(word: "man", usage: "", summary: "print the man page", arguments: .none),
+        CommandSpec(
+            word: "man", usage: "[markdown]", summary: "print the man page (or the Markdown reference)",
+            arguments: .optionalOne),
         CommandSpec(
             word: "download", usage: "URL... [OPTION...]", summary: "download files, with resume",
             arguments: .oneOrMore(missing: .missingURL)),
