@@ -228,4 +228,30 @@ final class DocsTests: XCTestCase {
         XCTAssertEqual(Markdown.anchor("REQUEST FILES (.HTTP)"), "request-files-http")
         XCTAssertEqual(Markdown.anchor("MANY REQUESTS: AFCLI RUN"), "many-requests-afcli-run")
     }
+
+    /// The README is what a user reads first and the reference lives in docs/: the README stays at
+    /// most 300 lines, and every relative link in it resolves, to a file and, after `#`, to one of
+    /// that Markdown file's headings.
+    func testReadmeIsShortAndItsLinksResolve() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lineCount =
+            readme.split(separator: "\n", omittingEmptySubsequences: false).count
+            - (readme.hasSuffix("\n") ? 1 : 0)
+        XCTAssertLessThanOrEqual(lineCount, 300, "README.md is \(lineCount) lines; the reference belongs in docs/")
+        let targets = readme.matches(of: /\]\(([^)\s]+)\)/).map { String($0.output.1) }.filter { !$0.contains("://") }
+        XCTAssertTrue(targets.contains { $0.hasPrefix("docs/") }, "README.md links to nothing in docs/")
+        for target in targets {
+            let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let path = repositoryRoot.appendingPathComponent(parts[0]).path
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: path),
+                "README.md links to \(target), which is not in the repository")
+            guard parts.count == 2, let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            let anchors = text.split(separator: "\n").filter { $0.hasPrefix("#") }.map {
+                Markdown.anchor(String($0.drop(while: { $0 == "#" })).trimmingCharacters(in: .whitespaces))
+            }
+            XCTAssertTrue(
+                anchors.contains(parts[1]), "README.md links to \(target), but \(parts[0]) has no such heading")
+        }
+    }
 }
