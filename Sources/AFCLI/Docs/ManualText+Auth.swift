@@ -19,7 +19,8 @@ extension ManualText {
                             + "UNSIGNED-PAYLOAD); a file is read once in chunks to hash it and rewound, never held in "
                             + "memory; standard input longer than 64 KiB cannot be read twice (exit 2: send it as "
                             + "`@FILE`). `--offline` and `-v` show the signed headers, `--curl` shows them as `--header` "
-                            + "lines, X-Amz-Security-Token redacted unless `--show-secrets`; `-v` and a run's reports "
+                            + "lines rather than curl's `--aws-sigv4` (for the query bug above; the signature is valid "
+                            + "for 15 minutes), X-Amz-Security-Token redacted unless `--show-secrets`; `-v` and a run's reports "
                             + "show the Authorization header's signature as <redacted> too."
                     ),
                     (

@@ -78,7 +78,7 @@ extension ManualText {
                         + "never sent (it could not be built, or the cache answered it)."),
                 .paragraph(
                     "`--output-dir DIR` saves each final body as DIR/NAME.body, NAME made safe (bytes other than "
-                        + "letters, digits, `.`, `-` and `_` become `_`, no leading dot) and unique in the order "
+                        + "letters, digits, `.`, `-` and `_` become `_`, no leading dot, at most 100 bytes) and unique in the order "
                         + "written (NAME-2.body…). DIR is created 0700 when missing; files are created 0600 when "
                         + "the final body begins (or ends empty), replaced when they exist, and never written "
                         + "through a symbolic link. A request whose `--decrypt-cmd` fails writes nothing: no file "

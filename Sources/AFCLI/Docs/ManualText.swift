@@ -35,7 +35,8 @@ package enum ManualText {
                         + "other methods are given with `--method`. Without either, the method is POST when there "
                         + "is a data item, a raw body (`--raw` or an `@file` item) or standard input that yields at "
                         + "least one byte, and GET otherwise. Standard input is never read when it is a terminal or "
-                        + "/dev/null, or with `--ignore-stdin`."),
+                        + "/dev/null, or with `--ignore-stdin`; when the command line already has data, afcli reads only "
+                        + "the bytes standard input has ready at once, so a cron job or a CI step never waits on it."),
                 .paragraph(
                     "URL may be abbreviated: `:3000/x` means `http://localhost:3000/x`, and a URL without a "
                         + "scheme gets `http://`. With `--base-url`, a relative URL is resolved against the base."),
