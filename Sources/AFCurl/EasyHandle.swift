@@ -7,8 +7,9 @@ import Glibc
 /// cache and TLS sessions) and sets them again from the `TransferRequest`, so no setting leaks
 /// from one request into the next. libcurl never follows redirects here; the HTTP client does.
 package final class EasyHandle {
-    /// The `CURL *` this object owns.
-    private let handle: UnsafeMutableRawPointer
+    /// The `CURL *` this object owns; replaced by a fresh one when libcurl kept a transfer's
+    /// receive buffer on it (`endTransfer`).
+    private var handle: UnsafeMutableRawPointer
     /// libcurl's CURLOPT_ERRORBUFFER, which must outlive every transfer on the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The resolve list and trust hooks libcurl points at (EasyHandle+TLS.swift).
@@ -124,10 +125,40 @@ package final class EasyHandle {
     /// Resets the handle and frees what the transfer held (the callbacks' userdata); the header
     /// list is kept for the next transfer.
     private func endTransfer() {
+        let keptBuffer = keepsReceiveBuffer()
         afcurl_easy_reset(handle)
         isDirty = false
         active = nil
         transferResources.endTransfer()
+        if keptBuffer { renew() }
+    }
+
+    /// Whether libcurl kept the receive buffer of the transfer that just ended on the handle.
+    ///
+    /// libcurl 7.71 to 8.6 allocate a transfer's receive buffer when it starts and free it in
+    /// `multi_done`, except when the connection is still in use by another transfer: an HTTP/2
+    /// stream that ends while other streams share its connection returns early from
+    /// `multi_done`, and the buffer (with the rest of that transfer's leftovers, such as the
+    /// upload buffer) stays on the handle into its next transfer. While a handle holds a buffer,
+    /// libcurl refuses CURLOPT_BUFFERSIZE with CURLE_BAD_FUNCTION_ARGUMENT (the buffer was
+    /// allocated for the old size), so every later transfer on it would fail to start; that
+    /// refusal, on a handle no transfer runs on, is also the only way to tell. (libcurl 8.7 lends
+    /// every transfer the multi handle's buffer instead.)
+    private func keepsReceiveBuffer() -> Bool {
+        afcurl_setopt_long(handle, CURLOPT_BUFFERSIZE, EasyHandle.receiveBufferSize) == CURLE_BAD_FUNCTION_ARGUMENT
+    }
+
+    /// Replaces the `CURL *` with a fresh one: closing the old one frees what libcurl kept on it.
+    /// Connections, the DNS cache and TLS sessions of a multi handle's transfers live in the
+    /// multi handle, so they stay; the cookie share is attached again. (A handle's own cookie
+    /// engine goes with it; a handle of a multi handle sends the run's cookies through the share.)
+    private func renew() {
+        guard let fresh = afcurl_easy_init() else { return }
+        afcurl_easy_cleanup(handle)
+        handle = fresh
+        if let share = cookieShare, afcurl_setopt_share(fresh, share.share) != CURLE_OK {
+            cookieShare = nil
+        }
     }
 
     // MARK: - Setup
