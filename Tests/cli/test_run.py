@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINARY, base_env, run
+from conftest import base_env, run, start
 from loopback import LoopbackServer, Response
 from nginx import NginxServer, TLSConfig
 from test_network import certs, www  # noqa: F401  (fixtures)
@@ -104,8 +104,8 @@ def threads_while_held(counting, options, names):
 def held(counting, options, names):
     """The number of threads afcli runs, and its memory map, while the server holds every
     request of `names`."""
-    proc = subprocess.Popen(
-        [str(BINARY), "run", "-", *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = start(
+        ["run", "-", *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, env=base_env())
     proc.stdin.write(lines(counting.url, names))
     proc.stdin.close()
@@ -336,8 +336,8 @@ def test_output_dir_that_cannot_be_used_is_bad_input_refused_before_sending(coun
 
 def test_ctrl_c_cancels_in_flight_requests_prints_the_summary_and_exits_130(counting):
     counting.answer(delays={"slow1": 10, "slow2": 10})
-    proc = subprocess.Popen(
-        [str(BINARY), "run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = start(
+        ["run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, env=base_env())
     proc.stdin.write(lines(counting.url, ["fast", "slow1", "slow2", "never"]))
     proc.stdin.close()
@@ -363,8 +363,8 @@ def test_on_a_terminal_stderr_shows_the_live_line_and_a_summary(counting):
     from conftest import drain
     counting.answer(delays={"b": 0.3})
     master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [str(BINARY), "run", "-", "--parallel", "2", "--keep-going"], stdin=subprocess.PIPE,
+    proc = start(
+        ["run", "-", "--parallel", "2", "--keep-going"], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=slave, env=base_env({"TERM": "xterm"}), close_fds=True)
     os.close(slave)
     out, _ = proc.communicate(lines(counting.url, ["a", "b", "c"]), timeout=20)
@@ -401,8 +401,8 @@ def test_readable_lines_on_the_same_terminal_never_share_a_line_with_the_status(
     from conftest import drain
     counting.answer(delays={"b": 0.3, "d": 0.3})
     master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [str(BINARY), "run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=slave, stderr=slave,
+    proc = start(
+        ["run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=slave, stderr=slave,
         env=base_env({"TERM": "xterm"}), close_fds=True)
     os.close(slave)
     proc.stdin.write(lines(counting.url, ["a", "b", "c", "d", "e"]))
