@@ -70,9 +70,24 @@ def base_env(extra=None):
     return env
 
 
-def command(args):
-    """The argv that starts afcli with `args`."""
-    return [str(BINARY), *args]
+# `AFCLI_TEST_CPUS=0` pins every afcli a test starts to that CPU list (taskset's), to run the
+# parallel path on one core on a machine with more; `cpus=` pins one start.
+TEST_CPUS = os.environ.get("AFCLI_TEST_CPUS") or None
+# One CPU this process may run on, for a start pinned to a single core.
+ONE_CPU = str(min(os.sched_getaffinity(0)))
+
+
+@pytest.fixture(params=[None, ONE_CPU], ids=["all-cpus", "one-cpu"])
+def cpus(request):
+    """Runs a case twice: with afcli on every CPU it may use, and pinned to one (`cpus=cpus`), so
+    a run's parallel path is tested on one core too."""
+    return request.param
+
+
+def command(args, cpus=None):
+    """The argv that starts afcli with `args`, under `taskset --cpu-list` when pinned."""
+    cpus = cpus or TEST_CPUS
+    return [*(["taskset", "--cpu-list", cpus] if cpus else []), str(BINARY), *args]
 
 
 def signal_of(returncode, through_shell=False):
@@ -119,20 +134,20 @@ def afcli_exits_rather_than_dying_of_a_signal():
     check_started()
 
 
-def start(args, may_die_of=(), **popen):
+def start(args, may_die_of=(), cpus=None, **popen):
     """Starts afcli with `args` as a `subprocess.Popen` with `popen`'s keywords (env is base_env()
     unless given); the case fails at its end if afcli died of a signal not in `may_die_of`."""
     popen.setdefault("env", base_env())
-    proc = subprocess.Popen(command(args), **popen)
+    proc = subprocess.Popen(command(args, cpus), **popen)
     STARTED.append((proc, tuple(may_die_of)))
     return proc
 
 
-def run_process(args, may_die_of=(), **keywords):
+def run_process(args, may_die_of=(), cpus=None, **keywords):
     """`subprocess.run` of afcli with `args` and `keywords` (env is base_env() unless given), for
     tests that need what `run` does not offer; fails the case if afcli died of a signal."""
     keywords.setdefault("env", base_env())
-    proc = subprocess.run(command(args), **keywords)
+    proc = subprocess.run(command(args, cpus), **keywords)
     exited(proc.returncode, may_die_of, detail=f"stderr: {proc.stderr[-400:]!r}" if proc.stderr else "")
     return proc
 
@@ -141,9 +156,9 @@ def run_process(args, may_die_of=(), **keywords):
 PREFILL_LIMIT = 60 * 1024
 
 
-def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=30, may_die_of=()):
+def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=30, cpus=None, may_die_of=()):
     """Runs afcli with stdout and stderr piped; stdin is /dev/null unless given. The case fails
-    if afcli dies of a signal (see `exited`).
+    if afcli dies of a signal (see `exited`); `cpus` pins it (see `command`).
 
     `input` that fits in a pipe is written and the pipe closed before afcli starts, as in
     `printf … | afcli`: afcli refuses stdin beside command-line data only when its bytes are
@@ -155,7 +170,7 @@ def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=
         os.close(write_end)
         try:
             proc = run_process(
-                args, may_die_of, stdin=read_end, capture_output=True,
+                args, may_die_of, cpus, stdin=read_end, capture_output=True,
                 env=base_env(env), cwd=cwd, timeout=timeout,
             )
         finally:
@@ -164,7 +179,7 @@ def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=
     if input is not None:
         stdin = None
     proc = run_process(
-        args, may_die_of, stdin=stdin, input=input, capture_output=True,
+        args, may_die_of, cpus, stdin=stdin, input=input, capture_output=True,
         env=base_env(env), cwd=cwd, timeout=timeout,
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)

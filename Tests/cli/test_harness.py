@@ -1,11 +1,14 @@
-"""The black-box helpers themselves: a death by signal fails the case, an interrupt is an exit."""
+"""The black-box helpers themselves: a death by signal fails the case, an interrupt is an exit,
+and a start can be pinned to one CPU."""
 
+import os
 import signal
 import subprocess
+import time
 
 import pytest
 
-from conftest import check_started, command, exited, run_interrupted, start
+from conftest import BINARY, ONE_CPU, check_started, command, exited, run_interrupted, start
 
 
 def killed_afcli():
@@ -44,3 +47,19 @@ def test_start_checks_its_process_when_the_case_ends():
 def test_sigint_is_answered_with_an_exit_not_a_death():
     result = run_interrupted(["run", "-"], pending=b"")
     assert (result.code, result.stdout) == (130, b""), result
+
+
+def test_a_start_pinned_to_one_cpu_runs_there():
+    proc = start(["run", "-"], cpus=ONE_CPU, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE)
+    try:
+        # taskset sets the affinity and replaces itself with afcli, under the same pid.
+        deadline = time.monotonic() + 10
+        while os.readlink(f"/proc/{proc.pid}/exe") != str(BINARY) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with open(f"/proc/{proc.pid}/status") as status:
+            allowed = next(line for line in status if line.startswith("Cpus_allowed_list:"))
+        assert allowed.split()[1] == ONE_CPU
+    finally:
+        out, err = proc.communicate(b"", timeout=10)
+    assert (proc.returncode, err) == (0, b""), err
