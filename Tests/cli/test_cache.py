@@ -301,7 +301,7 @@ def test_cj_then_network_failure_comes_after_the_stored_answer(server, cache, tm
     cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/f")
     server.stop()
     failed = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", "--log=cj", server.url + "/f", at=5)
-    assert failed.code != 0
+    assert failed.code == 8, failed
     blocks = failed.err.split("网络请求Start")
     assert len(blocks) == 3 and '{"n":1}' in blocks[1] and "无法连接服务器" in blocks[2]
 

@@ -120,12 +120,12 @@ def test_truncated_transfer_keeps_everything_received(server):
     body = b"[" + items
     serve(server, body, "application/json", [("Content-Length", str(len(body) + 100000))], fault="close")
     result = run(["--pretty=format", "get", f"{server.url}/x"])
-    assert result.code != 0
+    assert result.code == 1, result
     assert re.sub(rb"\s", b"", result.stdout) == body
     xml = b"<r>" + b"".join(b"<i>%06d</i>" % i for i in range(30000))
     serve(server, xml, "application/xml", [("Content-Length", str(len(xml) + 100000))], fault="close")
     result = run(["--pretty=format", "get", f"{server.url}/x"])
-    assert result.code != 0
+    assert result.code == 1, result
     assert re.sub(rb"\s", b"", result.stdout) == xml
 
 

@@ -264,7 +264,7 @@ def test_reports_show_the_cookies_sent(site, tmp_path, config):
     har, junit = tmp_path / "r.har", tmp_path / "r.xml"
     result = run(["run", str(source), "--keep-going", "--report", f"har={har}", "--report", f"junit={junit}"],
                  env=config)
-    assert result.code != 0, result
+    assert result.code == 16, result
     entry = json.loads(har.read_text())["log"]["entries"][1]["request"]
     assert sorted(c["name"] for c in entry["cookies"]) == ["sid", "theme"]
     assert {c["value"] for c in entry["cookies"]} == {"<redacted>"}

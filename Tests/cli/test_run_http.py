@@ -158,7 +158,7 @@ def test_encrypt_cmd_encrypts_every_body_of_a_http_file_and_never_sends_plain_te
 def test_a_failing_encrypt_cmd_sends_nothing_of_that_request(server, tmp_path):
     (tmp_path / "api.http").write_text(f"POST {server.url}/a\n\nplain text\n")
     r = run(["run", str(tmp_path / "api.http"), "--encrypt-cmd", "cat >/dev/null; exit 3"])
-    assert r.code != 0 and server.requests == [], r
+    assert r.code == 2 and server.requests == [], r
     assert "encrypt" in r.err
 
 
