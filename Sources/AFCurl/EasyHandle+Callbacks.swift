@@ -32,6 +32,16 @@ final class TransferContext {
     var requestHead: [UInt8] = []
     /// Whether `events` said it needs no more of the body, so the transfer was cut short on purpose.
     var bodyDeclined = false
+    /// Whether the transfer was ended because its HTTP/2 response was complete before the request
+    /// body was all sent (`answeredBeforeBodySent`): a complete response.
+    var answeredEarly = false
+    /// Request body bytes handed to libcurl so far, and whether the body source has ended.
+    private var bodyBytesRead: Int64 = 0
+    private var bodyEnded = false
+    /// Whether the reported head came on an HTTP/2 or HTTP/3 stream, and the length its body has
+    /// when complete, if the head tells (`answeredBeforeBodySent`).
+    private var reportedOnStream = false
+    private var completeBodyLength: Int64?
     /// When the request was first about to be sent (monotonic seconds), 0 until then; recorded
     /// only when asked for (`EasyHandle.timeRequestStart`).
     var requestSentAt = 0.0
@@ -113,6 +123,10 @@ final class TransferContext {
         guard let head = pendingHead else { return true }
         pendingHead = nil
         reportedHead = head
+        if body != nil {
+            reportedOnStream = !head.httpVersion.hasPrefix("HTTP/1")
+            completeBodyLength = TransferContext.completeBodyLength(of: head)
+        }
         do {
             try events.responseHead(head)
             return true
@@ -153,7 +167,10 @@ final class TransferContext {
         guard let body else { return 0 }
         guard !failed else { return Int(AFCURL_READFUNC_ABORT) }
         do {
-            return try body.read(into: buffer)
+            let count = try body.read(into: buffer)
+            bodyBytesRead += Int64(count)
+            if count == 0 { bodyEnded = true }
+            return count
         } catch {
             store(.bodyReadFailed(error))
             return Int(AFCURL_READFUNC_ABORT)
@@ -214,6 +231,10 @@ final class TransferContext {
         }
         // A stored error (from the debug callback, which cannot stop libcurl) ends the transfer here.
         if failed { return 1 }
+        if answeredBeforeBodySent(downloaded: downloaded, uploaded: uploaded, ended: false) {
+            answeredEarly = true
+            return 1
+        }
         if let idleTimeout, idleTimedOut(counters: (downloaded, uploaded), limit: idleTimeout) {
             store(.idle(seconds: idleTimeout))
             return 1
@@ -223,6 +244,39 @@ final class TransferContext {
             return 1
         }
         return 0
+    }
+
+    /// Whether the final response is complete while part of the request body is still unsent, on
+    /// an HTTP/2 (or HTTP/3) stream: the server answered without the rest of the body, which it
+    /// may do when the response does not depend on it (RFC 9113 §8.1), and the exchange is over.
+    ///
+    /// A server that answers early (nginx's `return 200` to a POST) then resets the stream with
+    /// NO_ERROR and stops granting flow-control window. libcurl 7.88 stops reading a stream once
+    /// its body has the announced length, so it never sees the reset and retries the send
+    /// without end at full CPU (curl spins so); when it does see the reset (a body without a
+    /// length, or another stream of the connection read it), its send fails with
+    /// CURLE_HTTP2_STREAM although the response was complete. The body is complete when
+    /// `downloaded` (wire bytes) reaches the head's Content-Length, or at once for a 204 or 304;
+    /// with neither, `ended` says whether libcurl ended the stream cleanly.
+    func answeredBeforeBodySent(downloaded: Int64, uploaded: Int64, ended: Bool) -> Bool {
+        guard reportedOnStream, unsentBody(uploaded: uploaded) != nil else { return false }
+        guard let length = completeBodyLength else { return ended }
+        return downloaded >= length
+    }
+
+    /// The request body bytes sent (`uploaded`, libcurl's count) and in all (nil while the source
+    /// has not ended and its length is unknown), when part of the body is still unsent; nil when
+    /// there is no body or all of it was sent.
+    func unsentBody(uploaded: Int64) -> (sent: Int64, total: Int64?)? {
+        guard let body, !bodyEnded || uploaded < bodyBytesRead else { return nil }
+        return (uploaded, bodyEnded ? bodyBytesRead : body.length.map { Int64(clamping: $0) })
+    }
+
+    /// The length of `head`'s body once complete: none for a 204 or 304, else its Content-Length;
+    /// nil when the end of the stream tells.
+    static func completeBodyLength(of head: ResponseHead) -> Int64? {
+        if head.statusCode == 204 || head.statusCode == 304 { return 0 }
+        return head.value(for: "Content-Length").flatMap { Int64($0) }
     }
 
     /// Whether no byte has moved for `limit` seconds. libcurl calls the progress callback after

@@ -7,8 +7,9 @@ import Glibc
 /// cache and TLS sessions) and sets them again from the `TransferRequest`, so no setting leaks
 /// from one request into the next. libcurl never follows redirects here; the HTTP client does.
 package final class EasyHandle {
-    /// The `CURL *` this object owns.
-    private let handle: UnsafeMutableRawPointer
+    /// The `CURL *` this object owns; replaced by a fresh one when libcurl kept a transfer's
+    /// receive buffer on it (`endTransfer`).
+    private var handle: UnsafeMutableRawPointer
     /// libcurl's CURLOPT_ERRORBUFFER, which must outlive every transfer on the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The resolve list and trust hooks libcurl points at (EasyHandle+TLS.swift).
@@ -105,12 +106,15 @@ package final class EasyHandle {
             error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
             throw error
         }
-        // A body that no one reads any more ends the transfer early, as a complete response.
-        guard code == CURLE_OK || context.bodyDeclined else {
+        // A body that no one reads any more ends the transfer early, as a complete response; so
+        // does a response complete before the request body was all sent.
+        guard code == CURLE_OK || context.bodyDeclined || context.answeredEarly
+            || answeredBeforeBodySent(code, context)
+        else {
             if code == CURLE_ABORTED_BY_CALLBACK && context.abortRequested {
                 throw CurlError.interrupted(signal: 0)
             }
-            var error = failure(code: code, request: active.request, duringHead: context.reportedHead == nil)
+            var error = failure(code: code, request: active.request, context: context)
             error.metrics = TransferMetrics.read(from: handle, requestURL: active.request.url)
             throw error
         }
@@ -121,13 +125,63 @@ package final class EasyHandle {
         return outcome(head: context.reportedHead, requestURL: active.request.url)
     }
 
+    /// Whether a transfer that failed with `code` had a complete response before its request body
+    /// was all sent (`TransferContext.answeredBeforeBodySent`): libcurl 7.88 fails the send on a
+    /// stream it saw end cleanly with CURLE_HTTP2_STREAM and no message of its own (its messages
+    /// name the stream's error, or a head that never came).
+    private func answeredBeforeBodySent(_ code: CURLcode, _ context: TransferContext) -> Bool {
+        guard code == CURLE_HTTP2_STREAM, errorBuffer[0] == 0 else { return false }
+        var downloaded: curl_off_t = 0
+        var uploaded: curl_off_t = 0
+        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
+        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        return context.answeredBeforeBodySent(downloaded: Int64(downloaded), uploaded: Int64(uploaded), ended: true)
+    }
+
+    /// The request body bytes sent and in all, when part of the body was not sent.
+    private func unsentBody(_ context: TransferContext) -> (sent: Int64, total: Int64?)? {
+        var uploaded: curl_off_t = 0
+        _ = afcurl_getinfo_off(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        return context.unsentBody(uploaded: Int64(uploaded))
+    }
+
     /// Resets the handle and frees what the transfer held (the callbacks' userdata); the header
     /// list is kept for the next transfer.
     private func endTransfer() {
+        let keptBuffer = keepsReceiveBuffer()
         afcurl_easy_reset(handle)
         isDirty = false
         active = nil
         transferResources.endTransfer()
+        if keptBuffer { renew() }
+    }
+
+    /// Whether libcurl kept the receive buffer of the transfer that just ended on the handle.
+    ///
+    /// libcurl 7.71 to 8.6 allocate a transfer's receive buffer when it starts and free it in
+    /// `multi_done`, except when the connection is still in use by another transfer: an HTTP/2
+    /// stream that ends while other streams share its connection returns early from
+    /// `multi_done`, and the buffer (with the rest of that transfer's leftovers, such as the
+    /// upload buffer) stays on the handle into its next transfer. While a handle holds a buffer,
+    /// libcurl refuses CURLOPT_BUFFERSIZE with CURLE_BAD_FUNCTION_ARGUMENT (the buffer was
+    /// allocated for the old size), so every later transfer on it would fail to start; that
+    /// refusal, on a handle no transfer runs on, is also the only way to tell. (libcurl 8.7 lends
+    /// every transfer the multi handle's buffer instead.)
+    private func keepsReceiveBuffer() -> Bool {
+        afcurl_setopt_long(handle, CURLOPT_BUFFERSIZE, EasyHandle.receiveBufferSize) == CURLE_BAD_FUNCTION_ARGUMENT
+    }
+
+    /// Replaces the `CURL *` with a fresh one: closing the old one frees what libcurl kept on it.
+    /// Connections, the DNS cache and TLS sessions of a multi handle's transfers live in the
+    /// multi handle, so they stay; the cookie share is attached again. (A handle's own cookie
+    /// engine goes with it; a handle of a multi handle sends the run's cookies through the share.)
+    private func renew() {
+        guard let fresh = afcurl_easy_init() else { return }
+        afcurl_easy_cleanup(handle)
+        handle = fresh
+        if let share = cookieShare, afcurl_setopt_share(fresh, share.share) != CURLE_OK {
+            cookieShare = nil
+        }
     }
 
     // MARK: - Setup
@@ -287,12 +341,22 @@ package final class EasyHandle {
     /// Reads what libcurl knows about the finished transfer. The metrics read every value the
     /// outcome repeats (status, URL, version, address, sizes, time), so each is asked once.
     /// The error for a transfer libcurl ended with `code`.
-    private func failure(code: CURLcode, request: TransferRequest, duringHead: Bool) -> CurlError {
+    private func failure(code: CURLcode, request: TransferRequest, context: TransferContext) -> CurlError {
         let message = String(cString: errorBuffer)
         if let violation = EasyHandle.limitViolation(
-            code: code, limits: request.options.limits, duringHead: duringHead)
+            code: code, limits: request.options.limits, duringHead: context.reportedHead == nil)
         {
             return CurlError.limitExceeded(violation)
+        }
+        if code == CURLE_HTTP2_STREAM, message.isEmpty, let unsent = unsentBody(context) {
+            // The stream ended cleanly with body left to send (`answeredBeforeBodySent`), but the response
+            // was not all delivered: libcurl 7.88 drops what it has buffered of a response when
+            // the server's RST_STREAM (NO_ERROR) is read together with it.
+            return CurlError(
+                kind: .receiveFailed, code: Int(code.rawValue),
+                description: "the server ended the HTTP/2 stream without reading the whole request body "
+                    + "(\(unsent.sent) of \(unsent.total.map(String.init) ?? "more") bytes sent), "
+                    + "and libcurl lost the response that came with its reset")
         }
         if code == CURLE_URL_MALFORMAT {
             let reason = message.isEmpty ? CurlError.strerror(code) : message

@@ -31,8 +31,12 @@ final class CacheOptionTests: XCTestCase {
         XCTAssertThrowsError(try options(["--cache=sometimes"])) { error in
             XCTAssertTrue("\(error)".contains("is not http, refresh, only, cj-first or cj-then-network"), "\(error)")
         }
-        XCTAssertThrowsError(try options(["--cache-ttl", "soon"]))
-        XCTAssertThrowsError(try options(["--follow=yes"]))
+        XCTAssertThrowsError(try options(["--cache-ttl", "soon"])) {
+            XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+        }
+        XCTAssertThrowsError(try options(["--follow=yes"])) {
+            XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+        }
     }
 
     func testEnvironmentPolicyAppliesUnlessTheCommandLineSaysOtherwise() throws {

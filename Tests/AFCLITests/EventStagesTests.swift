@@ -56,7 +56,10 @@ final class EventStagesTests: XCTestCase {
             envelope: nil)
 
         // When / Then
-        XCTAssertThrowsError(try deliver(200, ["ciphertext"], to: stages.first))
+        XCTAssertThrowsError(try deliver(200, ["ciphertext"], to: stages.first)) {
+            // A failed --decrypt-cmd: exit status 1, as the manual's table says.
+            XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .failure, "\($0)")
+        }
         XCTAssertEqual(reporter.body, [])
         XCTAssertEqual(stages.recorder.bodyBytes, 0)
     }

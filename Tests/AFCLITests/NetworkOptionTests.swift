@@ -38,7 +38,9 @@ final class NetworkOptionTests: XCTestCase {
                 try options("--connect-to", entry).transfer.transferSettings.network.connectTo, [entry], entry)
         }
         for bad in ["a:b:c", "a:80:b", "a:x:b:1", "a:1:b:70000", "a:1:b:1:extra", "[::1:1:b:1", "a b:1:c:2"] {
-            XCTAssertThrowsError(try options("--connect-to", bad), bad)
+            XCTAssertThrowsError(try options("--connect-to", bad), bad) {
+                XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+            }
         }
         XCTAssertEqual(
             try options("--connect-to", "a:1:b:2", "--connect-to", "c:3:d:4").transfer.transferSettings.network
@@ -55,7 +57,9 @@ final class NetworkOptionTests: XCTestCase {
         XCTAssertEqual(routed.network.unixSocket, "/run/s.sock")
         XCTAssertEqual(routed.network.interface, "lo")
         XCTAssertEqual(routed.noProxy, "a,b")
-        XCTAssertThrowsError(try options("--unix-socket", ""))
+        XCTAssertThrowsError(try options("--unix-socket", "")) {
+            XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+        }
     }
 
     func testLimitRateTakesCurlsSuffixes() throws {
@@ -64,7 +68,9 @@ final class NetworkOptionTests: XCTestCase {
         XCTAssertNil(
             try options("--limit-rate", "1k", "--no-limit-rate").transfer.transferSettings.network.maxReceiveRate)
         for bad in ["", "fast", "0", "-1k"] {
-            XCTAssertThrowsError(try options("--limit-rate", bad), bad)
+            XCTAssertThrowsError(try options("--limit-rate", bad), bad) {
+                XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+            }
         }
     }
 

@@ -47,7 +47,9 @@ final class TransferOptionTests: XCTestCase {
         XCTAssertEqual(try options("--max-filesize", "2M").transfer.maxFilesize, 2 << 20)
         XCTAssertEqual(try options("--max-filesize", "1g").transfer.maxFilesize, 1 << 30)
         for bad in ["", "k", "0", "-1", "1.5m", "1t", "99999999999999999999"] {
-            XCTAssertThrowsError(try options("--max-filesize", bad), bad)
+            XCTAssertThrowsError(try options("--max-filesize", bad), bad) {
+                XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+            }
         }
         XCTAssertEqual(try options("--max-filesize", "4k").transfer.transferSettings.limits.maxBodyBytes, 4096)
     }
@@ -56,7 +58,9 @@ final class TransferOptionTests: XCTestCase {
         XCTAssertEqual(try options().transfer.transferSettings.limits.maxExpansionRatio, 200)
         XCTAssertEqual(try options("--max-expansion", "50").transfer.transferSettings.limits.maxExpansionRatio, 50)
         XCTAssertNil(try options("--max-expansion", "0").transfer.transferSettings.limits.maxExpansionRatio)
-        XCTAssertThrowsError(try options("--max-expansion", "-3"))
+        XCTAssertThrowsError(try options("--max-expansion", "-3")) {
+            XCTAssertEqual(ExitStatus(FailureClass.of(wrapped: $0)), .usage, "\($0)")
+        }
     }
 
     func testResolveEntriesTakeUnicodeHostNames() throws {

@@ -181,7 +181,10 @@ final class HTTPClientTests: LoopbackServerTestCase {
         XCTAssertThrowsError(
             try client.send(
                 PreparedRequest(method: "GET", url: server.baseURL + "/slow", headers: []),
-                delegate: RecordingDelegate()))
+                delegate: RecordingDelegate())
+        ) {
+            XCTAssertEqual(FailureClass.of(wrapped: $0), .timeout, "\($0)")
+        }
         let result = try client.send(
             PreparedRequest(method: "GET", url: server.baseURL + "/fast", headers: []), delegate: RecordingDelegate())
 

@@ -99,7 +99,10 @@ final class LocalAnswerTransportTests: TemporaryDirectoryTestCase {
         let directoryAnswer = LocalAnswerTransport(directory: answers.path, apiPath: "dir") { _ in }
         XCTAssertThrowsError(
             try directoryAnswer.send(
-                PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder()))
+                PreparedRequest(method: "GET", url: "http://h/", headers: []), delegate: Recorder())
+        ) {
+            XCTAssertEqual($0 as? LocalAnswerError, .notRegular(answers.path + "/dir"))
+        }
     }
 
     func testTheRequestHeadIsReportedForVerboseOutput() throws {

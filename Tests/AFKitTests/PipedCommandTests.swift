@@ -84,7 +84,12 @@ final class PipedCommandTests: XCTestCase {
 
     func testAFailingCommandLeavesTheRequestAlone() {
         var request = PreparedRequest(method: "POST", url: "http://h.test/", headers: [], body: BytesBodySource([1]))
-        XCTAssertThrowsError(try BodyEncryption.apply(to: &request, command: "exit 2", contentType: "text/plain"))
+        XCTAssertThrowsError(try BodyEncryption.apply(to: &request, command: "exit 2", contentType: "text/plain")) {
+            // Nothing was sent: exit status 2, as for any input the request could not be made from.
+            XCTAssertEqual(
+                $0 as? PipedCommandError, PipedCommandError(role: "encrypt", reason: "failed with exit status 2"))
+            XCTAssertEqual(FailureClass.of(wrapped: $0), .badInput)
+        }
         XCTAssertTrue(request.body is BytesBodySource)
         XCTAssertTrue(request.headers.isEmpty)
     }

@@ -87,7 +87,9 @@ final class ResponseEnvelopeTests: XCTestCase {
         XCTAssertThrowsError(try evaluate("")) {
             guard case .notJSON? = $0 as? EnvelopeError else { return XCTFail("\($0)") }
         }
-        XCTAssertThrowsError(try evaluate(#"{"status":0,"result":1"#))
+        XCTAssertThrowsError(try evaluate(#"{"status":0,"result":1"#)) {
+            guard case .notJSON? = $0 as? EnvelopeError else { return XCTFail("\($0)") }
+        }
         let huge = [UInt8](repeating: 0x20, count: ResponseEnvelope.maximumBodyBytes + 1)
         XCTAssertThrowsError(try ResponseEnvelope.evaluate(huge, spec: EnvelopeSpec())) {
             XCTAssertEqual($0 as? EnvelopeError, .tooLarge(limit: 64 << 20))

@@ -70,12 +70,95 @@ def base_env(extra=None):
     return env
 
 
+# `AFCLI_TEST_CPUS=0` pins every afcli a test starts to that CPU list (taskset's), to run the
+# parallel path on one core on a machine with more; `cpus=` pins one start.
+TEST_CPUS = os.environ.get("AFCLI_TEST_CPUS") or None
+# One CPU this process may run on, for a start pinned to a single core.
+ONE_CPU = str(min(os.sched_getaffinity(0)))
+
+
+@pytest.fixture(params=[None, ONE_CPU], ids=["all-cpus", "one-cpu"])
+def cpus(request):
+    """Runs a case twice: with afcli on every CPU it may use, and pinned to one (`cpus=cpus`), so
+    a run's parallel path is tested on one core too."""
+    return request.param
+
+
+def command(args, cpus=None):
+    """The argv that starts afcli with `args`, under `taskset --cpu-list` when pinned."""
+    cpus = cpus or TEST_CPUS
+    return [*(["taskset", "--cpu-list", cpus] if cpus else []), str(BINARY), *args]
+
+
+def signal_of(returncode, through_shell=False):
+    """The signal that ended a process, or None when it exited: a negative returncode as Python
+    reports one, or 128 + N as a shell does (`through_shell`); 130 through a shell counts as the
+    exit status afcli documents for an interrupt."""
+    if returncode is None:
+        return None
+    if returncode < 0:
+        return -returncode
+    if through_shell and 128 < returncode < 128 + signal.NSIG and returncode != 130:
+        return returncode - 128
+    return None
+
+
+def exited(returncode, may_die_of=(), through_shell=False, detail=""):
+    """Fails the case when afcli died of a signal instead of exiting, unless it is one of
+    `may_die_of` (a SIGKILL the test sends, say); returns `returncode`. An interrupt is an exit:
+    afcli answers SIGINT and SIGTERM with status 130."""
+    died_of = signal_of(returncode, through_shell)
+    if died_of is not None and died_of not in tuple(may_die_of):
+        pytest.fail(f"afcli died of {signal.Signals(died_of).name} (returncode {returncode}) {detail}".rstrip(),
+                    pytrace=False)
+    return returncode
+
+
+# afcli processes `start` began during the current case, with the signals they may die of.
+STARTED = []
+
+
+def check_started():
+    """Fails the case when an afcli that `start` began died of a signal it did not expect, and
+    forgets them all; one still running is left to the test (it ends it as it sees fit)."""
+    started, STARTED[:] = list(STARTED), []
+    for proc, may_die_of in started:
+        if proc.poll() is not None:
+            exited(proc.returncode, may_die_of, detail=f"(pid {proc.pid})")
+
+
+@pytest.fixture(autouse=True)
+def afcli_exits_rather_than_dying_of_a_signal():
+    """Checks, as each case ends, the afcli processes it started (see `check_started`)."""
+    yield
+    check_started()
+
+
+def start(args, may_die_of=(), cpus=None, **popen):
+    """Starts afcli with `args` as a `subprocess.Popen` with `popen`'s keywords (env is base_env()
+    unless given); the case fails at its end if afcli died of a signal not in `may_die_of`."""
+    popen.setdefault("env", base_env())
+    proc = subprocess.Popen(command(args, cpus), **popen)
+    STARTED.append((proc, tuple(may_die_of)))
+    return proc
+
+
+def run_process(args, may_die_of=(), cpus=None, **keywords):
+    """`subprocess.run` of afcli with `args` and `keywords` (env is base_env() unless given), for
+    tests that need what `run` does not offer; fails the case if afcli died of a signal."""
+    keywords.setdefault("env", base_env())
+    proc = subprocess.run(command(args, cpus), **keywords)
+    exited(proc.returncode, may_die_of, detail=f"stderr: {proc.stderr[-400:]!r}" if proc.stderr else "")
+    return proc
+
+
 # What a pipe holds before its writer blocks (Linux's default capacity is 64 KiB).
 PREFILL_LIMIT = 60 * 1024
 
 
-def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=30):
-    """Runs afcli with stdout and stderr piped; stdin is /dev/null unless given.
+def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=30, cpus=None, may_die_of=()):
+    """Runs afcli with stdout and stderr piped; stdin is /dev/null unless given. The case fails
+    if afcli dies of a signal (see `exited`); `cpus` pins it (see `command`).
 
     `input` that fits in a pipe is written and the pipe closed before afcli starts, as in
     `printf … | afcli`: afcli refuses stdin beside command-line data only when its bytes are
@@ -86,8 +169,8 @@ def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=
         os.write(write_end, input)
         os.close(write_end)
         try:
-            proc = subprocess.run(
-                [str(BINARY), *args], stdin=read_end, capture_output=True,
+            proc = run_process(
+                args, may_die_of, cpus, stdin=read_end, capture_output=True,
                 env=base_env(env), cwd=cwd, timeout=timeout,
             )
         finally:
@@ -95,8 +178,8 @@ def run(args, stdin=subprocess.DEVNULL, input=None, env=None, cwd=None, timeout=
         return Result(proc.returncode, proc.stdout, proc.stderr)
     if input is not None:
         stdin = None
-    proc = subprocess.run(
-        [str(BINARY), *args], stdin=stdin, input=input, capture_output=True,
+    proc = run_process(
+        args, may_die_of, cpus, stdin=stdin, input=input, capture_output=True,
         env=base_env(env), cwd=cwd, timeout=timeout,
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)
@@ -107,9 +190,9 @@ def run_interrupted(args, stdin=subprocess.DEVNULL, pending=None, settle=0.5, ti
     `pending` is written to a standard input that is left open, so afcli waits for the rest; it
     is closed only once afcli has ended, since an end of input could otherwise win over the
     signal. For runs that print little. Returns its Result."""
-    proc = subprocess.Popen(
-        [str(BINARY), *args], stdin=subprocess.PIPE if pending is not None else stdin,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
+    proc = start(
+        args, stdin=subprocess.PIPE if pending is not None else stdin,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
         if pending is not None:
@@ -146,8 +229,8 @@ def run_tty(args, env=None, timeout=30, columns=100):
     master, slave = pty.openpty()
     import fcntl, struct, termios
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    proc = subprocess.Popen(
-        [str(BINARY), *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE,
+    proc = start(
+        args, stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE,
         env=base_env({"TERM": "xterm-256color", **(env or {})}), close_fds=True,
     )
     os.close(slave)
@@ -182,8 +265,8 @@ def run_on_new_terminal(args, answers, env=None, cwd=None):
     import termios
 
     master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [str(BINARY), *args], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = start(
+        args, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=base_env(env), cwd=cwd, start_new_session=True,
         preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
     )
@@ -261,4 +344,4 @@ def httpbin():
     proc.stderr.close()
 
 
-__all__ = ["run", "run_tty", "Response", "ROOT", "BINARY", "free_port"]
+__all__ = ["run", "run_tty", "start", "run_process", "exited", "Response", "ROOT", "BINARY", "free_port"]

@@ -25,7 +25,7 @@ def test_typed(enveloped, tmp_path):
     arrival = Arrival(tmp_path)
     assert arrival.typed(["--envelope"], ["get", f"{enveloped.url}/ok"]).out == '{"n":1}'
     failed = arrival.typed(["--envelope"], ["get", f"{enveloped.url}/fail"])
-    assert failed.code != 0 and failed.out == "" and "no" in failed.err, failed
+    assert (failed.code, failed.out) == (13, "") and "no" in failed.err, failed
 
 
 def test_in_default_options(enveloped, tmp_path):
@@ -46,7 +46,7 @@ def test_from_the_environment_and_typed_lists_beat_it(enveloped, tmp_path):
     assert plain.out == '{"code":"ok","data":{"n":2}}', plain
     # A typed success list beats the environment's: "ok" is then a failure.
     typed = arrival.environment(keys, ["get", f"{enveloped.url}/env"], words=["--envelope", "--envelope-success", "0"])
-    assert typed.code != 0 and typed.out == "", typed
+    assert (typed.code, typed.out) == (13, ""), typed
 
 
 def test_on_a_run_line_it_is_refused(enveloped, tmp_path):

@@ -83,7 +83,7 @@ def test_in_a_run_a_failing_command_fails_that_request_alone(server):
     cmd = 'case "$AFCLI_URL" in *bad*) exit 1;; *) echo "X-Ok: 1";; esac'
     r = run(["run", "-", "--keep-going", "--auth-cmd", cmd],
             input=f"get {server.url}/good\nget {server.url}/bad\nget {server.url}/good2\n".encode())
-    assert r.code != 0, r
+    assert r.code == 2, r
     assert [s.target for s in server.requests] == ["/good", "/good2"]
 
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import BINARY, base_env, run
+from conftest import base_env, run, start
 from loopback import Response
 
 NOW = 1_700_000_000
@@ -301,7 +301,7 @@ def test_cj_then_network_failure_comes_after_the_stored_answer(server, cache, tm
     cache.run("--cache=cj-then-network", "--cache-ttl", "1h", server.url + "/f")
     server.stop()
     failed = cache.run("--cache=cj-then-network", "--cache-ttl", "1h", "--log=cj", server.url + "/f", at=5)
-    assert failed.code != 0
+    assert failed.code == 8, failed
     blocks = failed.err.split("网络请求Start")
     assert len(blocks) == 3 and '{"n":1}' in blocks[1] and "无法连接服务器" in blocks[2]
 
@@ -390,8 +390,8 @@ def test_sigkill_while_storing_leaves_no_entry(server, cache):
 
     server.handler = lambda request: Response(
         headers=[("Content-Type", "text/plain"), ("Cache-Control", "max-age=60"), ("Content-Length", "200100")], body=slow)
-    proc = subprocess.Popen([str(BINARY), "--cache", "-o", "/dev/null", server.url + "/k"],
-                            env=base_env(cache.env()), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start(["--cache", "-o", "/dev/null", server.url + "/k"], may_die_of=[signal.SIGKILL],
+                 env=base_env(cache.env()), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert started.wait(10)
     deadline = time.time() + 10
     while time.time() < deadline and not any(p.name.startswith("tmp-") for p in (cache.dir / "bodies").glob("*")):
@@ -413,8 +413,8 @@ def test_two_processes_store_the_same_url(server, cache):
     body = os.urandom(200_000)
     server.handler = lambda request: Response(
         headers=[("Content-Type", "application/octet-stream"), ("Cache-Control", "max-age=60")], body=body)
-    procs = [subprocess.Popen([str(BINARY), "--cache", "-o", "/dev/null", server.url + "/same"],
-                              env=base_env(cache.env()), stderr=subprocess.PIPE) for _ in range(2)]
+    procs = [start(["--cache", "-o", "/dev/null", server.url + "/same"], env=base_env(cache.env()),
+                   stderr=subprocess.PIPE) for _ in range(2)]
     for proc in procs:
         assert proc.wait(30) == 0
         assert proc.stderr.read() == b""

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import BINARY, run, run_tty, base_env
+from conftest import BINARY, run, run_tty, base_env, start
 from loopback import Response
 
 KEY = "correct horse battery staple"
@@ -128,8 +128,8 @@ def test_large_body_streams_through_the_command_with_flat_memory(server, tmp_pat
 
 def test_ctrl_c_kills_the_command_and_exits_130(server, tmp_path):
     pid_file = tmp_path / "pid"
-    process = subprocess.Popen(
-        [str(BINARY), "post", f"{server.url}/x", "a=1", "--encrypt-cmd", f"echo $$ > {pid_file}; exec sleep 60"],
+    process = start(
+        ["post", f"{server.url}/x", "a=1", "--encrypt-cmd", f"echo $$ > {pid_file}; exec sleep 60"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
     deadline = time.time() + 10
     while time.time() < deadline and not (pid_file.exists() and pid_file.read_text().strip()):
@@ -159,8 +159,8 @@ def test_a_signal_to_afcli_alone_ends_everything_the_command_started(server, tmp
     pid_file = tmp_path / "pid"
     command = f"sleep 60 & echo $! > {pid_file}; wait"
     serve(server, b"cipher text")
-    process = subprocess.Popen(
-        [str(BINARY), "post", f"{server.url}/x", "a=1", f"--{role}-cmd", command],
+    process = start(
+        ["post", f"{server.url}/x", "a=1", f"--{role}-cmd", command],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
     deadline = time.time() + 10
     while time.time() < deadline and not (pid_file.exists() and pid_file.read_text().strip()):
@@ -188,8 +188,8 @@ def test_a_command_that_prompts_on_the_terminal_is_stopped_and_named(server):
         os.setsid()
         fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 
-    process = subprocess.Popen(
-        [str(BINARY), "post", f"{server.url}/x", "a=1", "--encrypt-cmd", "read x < /dev/tty; echo $x"],
+    process = start(
+        ["post", f"{server.url}/x", "a=1", "--encrypt-cmd", "read x < /dev/tty; echo $x"],
         stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
         preexec_fn=controlling_terminal, pass_fds=[slave])
     os.close(slave)

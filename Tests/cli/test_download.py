@@ -18,29 +18,10 @@ import urllib.request
 
 import pytest
 
-from conftest import BINARY, Response, base_env
+from conftest import BINARY, Response, base_env, run, start
 from nginx import NginxServer
 
 MiB = 1024 * 1024
-# Tests run afcli in temporary directories, so a relative AFCLI_BIN must not follow them there.
-AFCLI = BINARY.resolve()
-
-
-def run(args, cwd=None, timeout=30):
-    """Runs afcli in `cwd` like conftest's `run`, with the binary's absolute path."""
-    proc = subprocess.run([str(AFCLI), *args], cwd=cwd, env=base_env(), stdin=subprocess.DEVNULL,
-                          capture_output=True, timeout=timeout)
-    return _Result(proc)
-
-
-class _Result:
-    def __init__(self, proc):
-        self.code, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
-        self.out = proc.stdout.decode("utf-8", "replace")
-        self.err = proc.stderr.decode("utf-8", "replace")
-
-    def __repr__(self):
-        return f"Result(code={self.code}, stdout={self.stdout[:300]!r}, stderr={self.stderr[:600]!r})"
 
 
 def sha256(data):
@@ -110,10 +91,10 @@ class RangeFile:
         return Response(status, reason, headers, pieces, fault=fault)
 
 
-def start(args, cwd):
-    """Starts afcli without waiting (for signals)."""
-    return subprocess.Popen([str(AFCLI), *args], cwd=cwd, env=base_env(), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def start_download(args, cwd, may_die_of=()):
+    """Starts afcli in `cwd` without waiting (for signals)."""
+    return start(args, may_die_of, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE)
 
 
 def wait_for(condition, timeout=5.0):
@@ -493,7 +474,7 @@ def test_retry_continues_a_stream_with_a_range(server, tmp_path):
 def test_a_name_that_appears_meanwhile_is_not_clobbered(server, tmp_path):
     data = os.urandom(100_000)
     server.handler = RangeFile(data, chunk=10_000, delay=0.03)
-    proc = start(["download", server.url + "/late.bin"], cwd=tmp_path)
+    proc = start_download(["download", server.url + "/late.bin"], cwd=tmp_path)
     assert wait_for(lambda: (tmp_path / "late.bin.part.state").exists())
     (tmp_path / "late.bin").write_bytes(b"someone else's")
     _, err = proc.communicate(timeout=10)
@@ -518,7 +499,7 @@ def test_retry_gives_up_after_n(server, tmp_path):
 def test_interrupt_saves_state_and_exits_130(server, tmp_path, sig):
     data = os.urandom(400_000)
     server.handler = RangeFile(data, chunk=8192, delay=0.02)
-    proc = start(["download", server.url + "/slow.bin"], cwd=tmp_path)
+    proc = start_download(["download", server.url + "/slow.bin"], cwd=tmp_path)
     part = tmp_path / "slow.bin.part"
     assert wait_for(lambda: part.exists() and part.stat().st_size > 50_000)
     sent = time.time()
@@ -555,7 +536,7 @@ def test_sigkill_at_random_points_then_resume(server, tmp_path):
         work = tmp_path / f"cycle{finished}"
         work.mkdir()
         while True:
-            proc = start(["download", "--resume", url], cwd=work)
+            proc = start_download(["download", "--resume", url], cwd=work, may_die_of=[signal.SIGKILL])
             time.sleep(rng.uniform(0.0, 0.45))
             killed = proc.poll() is None
             if killed:
@@ -625,7 +606,7 @@ def test_unwritable_directory(server, tmp_path):
     directory = tempfile.mkdtemp(prefix="afcli-ro-", dir="/tmp")
     try:
         os.chmod(directory, 0o555)
-        command = [str(AFCLI), "download", server.url + "/f.bin"]
+        command = [str(BINARY), "download", server.url + "/f.bin"]
         if os.geteuid() == 0:
             if shutil.which("setpriv") is None:
                 pytest.skip("root without setpriv cannot be denied a directory")
@@ -653,12 +634,12 @@ def test_no_space_left_keeps_a_resumable_state(server, tmp_path):
     script = f"""
         mount -t tmpfs -o size=128k tmpfs {mount} || exit 99
         cd {mount}
-        {AFCLI} download {url}; echo "first=$?"
+        {BINARY} download {url}; echo "first=$?"
         echo "part=$(stat -c %s full.bin.part)"; cat full.bin.part.state
         ls full.bin >/dev/null 2>&1 && echo "final exists"
         head -c "$(sed -n 's/^bytes: //p' full.bin.part.state)" full.bin.part | sha256sum
         mount -o remount,size=4m {mount}
-        {AFCLI} download --resume {url}; echo "second=$?"
+        {BINARY} download --resume {url}; echo "second=$?"
         sha256sum full.bin; ls
     """
     proc = subprocess.run(["unshare", "--mount", "sh", "-c", script], capture_output=True, timeout=60,

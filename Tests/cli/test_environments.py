@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINARY, Response, run
+from conftest import BINARY, Response, run, run_process
 from loopback import LoopbackServer
 
 
@@ -472,7 +472,7 @@ def test_config_path_follows_the_lookup_order(cfg, tmp_path):
 def run_without_home(args, cwd, extra=None):
     """Runs afcli with HOME unset (as `env -i`, some systemd units and containers do)."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", **(extra or {})}
-    proc = subprocess.run([str(BINARY), *args], cwd=cwd, env=env, capture_output=True, timeout=30)
+    proc = run_process(args, cwd=cwd, env=env, capture_output=True, timeout=30)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run
+from conftest import run, start
 
 
 def assert_usage_error(result, *fragments):
@@ -86,14 +86,14 @@ def test_interrupt_exits_130(server):
     import signal
     import subprocess
     import time
-    from conftest import BINARY, Response, base_env
+    from conftest import Response, base_env
 
     def slow(request):
         time.sleep(10)
         return Response()
     server.handler = slow
-    proc = subprocess.Popen([str(BINARY), "get", f"{server.url}/slow"], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    proc = start(["get", f"{server.url}/slow"], stdin=subprocess.DEVNULL,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
     time.sleep(0.7)
     started = time.time()
     proc.send_signal(signal.SIGINT)
@@ -107,7 +107,7 @@ def test_an_interrupted_body_on_a_terminal_ends_its_line(server):
     import signal
     import subprocess
     import time
-    from conftest import BINARY, Response, base_env, drain
+    from conftest import Response, base_env, drain
 
     def trickle():
         yield b"abc"
@@ -115,8 +115,8 @@ def test_an_interrupted_body_on_a_terminal_ends_its_line(server):
     server.handler = lambda request: Response(headers=[("Content-Type", "text/plain"), ("Content-Length", "100")],
                                               body=trickle)
     master, slave = pty.openpty()
-    proc = subprocess.Popen([str(BINARY), "get", f"{server.url}/slow", "--body"], stdin=subprocess.DEVNULL,
-                            stdout=slave, stderr=subprocess.PIPE, env=base_env({"TERM": "xterm"}))
+    proc = start(["get", f"{server.url}/slow", "--body"], stdin=subprocess.DEVNULL,
+                 stdout=slave, stderr=subprocess.PIPE, env=base_env({"TERM": "xterm"}))
     os.close(slave)
     time.sleep(0.7)
     proc.send_signal(signal.SIGINT)

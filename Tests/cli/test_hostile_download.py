@@ -8,13 +8,14 @@ unchanged.
 
 import os
 import shutil
+import signal
 import stat
 import threading
 
 import pytest
 
 from conftest import Response
-from test_download import RangeFile, make_partial, read_state, run, start, wait_for
+from test_download import RangeFile, make_partial, read_state, run, start_download, wait_for
 
 MiB = 1024 * 1024
 
@@ -124,7 +125,7 @@ def test_a_lying_content_length_takes_little_disk(server, work):
     server.handler = lambda r: Response(
         200, "OK", [("Content-Type", "application/octet-stream"), ("Content-Length", str(claimed))], body,
         fault="close")
-    proc = start(["download", "-o", "big.bin", server.url + "/big.bin"], cwd=work)
+    proc = start_download(["download", "-o", "big.bin", server.url + "/big.bin"], cwd=work, may_die_of=[signal.SIGKILL])
     part = work / "big.bin.part"
     try:
         assert wait_for(lambda: part.exists() and part.stat().st_size > 0), proc.poll()

@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 
-from conftest import BINARY, Response, base_env, drain, run, run_tty
+from conftest import Response, base_env, drain, run, run_tty, start
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*m")
 DEPTH = 512
@@ -120,12 +120,12 @@ def test_truncated_transfer_keeps_everything_received(server):
     body = b"[" + items
     serve(server, body, "application/json", [("Content-Length", str(len(body) + 100000))], fault="close")
     result = run(["--pretty=format", "get", f"{server.url}/x"])
-    assert result.code != 0
+    assert result.code == 1, result
     assert re.sub(rb"\s", b"", result.stdout) == body
     xml = b"<r>" + b"".join(b"<i>%06d</i>" % i for i in range(30000))
     serve(server, xml, "application/xml", [("Content-Length", str(len(xml) + 100000))], fault="close")
     result = run(["--pretty=format", "get", f"{server.url}/x"])
-    assert result.code != 0
+    assert result.code == 1, result
     assert re.sub(rb"\s", b"", result.stdout) == xml
 
 
@@ -155,8 +155,8 @@ def test_quiet_silences_formatter_warnings(server, tmp_path):
 def run_on_one_terminal(args):
     """Runs afcli with stdout and stderr on the same pseudo-terminal; returns what it showed."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen([str(BINARY), *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
-                            env=base_env({"TERM": "xterm-256color", "NO_COLOR": "1"}), close_fds=True)
+    proc = start(args, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+                 env=base_env({"TERM": "xterm-256color", "NO_COLOR": "1"}), close_fds=True)
     os.close(slave)
     output = drain(master, 10)
     proc.wait(timeout=10)
@@ -194,9 +194,9 @@ def test_ctrl_c_stops_formatting_at_once(server):
     # formats it all in half a second, before the signal).
     body = b"[" * 500 + b"0," * (8 * 1024 * 1024) + b"0" + b"]" * 500
     serve(server, body, "application/json")
-    proc = subprocess.Popen([str(BINARY), "--pretty=format", "get", f"{server.url}/x"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=base_env())
+    proc = start(["--pretty=format", "get", f"{server.url}/x"],
+                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                 env=base_env())
     reader = threading.Thread(target=lambda: [None for _ in iter(lambda: proc.stdout.read(1 << 20), b"")])
     reader.start()
     try:

@@ -5,7 +5,7 @@ import os
 import pty
 import subprocess
 
-from conftest import BINARY, base_env, drain, run
+from conftest import base_env, drain, run, start
 from loopback import Response
 
 # Sets the window title on a terminal that obeys it.
@@ -15,8 +15,8 @@ TITLE = "\x1b]0;pwned\x07"
 def run_stderr_tty(args, input=None, timeout=30):
     """Runs afcli with stdout piped and stderr on a pseudo-terminal; returns (code, stdout, terminal)."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [str(BINARY), *args], stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+    proc = start(
+        args, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=slave, env=base_env({"TERM": "xterm-256color"}), close_fds=True,
     )
     os.close(slave)

@@ -13,7 +13,7 @@ import subprocess
 import threading
 import time
 
-from conftest import BINARY, Response, base_env, drain, run, run_tty
+from conftest import Response, base_env, drain, run, run_tty, start, run_process
 
 
 def trickle(count, interval, byte=b"x"):
@@ -300,8 +300,8 @@ def test_head_is_printed_on_a_terminal_before_a_slow_body(server):
     server.handler = lambda r: Response(headers=[("Content-Type", "text/plain"), ("Content-Length", "10")],
                                         body=body)
     master, slave = pty.openpty()
-    proc = subprocess.Popen([str(BINARY), server.url + "/slow"], stdin=subprocess.DEVNULL, stdout=slave,
-                            stderr=subprocess.PIPE, env=base_env({"TERM": "dumb"}), close_fds=True)
+    proc = start([server.url + "/slow"], stdin=subprocess.DEVNULL, stdout=slave,
+                 stderr=subprocess.PIPE, env=base_env({"TERM": "dumb"}), close_fds=True)
     os.close(slave)
     output = b""
     try:
@@ -412,8 +412,8 @@ def test_a_closed_pipe_is_reported_in_lower_case(server):
     read_end, write_end = os.pipe()
     os.close(read_end)
     # Started with SIGPIPE ignored (as under some supervisors), afcli sees EPIPE and says so.
-    proc = subprocess.run([str(BINARY), server.url + "/big"], stdin=subprocess.DEVNULL, stdout=write_end,
-                          stderr=subprocess.PIPE, env=base_env(), timeout=15, restore_signals=False)
+    proc = run_process([server.url + "/big"], stdin=subprocess.DEVNULL, stdout=write_end,
+                       stderr=subprocess.PIPE, env=base_env(), timeout=15, restore_signals=False)
     os.close(write_end)
     err = proc.stderr.decode()
     assert proc.returncode == 1, err

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import run, run_on_new_terminal
+from conftest import run, run_on_new_terminal, run_process
 
 
 def only(server):
@@ -129,10 +129,10 @@ def test_auth_without_password_asks_on_the_terminal():
 def test_auth_without_password_and_without_a_terminal_sends_an_empty_one():
     import subprocess
 
-    from conftest import BINARY, base_env
+    from conftest import base_env
 
-    proc = subprocess.run(
-        [str(BINARY), "--offline", "--print=H", "get", "http://127.0.0.1:9/x", "-a", "ann"],
+    proc = run_process(
+        ["--offline", "--print=H", "get", "http://127.0.0.1:9/x", "-a", "ann"],
         stdin=subprocess.DEVNULL, capture_output=True, env=base_env(), start_new_session=True, timeout=20,
     )
     assert proc.returncode == 0, proc

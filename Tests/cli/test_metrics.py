@@ -253,7 +253,7 @@ def test_write_out_longer_than_the_limit_is_refused(server, tmp_path):
 def test_write_out_after_a_failed_transfer(tmp_path):
     port = free_port()
     result = run(["-w", "%{http_code} %{exitcode} %{num_connects} [%{errormsg}]", "get", f"127.0.0.1:{port}/"])
-    assert result.code != 0
+    assert result.code == 8, result
     code, exit_code, connects, message = re.fullmatch(r"(\d+) (\d+) (\d+) \[(.*)\]", result.out).groups()
     assert (code, int(exit_code), connects) == ("000", result.code, "0")
     assert result.err == f"afcli: error: {message}\n"
@@ -265,7 +265,7 @@ def test_write_out_onerror_prints_the_rest_only_for_a_failed_transfer(redirectin
     assert (done.code, done.stdout) == (0, b"200")
     assert curl_write_out([f"{redirecting.url}/b"], fmt) == b"200"
     failed = run(["-w", "%{onError}[%{errormsg}]", "get", f"127.0.0.1:{free_port()}/"])
-    assert failed.code != 0 and failed.out.startswith("[failed to connect")
+    assert failed.code == 8 and failed.out.startswith("[failed to connect"), failed
     assert "unknown --write-out variable" not in failed.err
 
 
@@ -299,7 +299,7 @@ def test_write_out_after_a_timeout_has_the_times_up_to_the_failure():
         port = listener.getsockname()[1]
         result = run(["-w", "%{http_code} %{time_connect} %{time_total} %{remote_ip} %{remote_port}",
                       "--max-time", "0.5", "get", f"127.0.0.1:{port}/"])
-    assert result.code != 0
+    assert result.code == 7, result
     code, connect, total, address, remote_port = result.out.split(" ")
     assert (code, address, remote_port) == ("000", "127.0.0.1", str(port))
     assert 0 < float(connect) <= float(total)

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import Response, run, run_tty
+from conftest import Response, run, run_tty, run_process
 
 B = "Boundary+0123456789ABCDEF"
 M1 = (f"--{B}\r\nContent-Disposition: form-data; name=\"foo\"\r\n\r\nbar\r\n--{B}--\r\n").encode()
@@ -70,9 +70,9 @@ def test_offline_print_B_redirected_to_a_file_writes_the_whole_body(tmp_path):
     out = tmp_path / "body.bin"
     with open(out, "wb") as sink:
         import subprocess
-        from conftest import BINARY, base_env
-        code = subprocess.run(
-            [str(BINARY), "post", "--offline", "--boundary", B, "--print=B", ":8080/post", "k=v",
+        from conftest import base_env
+        code = run_process(
+            ["post", "--offline", "--boundary", B, "--print=B", ":8080/post", "k=v",
              f"f@{tmp_path / 'blob.bin'}"],
             stdin=subprocess.DEVNULL, stdout=sink, env=base_env(), timeout=30).returncode
     assert code == 0

@@ -148,7 +148,7 @@ def test_ipv6_only_reaches_the_ipv6_server_and_not_the_ipv4_one(server):
         assert v6.requests[0].target == "/six"
         # An IPv4 address cannot be reached with -6.
         r = run([f"http://127.0.0.1:{server.port}/no", "-6"])
-        assert r.code != 0 and server.requests == [], r
+        assert r.code == 8 and server.requests == [], r
     finally:
         v6.stop()
 

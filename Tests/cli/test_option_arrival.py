@@ -72,7 +72,7 @@ def test_in_default_options_it_is_passed_over_by_the_other_commands(server, tmp_
     result = run(args, input=stdin, env=env, cwd=tmp_path)
     assert "does not apply" not in result.err and "only" not in result.err, result
     if command == "pin":
-        assert result.code != 2 and "failed to connect" in result.err, result
+        assert result.code == 8 and "failed to connect" in result.err, result
         return
     assert result.code == 0, result
     sent = [r.target for r in server.requests]

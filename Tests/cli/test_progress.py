@@ -11,8 +11,8 @@ import subprocess
 import termios
 import time
 
-from conftest import base_env, run
-from test_download import AFCLI, RangeFile
+from conftest import run, start
+from test_download import RangeFile
 
 
 def run_with_stderr_on_a_terminal(args, cwd, columns, timeout=20):
@@ -20,8 +20,8 @@ def run_with_stderr_on_a_terminal(args, cwd, columns, timeout=20):
     status and everything written to the terminal."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-    proc = subprocess.Popen([str(AFCLI), *args], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=slave, env=base_env(), close_fds=True)
+    proc = start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave,
+                 close_fds=True)
     os.close(slave)
     output = b""
     deadline = time.time() + timeout

@@ -62,8 +62,8 @@ def test_json_and_resolve_entries_replace_the_resolver():
 
 def test_any_route_answers_with_a_status():
     result = run(["reachability"])
-    assert result.code in (0, 1), result
-    assert result.out.splitlines()[0] in ("status: reachable", "status: not-reachable")
+    # Whether a route exists depends on the machine; the status follows the answer.
+    assert (result.code, result.out.splitlines()[0]) in [(0, "status: reachable"), (1, "status: not-reachable")], result
     assert "target: any route" in result.out
 
 

@@ -77,7 +77,7 @@ def test_reports_hide_every_credential_and_keep_the_names(server, tmp_path):
 
 def test_the_junit_curl_line_hides_them(server, tmp_path):
     r, reports = run_with_reports(tmp_path, server, status=418)
-    assert r.code != 0, r
+    assert r.code == 4, r
     junit = reports["junit"]
     assert "curl: " in junit
     assert "Authorization: Basic &lt;redacted&gt;" in junit
@@ -88,7 +88,7 @@ def test_the_junit_curl_line_hides_them(server, tmp_path):
 
 def test_show_secrets_shows_them_in_a_run(server, tmp_path):
     r, reports = run_with_reports(tmp_path, server, "--show-secrets", status=418)
-    assert r.code != 0 and "afcli: error: --show-secrets" not in r.err, r
+    assert r.code == 4 and "afcli: error: --show-secrets" not in r.err, r
     har = json.loads(reports["har"])
     assert har_headers(har, 0, "request")["authorization"] == "Basic " + BASIC
     assert har_headers(har, 0, "request")["x-api-key"] == "api-k-3c2b"

@@ -365,7 +365,7 @@ def test_reconnect_connects_again_a_stream_that_ends_by_a_close(server):
 def test_without_reconnect_a_dropped_stream_fails(server):
     dropping_event_stream(server)
     result = run([server.url + "/events", "--retry", "3"], timeout=20)
-    assert result.code != 0
+    assert result.code == 1, result
     assert len(server.requests) == 1
 
 

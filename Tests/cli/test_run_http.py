@@ -8,7 +8,7 @@ import signal
 import subprocess
 import time
 
-from conftest import BINARY, base_env, run, run_interrupted
+from conftest import BINARY, base_env, run, run_interrupted, start, run_process
 from loopback import Response
 
 
@@ -158,7 +158,7 @@ def test_encrypt_cmd_encrypts_every_body_of_a_http_file_and_never_sends_plain_te
 def test_a_failing_encrypt_cmd_sends_nothing_of_that_request(server, tmp_path):
     (tmp_path / "api.http").write_text(f"POST {server.url}/a\n\nplain text\n")
     r = run(["run", str(tmp_path / "api.http"), "--encrypt-cmd", "cat >/dev/null; exit 3"])
-    assert r.code != 0 and server.requests == [], r
+    assert r.code == 2 and server.requests == [], r
     assert "encrypt" in r.err
 
 
@@ -270,8 +270,8 @@ def test_a_pipe_or_dev_stdin_is_a_source(server, tmp_path):
 def test_ctrl_c_while_a_pipe_is_read_is_an_interruption(server):
     read_end, write_end = os.pipe()
     try:
-        proc = subprocess.Popen(
-            [str(BINARY), "run", "/dev/stdin"], stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = start(
+            ["run", "/dev/stdin"], stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=base_env())
         # Waits until afcli has opened /dev/stdin: two of its descriptors on the pipe, so it reads it.
         pipe = os.readlink(f"/proc/self/fd/{read_end}")
@@ -302,8 +302,8 @@ def test_parallel_beyond_the_open_file_limit_is_cut_to_it_with_a_warning(server,
     (tmp_path / "api.http").write_text(
         "".join(f"### r{i}\nPOST {server.url}/r{i}\n\n< ./body.bin\n\n" for i in range(150)))
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    proc = subprocess.run(
-        [str(BINARY), "run", str(tmp_path / "api.http"), "--parallel", "300", "--keep-going"],
+    proc = run_process(
+        ["run", str(tmp_path / "api.http"), "--parallel", "300", "--keep-going"],
         capture_output=True, env=base_env(), timeout=60,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, hard)))
     # Without the cut, every request past the limit failed ("couldn't connect", "too many open files").

@@ -7,7 +7,7 @@ import os
 import pty
 import subprocess
 
-from conftest import BINARY, base_env, run
+from conftest import base_env, run, start
 
 
 def run_on_terminal(source):
@@ -16,8 +16,8 @@ def run_on_terminal(source):
     master, slave = pty.openpty()
     try:
         word = source(os.ttyname(slave)) if callable(source) else source
-        proc = subprocess.Popen(
-            [str(BINARY), "run", word], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+        proc = start(
+            ["run", word], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
         try:
             out, err = proc.communicate(timeout=5)
         finally:

@@ -46,7 +46,7 @@ class Api:
         return next(t for kind, p, t in self.events if kind == "start" and p == path)
 
 
-def test_a_logins_token_reaches_three_parallel_requests_which_wait_for_it(server, tmp_path):
+def test_a_logins_token_reaches_three_parallel_requests_which_wait_for_it(server, tmp_path, cpus):
     api = Api(server)
     (tmp_path / "api.http").write_text(f"""@api = {server.url}
 @token = {{{{login.response.body.$.token}}}}
@@ -74,7 +74,7 @@ GET {{{{api}}}}{{{{login.response.headers.Location}}}}
 X-User: {{{{login.request.body.$.user}}}}
 Authorization: Bearer {{{{token}}}}
 """)
-    result = run(["run", str(tmp_path / "api.http"), "--parallel", "4"])
+    result = run(["run", str(tmp_path / "api.http"), "--parallel", "4"], cpus=cpus)
     assert result.code == 0, result
     by_path = {r.target.split("?")[0]: r for r in server.requests}
     for path in ("/one", "/two", "/users/7"):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINARY, base_env, run, run_tty
+from conftest import base_env, run, run_tty, start, run_process
 from loopback import Response
 import xml_schema
 
@@ -170,8 +170,8 @@ def test_a_report_onto_the_source_or_onto_another_report_is_refused_before_anyth
     lines = tmp_path / "lines.txt"
     lines.write_text(f"{server.url}/ok\n")
     with open(lines, "rb") as stdin:
-        proc = subprocess.run([str(BINARY), "run", "-", "--report", f"tap={lines}"], stdin=stdin,
-                              capture_output=True, env=base_env())
+        proc = run_process(["run", "-", "--report", f"tap={lines}"], stdin=stdin,
+                           capture_output=True, env=base_env())
     assert proc.returncode == 2 and b"is the file standard input reads" in proc.stderr
     assert lines.read_text() == f"{server.url}/ok\n"
     log = tmp_path / "run.log"
@@ -193,8 +193,8 @@ def test_standard_output_carries_the_run_lines_so_a_report_there_is_refused(serv
     # Standard output sent to the report's file is refused the same, before the file is written.
     out = tmp_path / "out.tap"
     with open(out, "wb") as stdout:
-        proc = subprocess.run([str(BINARY), "run", source, "--report", f"tap={out}"], stdout=stdout,
-                              stderr=subprocess.PIPE, env=base_env())
+        proc = run_process(["run", source, "--report", f"tap={out}"], stdout=stdout,
+                           stderr=subprocess.PIPE, env=base_env())
     assert proc.returncode == 2 and b"is where standard output goes" in proc.stderr
     assert out.read_bytes() == b"" and server.requests == []
 
@@ -208,8 +208,8 @@ def test_a_report_goes_to_standard_error_or_an_inherited_descriptor(server, tmp_
     assert tap.startswith("TAP version 13\nok 1 - good\nnot ok 2 - wrong id\n") and tap.endswith("1..4\n")
     assert len(result.out.splitlines()) == 4
     read, write = os.pipe()
-    proc = subprocess.Popen([str(BINARY), "run", source, "--keep-going", "--report", f"junit=/dev/fd/{write}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(write,), env=base_env())
+    proc = start(["run", source, "--keep-going", "--report", f"junit=/dev/fd/{write}"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(write,), env=base_env())
     os.close(write)
     with os.fdopen(read, "rb") as pipe:
         report = pipe.read()

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import BINARY, base_env, run, run_on_new_terminal
+from conftest import base_env, run, run_on_new_terminal, run_process
 from loopback import Response
 from sigv4_verifier import verify
 
@@ -47,8 +47,8 @@ GET http://{{{{host}}}}/after
 
 def run_without_terminal(args, env=None):
     """afcli in a session of its own, with no controlling terminal to ask on."""
-    proc = subprocess.run([str(BINARY), *args], stdin=subprocess.DEVNULL, capture_output=True,
-                          env=base_env(env), start_new_session=True, timeout=30)
+    proc = run_process(args, stdin=subprocess.DEVNULL, capture_output=True,
+                       env=base_env(env), start_new_session=True, timeout=30)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from conftest import BINARY, base_env, drain, run
+from conftest import base_env, drain, run, start
 from test_run import counting, lines, records  # noqa: F401  (fixture)
 
 
@@ -37,8 +37,8 @@ def test_a_request_whose_decryption_failed_keeps_its_measured_times(server, tmp_
 
 def test_an_interrupted_request_keeps_its_measured_times(counting):  # noqa: F811
     counting.answer(delays={"slow": 10})
-    proc = subprocess.Popen(
-        [str(BINARY), "run", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = start(
+        ["run", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=base_env())
     proc.stdin.write(lines(counting.url, ["slow"]))
     proc.stdin.close()
@@ -65,8 +65,8 @@ def test_the_live_line_fits_a_narrow_terminal(counting):  # noqa: F811
     counting.answer(delays={name: 0.25 for name in "abcdef"})
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 30, 0, 0))
-    proc = subprocess.Popen(
-        [str(BINARY), "run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = start(
+        ["run", "-", "--parallel", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=slave, env=base_env({"TERM": "xterm"}), close_fds=True)
     os.close(slave)
     out, _ = proc.communicate(lines(counting.url, "abcdef"), timeout=20)

@@ -3,7 +3,7 @@ closed stdout is a write error, and `-o -` is standard output for requests and d
 
 import subprocess
 
-from conftest import BINARY, Response, base_env, run
+from conftest import BINARY, Response, base_env, exited, run
 
 BODY = b"the-body-bytes\n"
 
@@ -19,7 +19,7 @@ def run_redirected(args, redirections, cwd):
         ["sh", "-c", f'exec "$0" "$@" {redirections}', str(BINARY), *args],
         capture_output=True, env=base_env(), cwd=cwd, timeout=30,
     )
-    return proc.returncode, proc.stdout, proc.stderr.decode()
+    return exited(proc.returncode, through_shell=True), proc.stdout, proc.stderr.decode()
 
 
 def test_a_closed_stdout_is_a_write_error_and_the_log_file_keeps_only_the_log(server, tmp_path):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import BINARY, Response, base_env, run, run_tty
+from conftest import Response, base_env, run, run_tty, start
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*m")
 
@@ -84,8 +84,8 @@ def test_each_value_is_written_before_the_next_is_sent(server, content_type, mod
         waited["in_time"] = shown.wait(10)
 
     stream(server, content_type, [first, hold, second])
-    proc = subprocess.Popen([str(BINARY), "get", "-b", *mode, f"{server.url}/events"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    proc = start(["get", "-b", *mode, f"{server.url}/events"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
     try:
         needle = b'"n": 1' if mode == ["--pretty=all"] else b'"n":1'
         seen, found = read_until(proc, needle, 10)
@@ -170,8 +170,8 @@ def test_ctrl_c_ends_a_stream_with_130(server):
 
     server.handler = lambda r: Response(
         200, "OK", [("Content-Type", "text/event-stream"), ("Transfer-Encoding", "chunked")], body)
-    proc = subprocess.Popen([str(BINARY), "get", "-b", "--pretty=all", f"{server.url}/events"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    proc = start(["get", "-b", "--pretty=all", f"{server.url}/events"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
     try:
         _, found = read_until(proc, b'"tick": true', 10)
         assert found
@@ -189,7 +189,7 @@ def test_ctrl_c_ends_a_stream_with_130(server):
 def peak_rss_kib(args):
     """Runs afcli with its output thrown away; returns its exit status and peak resident size."""
     with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen([str(BINARY), *args], stdout=null, stderr=subprocess.PIPE, env=base_env())
+        proc = start(args, stdout=null, stderr=subprocess.PIPE, env=base_env())
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         err = proc.stderr.read()
@@ -244,8 +244,8 @@ def test_jsonpath_applies_to_each_events_data_as_it_arrives(server):
 
     split = chat.index(b"\n\n") + 2
     stream(server, "text/event-stream", [chat[:split], hold, chat[split:]])
-    proc = subprocess.Popen([str(BINARY), "post", "--jsonpath", "$.choices[0].delta.content", f"{server.url}/chat",
-                             "stream:=true"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
+    proc = start(["post", "--jsonpath", "$.choices[0].delta.content", f"{server.url}/chat",
+                  "stream:=true"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env())
     try:
         seen, found = read_until(proc, b'"Hel"\n', 10)
         shown.set()

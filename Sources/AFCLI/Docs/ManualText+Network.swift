@@ -93,7 +93,11 @@ extension ManualText {
                         + "HTTP/1.1 (libcurl's default, as curl). `--http1.1`, `--http2`, `--http2-prior-knowledge` "
                         + "and `--http3` change that. HTTP/2 responses have no reason phrase on the wire: afcli shows "
                         + "the standard one (`HTTP/2 200 OK`), as xh does, and header names as received (lower case). "
-                        + "`--print=m` names the protocol of the final response."),
+                        + "`--print=m` names the protocol of the final response. An HTTP/2 server may answer before "
+                        + "it has read the whole request body (RFC 9113 §8.1); once that response is complete, afcli "
+                        + "stops sending the body and takes the response as received. With libcurl 7.88, a response "
+                        + "that arrives together with the server's reset of the stream can be lost: afcli then says "
+                        + "so, with how much of the body was sent, and exits with 1."),
                 .paragraph(
                     "A Strict-Transport-Security header on an https response is remembered by libcurl in the HSTS "
                         + "file (see ENVIRONMENT); later http:// requests to that host, and its subdomains when the "

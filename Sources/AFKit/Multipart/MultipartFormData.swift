@@ -24,7 +24,7 @@ package struct MultipartFormData {
     /// An empty form with `boundary` (a fresh random one by default); throws `.invalidBoundary`
     /// for a boundary RFC 2046 does not allow.
     package init(
-        boundary: String = MultipartBoundary.random(), mimeTypes: MIMETypeTable = MIMETypeTable()
+        boundary: String = MultipartBoundary.random(), mimeTypes: MIMETypeTable = .shared
     ) throws(SerializationError) {
         if let problem = MultipartBoundary.problem(with: boundary) {
             throw .invalidBoundary(boundary, reason: problem)

@@ -40,7 +40,7 @@ package enum MultipartRequestEncoder {
     /// `standardInput` (one is made when nil); only one item may.
     package static func form(
         for spec: RequestSpec, boundary: String?, standardInput: StandardInputBodySource?,
-        mimeTypes: MIMETypeTable = MIMETypeTable()
+        mimeTypes: MIMETypeTable = .shared
     ) throws(SerializationError) -> MultipartFormData {
         let chosen = boundary ?? userContentType(spec.headers).flatMap(MultipartBoundary.parameter(inContentType:))
         var form = try MultipartFormData(boundary: chosen ?? MultipartBoundary.random(), mimeTypes: mimeTypes)

@@ -241,7 +241,7 @@ package enum RequestSerializer {
             case .bytes(let bytes):
                 return PreparedBody(source: BytesBodySource(bytes), bytes: bytes, contentType: encodingType)
             case .file(let path, let contentType):
-                let guessed = contentType ?? MIMETypeTable().type(forPath: path)
+                let guessed = contentType ?? MIMETypeTable.shared.type(forPath: path)
                 return PreparedBody(source: try FileBodySource(path: path), contentType: guessed)
             case .standardInput:
                 return PreparedBody(source: standardInput ?? StandardInputBodySource(), contentType: encodingType)

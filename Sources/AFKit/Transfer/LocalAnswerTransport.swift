@@ -172,7 +172,7 @@ package final class LocalAnswerTransport: RequestTransport {
     /// The type of the answer file: from its extension when known, else from its first bytes
     /// (`{` or `[` → JSON, valid UTF-8 → text, else octet-stream). Rewinds the file.
     static func contentType(name: String, descriptor: Int32) throws(LocalAnswerError) -> String {
-        let byExtension = MIMETypeTable().type(forPath: name)
+        let byExtension = MIMETypeTable.shared.type(forPath: name)
         if byExtension != "application/octet-stream" { return byExtension }
         var head = [UInt8](repeating: 0, count: 512)
         let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
