@@ -20,9 +20,8 @@ STATIC_CXX = $(firstword $(filter /%,$(shell clang -print-file-name=libstdc++.a 
 # size carries about 19,000 relocations whose copy-on-write page faults cost close to a
 # millisecond per run. Shared libraries (libcurl, OpenSSL) are still loaded at random addresses.
 # libgcc's unwinder is linked in too (one shared object fewer to map and relocate), and the
-# executable exports no symbols but the malloc family (Sources/CAllocator, by Package.swift): an
-# export table of ~3,500 Swift symbols slows every symbol lookup the dynamic loader and dladdr
-# make (~0.3 ms a run together).
+# executable exports no symbols: an export table of ~3,500 Swift symbols slows every symbol lookup
+# the dynamic loader and dladdr make (~0.3 ms a run together).
 # lld (shipped with the Swift toolchain) places the functions listed in scripts/hot-functions.order
 # (made by that script) first and together: the kernel maps text 64 KiB around each fault, so
 # packing the code a request runs keeps ~1.2 MB less of the executable resident. Every function
@@ -43,10 +42,6 @@ STATIC_CXX = $(firstword $(filter /%,$(shell clang -print-file-name=libstdc++.a 
 # runs against, checks them; in the release build each access to a class's stored property or a
 # global paid a call into the runtime (about 60 a request of a batch, 2.6 % of its instructions
 # and 5 % of its CPU time).
-# The allocator is the program's own (Sources/CAllocator): glibc's, and Debian's libmimalloc,
-# loaded when a run starts parallel lanes (a batch's buffers and results cross threads, which
-# made glibc's allocator take its arenas' locks; with mimalloc 2,000 GETs at --parallel 50 take
-# about a tenth less time). A single request never loads it: mimalloc's start-up cost it ~3 %.
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath $(if $(STATIC_CXX),-Xlinker -L$(STATIC_CXX_DIR)) \
 	-Xswiftc -enforce-exclusivity=unchecked \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
