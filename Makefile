@@ -20,18 +20,10 @@ STATIC_CXX = $(firstword $(filter /%,$(shell clang -print-file-name=libstdc++.a 
 # size carries about 19,000 relocations whose copy-on-write page faults cost close to a
 # millisecond per run. Shared libraries (libcurl, OpenSSL) are still loaded at random addresses.
 # libgcc's unwinder is linked in too (one shared object fewer to map and relocate), and the
-# executable exports no symbols but the malloc family (Sources/CAllocator, by Package.swift): an
-# export table of ~3,500 Swift symbols slows every symbol lookup the dynamic loader and dladdr
-# make (~0.3 ms a run together).
-# lld (shipped with the Swift toolchain) places the functions listed in scripts/hot-functions.order
-# (made by that script) first and together: the kernel maps text 64 KiB around each fault, so
-# packing the code a request runs keeps ~1.2 MB less of the executable resident. Every function
-# gets a section of its own (-function-sections): without it the compiler gives a section only to
-# the functions other files may share, and puts closures, initialisers and metadata accessors in
-# one .text per file, which moves whole (a GET's code touched 46 windows of 64 KiB, about 21 with
-# it, 14 of them in the standard library's single 1.6 MB .text).
-# The same list orders the data a GET touches (.bss, .data, .rodata), found with the link map
-# (.build/release-link.map, mangled names) that the script reads.
+# executable exports no symbols: an export table of ~3,500 Swift symbols slows every symbol lookup
+# the dynamic loader and dladdr make (~0.3 ms a run together).
+# lld (shipped with the Swift toolchain) links it, and every function gets a section of its own
+# (-function-sections).
 # No $ORIGIN run path: every library afcli loads is a system one, and the dynamic loader would
 # otherwise look for each (and libm's hardware-capability variants) beside the executable first,
 # about 30 failed opens and stats at every start.
@@ -39,22 +31,11 @@ STATIC_CXX = $(firstword $(filter /%,$(shell clang -print-file-name=libstdc++.a 
 # demangled at run time, and the first use of a generic type by name (a dictionary of strings,
 # a Result of an exchange) scans all ~7,000 protocol conformances to check its requirements,
 # about 550,000 instructions (3.5 %) of a single request.
-# Accesses are not checked for exclusivity at run time: the debug build, which every test also
-# runs against, checks them; in the release build each access to a class's stored property or a
-# global paid a call into the runtime (about 60 a request of a batch, 2.6 % of its instructions
-# and 5 % of its CPU time).
-# The allocator is the program's own (Sources/CAllocator): glibc's, and Debian's libmimalloc,
-# loaded when a run starts parallel lanes (a batch's buffers and results cross threads, which
-# made glibc's allocator take its arenas' locks; with mimalloc 2,000 GETs at --parallel 50 take
-# about a tenth less time). A single request never loads it: mimalloc's start-up cost it ~3 %.
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath $(if $(STATIC_CXX),-Xlinker -L$(STATIC_CXX_DIR)) \
-	-Xswiftc -enforce-exclusivity=unchecked \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xswiftc -Xclang-linker -Xswiftc -no-pie -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xlinker --no-export-dynamic -Xswiftc -use-ld=lld \
-	-Xlinker --symbol-ordering-file=scripts/hot-functions.order -Xlinker --no-warn-symbol-ordering \
-	-Xlinker -Map=$(CURDIR)/.build/release-link.map -Xlinker --no-demangle
+	-Xlinker --no-export-dynamic -Xswiftc -use-ld=lld
 DEBUG_BIN = .build/debug/afcli
 RELEASE_BIN = .build/release/afcli
 
@@ -67,8 +48,6 @@ deps:
 
 release: deps
 	@$(if $(STATIC_CXX),mkdir -p $(STATIC_CXX_DIR) && ln -sf $(STATIC_CXX) $(STATIC_CXX_DIR)/libstdc++.a)
-	@# SwiftPM does not know the order file is a link input: relink when it changed.
-	@[ ! -f $(RELEASE_BIN) ] || [ $(RELEASE_BIN) -nt scripts/hot-functions.order ] || rm -f $(RELEASE_BIN)
 	$(SWIFTPM_ENV) $(SWIFT) build $(RELEASE_FLAGS) --product afcli
 
 debug: deps

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers depend only downward: afcli → AFCLI → AFKit → AFCurl → CCurlShim, and AFKit → CXMLShim,
-// CFileShim, CDeflateShim, CSQLiteShim, CDigestShim, CAllocator. A file may import only the
-// modules its target lists here (scripts/check-layers, the first step of `make test`).
+// CFileShim, CDeflateShim, CSQLiteShim, CDigestShim. A file may import only the modules its
+// target lists here (scripts/check-layers, the first step of `make test`).
 // The executable alone also links CProcessArguments.
 let package = Package(
     name: "afcli",
@@ -32,26 +32,13 @@ let package = Package(
         .target(name: "CSQLiteShim"),
         // SHA-256 of cached bodies from libcrypto (already loaded for libcurl), found with dlopen.
         .target(name: "CDigestShim"),
-        // The process's malloc: glibc's, then mimalloc's once a run starts parallel lanes
-        // (allocator.c). The executable exports the malloc family, so that libraries allocate
-        // through it too.
-        .target(
-            name: "CAllocator",
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "malloc", "free", "calloc", "realloc", "reallocarray", "malloc_usable_size", "memalign",
-                        "aligned_alloc", "posix_memalign", "valloc", "pvalloc",
-                    ].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
-            ]
-        ),
         // Hands argv to the Swift runtime so it need not parse /proc/self/maps (executable only).
         .target(name: "CProcessArguments"),
         .target(name: "AFCurl", dependencies: ["CCurlShim"]),
         .target(
             name: "AFKit",
             dependencies: [
-                "AFCurl", "CXMLShim", "CFileShim", "CDeflateShim", "CSQLiteShim", "CDigestShim", "CAllocator",
+                "AFCurl", "CXMLShim", "CFileShim", "CDeflateShim", "CSQLiteShim", "CDigestShim",
             ]),
         .target(name: "AFCLI", dependencies: ["AFKit"]),
         .executableTarget(name: "afcli", dependencies: ["AFCLI", "CProcessArguments"]),
@@ -61,7 +48,7 @@ let package = Package(
         .testTarget(name: "AFCurlTests", dependencies: ["AFCurl", "CCurlShim"]),
         // Fixtures/ holds data the tests read by path (the AWS SigV4 vectors botocore computed).
         .testTarget(
-            name: "AFKitTests", dependencies: ["AFKit", "AFCurl", "CCurlShim", "CAllocator"], exclude: ["Fixtures"]),
+            name: "AFKitTests", dependencies: ["AFKit", "AFCurl", "CCurlShim"], exclude: ["Fixtures"]),
         .testTarget(name: "AFCLITests", dependencies: ["AFCLI", "AFKit"]),
         // Replays the committed seed corpus through every harness (Tests/Fuzz/corpus/<harness>/).
         .testTarget(name: "AFFuzzTests", dependencies: ["AFFuzzHarnesses"], path: "Tests/Fuzz/CorpusTests"),

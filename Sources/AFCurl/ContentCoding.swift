@@ -19,6 +19,13 @@ package enum ContentCoding {
     /// The coding names libcurl decodes, lower case; computed the first time a coding is seen.
     private static let decodable: Set<String> = names(decodedBy: CurlRuntime.supportedEncodings)
 
+    /// The Accept-Encoding of a request the response cache may answer, and the codings its replays
+    /// are judged by: every coding libcurl decodes when built with zlib, brotli and zstd (Debian's
+    /// is), in the order `CurlRuntime.supportedEncodings` lists them. A constant, so that a request
+    /// the cache answers is prepared without loading libcurl. A transfer checks it against the
+    /// libcurl it loads: see `ResponseCache.startFetch`.
+    package static let cacheAcceptEncoding = "gzip, deflate, br, zstd"
+
     /// The coding names decoded by a libcurl whose Accept-Encoding list is `list`
     /// (`gzip, deflate, br, zstd`), lower case, with the names libcurl also knows.
     private static func names(decodedBy list: String) -> Set<String> {
@@ -37,7 +44,7 @@ package enum ContentCoding {
     }
 
     /// `undecodable(in:decodesContent:)` for a libcurl that decodes the codings `list` names, as
-    /// a stored response's codings are judged without loading libcurl.
+    /// a stored response's codings are judged without loading libcurl (`cacheAcceptEncoding`).
     package static func undecodable(in head: ResponseHead, decodedBy list: String) -> KeptCoding? {
         undecodable(in: head, decodesContent: true, decodable: names(decodedBy: list))
     }

@@ -133,26 +133,6 @@ def test_parallel_transfers_spread_over_two_threads_unless_a_decorator_needs_one
     assert threads_while_held(counting, ["--parallel", "4"], names[:1]) == 1
 
 
-def mimalloc_installed():
-    listed = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    return "libmimalloc.so.2 " in listed
-
-
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: a run keeps to one thread")
-@pytest.mark.skipif(not mimalloc_installed(), reason="libmimalloc.so.2 is not installed")
-def test_only_a_run_that_spreads_over_threads_loads_mimalloc(counting):
-    counting.answer(delays={str(i): 0.5 for i in range(4)})
-    names = [str(i) for i in range(4)]
-    threads, maps = held(counting, ["--parallel", "4"], names)
-    assert threads == 2 and "/libmimalloc.so" in maps
-    # One thread: glibc's allocator, and mimalloc is not even loaded (its start-up costs a
-    # single request about 3 %).
-    threads, maps = held(counting, [], names[:1])
-    assert threads == 1 and "libmimalloc" not in maps
-    threads, maps = held(counting, ["--parallel", "4", "--retry", "1"], names)
-    assert threads == 1 and "libmimalloc" not in maps
-
-
 def test_keepers_complete_before_any_other_request_starts(counting, cpus):
     counting.answer(delays={"k1": 0.3, "k2": 0.2})
     source = (f"get {counting.url}/a\n# @first\nget {counting.url}/k1\nget {counting.url}/b\n"

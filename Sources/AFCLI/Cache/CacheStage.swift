@@ -73,14 +73,14 @@ enum CacheStage {
         return cache
     }
 
-    /// The Accept-Encoding requests are prepared with: with the cache on, the one remembered in
-    /// its directory, so an answer from the cache does not load libcurl to learn it; else libcurl's.
+    /// The Accept-Encoding requests are prepared with: with the cache on, the cache's constant
+    /// one, so an answer from the cache does not load libcurl to learn it; else libcurl's.
     static func acceptEncoding(
         options: Settings, environment: [String: String]
     ) throws -> String {
         guard !options.request.offline, !options.request.curl, try options.resolved.cacheMode() != .off,
-            let directory = CacheDirectory.path(environment: environment)
+            CacheDirectory.path(environment: environment) != nil
         else { return RequestPreparation.acceptEncoding }
-        return RememberedAcceptEncoding.value(cacheDirectory: directory)
+        return ResponseCache.acceptEncoding
     }
 }

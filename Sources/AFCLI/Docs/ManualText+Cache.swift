@@ -92,8 +92,8 @@ extension ManualText {
                         + "nothing sent`."),
                 .paragraph(
                     "An answer from the cache never loads libcurl (most of afcli's start-up): the "
-                        + "Accept-Encoding requests carry, what libcurl decodes, is remembered in the cache directory "
-                        + "(accept-encoding) with the identity of the libcurl file it was learnt from. "
+                        + "requests the cache may answer carry a constant Accept-Encoding, `gzip, deflate, br, zstd` "
+                        + "(what Debian's libcurl decodes). "
                         + "The cache is an SQLite database (WAL, so several afcli processes share it) in "
                         + "$XDG_CACHE_HOME/afcli, else ~/.cache/afcli; bodies over 64 KiB are files in its bodies "
                         + "directory named by their SHA-256, written as the response streams (memory stays flat) and "

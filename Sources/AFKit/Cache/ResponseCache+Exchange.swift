@@ -73,12 +73,20 @@ extension ResponseCache {
                     && !requestControl.noStore
                 : CacheFreshness.isStorable(
                     method: request.method, head: head, requestControl: requestControl, responseTime: requestTime)
-            guard storable else { return nil }
+            guard storable, Self.replaysAlike(head) else { return nil }
             return guarded { $0.bodyWriter() }
         }
         return CacheFetch(
             request: sent, original: request, target: delegate, key: key, revalidating: revalidating,
             requestControl: requestControl, requestTime: requestTime, tee: tee, maxBodyBytes: maxBodyBytes)
+    }
+
+    /// Whether a replay of `head` would judge its codings as the transfer did. Not when the loaded
+    /// libcurl kept a coding as received (its curl_version_info lacks it) that a replay would take
+    /// as decoded (`acceptEncoding` offers it): such a response is not stored. Debian's libcurl
+    /// decodes them all.
+    static func replaysAlike(_ head: ResponseHead) -> Bool {
+        head.keptCoding == nil || ContentCoding.undecodable(in: head, decodedBy: acceptEncoding) != nil
     }
 
     /// Ends a fetch with the network's answer: stores it when it may be, or answers a 304 with
@@ -209,10 +217,9 @@ extension ResponseCache {
         var head = entry.head
         head.headers = head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))]
         // A body stored in a coding libcurl could not decode was stored as received: the replay
-        // says so as the transfer did, judged by the libcurl remembered beside the cache.
+        // says so as the transfer did, judged by the codings the cache's requests offer.
         if ContentCoding.namesCodings(head) {
-            head.keptCoding = ContentCoding.undecodable(
-                in: head, decodedBy: RememberedAcceptEncoding.value(cacheDirectory: configuration.directory))
+            head.keptCoding = ContentCoding.undecodable(in: head, decodedBy: Self.acceptEncoding)
         }
         try delegate.didReceive(hop: 0, head: head, isFinal: true)
         if request.method != "HEAD" {

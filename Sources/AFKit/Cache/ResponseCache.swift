@@ -12,6 +12,10 @@ import Glibc
 /// A cache that cannot be opened or read never fails a request: `warn` is called once and the
 /// request goes to the network (except `--cache=only`, which then has nothing to answer).
 package final class ResponseCache {
+    /// The Accept-Encoding requests the cache may answer are prepared with, known without loading
+    /// libcurl (`ContentCoding.cacheAcceptEncoding`).
+    package static let acceptEncoding = ContentCoding.cacheAcceptEncoding
+
     /// What the stage is asked to do, from the options and the environment.
     package struct Configuration: Sendable {
         package var mode: CacheMode

@@ -1,5 +1,4 @@
 import AFCurl
-import CAllocator
 import Glibc
 
 /// The engine of `afcli run`: a `MultiClient` on the calling thread (the home lane) and, once the
@@ -53,8 +52,6 @@ package final class LaneEngine: ExchangeEngine {
     /// Adds lanes up to `count` in all, each on a thread of its own; fewer when the system cannot
     /// start a thread. Call before the first request.
     package func spread(over count: Int) throws {
-        // From here on, memory crosses threads: mimalloc serves it when it can (CAllocator).
-        if lanes.count + 1 < count { _ = afalloc_use_concurrent() }
         while lanes.count + 1 < count {
             let client = try MultiClient(maxConnections: maxConnections, sharingCookiesOf: home)
             guard let lane = ClientLane(client: client, mailbox: mailbox) else { return }
