@@ -3,11 +3,25 @@
 ///
 /// Documented in the README ("Formatting limits") and the man page.
 package enum FormattingLimits {
-    /// The deepest nesting formatted in JSON, XML and property lists: past it the indentation
-    /// alone would grow the output by kilobytes per input byte. libxml2's tree parser stops at 256
-    /// (its push parser has no limit for SAX callers), jq 1.6 at 256 and 1.7 at 10,000; 512 leaves
-    /// room for real documents.
+    /// The deepest nesting read in a response body by default (`--max-depth` changes it), the
+    /// one limit of the JSON, XML and property-list formatters, `--jsonpath`, `??` assertions and
+    /// references: past it the indentation alone would grow the output by kilobytes per input
+    /// byte. libxml2's tree parser stops at 256 (its push parser has no limit for SAX callers),
+    /// jq 1.6 at 256 and 1.7 at 10,000; 512 leaves room for real documents.
     package static let maximumDepth = 512
+
+    /// The most `--max-depth` may ask for. The JSON parser, the key sorter, the JSONPath
+    /// evaluator, the property-list decoder and writers, and the release of a parsed value recurse
+    /// once per level (a few frames each) on the thread that reads the body, the main thread's
+    /// 8 MiB stack or a worker's default one; `DepthLimitStackTests` and the black-box tests read a
+    /// body this deep on each path, in the debug build, whose frames are the largest.
+    package static let hardMaximumDepth = 10_000
+
+    /// What a body nested past `limit` levels is, for every message about it (`the body is …`,
+    /// a formatter's warning): the same words wherever the limit is met.
+    package static func tooDeep(_ limit: Int) -> String {
+        "nested deeper than the limit (\(limit) levels; --max-depth raises it)"
+    }
 
     /// The largest object `--sorted` holds to sort (each object of a top-level array separately);
     /// a larger one, and everything after it, is shown unsorted.
