@@ -264,23 +264,7 @@ final class FormattingLimitsTests: XCTestCase {
 
     func testNestingDeeperThanTheLimitIsRefused() throws {
         // Object i is [i+1]: one chain, `levels` arrays deep.
-        func chain(_ levels: Int) -> [UInt8] {
-            var bytes = Array("bplist00".utf8)
-            var offsets: [Int] = []
-            for index in 0..<levels {
-                offsets.append(bytes.count)
-                bytes += [0xA1, UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)]
-            }
-            offsets.append(bytes.count)
-            bytes += [0x09]
-            let table = bytes.count
-            for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-            bytes += [0, 0, 0, 0, 0, 0, 2, 2]
-            bytes += [0, 0, 0, 0, 0, 0, UInt8((levels + 1) >> 8), UInt8((levels + 1) & 0xFF)]
-            bytes += [0, 0, 0, 0, 0, 0, 0, 0]
-            bytes += [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
-            return bytes
-        }
+        func chain(_ levels: Int) -> [UInt8] { BinaryPropertyListChain.bytes(levels) }
         XCTAssertNoThrow(try BinaryPropertyListDecoder.decode(chain(depth)))
         XCTAssertThrowsError(try BinaryPropertyListDecoder.decode(chain(depth + 1))) { error in
             XCTAssertEqual("\(error)", "nested deeper than the limit (\(depth) levels; --max-depth raises it)")

@@ -25,22 +25,7 @@ final class MaximumDepthTests: XCTestCase {
         Array((String(repeating: "<a>", count: levels) + String(repeating: "</a>", count: levels)).utf8)
     }
 
-    /// A binary property list of one chain of arrays `levels` deep (object i is [i+1]).
-    private func chain(_ levels: Int) -> [UInt8] {
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for index in 0..<levels {
-            offsets.append(bytes.count)
-            bytes += [0xA1, UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)]
-        }
-        offsets.append(bytes.count)
-        bytes += [0x09]
-        let table = bytes.count
-        func big(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
-        for offset in offsets { bytes += [UInt8(offset >> 16), UInt8((offset >> 8) & 0xFF), UInt8(offset & 0xFF)] }
-        bytes += [0, 0, 0, 0, 0, 0, 3, 2] + big(levels + 1) + big(0) + big(table)
-        return bytes
-    }
+    private func chain(_ levels: Int) -> [UInt8] { BinaryPropertyListChain.bytes(levels) }
 
     private func message(_ limit: Int) -> String {
         "nested deeper than the limit (\(limit) levels; --max-depth raises it)"
@@ -64,7 +49,8 @@ final class MaximumDepthTests: XCTestCase {
     }
 
     func testTheMessageNamesTheLimitAndTheOption() {
-        XCTAssertEqual(FormattingLimits.tooDeep(512), "nested deeper than the limit (512 levels; --max-depth raises it)")
+        XCTAssertEqual(
+            FormattingLimits.tooDeep(512), "nested deeper than the limit (512 levels; --max-depth raises it)")
     }
 
     func testTheParserReadsToItsLimit() throws {
@@ -75,7 +61,8 @@ final class MaximumDepthTests: XCTestCase {
                 XCTAssertEqual((error as? JSONParseError)?.offset, limit)
             }
             XCTAssertNoThrow(try JSONParser.value(at: [], inBytes: arrays(limit), maximumDepth: limit))
-            XCTAssertThrowsError(try JSONParser.value(at: [.index(0)], inBytes: arrays(limit + 1), maximumDepth: limit)) {
+            XCTAssertThrowsError(try JSONParser.value(at: [.index(0)], inBytes: arrays(limit + 1), maximumDepth: limit))
+            {
                 XCTAssertEqual(($0 as? JSONParseError)?.depthLimit, limit)
             }
         }
@@ -109,10 +96,12 @@ final class MaximumDepthTests: XCTestCase {
             for limit in limits {
                 let options = XMLFormatOptions(preservesLayout: true, maximumDepth: limit)
                 let sink = CollectingSink()
-                XCTAssertEqual(try format(elements(limit), with: XMLStreamFormatter(options: options, sink: sink), sink: sink), [])
+                XCTAssertEqual(
+                    try format(elements(limit), with: XMLStreamFormatter(options: options, sink: sink), sink: sink), [])
                 let deeper = CollectingSink()
                 XCTAssertEqual(
-                    try format(elements(limit + 1), with: XMLStreamFormatter(options: options, sink: deeper), sink: deeper),
+                    try format(
+                        elements(limit + 1), with: XMLStreamFormatter(options: options, sink: deeper), sink: deeper),
                     ["XML \(message(limit)); the rest is shown as received"])
             }
         }
@@ -155,8 +144,11 @@ final class MaximumDepthTests: XCTestCase {
                 for query in ["$..a", "$[0]", "$[-1]", "$[?@.x]", "$..[?@ == 1]"] {
                     let parsed = try JSONPathQuery(parsing: query)
                     let streamLimits = JSONPathStreamLimits(maximumDepth: limit)
-                    XCTAssertNoThrow(try JSONPathStreamFilter.run(parsed, on: arrays(limit), limits: streamLimits), query)
-                    XCTAssertThrowsError(try JSONPathStreamFilter.run(parsed, on: arrays(limit + 1), limits: streamLimits)) {
+                    XCTAssertNoThrow(
+                        try JSONPathStreamFilter.run(parsed, on: arrays(limit), limits: streamLimits), query)
+                    XCTAssertThrowsError(
+                        try JSONPathStreamFilter.run(parsed, on: arrays(limit + 1), limits: streamLimits)
+                    ) {
                         let description = ($0 as? JSONPathBodyError)?.description ?? "\($0)"
                         XCTAssertTrue(description.hasPrefix("the body is \(message(limit)) at offset "), description)
                     }
@@ -179,7 +171,9 @@ final class MaximumDepthTests: XCTestCase {
                             maximumDepth: limit))
                 }
                 XCTAssertEqual(check(arrays(limit)).map(\.passed), [limit > 1, true], "\(limit)")
-                XCTAssertEqual(check(arrays(limit + 1)).map(\.problem), [String](repeating: "the body is \(message(limit))", count: 2))
+                XCTAssertEqual(
+                    check(arrays(limit + 1)).map(\.problem),
+                    [String](repeating: "the body is \(message(limit))", count: 2))
             }
         }
     }
@@ -195,7 +189,8 @@ final class MaximumDepthTests: XCTestCase {
                     archive.keep(
                         ExchangeArchive.Record(
                             requestHeaders: [], requestBody: nil,
-                            responseHead: ResponseHead(statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1", headers: []),
+                            responseHead: ResponseHead(
+                                statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1", headers: []),
                             responseBody: body, responseTruncated: false),
                         as: name)
                 }
@@ -203,7 +198,8 @@ final class MaximumDepthTests: XCTestCase {
                 XCTAssertEqual(try value("fits.response.body.$..[?length(@) == 0]"), "[]")
                 for query in ["$[0]", "$..[?length(@) == 0]"] {
                     XCTAssertThrowsError(try value("deeper.response.body.\(query)")) {
-                        XCTAssertEqual("\($0)", "{{deeper.response.body.\(query)}}: deeper's response body is \(message(limit))")
+                        XCTAssertEqual(
+                            "\($0)", "{{deeper.response.body.\(query)}}: deeper's response body is \(message(limit))")
                     }
                 }
             }
@@ -216,7 +212,8 @@ final class MaximumDepthTests: XCTestCase {
                 func selected(_ data: [UInt8]) throws -> [UInt8] {
                     let sink = CollectingSink()
                     let formatter = EventStreamFormatter(
-                        style: .jsonPath(try JSONPathQuery(parsing: "$..[?length(@) == 0]"), .none), escapesControls: false, sink: sink,
+                        style: .jsonPath(try JSONPathQuery(parsing: "$..[?length(@) == 0]"), .none),
+                        escapesControls: false, sink: sink,
                         maximumDepth: limit)
                     _ = try format(Array("data: ".utf8) + data + Array("\n\n".utf8), with: formatter, sink: sink)
                     return sink.bytes

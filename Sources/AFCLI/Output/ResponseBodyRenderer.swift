@@ -52,7 +52,9 @@ final class ResponseBodyRenderer {
         }
         if let query = display.jsonPath {
             switch kind {
-            case .json: mode = .formatting(JSONPathStreamFilter(
+            case .json:
+                mode = .formatting(
+                    JSONPathStreamFilter(
                         query: query, colors: display.syntaxColors, sink: sink, limits: display.jsonPathLimits))
             case .data where eventStream:
                 // Each event's data on its own: `$.choices[0].delta.content` prints tokens as they come.
@@ -200,7 +202,8 @@ final class ResponseBodyRenderer {
         if let query = display.jsonPath {
             mode =
                 ResponseSerializerKind.looksLikeJSON(sniffed)
-                ? .formatting(JSONPathStreamFilter(
+                ? .formatting(
+                    JSONPathStreamFilter(
                         query: query, colors: display.syntaxColors, sink: sink, limits: display.jsonPathLimits))
                 : .notJSON(
                     JSONPathBodyError("--jsonpath: the response body is not JSON (it starts with neither { nor [)",

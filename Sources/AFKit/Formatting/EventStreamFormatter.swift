@@ -96,7 +96,9 @@ package final class EventStreamFormatter: BodyFormatter {
     /// when the data is not JSON.
     /// The parsed data and what is read from it recurse a level at a time (`DeepStack`).
     private func selected(_ query: JSONPathQuery, in event: ServerSentEvent, colors: SyntaxColors) throws -> [UInt8] {
-        try DeepStack.run(levels: maximumDepth) { () throws -> [UInt8] in try selectedHere(query, in: event, colors: colors) }
+        try DeepStack.run(levels: maximumDepth) { () throws -> [UInt8] in
+            try selectedHere(query, in: event, colors: colors)
+        }
     }
 
     /// `selected`, on the stack it runs on.

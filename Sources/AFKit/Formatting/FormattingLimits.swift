@@ -10,10 +10,10 @@ package enum FormattingLimits {
     /// jq 1.6 at 256 and 1.7 at 10,000; 512 leaves room for real documents.
     package static let maximumDepth = 512
 
-    /// The most `--max-depth` may ask for. The JSON parser, the key sorter, the JSONPath
-    /// evaluator, the property-list decoder and writers, and the release of a parsed value recurse
-    /// once per level (a few frames each) on the thread that reads the body, the main thread's
-    /// 8 MiB stack or a worker's default one; `DepthLimitStackTests` and the black-box tests read a
+    /// The most `--max-depth` may ask for (jq 1.7's limit). Past 512 levels the readers that
+    /// recurse once per level (the JSON parser and the values it builds, the key sorter, the
+    /// JSONPath evaluator, the property-list decoder and writers) run on `DeepStack`'s thread,
+    /// whose stack is sized for the limit; `MaximumDepthTests` and the black-box tests read a
     /// body this deep on each path, in the debug build, whose frames are the largest.
     package static let hardMaximumDepth = 10_000
 

@@ -407,7 +407,8 @@ struct JSONPathScanner {
     /// part of the body the query reads, skips or copies.
     private func tooDeep(at position: Int? = nil) -> JSONPathBodyError {
         JSONPathBodyError(
-            "the body is \(FormattingLimits.tooDeep(limits.maximumDepth)) at offset \(position ?? offset)", failureClass: .limitExceeded)
+            "the body is \(FormattingLimits.tooDeep(limits.maximumDepth)) at offset \(position ?? offset)",
+            failureClass: .limitExceeded)
     }
 
     /// A syntax error at `position`, by default the current offset.

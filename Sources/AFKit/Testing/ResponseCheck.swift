@@ -70,7 +70,8 @@ package enum ResponseCheck {
             return assertions.map { assertion in
                 let actual: Actual
                 do throws(Unreadable) {
-                    actual = try value(of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
+                    actual = try value(
+                        of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
                 } catch {
                     return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
                 }
@@ -142,8 +143,9 @@ package enum ResponseCheck {
         try requireWhole(response)
         if let singularPath = parsed?.singularPath, json == nil {
             do {
-                return try JSONParser.value(at: singularPath, inBytes: response.body, maximumDepth: response.maximumDepth)
-                    .map(Actual.json) ?? .missing
+                let found = try JSONParser.value(
+                    at: singularPath, inBytes: response.body, maximumDepth: response.maximumDepth)
+                return found.map(Actual.json) ?? .missing
             } catch {
                 throw Unreadable(error)
             }

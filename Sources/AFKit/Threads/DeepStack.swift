@@ -14,7 +14,7 @@ package enum DeepStack {
     static let callerLevels = FormattingLimits.maximumDepth
     /// Stack bytes per level: the deepest path, a binary property list decoded and written out,
     /// takes about 6.3 KiB a level in the debug build (less in the release build);
-    /// `DeepStackTests` and the black-box tests run each path at the hard maximum.
+    /// `MaximumDepthTests` and the black-box tests run each path at the hard maximum.
     static let bytesPerLevel = 12 * 1024
     /// Stack bytes for what the work needs besides its levels.
     static let baseBytes = 1 << 20
