@@ -616,7 +616,7 @@ package enum OptionTable {
             reset: { $0.output.jsonPath = nil }),
         OptionSpec(
             long: "max-depth", scope: [.request, .run], valueName: "N", group: .output,
-            help: "read response bodies nested at most N levels deep",
+            help: "read bodies nested N levels deep (512)",
             description: "The deepest nesting of arrays and objects, XML elements or property-list containers "
                 + "read in a response body, 512 by default, at most \(FormattingLimits.hardMaximumDepth): the "
                 + "one limit of the JSON, XML and property-list formatters (deeper, the rest is shown as received "
