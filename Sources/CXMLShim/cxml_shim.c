@@ -377,3 +377,5 @@ int cxml_push_subset_range(cxml_push *p, unsigned long *start, unsigned long *en
 }
 
 void cxml_push_set_max_depth(cxml_push *p, int depth) { p->max_depth = depth > 0 ? depth : 1; }
+
+int cxml_push_too_deep(cxml_push *p) { return p->halted; }

@@ -79,6 +79,7 @@ final class OptionParserTests: XCTestCase {
             case "auth-type": return ["--auth-type", "digest"]
             case "print": return ["--print", "Hb"]
             case "max-redirects": return ["--max-redirects", "5"]
+            case "max-depth": return ["--max-depth", "700"]
             case "timeout", "connect-timeout", "max-time": return ["--" + spec.long, "3"]
             case "max-filesize": return ["--max-filesize", "2m"]
             case "max-expansion": return ["--max-expansion", "50"]

@@ -32,7 +32,10 @@ final class FormattingLimitsTests: XCTestCase {
         // The formatted part: one line per level up to the limit, indented 4 a level.
         XCTAssertLessThan(output.count, depth * depth * 4 / 2 + depth * 4 + rest.count + depth)
         XCTAssertEqual(
-            warnings, ["JSON at byte \(depth): nesting deeper than \(depth) levels; the rest is shown as received"])
+            warnings, [
+                "JSON at byte \(depth): nested deeper than the limit (\(depth) levels; --max-depth raises it); "
+                    + "the rest is shown as received"
+            ])
     }
 
     func testJSONAtTheLimitIsFormatted() throws {
@@ -48,7 +51,7 @@ final class FormattingLimitsTests: XCTestCase {
         let (output, warnings) = try json(input, JSONFormatOptions(sortsKeys: true))
         XCTAssertEqual(output, input)
         XCTAssertEqual(warnings.count, 1)
-        XCTAssertTrue(warnings[0].contains("nesting deeper than \(depth) levels"), warnings[0])
+        XCTAssertTrue(warnings[0].hasPrefix("JSON at byte 2560: nested deeper than the limit (\(depth) levels; "), warnings[0])
     }
 
     // MARK: - JSON: the rest as received starts where the last written token ended
@@ -124,7 +127,9 @@ final class FormattingLimitsTests: XCTestCase {
         let (output, warnings) = try xml(input, chunk: 16 * 1024)
         XCTAssertLessThan(output.count, 2 * 1024 * 1024)
         XCTAssertEqual(
-            warnings, ["malformed XML (nesting deeper than \(depth) levels); the rest is shown as received"])
+            warnings, [
+                "XML nested deeper than the limit (\(depth) levels; --max-depth raises it); the rest is shown as received"
+            ])
     }
 
     func testXMLAtTheLimitIsFormatted() throws {
@@ -259,26 +264,10 @@ final class FormattingLimitsTests: XCTestCase {
 
     func testNestingDeeperThanTheLimitIsRefused() throws {
         // Object i is [i+1]: one chain, `levels` arrays deep.
-        func chain(_ levels: Int) -> [UInt8] {
-            var bytes = Array("bplist00".utf8)
-            var offsets: [Int] = []
-            for index in 0..<levels {
-                offsets.append(bytes.count)
-                bytes += [0xA1, UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)]
-            }
-            offsets.append(bytes.count)
-            bytes += [0x09]
-            let table = bytes.count
-            for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-            bytes += [0, 0, 0, 0, 0, 0, 2, 2]
-            bytes += [0, 0, 0, 0, 0, 0, UInt8((levels + 1) >> 8), UInt8((levels + 1) & 0xFF)]
-            bytes += [0, 0, 0, 0, 0, 0, 0, 0]
-            bytes += [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
-            return bytes
-        }
+        func chain(_ levels: Int) -> [UInt8] { BinaryPropertyListChain.bytes(levels) }
         XCTAssertNoThrow(try BinaryPropertyListDecoder.decode(chain(depth)))
         XCTAssertThrowsError(try BinaryPropertyListDecoder.decode(chain(depth + 1))) { error in
-            XCTAssertEqual("\(error)", "nesting deeper than \(depth) levels")
+            XCTAssertEqual("\(error)", "nested deeper than the limit (\(depth) levels; --max-depth raises it)")
         }
         // At the limit the XML display still formats it (two elements deeper than the list).
         let sink = CollectingSink()

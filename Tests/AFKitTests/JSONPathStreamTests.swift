@@ -82,7 +82,7 @@ final class JSONPathStreamTests: XCTestCase {
                     XCTAssertEqual(error?.failureClass, .limitExceeded, query)
                     XCTAssertTrue(
                         error?.description.hasPrefix(
-                            "the body is nested deeper than the limit (512 levels, which no option raises) at offset ")
+                            "the body is nested deeper than the limit (512 levels; --max-depth raises it) at offset ")
                             == true, "\(query): \(error?.description ?? "no error")")
                 }
             }

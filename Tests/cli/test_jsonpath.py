@@ -65,8 +65,8 @@ def test_a_body_nested_past_the_limit_is_exit_12_naming_the_limit_for_every_quer
     for query in ("$..a", "$[0]", "$..*", "$[?@.x]"):
         result = run(["get", f"{server.url}/deep", "--jsonpath", query])
         assert result.code == 12, (query, result)
-        assert result.err == ("afcli: error: the body is nested deeper than the limit (512 levels, which no option "
-                              "raises) at offset 512\n"), query
+        assert result.err == ("afcli: error: the body is nested deeper than the limit (512 levels; --max-depth "
+                              "raises it) at offset 512\n"), query
 
 
 def test_each_ndjson_value_is_queried_on_its_own(server):

@@ -22,7 +22,8 @@ extension ManualText {
                 .paragraph(
                     "A request whose assertions do not all hold fails with exit status 16; its NDJSON line lists "
                         + "every assertion (`line`, `assert`, `passed`, `actual`, or the `problem` that kept it from "
-                        + "being checked: a body that is not JSON, or larger than the 16 MiB assertions read). A "
+                        + "being checked: a body that is not JSON, nested deeper than `--max-depth` allows, or larger "
+                        + "than the 16 MiB assertions read). A "
                         + "`?? status` assertion replaces the status check for its request. `?? js` lines and "
                         + "`{{ … }}` script blocks need JavaScript: their request fails alone with exit status 2, unsent; any other mistake in a "
                         + "`??` line stops the file before anything is sent."),

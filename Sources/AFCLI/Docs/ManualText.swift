@@ -360,7 +360,10 @@ package enum ManualText {
                 .paragraph(
                     "Limits keep a small hostile body from running the formatter for minutes or filling memory; "
                         + "past each one the rest is shown as received with one warning. Nesting: 512 levels of "
-                        + "JSON arrays and objects, XML elements or property-list containers. XML entities: "
+                        + "JSON arrays and objects, XML elements or property-list containers (`--max-depth N` "
+                        + "sets this one limit, up to 10000, for the formatters, `--jsonpath`, `??` assertions "
+                        + "and references alike; the warning says `nested deeper than the limit (N levels; "
+                        + "--max-depth raises it)`). XML entities: "
                         + "libxml2's own limits on entity expansion stay on (a \"billion laughs\" body is refused), "
                         + "and no external entity or DTD is ever fetched. Binary property lists, whose objects may "
                         + "share children by reference: at most 4 decoded objects per byte of the list (plus 4096) "
@@ -405,9 +408,9 @@ package enum ManualText {
                         + "status 12 beyond). With `..`, matches come in document order. A query that does not parse "
                         + "exits with 2 before anything is sent, naming the character and what is wrong there; a "
                         + "body that is not JSON, or not valid JSON, exits with 11 after the matches found before it. "
-                        + "A body nested deeper than 512 levels (a fixed limit, no option raises it) exits with 12, "
-                        + "whatever the query: `the body is nested deeper than the limit (512 levels, which no option "
-                        + "raises) at offset N`. A query may be at most 8192 characters long and nest 64 levels; "
+                        + "A body nested deeper than the limit (512 levels, or `--max-depth N`) exits with 12, "
+                        + "whatever the query: `the body is nested deeper than the limit (512 levels; --max-depth "
+                        + "raises it) at offset N`. A query may be at most 8192 characters long and nest 64 levels; "
                         + "inside a held node, a nodelist holds at most 1,000,000 nodes and an evaluation takes at "
                         + "most 50,000,000 steps."),
             ]),

@@ -615,6 +615,17 @@ package enum OptionTable {
             apply: { values, text in values.output.jsonPath = try ResponseOptionParser.jsonPath(text ?? "") },
             reset: { $0.output.jsonPath = nil }),
         OptionSpec(
+            long: "max-depth", scope: [.request, .run], valueName: "N", group: .output,
+            help: "read bodies nested N levels deep (512)",
+            description: "The deepest nesting of arrays and objects, XML elements or property-list containers "
+                + "read in a response body, 512 by default, at most \(FormattingLimits.hardMaximumDepth): the "
+                + "one limit of the JSON, XML and property-list formatters (deeper, the rest is shown as received "
+                + "with a warning), of --jsonpath (exit 12), and, with afcli run, of ?? assertions and of the "
+                + "values requests take from others (refused). Each says the body is nested deeper than the "
+                + "limit (N levels; --max-depth raises it).",
+            apply: { values, text in values.output.maximumDepth = try ResponseOptionParser.depth(text ?? "") },
+            reset: { $0.output.maximumDepth = FormattingLimits.maximumDepth }),
+        OptionSpec(
             long: "events", scope: .request, valueName: "MODE", group: .output,
             help: "server-sent events as auto or json lines",
             description: "How server-sent events and JSON lines are written. auto (the default): on a terminal "

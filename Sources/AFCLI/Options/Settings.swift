@@ -328,6 +328,9 @@ extension Settings {
         package var quiet: Bool = false
         /// `--jsonpath`: print only what this RFC 9535 query selects from the response body.
         package var jsonPath: JSONPathQuery? = nil
+        /// `--max-depth`: the deepest nesting of a response body that the formatters, `--jsonpath`,
+        /// a run's `??` assertions and its references read.
+        package var maximumDepth: Int = FormattingLimits.maximumDepth
         /// `-o/--output`: write the output to this file instead of stdout.
         package var outputFile: String? = nil
         /// `-w/--write-out`: curl's write-out format, or `@FILE`, `@-`; nil for none.

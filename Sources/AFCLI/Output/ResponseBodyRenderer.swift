@@ -52,12 +52,16 @@ final class ResponseBodyRenderer {
         }
         if let query = display.jsonPath {
             switch kind {
-            case .json: mode = .formatting(JSONPathStreamFilter(query: query, colors: display.syntaxColors, sink: sink))
+            case .json:
+                mode = .formatting(
+                    JSONPathStreamFilter(
+                        query: query, colors: display.syntaxColors, sink: sink, limits: display.jsonPathLimits))
             case .data where eventStream:
                 // Each event's data on its own: `$.choices[0].delta.content` prints tokens as they come.
                 mode = .formatting(
                     EventStreamFormatter(
-                        style: .jsonPath(query, display.syntaxColors), escapesControls: display.isTerminal, sink: sink))
+                        style: .jsonPath(query, display.syntaxColors), escapesControls: display.isTerminal, sink: sink,
+                        maximumDepth: display.maximumDepth))
             case .data where essence.isEmpty || essence == "text/plain": mode = .sniffing
             default:
                 mode = .notJSON(
@@ -71,7 +75,8 @@ final class ResponseBodyRenderer {
         } else if display.eventsAsJSON, eventStream {
             mode = .formatting(
                 EventStreamFormatter(
-                    style: .jsonLines(display.syntaxColors), escapesControls: display.isTerminal, sink: sink))
+                    style: .jsonLines(display.syntaxColors), escapesControls: display.isTerminal, sink: sink,
+                    maximumDepth: display.maximumDepth))
         } else if display.eventsAsJSON, jsonLines {
             var options = display.jsonOptions(sniffed: false)
             options.layout = .compact
@@ -95,7 +100,9 @@ final class ResponseBodyRenderer {
                         json: display.jsonOptions(sniffed: false), sink: sink))
             case .data where eventStream:
                 mode = .formatting(
-                    EventStreamFormatter(style: .display(json), escapesControls: display.isTerminal, sink: sink))
+                    EventStreamFormatter(
+                        style: .display(json), escapesControls: display.isTerminal, sink: sink,
+                        maximumDepth: display.maximumDepth))
             case .data where essence.isEmpty || essence == "text/plain":
                 mode = .sniffing
             default:
@@ -195,7 +202,9 @@ final class ResponseBodyRenderer {
         if let query = display.jsonPath {
             mode =
                 ResponseSerializerKind.looksLikeJSON(sniffed)
-                ? .formatting(JSONPathStreamFilter(query: query, colors: display.syntaxColors, sink: sink))
+                ? .formatting(
+                    JSONPathStreamFilter(
+                        query: query, colors: display.syntaxColors, sink: sink, limits: display.jsonPathLimits))
                 : .notJSON(
                     JSONPathBodyError("--jsonpath: the response body is not JSON (it starts with neither { nor [)",
                                       failureClass: .responseRejected))

@@ -52,6 +52,15 @@ enum ResponseOptionParser {
         return width
     }
 
+    /// `--max-depth`: a number of levels from 1 to `FormattingLimits.hardMaximumDepth`.
+    static func depth(_ text: String) throws(OptionValueError) -> Int {
+        let most = FormattingLimits.hardMaximumDepth
+        guard let levels = try? OptionValueParser.positiveInteger(text), levels <= most else {
+            throw OptionValueError("is not a number of levels from 1 to \(most)")
+        }
+        return levels
+    }
+
     /// `--accept-status`: codes and ranges from 100 to 599, comma-separated.
     static func statusCodes(_ text: String) throws(OptionValueError) -> StatusCodeSet {
         guard let codes = StatusCodeSet(parsing: text) else {
@@ -105,6 +114,8 @@ struct ResponseDisplay {
     var jsonPath: JSONPathQuery?
     /// `--events=json`: each server-sent event or JSON-lines value as one compact JSON line.
     var eventsAsJSON = false
+    /// `--max-depth`: the deepest nesting any formatter or `--jsonpath` reads.
+    var maximumDepth = FormattingLimits.maximumDepth
 
     /// The display for the options, where output goes and whether it takes colour by default
     /// (`Terminal`: a terminal's colour, or the environment's FORCE_COLOR for anything else).
@@ -127,6 +138,7 @@ struct ResponseDisplay {
         eventsAsJSON = options.output.events == .json
         quiet = options.output.quiet
         jsonPath = options.output.jsonPath
+        maximumDepth = options.output.maximumDepth
     }
 
     /// A display that prints bodies as received.
@@ -143,15 +155,21 @@ struct ResponseDisplay {
     /// JSON options for a body; `sniffed` when the media type did not say JSON. A body may hold
     /// several values one after another (NDJSON, httpbin's /stream/N), each shown on its own.
     func jsonOptions(sniffed: Bool) -> JSONFormatOptions {
-        JSONFormatOptions(
+        var options = JSONFormatOptions(
             layout: formats ? .indented(indent ?? 4) : .preserved, colors: syntaxColors,
             sortsKeys: formats && sortsKeys, dropsNulls: formats && dropsNulls, allowsSequence: true,
             reportsErrors: !sniffed, escapesControls: isTerminal)
+        options.maximumDepth = maximumDepth
+        return options
     }
+
+    /// The bounds of `--jsonpath`.
+    var jsonPathLimits: JSONPathStreamLimits { JSONPathStreamLimits(maximumDepth: maximumDepth) }
 
     /// XML options.
     var xmlOptions: XMLFormatOptions {
         XMLFormatOptions(
-            indent: indent ?? 2, colors: syntaxColors, preservesLayout: !formats, escapesControls: isTerminal)
+            indent: indent ?? 2, colors: syntaxColors, preservesLayout: !formats, maximumDepth: maximumDepth,
+            escapesControls: isTerminal)
     }
 }

@@ -49,7 +49,7 @@ enum CommandLineBatch {
         let runValues = context.shared.values
         var reader = LineReader(descriptor: descriptor)
         var entries: [PlanEntry] = []
-        let references = RequestReferences()
+        let references = RequestReferences(maximumDepth: runOptions.output.maximumDepth)
         var pendingName: (name: String, line: Int)?
         var pendingFirst: Int?
         var pendingNoCookies: Int?

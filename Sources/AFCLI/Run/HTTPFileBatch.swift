@@ -55,7 +55,7 @@ enum HTTPFileBatch {
         let (values, hint) = try environmentVariables(
             directory: directory, access: access, source: path, name: options.environment.name,
             variableName: environment["AFCLI_ENV"].flatMap { $0.isEmpty ? nil : $0 })
-        let references = RequestReferences()
+        let references = RequestReferences(maximumDepth: options.output.maximumDepth)
         var variables = HTTPFileVariables(
                     file: file.variables, environment: values, undefinedHint: hint,
                     dotenv: HTTPFileDotenv.Loader {

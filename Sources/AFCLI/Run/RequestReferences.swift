@@ -7,7 +7,7 @@ import AFKit
 /// requests others refer to succeed.
 final class RequestReferences {
     /// The exchanges kept for references.
-    let archive = ExchangeArchive()
+    let archive: ExchangeArchive
     /// Whether the source is being checked: references are recorded, no value is read.
     private(set) var checking = true
     /// The request being checked.
@@ -23,6 +23,11 @@ final class RequestReferences {
     /// Texts read as references before, and what they are (nil: no reference): thousands of
     /// requests may take the same value.
     private var parsed = TextMemo<RequestReference?>(limit: 1024)
+
+    /// References that read bodies nested at most `maximumDepth` levels deep (`--max-depth`).
+    init(maximumDepth: Int) {
+        archive = ExchangeArchive(maximumDepth: maximumDepth)
+    }
 
     /// Whether the run's requests refer to others at all.
     var isUsed: Bool { !dependencies.isEmpty }

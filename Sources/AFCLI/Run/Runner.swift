@@ -276,7 +276,8 @@ final class Runner {
             let body = running.recorder.keptBody
             let checked = CheckedResponse(
                 statusCode: result.statusCode, head: running.recorder.finalHead ?? result.head, body: body.bytes,
-                bodyTruncated: body.truncated, metrics: ended.cache?.isStoredAnswer == true ? nil : result.outcome.metrics)
+                bodyTruncated: body.truncated, metrics: ended.cache?.isStoredAnswer == true ? nil : result.outcome.metrics,
+                maximumDepth: running.options.values.output.maximumDepth)
             outcome.assertions = ResponseCheck.check(running.assertions, against: checked)
         }
         let verdict = running.judge.verdict(outcome)

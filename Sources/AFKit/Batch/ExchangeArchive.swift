@@ -44,8 +44,12 @@ package final class ExchangeArchive {
     /// Guards both: requests are prepared on the run's thread, or on its worker once no record
     /// is written any more.
     private let monitor = Monitor()
+    /// The deepest nesting a body is read to for a value (`--max-depth`).
+    private let maximumDepth: Int
 
-    package init() {}
+    package init(maximumDepth: Int = FormattingLimits.maximumDepth) {
+        self.maximumDepth = maximumDepth
+    }
 
     /// Keeps the exchange of the request named `name` (a later one of the same name replaces it).
     /// Its bodies are kept as bytes: a value is found in them when a request first asks for it
@@ -125,7 +129,10 @@ package final class ExchangeArchive {
         case .wholeBody, .header:
             return String(decoding: body, as: UTF8.self)
         case .jsonPath(let path):
-            return try jsonValue(path, in: body, reference: reference)
+            // The parsed body and the value found recurse a level at a time (`DeepStack`).
+            return try DeepStack.run(levels: maximumDepth) { () throws(RequestReferenceError) -> String in
+                try jsonValue(path, in: body, reference: reference)
+            }
         case .xPath(let expression):
             let values: [String]
             do {
@@ -158,20 +165,20 @@ package final class ExchangeArchive {
         func notJSON(_ error: JSONParseError) -> RequestReferenceError {
             RequestReferenceError(
                 "{{\(reference.text)}}: \(reference.name)'s \(reference.side.rawValue) body is "
-                    + (error.isTooDeep ? JSONParser.tooDeepText : "not JSON"))
+                    + (error.depthLimit.map(FormattingLimits.tooDeep) ?? "not JSON"))
         }
         let found: JSONValue?
         if let steps = query.singularPath {
             // One value at most (`$.token`): found by a scan of the body, without a tree of it.
             do {
-                found = try JSONParser.value(at: steps, inBytes: body)
+                found = try JSONParser.value(at: steps, inBytes: body, maximumDepth: maximumDepth)
             } catch {
                 throw notJSON(error)
             }
         } else {
             let document: JSONValue
             do {
-                document = try JSONParser.parse(bytes: body)
+                document = try JSONParser.parse(bytes: body, maximumDepth: maximumDepth)
             } catch {
                 throw notJSON(error)
             }

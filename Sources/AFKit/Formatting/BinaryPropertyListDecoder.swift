@@ -6,7 +6,7 @@ import AFCurl
 /// Layout (CFBinaryPList.c): the magic, the objects, an offset table, and a 32-byte trailer
 /// giving the offset and reference sizes, the object count, the top object and the table's
 /// offset, all big-endian. Every offset and reference is bounds-checked; a reference cycle,
-/// nesting deeper than `FormattingLimits.maximumDepth` and an expansion past
+/// nesting deeper than the caller's `maximumDepth` and an expansion past
 /// `FormattingLimits.propertyListBudget` (objects that share their children expand
 /// exponentially: object i = [i+1, i+1]) are errors, not a crash or a flood.
 package enum BinaryPropertyListDecoder {
@@ -18,7 +18,7 @@ package enum BinaryPropertyListDecoder {
 
     /// The value of the binary property list in `bytes`.
     package static func decode(
-        _ bytes: [UInt8], budget: PropertyListBudget? = nil
+        _ bytes: [UInt8], budget: PropertyListBudget? = nil, maximumDepth: Int = FormattingLimits.maximumDepth
     ) throws(PropertyListError) -> PropertyListValue {
         guard isBinaryPropertyList(bytes), bytes.count >= 8 + 32 else {
             throw PropertyListError("not a binary property list")
@@ -38,7 +38,7 @@ package enum BinaryPropertyListDecoder {
         var reader = Reader(
             bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, count: Int(count),
             tableOffset: Int(tableOffset), objectsEnd: Int(tableOffset),
-            allowance: allowance, budget: allowance)
+            allowance: allowance, budget: allowance, maximumDepth: maximumDepth)
         return try reader.object(Int(top), depth: 0)
     }
 
@@ -61,6 +61,8 @@ package enum BinaryPropertyListDecoder {
         let allowance: PropertyListBudget
         /// What is left of `allowance`.
         var budget: PropertyListBudget
+        /// The deepest nesting of containers decoded.
+        let maximumDepth: Int
         /// Objects decoded, for checking SIGINT/SIGTERM now and then.
         var steps = 0
         /// Objects being decoded (a container that contains itself is a cycle).
@@ -213,9 +215,7 @@ package enum BinaryPropertyListDecoder {
 
         /// Marks a container at `depth` as being decoded; entering it again is a cycle.
         mutating func enter(_ reference: Int, depth: Int) throws(PropertyListError) {
-            guard depth < FormattingLimits.maximumDepth else {
-                throw PropertyListError("nesting deeper than \(FormattingLimits.maximumDepth) levels")
-            }
+            guard depth < maximumDepth else { throw PropertyListError(FormattingLimits.tooDeep(maximumDepth)) }
             guard path.insert(reference).inserted else { throw PropertyListError("reference cycle") }
         }
 

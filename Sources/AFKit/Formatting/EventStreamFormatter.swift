@@ -24,6 +24,8 @@ package final class EventStreamFormatter: BodyFormatter {
     private let sink: ByteSink
     /// Show the server's ESC bytes escaped (a terminal).
     private let escapesControls: Bool
+    /// The deepest nesting of an event's JSON data read (`--max-depth`).
+    private let maximumDepth: Int
     private var eventsWritten = 0
     private var truncatedEvents = 0
     package private(set) var warnings: [String] = []
@@ -31,9 +33,11 @@ package final class EventStreamFormatter: BodyFormatter {
     /// A formatter writing to `sink`; `escapesControls` for a terminal.
     package init(
         style: EventStreamStyle, escapesControls: Bool, sink: ByteSink,
-        limits: EventStreamParser.Limits = EventStreamParser.Limits()
+        limits: EventStreamParser.Limits = EventStreamParser.Limits(),
+        maximumDepth: Int = FormattingLimits.maximumDepth
     ) {
         parser = EventStreamParser(limits: limits)
+        self.maximumDepth = maximumDepth
         self.style = style
         self.sink = sink
         self.escapesControls = escapesControls
@@ -73,10 +77,11 @@ package final class EventStreamFormatter: BodyFormatter {
         case .display(let options):
             line = displayed(event, options: options)
         case .jsonLines(let colors):
-            line = Self.jsonLine(event)
+            line = Self.jsonLine(event, maximumDepth: maximumDepth)
             if colors.isEnabled {
                 var options = JSONFormatOptions(layout: .compact, colors: colors, escapesControls: escapesControls)
                 options.reportsErrors = false
+                options.maximumDepth = maximumDepth
                 line = (Self.formattedJSON(line, options: options) ?? line) + [0x0A]
             }
         case .jsonPath(let query, let colors):
@@ -89,10 +94,19 @@ package final class EventStreamFormatter: BodyFormatter {
 
     /// The values `query` selects in the event's data, each compact on its own line; nothing
     /// when the data is not JSON.
+    /// The parsed data and what is read from it recurse a level at a time (`DeepStack`).
     private func selected(_ query: JSONPathQuery, in event: ServerSentEvent, colors: SyntaxColors) throws -> [UInt8] {
-        guard let document = try? JSONParser.parse(bytes: event.data) else { return [] }
+        try DeepStack.run(levels: maximumDepth) { () throws -> [UInt8] in
+            try selectedHere(query, in: event, colors: colors)
+        }
+    }
+
+    /// `selected`, on the stack it runs on.
+    private func selectedHere(_ query: JSONPathQuery, in event: ServerSentEvent, colors: SyntaxColors) throws -> [UInt8] {
+        guard let document = try? JSONParser.parse(bytes: event.data, maximumDepth: maximumDepth) else { return [] }
         var options = JSONFormatOptions(layout: .compact, colors: colors, escapesControls: escapesControls)
         options.reportsErrors = false
+        options.maximumDepth = maximumDepth
         var out: [UInt8] = []
         for value in try query.values(in: document) {
             let compact = try JSONWriter.encode(value)
@@ -146,14 +160,18 @@ package final class EventStreamFormatter: BodyFormatter {
     private static let done = Array("[DONE]".utf8)
 
     /// The event as one compact JSON object and a line feed; `data` is embedded as parsed when it
-    /// is one JSON value, else as a string.
-    package static func jsonLine(_ event: ServerSentEvent) -> [UInt8] {
+    /// is one JSON value (nested at most `maximumDepth` levels), else as a string.
+    package static func jsonLine(
+        _ event: ServerSentEvent, maximumDepth: Int = FormattingLimits.maximumDepth
+    ) -> [UInt8] {
         var out: [UInt8] = Array(#"{"event":"#.utf8)
         JSONWriter.writeString(event.type ?? "message", into: &out)
         out.append(contentsOf: #","id":"#.utf8)
         if let id = event.id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: #","data":"#.utf8)
-        if let data = formattedJSON(event.data, options: JSONFormatOptions(layout: .compact, reportsErrors: false)) {
+        var compact = JSONFormatOptions(layout: .compact, reportsErrors: false)
+        compact.maximumDepth = maximumDepth
+        if let data = formattedJSON(event.data, options: compact) {
             out.append(contentsOf: data)
         } else {
             JSONWriter.writeString(event.text, into: &out)

@@ -3,11 +3,25 @@
 ///
 /// Documented in the README ("Formatting limits") and the man page.
 package enum FormattingLimits {
-    /// The deepest nesting formatted in JSON, XML and property lists: past it the indentation
-    /// alone would grow the output by kilobytes per input byte. libxml2's tree parser stops at 256
-    /// (its push parser has no limit for SAX callers), jq 1.6 at 256 and 1.7 at 10,000; 512 leaves
-    /// room for real documents.
+    /// The deepest nesting read in a response body by default (`--max-depth` changes it), the
+    /// one limit of the JSON, XML and property-list formatters, `--jsonpath`, `??` assertions and
+    /// references: past it the indentation alone would grow the output by kilobytes per input
+    /// byte. libxml2's tree parser stops at 256 (its push parser has no limit for SAX callers),
+    /// jq 1.6 at 256 and 1.7 at 10,000; 512 leaves room for real documents.
     package static let maximumDepth = 512
+
+    /// The most `--max-depth` may ask for (jq 1.7's limit). Past 512 levels the readers that
+    /// recurse once per level (the JSON parser and the values it builds, the key sorter, the
+    /// JSONPath evaluator, the property-list decoder and writers) run on `DeepStack`'s thread,
+    /// whose stack is sized for the limit; `MaximumDepthTests` and the black-box tests read a
+    /// body this deep on each path, in the debug build, whose frames are the largest.
+    package static let hardMaximumDepth = 10_000
+
+    /// What a body nested past `limit` levels is, for every message about it (`the body is …`,
+    /// a formatter's warning): the same words wherever the limit is met.
+    package static func tooDeep(_ limit: Int) -> String {
+        "nested deeper than the limit (\(limit) levels; --max-depth raises it)"
+    }
 
     /// The largest object `--sorted` holds to sort (each object of a top-level array separately);
     /// a larger one, and everything after it, is shown unsorted.

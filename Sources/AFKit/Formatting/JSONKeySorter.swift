@@ -11,16 +11,19 @@ package enum JSONKeySorter {
     package static func sorted(
         _ bytes: [UInt8], maximumDepth: Int = FormattingLimits.maximumDepth
     ) throws(JSONParseError) -> [UInt8] {
-        var reader = SortingReader(bytes: bytes, maximumDepth: maximumDepth)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        reader.skipWhitespace()
-        try reader.value(into: &output, depth: 0)
-        reader.skipWhitespace()
-        guard reader.index == bytes.count else {
-            throw JSONParseError(offset: reader.index, reason: "unexpected data after the JSON value")
+        // One frame or two a level: on a stack that holds them (`DeepStack`).
+        try DeepStack.run(levels: maximumDepth) { () throws(JSONParseError) -> [UInt8] in
+            var reader = SortingReader(bytes: bytes, maximumDepth: maximumDepth)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            reader.skipWhitespace()
+            try reader.value(into: &output, depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == bytes.count else {
+                throw JSONParseError(offset: reader.index, reason: "unexpected data after the JSON value")
+            }
+            return output
         }
-        return output
     }
 }
 
@@ -95,7 +98,8 @@ private struct SortingReader {
     /// Copies an array, element by element.
     mutating func array(into output: inout [UInt8], depth: Int) throws(JSONParseError) {
         guard depth <= maximumDepth else {
-            throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+            throw JSONParseError(
+                offset: index, reason: "nesting deeper than \(maximumDepth) levels", depthLimit: maximumDepth)
         }
         output.append(UInt8(ascii: "["))
         index += 1
@@ -126,7 +130,8 @@ private struct SortingReader {
     /// Reads every member of an object, then writes them sorted by decoded key (ties in order).
     mutating func object(into output: inout [UInt8], depth: Int) throws(JSONParseError) {
         guard depth <= maximumDepth else {
-            throw failure("nesting deeper than \(FormattingLimits.maximumDepth) levels")
+            throw JSONParseError(
+                offset: index, reason: "nesting deeper than \(maximumDepth) levels", depthLimit: maximumDepth)
         }
         index += 1
         var members: [(key: [UInt8], position: Int, bytes: [UInt8])] = []

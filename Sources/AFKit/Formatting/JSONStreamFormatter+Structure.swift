@@ -175,10 +175,10 @@ extension JSONFormatterCore {
     private mutating func captureEnded(_ p: UnsafePointer<UInt8>, _ next: Int, _ count: Int) throws {
         let sorted: [UInt8]
         do {
-            sorted = try JSONKeySorter.sorted(capture, maximumDepth: FormattingLimits.maximumDepth - depth)
+            sorted = try JSONKeySorter.sorted(capture, maximumDepth: maximumDepth - depth)
         } catch {
             try giveUp(
-                error.reason, offset: captureStart + error.offset, pending: captureGap + capture,
+                error.isTooDeep ? FormattingLimits.tooDeep(maximumDepth) : error.reason, offset: captureStart + error.offset, pending: captureGap + capture,
                 rest: UnsafeBufferPointer(start: p + next, count: count - next))
             return
         }
@@ -265,7 +265,7 @@ extension JSONFormatterCore {
         gapCarry = []
         state = .failed
         if reportsErrors {
-            let what = reason.hasPrefix("nesting") ? "JSON" : "invalid JSON"
+            let what = reason == FormattingLimits.tooDeep(maximumDepth) ? "JSON" : "invalid JSON"
             warnings.append("\(what) at byte \(offset): \(reason); the rest is shown as received")
         }
     }

@@ -33,6 +33,8 @@ package struct JSONFormatOptions: Sendable {
     /// Hand what was formatted to the sink at the end of every chunk, not only when the buffer
     /// fills: a streamed body (NDJSON, `--stream`) shows each value as soon as it arrives.
     package var flushesEachChunk = false
+    /// The deepest nesting formatted (`--max-depth`); deeper, the rest is shown as received.
+    package var maximumDepth = FormattingLimits.maximumDepth
 
     package init(
         layout: JSONLayout = .indented(4), colors: SyntaxColors = .none, sortsKeys: Bool = false,
@@ -61,7 +63,7 @@ package struct JSONFormatOptions: Sendable {
 /// Invalid JSON never loses bytes: when nothing has been written yet the whole body is printed as
 /// received; otherwise what was formatted stays and the rest follows as received (from the
 /// separator and white space after the last token written), and a warning names the byte offset.
-/// Nesting deeper than `FormattingLimits.maximumDepth` is treated the same way.
+/// Nesting deeper than the options' `maximumDepth` is treated the same way.
 package final class JSONStreamFormatter: BodyFormatter {
     private var core: JSONFormatterCore
 
@@ -170,8 +172,8 @@ struct JSONFormatterCore {
     var captureGap: [UInt8] = []
     let sortedObjectLimit: Int
     let flushesEachChunk: Bool
-    /// `FormattingLimits.maximumDepth`, read once: a `static let` costs a check on every use.
-    let maximumDepth = FormattingLimits.maximumDepth
+    /// The options' `maximumDepth`.
+    let maximumDepth: Int
     /// The separator and white space at the end of the input so far, read but not written: a
     /// rest shown as received starts with them.
     var gapCarry: [UInt8] = []
@@ -196,6 +198,7 @@ struct JSONFormatterCore {
         reportsErrors = options.reportsErrors
         flushesEachChunk = options.flushesEachChunk
         sortedObjectLimit = options.sortedObjectLimit
+        maximumDepth = options.maximumDepth
         out = OutputBuffer(sink: sink, threshold: blockSize)
         out.escapesRawControls = options.escapesControls
         stack = .allocate(capacity: 64)
@@ -394,7 +397,7 @@ struct JSONFormatterCore {
             return true
         }
         if depth >= maximumDepth, byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-            try fail("nesting deeper than \(maximumDepth) levels", at: i, in: p, count)
+            try fail(FormattingLimits.tooDeep(maximumDepth), at: i, in: p, count)
             return false
         }
         if sortsKeys, byte == UInt8(ascii: "{") {

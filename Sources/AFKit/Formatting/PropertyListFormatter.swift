@@ -53,11 +53,9 @@ package final class PropertyListFormatter: BodyFormatter {
             return
         }
         guard !body.isEmpty else { return }
-        let value: PropertyListValue
+        let text: [UInt8]
         do {
-            value =
-                BinaryPropertyListDecoder.isBinaryPropertyList(body)
-                ? try BinaryPropertyListDecoder.decode(body) : try PropertyListXMLReader.read(body)
+            text = try written(body)
         } catch {
             if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
             extraWarnings.append("cannot read the property list (\(error)); the body is shown as received")
@@ -65,21 +63,31 @@ package final class PropertyListFormatter: BodyFormatter {
             return
         }
         let formatter: BodyFormatter
-        let text: [UInt8]
         switch display {
         case .xml:
             // The XML form nests two elements deeper than the list (`<plist>`, a value's element).
             var options = xmlOptions
             options.maximumDepth += 2
             formatter = XMLStreamFormatter(options: options, sink: sink, threaded: false)
-            text = value.xmlDocument
         case .json:
             formatter = JSONStreamFormatter(options: jsonOptions, sink: sink)
-            text = value.json
         }
         try text.withUnsafeBytes { try formatter.consume($0) }
         try formatter.finish()
         extraWarnings += formatter.warnings
+    }
+
+    /// The list in `body` decoded and written out as `display` shows it. Decoding, writing and
+    /// releasing the value recurse a level at a time: on a stack that holds them (`DeepStack`).
+    private func written(_ body: [UInt8]) throws(PropertyListError) -> [UInt8] {
+        let levels = xmlOptions.maximumDepth
+        return try DeepStack.run(levels: levels) { () throws(PropertyListError) -> [UInt8] in
+            let value =
+                BinaryPropertyListDecoder.isBinaryPropertyList(body)
+                ? try BinaryPropertyListDecoder.decode(body, maximumDepth: levels)
+                : try PropertyListXMLReader.read(body, maximumDepth: levels)
+            return display == .xml ? value.xmlDocument : value.json
+        }
     }
 
     /// The transfer failed: a streamed XML list shows what it formatted and the rest as
@@ -94,15 +102,22 @@ package final class PropertyListFormatter: BodyFormatter {
 /// Reads an XML property list into a `PropertyListValue`, from libxml2's events.
 package enum PropertyListXMLReader {
     /// The value of the XML property list in `bytes`.
-    package static func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+    /// Containers may nest `maximumDepth` levels deep.
+    package static func read(
+        _ bytes: [UInt8], maximumDepth: Int = FormattingLimits.maximumDepth
+    ) throws(PropertyListError) -> PropertyListValue {
         guard let parser = cxml_push_new() else {
             throw PropertyListError(cxml_load_error().map { String(cString: $0) } ?? "cannot load libxml2")
         }
         defer { cxml_push_free(parser) }
-        cxml_push_set_max_depth(parser, Int32(FormattingLimits.maximumDepth + 2))
+        // `<plist>` and a value's element nest two deeper than the list.
+        cxml_push_set_max_depth(parser, Int32(clamping: maximumDepth + 2))
         let batch = XMLParseWorker.parse([bytes], ending: true, with: parser)
         defer { batch.release() }
-        guard batch.status == 0 else { throw PropertyListError("malformed XML: \(batch.error ?? "unknown error")") }
+        guard batch.status == 0 else {
+            if batch.isTooDeep { throw PropertyListError(FormattingLimits.tooDeep(maximumDepth)) }
+            throw PropertyListError("malformed XML: \(batch.error ?? "unknown error")")
+        }
         var builder = Builder()
         if let base = batch.events.baseAddress {
             var cursor = EventCursor(position: base, end: base + batch.events.count)

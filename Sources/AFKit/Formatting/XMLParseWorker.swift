@@ -18,6 +18,8 @@ final class XMLParseWorker: @unchecked Sendable {
         var lastOffset: Int
         var lastKind: Int32
         var error: String?
+        /// Whether parsing stopped at an element nested deeper than the parser's limit.
+        var isTooDeep = false
         /// Whether this is the last batch (the end of the input, or an error).
         var isLast: Bool
         /// Whether parsing stopped because SIGINT or SIGTERM arrived.
@@ -151,6 +153,7 @@ final class XMLParseWorker: @unchecked Sendable {
             batch.subsetRange = Int(subsetStart)..<Int(subsetEnd)
         }
         batch.error = cxml_push_error(parser).map { String(cString: $0) }
+        batch.isTooDeep = cxml_push_too_deep(parser) != 0
         batch.isLast = ending || batch.status != 0
         return batch
     }

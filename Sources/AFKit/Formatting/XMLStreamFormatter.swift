@@ -55,6 +55,8 @@ package final class XMLStreamFormatter: BodyFormatter {
     private var onlyWhitespace = true
     private let reportsErrors: Bool
     private let escapesControls: Bool
+    /// The deepest element nesting formatted.
+    private let maximumDepth: Int
     /// Where the last event written ended in the input, and its kind.
     private var writtenOffset = 0
     private var writtenKind: Int32 = 0
@@ -70,6 +72,7 @@ package final class XMLStreamFormatter: BodyFormatter {
         writer = XMLEventWriter(options: options, sink: sink)
         reportsErrors = options.reportsErrors
         escapesControls = options.escapesControls
+        maximumDepth = options.maximumDepth
         writer.out.escapesRawControls = options.escapesControls
         parser = cxml_push_new()
         if let parser {
@@ -212,7 +215,11 @@ package final class XMLStreamFormatter: BodyFormatter {
         failed = true
         worker?.stop()
         if reportsErrors, !onlyWhitespace {
-            warningList.append("malformed XML (\(batch.error ?? "malformed XML")); the rest is shown as received")
+            let problem =
+                batch.isTooDeep
+                ? "XML \(FormattingLimits.tooDeep(maximumDepth))"
+                : "malformed XML (\(batch.error ?? "malformed XML"))"
+            warningList.append(problem + "; the rest is shown as received")
         }
         try showRest(from: batch.lastOffset, kind: batch.lastKind)
     }

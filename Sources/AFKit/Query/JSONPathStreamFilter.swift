@@ -343,16 +343,21 @@ struct JSONPathScanner {
         case .copy?:
             output.append(0x0A)
         case .hold(let entries, let filters)?:
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(bytes: held, replacingLoneSurrogates: true)
-            } catch {
-                if error.isTooDeep { throw tooDeep(at: heldStart + error.offset) }
-                throw JSONPathBodyError("the body is not valid JSON: \(error.reason) at offset \(heldStart + error.offset)",
-                                        failureClass: .responseRejected)
+            // Parsing, evaluating and releasing the value recurse a level at a time (`DeepStack`).
+            let levels = limits.maximumDepth - frames.count
+            try DeepStack.run(levels: levels) { () throws -> Void in
+                let value: JSONValue
+                do throws(JSONParseError) {
+                    value = try JSONParser.parse(bytes: held, replacingLoneSurrogates: true, maximumDepth: levels)
+                } catch {
+                    if error.isTooDeep { throw tooDeep(at: heldStart + error.offset) }
+                    throw JSONPathBodyError(
+                        "the body is not valid JSON: \(error.reason) at offset \(heldStart + error.offset)",
+                        failureClass: .responseRejected)
+                }
+                held.removeAll(keepingCapacity: held.count < 1 << 20)
+                try evaluate(value, entries: entries, filters: filters)
             }
-            held.removeAll(keepingCapacity: held.count < 1 << 20)
-            try evaluate(value, entries: entries, filters: filters)
         default:
             break
         }
@@ -388,7 +393,8 @@ struct JSONPathScanner {
     private mutating func write(_ value: JSONValue) throws {
         let compact = try JSONWriter.encode(value)
         if colors.isEnabled {
-            let options = JSONFormatOptions(layout: .compact, colors: colors, allowsSequence: false)
+            var options = JSONFormatOptions(layout: .compact, colors: colors, allowsSequence: false)
+            options.maximumDepth = limits.maximumDepth
             output.append(contentsOf: try JSONStreamFormatter.format(compact, options: options).output)
         } else {
             output.append(contentsOf: compact)
@@ -401,7 +407,8 @@ struct JSONPathScanner {
     /// part of the body the query reads, skips or copies.
     private func tooDeep(at position: Int? = nil) -> JSONPathBodyError {
         JSONPathBodyError(
-            "the body is \(JSONParser.tooDeepText) at offset \(position ?? offset)", failureClass: .limitExceeded)
+            "the body is \(FormattingLimits.tooDeep(limits.maximumDepth)) at offset \(position ?? offset)",
+            failureClass: .limitExceeded)
     }
 
     /// A syntax error at `position`, by default the current offset.

@@ -108,11 +108,13 @@ package struct JSONPathStreamLimits: Sendable {
     package var maximumEntries = 1024
     /// The most member-name bytes read to match a name selector.
     package var maximumKeyBytes = 1024 * 1024
-    /// The deepest nesting of arrays and objects read, whatever the query selects: the parser's
-    /// own limit, so that every query tells a body too deep the same way.
-    package var maximumDepth = JSONParser.maximumDepth
+    /// The deepest nesting of arrays and objects read, whatever the query selects (`--max-depth`):
+    /// the held parser's limit too, so that every query tells a body too deep the same way.
+    package var maximumDepth = FormattingLimits.maximumDepth
 
-    package init() {}
+    package init(maximumDepth: Int = FormattingLimits.maximumDepth) {
+        self.maximumDepth = maximumDepth
+    }
 }
 
 /// A body `--jsonpath` cannot be applied to: not JSON, or beyond a limit.

@@ -7,9 +7,10 @@ extension JSONParser {
     /// one scan of it rather than a tree of all of it. A repeated key's last value is the one
     /// found, as in the object `parse` builds.
     package static func value(
-        at path: [JSONPathElement], inBytes bytes: [UInt8], replacingLoneSurrogates: Bool = false
+        at path: [JSONPathElement], inBytes bytes: [UInt8], replacingLoneSurrogates: Bool = false,
+        maximumDepth: Int = JSONParser.maximumDepth
     ) throws(JSONParseError) -> JSONValue? {
-        var cursor = JSONCursor(bytes: bytes)
+        var cursor = JSONCursor(bytes: bytes, maximumDepth: maximumDepth)
         cursor.replacesLoneSurrogates = replacingLoneSurrogates
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.index = 3 }
         cursor.skipWhitespace()

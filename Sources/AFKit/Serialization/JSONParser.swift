@@ -5,9 +5,10 @@ package struct JSONParseError: ClassifiedError, Equatable, CustomStringConvertib
     /// What went wrong, lower case and without the offset, for example `expected ',' or '}'`.
     package var reason: String
 
-    package init(offset: Int, reason: String) {
+    package init(offset: Int, reason: String, depthLimit: Int? = nil) {
         self.offset = offset
         self.reason = reason
+        self.depthLimit = depthLimit
     }
 
     /// JSON the user gave (an item, a config or session file) that does not parse.
@@ -15,8 +16,12 @@ package struct JSONParseError: ClassifiedError, Equatable, CustomStringConvertib
 
     package var description: String { "\(reason) at offset \(offset)" }
 
-    /// Whether the text went past `JSONParser.maximumDepth`: valid JSON, maybe, but too deep.
-    package var isTooDeep: Bool { reason == JSONParser.depthReason }
+    /// The nesting limit the text went past (valid JSON, maybe, but too deep); nil for any other
+    /// error.
+    package var depthLimit: Int?
+
+    /// Whether the text went past its nesting limit.
+    package var isTooDeep: Bool { depthLimit != nil }
 
     /// The offset counted in characters of `text`, for placing a caret under the error.
     package func characterOffset(in text: String) -> Int {
@@ -37,15 +42,9 @@ package struct JSONParseError: ClassifiedError, Equatable, CustomStringConvertib
 /// Duplicate keys keep the position of their first occurrence and the value of their last (what
 /// `JSONMember` promises). A leading UTF-8 byte order mark is ignored, as RFC 8259 §8.1 allows.
 package enum JSONParser {
-    /// The deepest nesting of arrays and objects accepted; deeper input is an error, not a crash.
-    package static let maximumDepth = 512
-
-    /// The reason of a `JSONParseError` for nesting past `maximumDepth`.
-    static let depthReason = "nesting deeper than \(maximumDepth) levels"
-
-    /// What a body nested past `maximumDepth` is, for a message that starts `the body is`: a
-    /// fixed limit, which keeps the parser's recursion off the stack's end.
-    package static let tooDeepText = "nested deeper than the limit (\(maximumDepth) levels, which no option raises)"
+    /// The deepest nesting of arrays and objects accepted unless the caller says otherwise (a
+    /// response body's readers take `--max-depth`); deeper input is an error, not a crash.
+    package static let maximumDepth = FormattingLimits.maximumDepth
 
     /// Parses a whole JSON text.
     package static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
@@ -56,10 +55,11 @@ package enum JSONParser {
     /// a lone surrogate (`"\ud800"`) is valid JSON (RFC 8259 §8.2) that a Swift string cannot
     /// hold: an error by default, U+FFFD with `replacingLoneSurrogates` (for reading what a
     /// server sent, where refusing the whole body over one character would be wrong).
-    package static func parse(bytes: [UInt8], replacingLoneSurrogates: Bool = false) throws(JSONParseError)
-        -> JSONValue
-    {
-        var cursor = JSONCursor(bytes: bytes)
+    /// Nesting past `maximumDepth` levels is an error whose `depthLimit` says so.
+    package static func parse(
+        bytes: [UInt8], replacingLoneSurrogates: Bool = false, maximumDepth: Int = JSONParser.maximumDepth
+    ) throws(JSONParseError) -> JSONValue {
+        var cursor = JSONCursor(bytes: bytes, maximumDepth: maximumDepth)
         cursor.replacesLoneSurrogates = replacingLoneSurrogates
         return try cursor.parseDocument()
     }
@@ -117,11 +117,14 @@ struct JSONCursor {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// The deepest nesting accepted.
+    let maximumDepth: Int
     /// Whether a lone surrogate escape becomes U+FFFD instead of an error.
     var replacesLoneSurrogates = false
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], maximumDepth: Int = JSONParser.maximumDepth) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
     /// Parses one value surrounded by optional whitespace and nothing else.
@@ -254,7 +257,10 @@ struct JSONCursor {
 
     /// Counts one more level of nesting and refuses to go past the limit.
     mutating func enterContainer() throws(JSONParseError) {
-        guard depth < JSONParser.maximumDepth else { throw failure(JSONParser.depthReason) }
+        guard depth < maximumDepth else {
+            throw JSONParseError(
+                offset: index, reason: "nesting deeper than \(maximumDepth) levels", depthLimit: maximumDepth)
+        }
         depth += 1
     }
 

@@ -11,13 +11,19 @@ package struct CheckedResponse {
     package var bodyTruncated: Bool
     /// The final transfer's times; nil for an answer from the cache or `--local`.
     package var metrics: TransferMetrics?
+    /// The deepest nesting the body is read to (`--max-depth`).
+    package var maximumDepth: Int
 
-    package init(statusCode: Int, head: ResponseHead?, body: [UInt8], bodyTruncated: Bool, metrics: TransferMetrics?) {
+    package init(
+        statusCode: Int, head: ResponseHead?, body: [UInt8], bodyTruncated: Bool, metrics: TransferMetrics?,
+        maximumDepth: Int = FormattingLimits.maximumDepth
+    ) {
         self.statusCode = statusCode
         self.head = head
         self.body = body
         self.bodyTruncated = bodyTruncated
         self.metrics = metrics
+        self.maximumDepth = maximumDepth
     }
 }
 
@@ -56,17 +62,22 @@ package enum ResponseCheck {
     }
 
     /// Checks every assertion against `response`.
+    /// The body's parsed value and what is read from it recurse a level at a time: on a stack
+    /// that holds them (`DeepStack`).
     package static func check(_ assertions: [ResponseAssertion], against response: CheckedResponse) -> [AssertionResult] {
-        var parsedBody: Result<JSONValue, JSONParseError>?
-        return assertions.map { assertion in
-            let actual: Actual
-            do throws(Unreadable) {
-                actual = try value(of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
-            } catch {
-                return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
+        DeepStack.run(levels: response.maximumDepth) { () -> [AssertionResult] in
+            var parsedBody: Result<JSONValue, JSONParseError>?
+            return assertions.map { assertion in
+                let actual: Actual
+                do throws(Unreadable) {
+                    actual = try value(
+                        of: assertion.field, parsedQuery: assertion.query, in: response, json: &parsedBody)
+                } catch {
+                    return AssertionResult(assertion: assertion, passed: false, actual: nil, problem: error.reason)
+                }
+                return AssertionResult(
+                    assertion: assertion, passed: holds(assertion, actual, response: response), actual: shown(actual))
             }
-            return AssertionResult(
-                assertion: assertion, passed: holds(assertion, actual, response: response), actual: shown(actual))
         }
     }
 
@@ -75,6 +86,15 @@ package enum ResponseCheck {
     struct Unreadable: ClassifiedError {
         var reason: String
         var failureClass: FailureClass { .responseRejected }
+
+        init(reason: String) {
+            self.reason = reason
+        }
+
+        /// A body the JSON parser refused: nested past the limit, or not JSON.
+        init(_ error: JSONParseError) {
+            reason = error.depthLimit.map { "the body is \(FormattingLimits.tooDeep($0))" } ?? "the body is not JSON"
+        }
     }
 
     /// The field's actual value.
@@ -123,10 +143,11 @@ package enum ResponseCheck {
         try requireWhole(response)
         if let singularPath = parsed?.singularPath, json == nil {
             do {
-                return try JSONParser.value(at: singularPath, inBytes: response.body).map(Actual.json) ?? .missing
+                let found = try JSONParser.value(
+                    at: singularPath, inBytes: response.body, maximumDepth: response.maximumDepth)
+                return found.map(Actual.json) ?? .missing
             } catch {
-                throw Unreadable(
-                    reason: error.isTooDeep ? "the body is \(JSONParser.tooDeepText)" : "the body is not JSON")
+                throw Unreadable(error)
             }
         }
         let query: JSONPathQuery
@@ -139,13 +160,16 @@ package enum ResponseCheck {
                 throw Unreadable(reason: "\(path) is not a JSONPath query: \(error)")
             }
         }
-        if json == nil { json = Result { () throws(JSONParseError) in try JSONParser.parse(bytes: response.body) } }
+        if json == nil {
+            json = Result { () throws(JSONParseError) in
+                try JSONParser.parse(bytes: response.body, maximumDepth: response.maximumDepth)
+            }
+        }
         let document: JSONValue
         switch json {
         case .success(let parsed)?: document = parsed
-        case .failure(let error)? where error.isTooDeep:
-            throw Unreadable(reason: "the body is \(JSONParser.tooDeepText)")
-        default: throw Unreadable(reason: "the body is not JSON")
+        case .failure(let error)?: throw Unreadable(error)
+        case nil: throw Unreadable(reason: "the body is not JSON")
         }
         do {
             return try query.values(in: document).first.map(Actual.json) ?? .missing

@@ -66,6 +66,8 @@ int cxml_push_subset_range(cxml_push *parser, unsigned long *start, unsigned lon
 /// Sets the deepest element nesting accepted (512 by default); a deeper element stops the parser
 /// with the error "nesting deeper than N levels".
 void cxml_push_set_max_depth(cxml_push *parser, int depth);
+/// Whether the parser stopped at an element nested deeper than that.
+int cxml_push_too_deep(cxml_push *parser);
 
 /// Evaluates the XPath 1.0 `expression` on the XML document `bytes` (parsed without network
 /// access, DTD loading or entity substitution). On success returns 0 and sets `*out` (release it
