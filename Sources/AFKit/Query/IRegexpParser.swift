@@ -31,7 +31,7 @@ struct IRegexpParser {
             let atom = try parseAtom()
             pieces.append(try parseQuantifier(on: atom))
         }
-        return .sequence(pieces)
+        return pieces.count == 1 ? pieces[0] : .sequence(pieces)
     }
 
     /// `piece = atom [ quantifier ]`.
@@ -63,16 +63,23 @@ struct IRegexpParser {
         }
     }
 
-    /// `QuantExact = 1*%x30-39`, bounded well below overflow.
+    /// `QuantExact = 1*%x30-39`, at most `IRegexp.maximumRepetition`.
     mutating func parseCount() throws(IRegexpError) -> Int {
+        let start = index
         var value = 0
         var digits = 0
         while let scalar = peek, ("0"..."9").contains(scalar) {
-            value = min(value * 10 + Int(scalar.value - 48), 1_000_000)
+            value = min(value * 10 + Int(scalar.value - 48), 1_000_000_000)
             digits += 1
             index += 1
         }
         guard digits > 0 else { throw failure("expected a number") }
+        guard value <= IRegexp.maximumRepetition else {
+            throw IRegexpError(
+                position: start,
+                reason: "the repetition count \(value == 1_000_000_000 ? "" : "\(value) ")is over the limit of "
+                    + "\(IRegexp.maximumRepetition)", isLimit: true)
+        }
         return value
     }
 
@@ -101,15 +108,15 @@ struct IRegexpParser {
             index += 1
             return .textEnd
         case "[":
-            return .set(try parseClassExpression())
+            return .set(try parseClassExpression().normalized())
         case "\\":
-            return .set(try parseEscape(inClass: false))
+            return .set(try parseEscape(inClass: false).normalized())
         case "*", "+", "?", "{", "}", "]":
             throw failure("unexpected '\(scalar)'")
         default:
             guard !(0xD800...0xDFFF).contains(scalar.value) else { throw failure("surrogate code point") }
             index += 1
-            return .set(IRegexpSet(ranges: [scalar.value...scalar.value]))
+            return .set(IRegexpSet(ranges: [scalar.value...scalar.value]).normalized())
         }
     }
 
