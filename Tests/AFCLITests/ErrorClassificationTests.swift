@@ -240,6 +240,7 @@ final class ErrorClassificationTests: XCTestCase {
         (IRegexpStop.budgetSpent, 12),
         (IRegexpStop.interrupted, 130),
         (JSONPathLimitError(description: "d"), 12),
+        (JSONPathLimitError(description: "interrupted", isInterrupt: true), 130),
         (JSONPathBodyError("d", failureClass: .responseRejected), 11),
         (JSONPathBodyError("d", failureClass: .limitExceeded), 12),
         (XPathError("d"), 2),

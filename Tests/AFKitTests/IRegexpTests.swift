@@ -163,6 +163,40 @@ final class IRegexpTests: XCTestCase {
         }
     }
 
+    /// `match()` and `search()` count their work in the query's steps.
+    func testJSONPathCountsTheMatcherInItsSteps() throws {
+        let long = String(repeating: "a", count: 100_000)
+        let document = try JSONParser.parse("[" + Array(repeating: "{\"s\": \"\(long)\"}", count: 20).joined(separator: ",") + "]")
+        var limits = JSONPathLimits()
+        limits.maximumSteps = 1_000_000
+        let query = try JSONPathQuery(parsing: "$[?search(@.s, '(a{100}){100}b')]", limits: limits)
+        XCTAssertThrowsError(try query.evaluate(on: document, limits: limits)) { error in
+            XCTAssertEqual((error as? JSONPathLimitError)?.description, "the query needs more than 1000000 steps")
+        }
+        // A pattern from the document is counted too.
+        let fromDocument = try JSONParser.parse("{\"p\": \"[a-z]{1,255}@\", \"s\": [\"\(long)\"]}")
+        let dynamic = try JSONPathQuery(parsing: "$.s[?search(@, $.p)]", limits: limits)
+        limits.maximumSteps = 5_000
+        XCTAssertThrowsError(try dynamic.evaluate(on: fromDocument, limits: limits)) { error in
+            XCTAssertEqual((error as? JSONPathLimitError)?.description, "the query needs more than 5000 steps")
+        }
+        limits.maximumSteps = 1_000_000
+        XCTAssertEqual(try dynamic.evaluate(on: fromDocument, limits: limits).count, 0)
+        XCTAssertEqual(try JSONPathQuery(parsing: "$[?search(@.s, 'b')]").evaluate(on: document).count, 0)
+    }
+
+    /// A literal pattern past the limits is refused with the query; an invalid one is false.
+    func testJSONPathRefusesPatternsPastTheLimitsWhenParsing() throws {
+        XCTAssertThrowsError(try JSONPathQuery(parsing: "$[?match(@.a, 'a{1001}')]")) { error in
+            XCTAssertEqual(
+                (error as? JSONPathError)?.description,
+                "match() pattern refused: the repetition count 1001 is over the limit of 1000 at character 15")
+        }
+        XCTAssertThrowsError(try JSONPathQuery(parsing: "$[?search(@.a, '(a{1000}){1000}')]"))
+        let invalid = try JSONPathQuery(parsing: "$[?match(@, '[')]")
+        XCTAssertEqual(try invalid.evaluate(on: .array([.string("[")])).count, 0)
+    }
+
     /// SIGINT or SIGTERM stops a match.
     func testAnInterruptStopsAMatch() throws {
         let nested = try IRegexp("(a|b)*a(a|b){1000}")
