@@ -14,7 +14,9 @@ extension ManualText {
                         + "total, firstByte, wait, download, request, tcp or tls). Conditions: `==` (equals), `!=`, `<`, "
                         + "`<=`, `>`, `>=`, `startsWith`, `endsWith`, `includes` (contains), `exists`, `isTrue`, "
                         + "`isFalse`, `isNumber`, `isString`, `isBoolean`, `isArray`, `matches` (RFC 9485 I-Regexp with "
-                        + "`^`, `$`, `\\d`, `\\w`, `\\s`, in linear time) and `sha256` (of the body, base64 or hex). "
+                        + "`^`, `$`, `\\d`, `\\w`, `\\s`, in linear time; a repetition count over 1000 or a pattern that "
+                        + "expands to more than 20000 instructions is refused with the file) and `sha256` (of the body, "
+                        + "base64 or hex). "
                         + "VALUE is the rest of the line, quotes optional; JSON values compare as their kind."),
                 .paragraph(
                     "A request whose assertions do not all hold fails with exit status 16; its NDJSON line lists "
