@@ -30,21 +30,41 @@ package struct IRegexp: Sendable {
         try compiler.emit(tree)
         compiler.program.append(.match)
         program = compiler.program
-        asciiMasks = compiler.program.flatMap { instruction -> [UInt64] in
-            guard case .scalar(let set) = instruction else { return [0, 0] }
-            return set.asciiMask
-        }
-        operations = compiler.program.flatMap { instruction -> [Int32] in
+        var asciiMasks: [UInt64] = []
+        var operations: [Int32] = []
+        asciiMasks.reserveCapacity(2 * program.count)
+        operations.reserveCapacity(3 * program.count)
+        for instruction in program {
+            if case .scalar(let set) = instruction {
+                asciiMasks.append(set.asciiMask[0])
+                asciiMasks.append(set.asciiMask[1])
+            } else {
+                asciiMasks.append(0)
+                asciiMasks.append(0)
+            }
             switch instruction {
-            case .scalar: return [IRegexpDFA.Kind.scalar, 0, 0]
-            case .split(let first, let second): return [IRegexpDFA.Kind.split, Int32(first), Int32(second)]
-            case .jump(let target): return [IRegexpDFA.Kind.jump, Int32(target), 0]
-            case .textStart: return [IRegexpDFA.Kind.textStart, 0, 0]
-            case .textEnd: return [IRegexpDFA.Kind.textEnd, 0, 0]
-            case .match: return [IRegexpDFA.Kind.match, 0, 0]
+            case .scalar: operations.append(IRegexpDFA.Kind.scalar)
+            case .split: operations.append(IRegexpDFA.Kind.split)
+            case .jump: operations.append(IRegexpDFA.Kind.jump)
+            case .textStart: operations.append(IRegexpDFA.Kind.textStart)
+            case .textEnd: operations.append(IRegexpDFA.Kind.textEnd)
+            case .match: operations.append(IRegexpDFA.Kind.match)
+            }
+            switch instruction {
+            case .split(let first, let second):
+                operations.append(Int32(first))
+                operations.append(Int32(second))
+            case .jump(let target):
+                operations.append(Int32(target))
+                operations.append(0)
+            default:
+                operations.append(0)
+                operations.append(0)
             }
         }
-        masks = IRegexpMasks(compiler.program, asciiMasks: asciiMasks)
+        self.asciiMasks = asciiMasks
+        self.operations = operations
+        masks = IRegexpMasks(program, asciiMasks: asciiMasks)
     }
 
     /// Whether the whole of `text` matches (`match()`), spending at most `budget` units of work
