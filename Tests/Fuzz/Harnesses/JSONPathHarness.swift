@@ -13,8 +13,10 @@ enum JSONPathHarness {
         let document = fields.count > 1 ? Array(fields[1]) : []
         if let pattern = try? IRegexp(queryText) {
             let text = String(decoding: document, as: UTF8.self)
-            _ = pattern.matches(text)
-            _ = pattern.contains(text)
+            var budget = RegexHarness.budget
+            _ = try? pattern.matches(text, budget: &budget)
+            budget = RegexHarness.budget
+            _ = try? pattern.contains(text, budget: &budget)
         }
         var limits = JSONPathLimits()
         limits.maximumNodes = 10_000
