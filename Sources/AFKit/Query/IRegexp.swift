@@ -264,6 +264,12 @@ indirect enum IRegexpNode {
 /// Emits the Thompson construction of a tree.
 struct IRegexpCompiler {
     var program: [IRegexpInstruction] = []
+    /// The refusal of a pattern whose program would go past `IRegexp.maximumProgramSize`.
+    static let tooLarge = IRegexpError(
+        position: 0,
+        reason: "the pattern is too large once its repetitions are expanded "
+            + "(more than \(IRegexp.maximumProgramSize) instructions, the limit)", isLimit: true)
+
     /// Nodes emitted so far: a repetition of something empty (`(a{0}){1000}`) adds no
     /// instruction but still costs its loop, so the expansion is bounded by this count too.
     private var emitted = 0
@@ -271,10 +277,7 @@ struct IRegexpCompiler {
     mutating func emit(_ node: IRegexpNode) throws(IRegexpError) {
         emitted += 1
         guard program.count < IRegexp.maximumProgramSize, emitted <= 4 * IRegexp.maximumProgramSize else {
-            throw IRegexpError(
-                position: 0,
-                reason: "the pattern is too large once its repetitions are expanded "
-                    + "(more than \(IRegexp.maximumProgramSize) instructions, the limit)", isLimit: true)
+            throw IRegexpCompiler.tooLarge
         }
         switch node {
         case .set(let set):

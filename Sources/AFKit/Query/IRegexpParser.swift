@@ -3,6 +3,7 @@ struct IRegexpParser {
     let scalars: [Unicode.Scalar]
     var index = 0
     var depth = 0
+    var atoms = 0
 
     /// The deepest nesting of groups accepted.
     static let maximumDepth = 64
@@ -83,8 +84,11 @@ struct IRegexpParser {
         return value
     }
 
-    /// `atom = NormalChar / charClass / ( "(" i-regexp ")" )`.
+    /// `atom = NormalChar / charClass / ( "(" i-regexp ")" )`. A pattern of more atoms than a
+    /// program may have instructions is refused here, before its whole tree is built.
     mutating func parseAtom() throws(IRegexpError) -> IRegexpNode {
+        atoms += 1
+        guard atoms <= IRegexp.maximumProgramSize else { throw IRegexpCompiler.tooLarge }
         let scalar = scalars[index]
         switch scalar {
         case "(":
