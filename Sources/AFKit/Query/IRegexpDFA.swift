@@ -69,8 +69,9 @@ struct IRegexpMasks: Sendable {
 /// each), so the DFA simply goes on: a scalar costs at most the program's size, never more.
 ///
 /// Work is counted in units — one per scalar looked up, one per word of a state's bit set and per
-/// instruction visited while building a state — spent from the caller's budget, and SIGINT and
-/// SIGTERM are polled every `pollInterval` units.
+/// instruction visited while building a state, more for hashing a set, keeping a new state and
+/// testing a general category — spent from the caller's budget, and SIGINT and SIGTERM are
+/// polled every `pollInterval` units.
 struct IRegexpDFA {
     private let program: [IRegexpInstruction]
     private let operations: [Int32]
@@ -213,7 +214,8 @@ struct IRegexpDFA {
                     let pc = word << 6 | live.trailingZeroBitCount
                     live &= live - 1
                     guard case .scalar(let set) = program[pc] else { continue }
-                    work += 1 + set.categories.count
+                    // A general category is looked up and compared by name: some tens of units each.
+                    work += 1 + 32 * set.categories.count
                     if set.contains(scalar) { add(Int32(pc) + 1, atStart: false, atEnd: false, &work) }
                 }
             }
@@ -264,8 +266,10 @@ struct IRegexpDFA {
     /// The number of the state just built: the cached one with its set, else a new one (the cache
     /// emptied first when it is full).
     private mutating func intern(_ work: inout Int) -> Int32 {
+        // Hashing the set, and for a new one its copy, table and entry (an allocation or two).
         work += 2 * words
         if let known = index[bits] { return known }
+        work += 8 * words + 256
         let cost = words * 8 + 128 * 4 + 96
         if cachedBytes + cost > cacheLimit, !states.isEmpty {
             states.removeAll()
