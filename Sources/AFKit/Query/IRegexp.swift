@@ -1,12 +1,26 @@
 /// An RFC 9485 I-Regexp, the interoperable regular expressions of JSONPath's `match()` and
-/// `search()`, compiled to a Thompson automaton and run as a Pike VM: time linear in the text times
-/// the pattern, no backtracking, so a hostile pattern cannot hang afcli. No regex library is needed.
+/// `search()`, compiled to a Thompson automaton and run as a lazily built DFA (`IRegexpDFA`): no
+/// backtracking, and a cost bounded by limits, so a hostile pattern cannot hang afcli. A pattern
+/// is refused when a counted repetition goes over `maximumRepetition` or its expanded program
+/// over `maximumProgramSize` instructions (RE2 and Rust's `regex` bound their programs alike);
+/// a match then costs at most the text's length times the program's, counted in units of work
+/// against the caller's budget and stopped by SIGINT or SIGTERM. No regex library is needed.
 package struct IRegexp: Sendable {
-    /// The compiled program; execution starts at instruction 0.
+    /// The compiled program; execution starts at instruction 0 and the last one is `match`.
     let program: [IRegexpInstruction]
+    /// For each instruction, the ASCII scalars it consumes as a 128-bit mask (two words, none for
+    /// an instruction that consumes nothing): the DFA tests most scalars with a shift.
+    let asciiMasks: [UInt64]
+    /// The program as numbers, three per instruction (`IRegexpDFA.Kind`, then the targets of a
+    /// split or the jump's): what building a DFA state walks, without copying the sets.
+    let operations: [Int32]
+    /// Sets of instructions as bits (`words` words each), which the DFA steps a word at a time.
+    let masks: IRegexpMasks
 
     /// The most instructions a pattern may compile to (counted repetitions are expanded).
     package static let maximumProgramSize = 20_000
+    /// The largest count a repetition (`{n}`, `{n,m}`) may have.
+    package static let maximumRepetition = 1_000
 
     /// Compiles `pattern`; an invalid or too large one throws.
     package init(_ pattern: String) throws(IRegexpError) {
@@ -16,66 +30,91 @@ package struct IRegexp: Sendable {
         try compiler.emit(tree)
         compiler.program.append(.match)
         program = compiler.program
+        var asciiMasks: [UInt64] = []
+        var operations: [Int32] = []
+        asciiMasks.reserveCapacity(2 * program.count)
+        operations.reserveCapacity(3 * program.count)
+        for instruction in program {
+            if case .scalar(let set) = instruction {
+                asciiMasks.append(set.asciiMask[0])
+                asciiMasks.append(set.asciiMask[1])
+            } else {
+                asciiMasks.append(0)
+                asciiMasks.append(0)
+            }
+            switch instruction {
+            case .scalar: operations.append(IRegexpDFA.Kind.scalar)
+            case .split: operations.append(IRegexpDFA.Kind.split)
+            case .jump: operations.append(IRegexpDFA.Kind.jump)
+            case .textStart: operations.append(IRegexpDFA.Kind.textStart)
+            case .textEnd: operations.append(IRegexpDFA.Kind.textEnd)
+            case .match: operations.append(IRegexpDFA.Kind.match)
+            }
+            switch instruction {
+            case .split(let first, let second):
+                operations.append(Int32(first))
+                operations.append(Int32(second))
+            case .jump(let target):
+                operations.append(Int32(target))
+                operations.append(0)
+            default:
+                operations.append(0)
+                operations.append(0)
+            }
+        }
+        self.asciiMasks = asciiMasks
+        self.operations = operations
+        masks = IRegexpMasks(program, asciiMasks: asciiMasks)
     }
 
-    /// Whether the whole of `text` matches (`match()`).
-    package func matches(_ text: String) -> Bool { run(Array(text.unicodeScalars), anchored: true) }
+    /// Whether the whole of `text` matches (`match()`), spending at most `budget` units of work
+    /// (what is left stays in it); throws when the budget runs out or SIGINT/SIGTERM arrives.
+    package func matches(_ text: String, budget: inout Int) throws(IRegexpStop) -> Bool {
+        var automaton = IRegexpDFA(self, anchored: true)
+        return try automaton.run(text, budget: &budget)
+    }
 
-    /// Whether some substring of `text` matches (`search()`).
-    package func contains(_ text: String) -> Bool { run(Array(text.unicodeScalars), anchored: false) }
+    /// Whether some substring of `text` matches (`search()`), within `budget` as `matches` is.
+    package func contains(_ text: String, budget: inout Int) throws(IRegexpStop) -> Bool {
+        var automaton = IRegexpDFA(self, anchored: false)
+        return try automaton.run(text, budget: &budget)
+    }
 
-    /// Runs the automaton over `text`, all threads in lock step.
-    private func run(_ text: [Unicode.Scalar], anchored: Bool) -> Bool {
-        var current: [Int] = []
-        var next: [Int] = []
-        var marks = [Int](repeating: -1, count: program.count)
-        var generation = 0
-        var stack: [Int] = []
-        /// Adds `start` and everything reachable from it without consuming to `list`, at `position`.
-        func add(_ start: Int, to list: inout [Int], at position: Int) {
-            stack.append(start)
-            while let pc = stack.popLast() {
-                guard marks[pc] != generation else { continue }
-                marks[pc] = generation
-                switch program[pc] {
-                case .jump(let target): stack.append(target)
-                case .split(let first, let second):
-                    stack.append(second)
-                    stack.append(first)
-                case .textStart: if position == 0 { stack.append(pc + 1) }
-                case .textEnd: if position == text.count { stack.append(pc + 1) }
-                default: list.append(pc)
-                }
-            }
-        }
-        add(0, to: &current, at: 0)
-        for position in 0...text.count {
-            if !anchored || position == text.count {
-                for pc in current where program[pc] == .match { return true }
-            }
-            guard position < text.count else { break }
-            generation += 1
-            next.removeAll(keepingCapacity: true)
-            let scalar = text[position]
-            for pc in current {
-                if case .scalar(let set) = program[pc], set.contains(scalar) { add(pc + 1, to: &next, at: position + 1) }
-            }
-            if !anchored { add(0, to: &next, at: position + 1) }
-            swap(&current, &next)
-            if current.isEmpty { return false }
-        }
-        return false
+    /// Whether the whole of `text` matches, without a budget; false when interrupted.
+    package func matches(_ text: String) -> Bool {
+        var budget = Int.max
+        return (try? matches(text, budget: &budget)) ?? false
+    }
+
+    /// Whether some substring of `text` matches, without a budget; false when interrupted.
+    package func contains(_ text: String) -> Bool {
+        var budget = Int.max
+        return (try? contains(text, budget: &budget)) ?? false
     }
 }
 
-/// A pattern that is not an I-Regexp, or compiles to more than the limit allows.
+/// Why a match stopped before it knew its answer.
+package enum IRegexpStop: ClassifiedError, Equatable {
+    /// The units of work the caller allowed were spent.
+    case budgetSpent
+    /// SIGINT or SIGTERM arrived.
+    case interrupted
+
+    package var failureClass: FailureClass { self == .interrupted ? .interrupted : .limitExceeded }
+}
+
+/// A pattern that is not an I-Regexp, or compiles to more than the limits allow.
 package struct IRegexpError: ClassifiedError, Equatable {
     package var position: Int
     package var reason: String
+    /// Whether the pattern is valid but goes past a limit (`maximumRepetition`,
+    /// `maximumProgramSize`), which a caller refuses where an invalid one may just not match.
+    package var isLimit: Bool
 
-    package init(position: Int, reason: String) {
+    package init(position: Int, reason: String, isLimit: Bool = false) {
         self.position = position
         self.reason = reason
+        self.isLimit = isLimit
     }
 
     /// A pattern the user wrote (JSONPath's match() and search() only ever return false for one).
@@ -97,10 +136,13 @@ enum IRegexpInstruction: Equatable, Sendable {
 
 /// A set of scalars: single ones, ranges and general categories, possibly complemented.
 struct IRegexpSet: Equatable, Sendable {
+    /// After `normalized()`, sorted and disjoint: `contains` searches them by halves.
     var ranges: [ClosedRange<UInt32>] = []
     /// Categories as one or two letters (`L`, `Lu`), each with whether it is complemented (`\P`).
     var categories: [(name: String, negated: Bool)] = []
     var negated = false
+    /// The ASCII scalars in the set, bit by bit (0–63, 64–127), worked out by `normalized()`.
+    var asciiMask: [UInt64] = [0, 0]
 
     static func == (left: IRegexpSet, right: IRegexpSet) -> Bool {
         left.ranges == right.ranges && left.negated == right.negated
@@ -108,10 +150,61 @@ struct IRegexpSet: Equatable, Sendable {
     }
 
     /// `.`: anything but a line feed or carriage return (RFC 9485 §5.3).
-    static let dot = IRegexpSet(ranges: [0x0A...0x0A, 0x0D...0x0D], negated: true)
+    static let dot = IRegexpSet(ranges: [0x0A...0x0A, 0x0D...0x0D], negated: true).normalized()
 
+    /// The set with its ranges sorted and merged, each category once and its ASCII mask made:
+    /// what the parser hands on, so that a class written with many ranges is tested as fast.
+    func normalized() -> IRegexpSet {
+        var result = self
+        result.ranges = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.ranges.last, range.lowerBound <= last.upperBound &+ 1 {
+                result.ranges[result.ranges.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                result.ranges.append(range)
+            }
+        }
+        result.categories = []
+        for category in categories
+        where !result.categories.contains(where: { $0.name == category.name && $0.negated == category.negated }) {
+            result.categories.append(category)
+        }
+        var mask: [UInt64] = [0, 0]
+        for range in result.ranges where range.lowerBound < 128 {
+            for value in range.lowerBound...min(range.upperBound, 127) { mask[Int(value >> 6)] |= 1 << (value & 63) }
+        }
+        for category in result.categories {
+            let members = IRegexpSet.asciiCategoryMasks[category.name] ?? [0, 0]
+            for word in 0..<2 { mask[word] |= category.negated ? ~members[word] : members[word] }
+        }
+        if negated { mask = mask.map { ~$0 } }
+        result.asciiMask = mask
+        return result
+    }
+
+    /// For each category name, the ASCII scalars in it as two mask words.
+    private static let asciiCategoryMasks: [String: [UInt64]] = {
+        var masks: [String: [UInt64]] = [:]
+        let codes = (0..<128).map { categoryCode(Unicode.Scalar(UInt8($0)).properties.generalCategory) }
+        for name in IRegexpParser.categories {
+            var mask: [UInt64] = [0, 0]
+            for (value, code) in codes.enumerated() where code.hasPrefix(name) { mask[value >> 6] |= 1 << UInt64(value & 63) }
+            masks[name] = mask
+        }
+        return masks
+    }()
+
+    /// Whether the set holds `scalar` (a normalized set: the parser's).
     func contains(_ scalar: Unicode.Scalar) -> Bool {
-        var found = ranges.contains { $0.contains(scalar.value) }
+        let value = scalar.value
+        if value < 128 { return asciiMask[Int(value >> 6)] >> (value & 63) & 1 != 0 }
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound < value { low = middle + 1 } else { high = middle }
+        }
+        var found = low < ranges.count && ranges[low].lowerBound <= value
         if !found, !categories.isEmpty {
             let code = IRegexpSet.categoryCode(scalar.properties.generalCategory)
             found = categories.contains { code.hasPrefix($0.name) != $0.negated }
@@ -171,10 +264,20 @@ indirect enum IRegexpNode {
 /// Emits the Thompson construction of a tree.
 struct IRegexpCompiler {
     var program: [IRegexpInstruction] = []
+    /// The refusal of a pattern whose program would go past `IRegexp.maximumProgramSize`.
+    static let tooLarge = IRegexpError(
+        position: 0,
+        reason: "the pattern is too large once its repetitions are expanded "
+            + "(more than \(IRegexp.maximumProgramSize) instructions, the limit)", isLimit: true)
+
+    /// Nodes emitted so far: a repetition of something empty (`(a{0}){1000}`) adds no
+    /// instruction but still costs its loop, so the expansion is bounded by this count too.
+    private var emitted = 0
 
     mutating func emit(_ node: IRegexpNode) throws(IRegexpError) {
-        guard program.count < IRegexp.maximumProgramSize else {
-            throw IRegexpError(position: 0, reason: "pattern too large once repetitions are expanded")
+        emitted += 1
+        guard program.count < IRegexp.maximumProgramSize, emitted <= 4 * IRegexp.maximumProgramSize else {
+            throw IRegexpCompiler.tooLarge
         }
         switch node {
         case .set(let set):
@@ -203,7 +306,8 @@ struct IRegexpCompiler {
         case .repeated(let inner, let minimum, let maximum):
             for _ in 0..<minimum { try emit(inner) }
             if let maximum {
-                // Each optional copy may be skipped to the end.
+                // Optional copies nested, `x(x(x)?)?`: skipping one skips those after it, so a
+                // thread at a copy has two ways on, not one per remaining copy.
                 var splits: [Int] = []
                 for _ in minimum..<maximum {
                     splits.append(program.count)

@@ -3,6 +3,7 @@ struct IRegexpParser {
     let scalars: [Unicode.Scalar]
     var index = 0
     var depth = 0
+    var atoms = 0
 
     /// The deepest nesting of groups accepted.
     static let maximumDepth = 64
@@ -31,7 +32,7 @@ struct IRegexpParser {
             let atom = try parseAtom()
             pieces.append(try parseQuantifier(on: atom))
         }
-        return .sequence(pieces)
+        return pieces.count == 1 ? pieces[0] : .sequence(pieces)
     }
 
     /// `piece = atom [ quantifier ]`.
@@ -63,21 +64,31 @@ struct IRegexpParser {
         }
     }
 
-    /// `QuantExact = 1*%x30-39`, bounded well below overflow.
+    /// `QuantExact = 1*%x30-39`, at most `IRegexp.maximumRepetition`.
     mutating func parseCount() throws(IRegexpError) -> Int {
+        let start = index
         var value = 0
         var digits = 0
         while let scalar = peek, ("0"..."9").contains(scalar) {
-            value = min(value * 10 + Int(scalar.value - 48), 1_000_000)
+            value = min(value * 10 + Int(scalar.value - 48), 1_000_000_000)
             digits += 1
             index += 1
         }
         guard digits > 0 else { throw failure("expected a number") }
+        guard value <= IRegexp.maximumRepetition else {
+            throw IRegexpError(
+                position: start,
+                reason: "the repetition count \(value == 1_000_000_000 ? "" : "\(value) ")is over the limit of "
+                    + "\(IRegexp.maximumRepetition)", isLimit: true)
+        }
         return value
     }
 
-    /// `atom = NormalChar / charClass / ( "(" i-regexp ")" )`.
+    /// `atom = NormalChar / charClass / ( "(" i-regexp ")" )`. A pattern of more atoms than a
+    /// program may have instructions is refused here, before its whole tree is built.
     mutating func parseAtom() throws(IRegexpError) -> IRegexpNode {
+        atoms += 1
+        guard atoms <= IRegexp.maximumProgramSize else { throw IRegexpCompiler.tooLarge }
         let scalar = scalars[index]
         switch scalar {
         case "(":
@@ -101,15 +112,15 @@ struct IRegexpParser {
             index += 1
             return .textEnd
         case "[":
-            return .set(try parseClassExpression())
+            return .set(try parseClassExpression().normalized())
         case "\\":
-            return .set(try parseEscape(inClass: false))
+            return .set(try parseEscape(inClass: false).normalized())
         case "*", "+", "?", "{", "}", "]":
             throw failure("unexpected '\(scalar)'")
         default:
             guard !(0xD800...0xDFFF).contains(scalar.value) else { throw failure("surrogate code point") }
             index += 1
-            return .set(IRegexpSet(ranges: [scalar.value...scalar.value]))
+            return .set(IRegexpSet(ranges: [scalar.value...scalar.value]).normalized())
         }
     }
 

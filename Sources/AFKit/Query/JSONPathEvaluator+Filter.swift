@@ -61,14 +61,30 @@ extension JSONPathEvaluator {
     mutating func logical(of call: JSONPathFunctionCall, current: JSONValue) throws(JSONPathLimitError) -> Bool {
         switch call.function {
         case .match, .search:
-            guard case .string(let text)? = try argumentValue(call.arguments[0], current: current),
-                case .string(let pattern)? = try argumentValue(call.arguments[1], current: current),
-                let expression = try? IRegexp(pattern)
-            else { return false }
-            return call.function == .match ? expression.matches(text) : expression.contains(text)
+            guard case .string(let text)? = try argumentValue(call.arguments[0], current: current) else { return false }
+            let regexp: IRegexp
+            if let compiled = call.pattern {
+                regexp = compiled
+            } else {
+                guard case .string(let pattern)? = try argumentValue(call.arguments[1], current: current),
+                    let compiled = try compiled(pattern)
+                else { return false }
+                regexp = compiled
+            }
+            return try run(regexp, on: text, whole: call.function == .match)
         default:
             return false
         }
+    }
+
+    /// A pattern taken from the document, compiled (its work counted as the steps of building the
+    /// largest program), or nil when it is not an I-Regexp or goes past the matcher's limits.
+    mutating func compiled(_ pattern: String) throws(JSONPathLimitError) -> IRegexp? {
+        if let lastPattern, lastPattern.text == pattern { return lastPattern.regexp }
+        try count(steps: (pattern.unicodeScalars.count + IRegexp.maximumProgramSize) / JSONPathEvaluator.matcherUnitsPerStep)
+        let regexp = try? IRegexp(pattern)
+        lastPattern = (pattern, regexp)
+        return regexp
     }
 
     /// A ValueType argument's value.

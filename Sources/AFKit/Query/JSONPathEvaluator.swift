@@ -45,13 +45,16 @@ package struct JSONPathNode: Sendable {
     }
 }
 
-/// A query that went past a limit of `JSONPathLimits` while being evaluated.
+/// A query that went past a limit of `JSONPathLimits` while being evaluated, or was stopped
+/// by SIGINT/SIGTERM (inside a long `match()` or `search()`).
 package struct JSONPathLimitError: ClassifiedError, Equatable, CustomStringConvertible {
     package var description: String
-    package var failureClass: FailureClass { .limitExceeded }
+    package var isInterrupt: Bool
+    package var failureClass: FailureClass { isInterrupt ? .interrupted : .limitExceeded }
 
-    package init(description: String) {
+    package init(description: String, isInterrupt: Bool = false) {
         self.description = description
+        self.isInterrupt = isInterrupt
     }
 }
 
@@ -122,6 +125,13 @@ package struct JSONPathEvaluator {
     let root: JSONValue
     let limits: JSONPathLimits
     private var steps = 0
+    /// The pattern `match()` or `search()` last compiled from a value of the document, and the
+    /// result: the next node usually has the same one.
+    var lastPattern: (text: String, regexp: IRegexp?)?
+
+    /// The units of the I-Regexp matcher's work that count as one step: a node visit (its
+    /// location built, the node appended) costs about as much as this many instruction visits.
+    static let matcherUnitsPerStep = 16
 
     package init(root: JSONValue, limits: JSONPathLimits) {
         self.root = root
@@ -214,10 +224,34 @@ package struct JSONPathEvaluator {
 
     /// Counts one unit of work.
     private mutating func count() throws(JSONPathLimitError) {
-        steps += 1
+        try count(steps: 1)
+    }
+
+    /// Counts `number` units of work.
+    mutating func count(steps number: Int) throws(JSONPathLimitError) {
+        steps += number
         guard steps <= limits.maximumSteps else {
             throw JSONPathLimitError(description: "the query needs more than \(limits.maximumSteps) steps")
         }
+    }
+
+    /// Whether `regexp` matches `text` (whole, or somewhere unless `whole`), its work counted in
+    /// the steps; SIGINT/SIGTERM stop it.
+    mutating func run(_ regexp: IRegexp, on text: String, whole: Bool) throws(JSONPathLimitError) -> Bool {
+        let unit = JSONPathEvaluator.matcherUnitsPerStep
+        let allowed = max(0, limits.maximumSteps - steps)
+        var budget = allowed > Int.max / unit ? Int.max : allowed * unit
+        let before = budget
+        let result: Bool
+        do throws(IRegexpStop) {
+            result = whole ? try regexp.matches(text, budget: &budget) : try regexp.contains(text, budget: &budget)
+        } catch .interrupted {
+            throw JSONPathLimitError(description: "interrupted", isInterrupt: true)
+        } catch {
+            throw JSONPathLimitError(description: "the query needs more than \(limits.maximumSteps) steps")
+        }
+        try count(steps: (before - budget + unit - 1) / unit)
+        return result
     }
 
     /// The positions a slice selects from an array of `count` elements (RFC 9535 §2.3.4.2.2).

@@ -158,10 +158,12 @@ extension JSONPathParser {
         index += 1
         return try nested { (parser: inout JSONPathParser) throws(JSONPathError) in
             var arguments: [JSONPathArgument] = []
+            var argumentStarts: [Int] = []
             parser.skipBlanks()
             if parser.peek != ")" {
                 while true {
                     let argumentStart = parser.index
+                    argumentStarts.append(argumentStart)
                     let position = arguments.count
                     guard position < function.parameters.count else {
                         throw parser.failure("\(name)() takes \(function.parameters.count) argument(s)", at: argumentStart)
@@ -179,7 +181,23 @@ extension JSONPathParser {
                 throw parser.failure("\(name)() takes \(function.parameters.count) argument(s)", at: start)
             }
             parser.index += 1
-            return JSONPathFunctionCall(function: function, arguments: arguments)
+            var call = JSONPathFunctionCall(function: function, arguments: arguments)
+            if function == .match || function == .search, case .literal(.string(let pattern)) = arguments[1] {
+                call.pattern = try parser.pattern(pattern, of: name, at: argumentStarts[1])
+            }
+            return call
+        }
+    }
+
+    /// The compiled pattern literal of `match()` or `search()`: nil when it is not an I-Regexp
+    /// (RFC 9535 makes the function false then), an error when it goes past the matcher's limits.
+    func pattern(_ pattern: String, of name: String, at position: Int) throws(JSONPathError) -> IRegexp? {
+        do {
+            return try IRegexp(pattern)
+        } catch where error.isLimit {
+            throw failure("\(name)() pattern refused: \(error.reason)", at: position)
+        } catch {
+            return nil
         }
     }
 

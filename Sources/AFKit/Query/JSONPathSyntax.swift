@@ -105,6 +105,9 @@ package enum JSONPathType: Sendable {
 package struct JSONPathFunctionCall: Sendable {
     package var function: JSONPathFunction
     package var arguments: [JSONPathArgument]
+    /// The pattern of `match()` or `search()` when written as a string literal, compiled once
+    /// when the query is parsed; nil when it is not a valid I-Regexp (the function is then false).
+    package var pattern: IRegexp?
 }
 
 /// A function argument, already checked against its parameter's type.

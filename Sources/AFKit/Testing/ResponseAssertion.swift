@@ -191,8 +191,14 @@ extension ResponseAssertion {
         if !predicate.takesValue, expected != nil {
             throw ResponseAssertionError(reason: "?? \(written): \(predicateWord) takes no value")
         }
-        if predicate == .matches, let expected, (try? ResponsePattern(expected)) == nil {
-            throw ResponseAssertionError(reason: "?? \(written): \"\(expected)\" is not a regular expression")
+        if predicate == .matches, let expected {
+            do {
+                _ = try ResponsePattern(expected)
+            } catch where error.isLimit {
+                throw ResponseAssertionError(reason: "?? \(written): the pattern is refused: \(error.reason)")
+            } catch {
+                throw ResponseAssertionError(reason: "?? \(written): \"\(expected)\" is not a regular expression")
+            }
         }
         return ResponseAssertion(field: field, predicate: predicate, expected: expected, line: line, text: written)
     }

@@ -28,6 +28,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case jsonpath
     case eventStream = "event-stream"
     case xpath
+    case regex
 
     /// Runs the harness on one input.
     package func run(_ input: UnsafeRawBufferPointer) {
@@ -55,6 +56,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .jsonpath: JSONPathHarness.run(input)
         case .eventStream: EventStreamHarness.run(input)
         case .xpath: XPathHarness.run(input)
+        case .regex: RegexHarness.run(input)
         }
     }
 
