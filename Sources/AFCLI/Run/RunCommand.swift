@@ -43,21 +43,16 @@ struct RunCommand {
         // The log file is opened before anything is sent, and closed when the run ends.
         let logDescriptor = try RequestLogger.openTarget(options)
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
-        // libcurl's own bound matches the run's: a lane never opens more connections than requests
-        // may be in flight, and the lanes' balance keeps their sum near that.
+        // libcurl's own bound matches the run's: it never opens more connections than requests may
+        // be in flight. Every transfer runs on this thread's one multi handle, as curl -Z's do.
         let parallel = options.run.parallel ?? 1
-        let client = try LaneEngine(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
+        let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         // The decorators only when the run retries, caches or fetches tokens: the plain path pays
         // nothing for them.
         let sending = RetryStage.wrap(client, options: options, notes: false)
         let engine = try OAuth2Stage.wrap(
             cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending,
             options: options)
-        // Undecorated, the transfers spread over a lane per core: the decorators' delegates tell
-        // them of events, so a decorated run keeps to one thread (as does a run of one request).
-        if engine === client {
-            try client.spread(over: LaneEngine.laneCount(parallel: min(parallel, entries.count)))
-        }
         // Reports are created before anything is sent, and written as requests end.
         let reports = try reportTargets.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.

@@ -39,8 +39,8 @@ enum RunDelivery {
 /// following it: an exchange is judged as soon as it ends (the next may depend on its verdict),
 /// but reported once the requests that could then start were sent. The request that starts next
 /// is prepared while the others are in flight: at most one more than are in flight is prepared at
-/// any time. In parallel, the engine spreads the transfers over a thread per core
-/// (`LaneEngine`), and this thread prepares, judges and reports.
+/// any time. Everything runs on the calling thread: the engine's transfers (one multi handle for
+/// a run, as curl -Z drives its), their event stages, and the preparing, judging and reporting.
 ///
 /// Ctrl-C stops new starts and cancels the exchanges in flight, each reported as interrupted; the
 /// run then returns 130.
