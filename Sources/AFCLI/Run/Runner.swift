@@ -9,8 +9,8 @@ struct RunPlan {
     var parallel = 1
     /// Whether the requests after a failed one still run (`--keep-going`).
     var keepGoing = false
-    /// Where each request's transfer settings come from.
-    var transferSettings: any TransferSettingsSource
+    /// Where each request's transfer settings come from (`EngineStack.runner` gives its own).
+    var transferSettings: any TransferSettingsSource = FixedTransferSettings(settings: TransferSettings())
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when nothing is logged.
     var logDescriptor: Int32?
     /// Where the exchanges later entries take values from are kept (`PlanEntry.archivedAs`).
