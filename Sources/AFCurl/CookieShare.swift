@@ -8,10 +8,9 @@ import CCurlShim
 /// afcli never builds a `Cookie` header from these cookies itself. The cookies are seeded and
 /// read back through a handle of the share's own that never transfers anything.
 ///
-/// Its lock callbacks (`CURLSHOPT_LOCKFUNC`, a mutex per kind of shared data) let transfers on
-/// several threads use it at once: a run's lanes (`LaneEngine`) each drive a multi handle of
-/// their own, all attached to one share. Seeding and reading happen on the run's thread.
-package final class CookieShare: @unchecked Sendable {
+/// It has no lock callbacks: every transfer attached to it, its seeding and its reading happen on
+/// the run's one thread.
+package final class CookieShare {
     /// The `CURLSH *` this object owns.
     let share: UnsafeMutableRawPointer
     /// The handle that loads and lists the shared cookies.

@@ -113,22 +113,18 @@ package final class MultiHandle {
 
     /// Waits up to `timeoutMilliseconds` for activity on any transfer (or one of libcurl's
     /// timers); a signal ends the wait early, and the caller checks the interrupt flag.
-    /// With `whenIdle`, it waits even when no transfer runs, until the timeout or a `wakeup`.
     ///
     /// The wait polls without sleeping for a moment first when recent waits were that short
-    /// (`SpinWait`). A `wakeup` during that moment is taken by libcurl without a trace, so a
-    /// caller whose thread can be woken passes `woken`, which says whether it was.
-    package func poll(
-        timeoutMilliseconds: Int, whenIdle: Bool = false, woken: () -> Bool = { false }
-    ) throws(CurlError) {
-        guard whenIdle || !running.isEmpty else { return }
+    /// (`SpinWait`).
+    package func poll(timeoutMilliseconds: Int) throws(CurlError) {
+        guard !running.isEmpty else { return }
         if timeoutMilliseconds > 0, spinWait.spins() {
             // A failing poll ends the spin and is left to the wait below, which reports it.
             var failed = false
             let caught = spinWait.spin {
                 var ready: Int32 = 0
                 failed = afcurl_multi_poll(multi, nil, 0, 0, &ready) != CURLM_OK
-                return failed || ready > 0 || woken()
+                return failed || ready > 0
             }
             if caught, !failed { return }
         }
@@ -136,12 +132,6 @@ package final class MultiHandle {
         guard code == CURLM_OK || code == CURLM_UNRECOVERABLE_POLL else {
             throw MultiHandle.error(code, "waiting for the transfers failed")
         }
-    }
-
-    /// Ends a `poll` early, or the next one when none is waiting; the one call that may come from
-    /// another thread than the one driving the handle.
-    package func wakeup() {
-        _ = afcurl_multi_wakeup(multi)
     }
 
     /// Runs what can run and, when nothing ended, waits up to `timeoutMilliseconds` and runs

@@ -132,10 +132,6 @@ CURLMcode afcurl_multi_poll(CURLM *multi, struct curl_waitfd extra[], unsigned i
     return curl_multi_poll(multi, extra, count, timeout, ready);
 }
 
-CURLMcode afcurl_multi_wakeup(CURLM *multi) {
-    return curl_multi_wakeup(multi);
-}
-
 const char *afcurl_multi_strerror(CURLMcode code) {
     return afcurl_load() ? curl_multi_strerror(code) : "libcurl cannot be loaded";
 }

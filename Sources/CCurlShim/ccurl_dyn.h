@@ -32,7 +32,6 @@
     X(curl_multi_remove_handle)                                                                    \
     X(curl_multi_perform)                                                                          \
     X(curl_multi_poll)                                                                             \
-    X(curl_multi_wakeup)                                                                           \
     X(curl_multi_setopt)                                                                           \
     X(curl_multi_info_read)                                                                        \
     X(curl_multi_strerror)                                                                         \
@@ -72,7 +71,6 @@ AFCURL_DYN_FUNCTIONS(AFCURL_DYN_DECLARE)
 #define curl_multi_remove_handle (*afcurl_dyn_curl_multi_remove_handle)
 #define curl_multi_perform (*afcurl_dyn_curl_multi_perform)
 #define curl_multi_poll (*afcurl_dyn_curl_multi_poll)
-#define curl_multi_wakeup (*afcurl_dyn_curl_multi_wakeup)
 #define curl_multi_setopt (*afcurl_dyn_curl_multi_setopt)
 #define curl_multi_info_read (*afcurl_dyn_curl_multi_info_read)
 #define curl_multi_strerror (*afcurl_dyn_curl_multi_strerror)

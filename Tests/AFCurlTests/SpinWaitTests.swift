@@ -3,7 +3,7 @@ import XCTest
 @testable import AFCurl
 
 /// `SpinWait`: a wait polls without sleeping first while spins catch activity, and backs off
-/// after misses; and `MultiHandle.poll` does not lose a wakeup its spin took.
+/// after misses.
 final class SpinWaitTests: XCTestCase {
     /// Which of `count` waits spin, as a string of S (spins) and "." (sleeps at once), each spin
     /// caught or missed as `caught` says.
@@ -56,18 +56,5 @@ final class SpinWaitTests: XCTestCase {
         XCTAssertFalse(wait.spin { false })
         XCTAssertGreaterThanOrEqual(TransferContext.now() - began, SpinWait.limit)
         XCTAssertFalse(wait.spins(), "the miss makes the next wait sleep at once")
-    }
-
-    func testAWakeupTakenDuringTheSpinStillEndsTheWait() throws {
-        // Given: a wakeup before the wait, which the spin's first poll takes.
-        let multi = try MultiHandle()
-        multi.wakeup()
-
-        // When: a long wait whose caller knows it was woken.
-        let began = TransferContext.now()
-        try multi.poll(timeoutMilliseconds: 10_000, whenIdle: true) { true }
-
-        // Then: it ends at once instead of sleeping 10 s.
-        XCTAssertLessThan(TransferContext.now() - began, 5)
     }
 }

@@ -8,8 +8,8 @@ struct CacheUsageError: ClassifiedError, CustomStringConvertible {
     var failureClass: FailureClass { .badInput }
 }
 
-/// Puts the response cache in front of a request's transport when the options or the environment
-/// ask for it.
+/// The response cache the options or the environment ask for, which `EngineStack` puts in front
+/// of a request's transport.
 enum CacheStage {
     /// Refuses a CJ strategy with no lifetime from `--cache-ttl` or the environment's
     /// `cache_ttl`: checked once the environment is known, before a log file is opened or anything
@@ -30,19 +30,6 @@ enum CacheStage {
                 description: "--cache=\(mode.rawValue) needs --cache-ttl (a duration such as 10m, or forever)")
         }
         return lifetime
-    }
-
-    /// `transport`, wrapped in the cache stage when caching is on.
-    static func wrap(
-        _ transport: any ExchangeEngine, command: RequestCommand, log: RequestLogger?
-    ) throws -> any ExchangeEngine {
-        guard
-            let cache = try responseCache(options: command.options, environment: command.environment)
-        else { return transport }
-        if cache.configuration.mode == .cjThenNetwork {
-            try CacheTransition.attach(to: cache, command: command, log: log)
-        }
-        return CachingEngine(wrapping: transport, cache: cache, revalidatesLater: true)
     }
 
     /// The cache stage the options and the environment ask for, warning once on standard error

@@ -8,15 +8,14 @@ import Glibc
 /// decryption and envelope stages as the network's (their own instances: one answer each).
 enum CacheTransition {
     /// Sets the cache's transition delegate and what happens once the stored answer was given.
-    static func attach(to cache: ResponseCache, command: RequestCommand, log: RequestLogger?) throws {
-        let options = command.options
-        let toTerminal = options.output.outputFile == nil && command.terminal.stdoutIsTerminal
+    static func attach(to cache: ResponseCache, options: Settings, terminal: Terminal, log: RequestLogger?) throws {
+        let toTerminal = options.output.outputFile == nil && terminal.stdoutIsTerminal
         let path = options.pipeline.cache.transitionOutput
         let printsToTerminal = toTerminal && path == nil && !options.output.quiet
         let crypto = CryptoStages(options: options)
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(
-            options: options, toTerminal: toTerminal, terminal: command.terminal)
+            options: options, toTerminal: toTerminal, terminal: terminal)
         let printer = ExchangePrinter(
             parts: parts.subtracting([.requestHeaders, .requestBody, .metadata]),
             destination: printsToTerminal ? .standardOutput : .discard, colors: display.colors, isTerminal: toTerminal,

@@ -11,8 +11,9 @@ struct RequestCommand {
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     ///
     /// The request is resolved and prepared here; sending it is a run of one: a `RunPlan` of one
-    /// entry on the serial engine (libcurl's easy handle, or `--local`'s answer files, behind the
-    /// cache when it is on), told by an `ExchangeReporter`; `--offline` and `--curl` show it instead.
+    /// entry on the serial engine (libcurl's easy handle, or `--local`'s answer files, with the
+    /// decorators `EngineStack` puts over it), told by an `ExchangeReporter`; `--offline` and
+    /// `--curl` show it instead.
     func run() throws -> ExitStatus {
         try Self.claimStandardOutput(options)
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
@@ -31,19 +32,15 @@ struct RequestCommand {
             options: options, terminal: terminal, printer: makePrinter(prepared, parts: parts, toTerminal: toTerminal),
             metrics: metrics, stores: stores, toTerminal: toTerminal, parts: parts)
         var request = PlannedRequest(prepared: prepared, options: options)
-        var plan = RunPlan(
-            entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }],
-            transferSettings: FixedTransferSettings(settings: TransferSettings()))
+        var plan = RunPlan(entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }])
         // --offline shows the request before any transfer setting is made or checked.
         if options.request.offline {
             return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run()
         }
 
-        var settings = options.transferSettings(netrcFile: stores.netrcFile)
-        settings.verbose = parts.contains(.requestHeaders)
-        settings.acceptEncoding = acceptEncoding
-        try SecurityOptions.configure(&settings, options: options, url: prepared.url)
-        stores.configureCookies(&settings)
+        let settings = try EngineStack.requestSettings(
+            options: options, stores: stores, verbose: parts.contains(.requestHeaders), acceptEncoding: acceptEncoding,
+            url: prepared.url)
         plan.transferSettings = FixedTransferSettings(settings: settings)
         if options.request.curl {
             let previewer = CurlCommandPreviewer(options: options, spec: spec, stored: stores.curlSecrets)
@@ -61,14 +58,10 @@ struct RequestCommand {
         let transitionLog = plan.logDescriptor.flatMap { descriptor in
             request.logFields.map { RequestLogger(descriptor: descriptor, owning: false, fields: $0) }
         }
-        let transport = try EnvironmentTarget.transport(
-            options: options, apiPath: invocation.apiPath, settings: settings)
-        let engine = try OAuth2Stage.wrap(
-            CacheStage.wrap(
-                RetryStage.wrap(transport, options: options, notes: options.output.verbose), command: self,
-                log: transitionLog),
-            options: options, keeper: stores.oauth2Tokens)
-        return try Runner(plan: plan, delivery: .send(engine), reporter: reporter).run()
+        let stack = try EngineStack.request(
+            settings: settings, apiPath: invocation.apiPath, options: options, environment: environment,
+            terminal: terminal, log: transitionLog, oauth2Tokens: stores.oauth2Tokens)
+        return try stack.runner(plan, reporter: reporter).run()
     }
 
     /// The printer of the exchange: to standard output, `-o FILE`, or nowhere (`--quiet`).

@@ -8,8 +8,8 @@ extension OptionTable {
             long: "parallel", scope: .run, valueName: "N", group: .general,
             help: "run: send up to N requests at once (1)",
             description: "For afcli run: keep up to N requests in flight at once, on libcurl's multi interface "
-                + "(connections are reused, HTTP/2 requests share a connection), their transfers spread over two "
-                + "threads where there are two cores or more. The default, 1, sends the "
+                + "(connections are reused, HTTP/2 requests share a connection), every transfer driven from one "
+                + "thread, as curl -Z drives its. The default, 1, sends the "
                 + "requests one after the other in the order written. N is cut, with a warning, to what the "
                 + "open-file limit (ulimit -n) allows: three files a request, four with --output-dir.",
             apply: { values, text in values.run.parallel = try OptionValueParser.positiveInteger(text ?? "") },

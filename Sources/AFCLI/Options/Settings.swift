@@ -15,139 +15,34 @@ import AFKit
 package struct Settings: Equatable, Sendable {
     /// What is sent and how it is built: method, body, base URL, credentials, and whether it is
     /// sent at all.
-    package var request: Request {
-        get { storage.fields.request }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.request
-        }
-    }
+    package var request = Request()
     /// The config environment: which one, whether the config is read, `--simulate`, `--local`.
-    package var environment: Environment {
-        get { storage.fields.environment }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.environment
-        }
-    }
+    package var environment = Environment()
     /// Redirects, timeouts, limits, HTTP version, proxy and the connection's route.
-    package var transfer: Transfer {
-        get { storage.fields.transfer }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.transfer
-        }
-    }
+    package var transfer = Transfer()
     /// Certificate verification, pinning, client certificates and `--resolve`.
-    package var tls: TLS {
-        get { storage.fields.tls }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.tls
-        }
-    }
+    package var tls = TLS()
     /// Sessions, cookie jars, netrc, and whether credentials follow redirects.
-    package var session: Session {
-        get { storage.fields.session }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.session
-        }
-    }
+    package var session = Session()
     /// The stages an exchange passes through and its verdict: encryption, cache, checks, log.
-    package var pipeline: Pipeline {
-        get { storage.fields.pipeline }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.pipeline
-        }
-    }
+    package var pipeline = Pipeline()
     /// What is printed, and how.
-    package var output: Output {
-        get { storage.fields.output }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.output
-        }
-    }
+    package var output = Output()
     /// `afcli run`: parallelism, order, tests and reports.
-    package var run: Run {
-        get { storage.fields.run }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.run
-        }
-    }
+    package var run = Run()
     /// `afcli download`.
-    package var download: Download {
-        get { storage.fields.download }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.download
-        }
-    }
+    package var download = Download()
     /// Trying a request or a download again.
-    package var retry: Retry {
-        get { storage.fields.retry }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.retry
-        }
-    }
+    package var retry = Retry()
     /// `afcli reachability`.
-    package var reachability: Reachability {
-        get { storage.fields.reachability }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.reachability
-        }
-    }
+    package var reachability = Reachability()
     /// `--help`: show the short help instead of sending a request.
-    package var showHelp: Bool {
-        get { storage.fields.showHelp }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.showHelp
-        }
-    }
+    package var showHelp = false
     /// `--version`: show the version instead of sending a request.
-    package var showVersion: Bool {
-        get { storage.fields.showVersion }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.showVersion
-        }
-    }
+    package var showVersion = false
 
     /// Settings with every default in place, as if no option had been given.
     package init() {}
-
-    package static func == (lhs: Settings, rhs: Settings) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
-    }
-
-    // MARK: - Storage
-
-    /// Every group, in one object: a run hands its settings to each request it prepares, and a
-    /// copy costs one reference count that way; the parser's changes copy a shared object first.
-    private var storage = SharedFields(Groups())
-
-    /// The groups themselves, which `storage` holds.
-    private struct Groups: Equatable {
-        var request = Request()
-        var environment = Environment()
-        var transfer = Transfer()
-        var tls = TLS()
-        var session = Session()
-        var pipeline = Pipeline()
-        var output = Output()
-        var run = Run()
-        var download = Download()
-        var retry = Retry()
-        var reachability = Reachability()
-        var showHelp: Bool = false
-        var showVersion: Bool = false
-    }
 }
 
 extension Settings {

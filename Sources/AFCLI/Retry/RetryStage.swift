@@ -1,7 +1,7 @@
 import AFKit
 
-/// Puts `RetryingEngine` in front of the engine of a single request or a run when `--retry` asks
-/// for it, and refuses what cannot be retried before anything is sent.
+/// Makes the `RetryingEngine` that `EngineStack` puts in front of the engine of a single request
+/// or a run when `--retry` asks for it, and refuses what cannot be retried before anything is sent.
 enum RetryStage {
     /// The rules `--retry`, `--retry-delay`, `--retry-max-time` and `--retry-all-errors` give;
     /// nil without `--retry`.
@@ -25,10 +25,10 @@ enum RetryStage {
             reason: "a body read from standard input cannot be sent again; save it to a file and send @FILE")
     }
 
-    /// `engine` behind the retry stage when `--retry` is given, else `engine` itself (the plain
-    /// path pays nothing); `notes` puts each retry on standard error (`-v`).
-    static func wrap(_ engine: any ExchangeEngine, options: Settings, notes: Bool) -> any ExchangeEngine {
-        guard let rules = rules(options) else { return engine }
+    /// The retry stage over `engine` when `--retry` is given, else nil (the plain path pays
+    /// nothing); `notes` puts each retry on standard error (`-v`).
+    static func engine(over engine: any ExchangeEngine, options: Settings, notes: Bool) -> RetryingEngine? {
+        guard let rules = rules(options) else { return nil }
         return RetryingEngine(
             wrapping: engine, rules: rules, reconnects: options.retry.reconnect,
             note: notes ? { ErrorReporter.note($0) } : nil)

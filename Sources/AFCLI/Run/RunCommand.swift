@@ -39,32 +39,21 @@ struct RunCommand {
         let directory = try options.run.outputDirectory.map {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))
         }
-        let cache = try responseCache()
+        let cache = try EngineStack.runCache(options: options, environment: environment)
         // The log file is opened before anything is sent, and closed when the run ends.
         let logDescriptor = try RequestLogger.openTarget(options)
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
-        // libcurl's own bound matches the run's: a lane never opens more connections than requests
-        // may be in flight, and the lanes' balance keeps their sum near that.
+        // libcurl's own bound matches the run's: it never opens more connections than requests may
+        // be in flight. Every transfer runs on this thread's one multi handle, as curl -Z's do.
         let parallel = options.run.parallel ?? 1
-        let client = try LaneEngine(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
-        // The decorators only when the run retries, caches or fetches tokens: the plain path pays
-        // nothing for them.
-        let sending = RetryStage.wrap(client, options: options, notes: false)
-        let engine = try OAuth2Stage.wrap(
-            cache.map { CachingEngine(wrapping: sending, cache: $0, revalidatesLater: true) } ?? sending,
-            options: options)
-        // Undecorated, the transfers spread over a lane per core: the decorators' delegates tell
-        // them of events, so a decorated run keeps to one thread (as does a run of one request).
-        if engine === client {
-            try client.spread(over: LaneEngine.laneCount(parallel: min(parallel, entries.count)))
-        }
+        let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
+        let stack = try EngineStack.run(over: client, cache: cache, options: options, environment: environment)
         // Reports are created before anything is sent, and written as requests end.
         let reports = try reportTargets.map { try $0.makeWriter() }
         // Tests run to the end: every request is a test case.
         let plan = RunPlan(
             entries: entries, parallel: parallel, keepGoing: options.run.keepGoing || options.run.testMode,
-            transferSettings: RunTransferSettings(environment: environment), logDescriptor: logDescriptor,
-            archive: archive, retryInterval: options.run.retryInterval)
+            logDescriptor: logDescriptor, archive: archive, retryInterval: options.run.retryInterval)
         let readable = options.run.testMode || terminal.stdoutIsTerminal
         let colors = (terminal.stdoutIsTerminal && terminal.colorsStdout) || terminal.forcesColor
         let reporter = RunLineReporter(
@@ -72,10 +61,7 @@ struct RunCommand {
             output: OutputStream(descriptor: STDOUT_FILENO, target: "standard output"),
             stderrIsTerminal: terminal.stderrIsTerminal, stdoutIsTerminal: terminal.stdoutIsTerminal,
             usesCache: cache != nil, style: readable ? .readable(Palette(enabled: colors)) : .ndjson, reports: reports)
-        let runner = Runner(plan: plan, delivery: .send(engine), reporter: reporter)
-        // Under --parallel, a request waiting for its next --retry try lends its slot meanwhile.
-        (sending as? RetryingEngine)?.slots = runner
-        let status = try runner.run()
+        let status = try stack.runner(plan, reporter: reporter).run()
         if var cookieStore {
             let lines = client.cookieLines
             try cookieStore.save(lines: lines, changed: client.cookiesChanged(lines))
@@ -102,16 +88,6 @@ struct RunCommand {
                     + "(ulimit -n) allows: sending up to \(affordable) at once")
         }
         return affordable
-    }
-
-    /// The run's cache stage: `--cache`, else the config environment's policy (for command lines
-    /// on standard input); nil when off. cj-then-network gives two answers to one request, which a
-    /// run's one line per request cannot report: typed, it was refused with the other options
-    /// (`OptionScopes.check`); from default_options or the environment it is passed over, as a
-    /// default that does not apply to the command, and the run goes to the network.
-    func responseCache() throws -> ResponseCache? {
-        if try options.resolved.cacheMode() == .cjThenNetwork { return nil }
-        return try CacheStage.responseCache(options: options, environment: environment)
     }
 
     /// Makes every entry named in `names` (`--first`) a keeper; a name that matches no entry is a

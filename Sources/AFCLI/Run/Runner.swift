@@ -9,8 +9,8 @@ struct RunPlan {
     var parallel = 1
     /// Whether the requests after a failed one still run (`--keep-going`).
     var keepGoing = false
-    /// Where each request's transfer settings come from.
-    var transferSettings: any TransferSettingsSource
+    /// Where each request's transfer settings come from (`EngineStack.runner` gives its own).
+    var transferSettings: any TransferSettingsSource = FixedTransferSettings(settings: TransferSettings())
     /// Where the request log goes (`--log=cj`, `--log-file`); nil when nothing is logged.
     var logDescriptor: Int32?
     /// Where the exchanges later entries take values from are kept (`PlanEntry.archivedAs`).
@@ -39,8 +39,8 @@ enum RunDelivery {
 /// following it: an exchange is judged as soon as it ends (the next may depend on its verdict),
 /// but reported once the requests that could then start were sent. The request that starts next
 /// is prepared while the others are in flight: at most one more than are in flight is prepared at
-/// any time. In parallel, the engine spreads the transfers over a thread per core
-/// (`LaneEngine`), and this thread prepares, judges and reports.
+/// any time. Everything runs on the calling thread: the engine's transfers (one multi handle for
+/// a run, as curl -Z drives its), their event stages, and the preparing, judging and reporting.
 ///
 /// Ctrl-C stops new starts and cancels the exchanges in flight, each reported as interrupted; the
 /// run then returns 130.

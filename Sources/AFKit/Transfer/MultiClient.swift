@@ -56,12 +56,6 @@ package final class MultiClient: ExchangeEngine {
         try self.init(maxConnections: maxConnections, cookies: cookies, seeded: seeded)
     }
 
-    /// A client whose transfers use the cookie engine of `client`, from this client's thread
-    /// while `client` runs on its own (the engine's locks allow it).
-    convenience init(maxConnections: Int, sharingCookiesOf client: MultiClient) throws {
-        try self.init(maxConnections: maxConnections, cookies: client.cookies, seeded: client.seededCookies)
-    }
-
     private init(maxConnections: Int, cookies: CookieShare, seeded: Set<String>) throws {
         multi = try MultiHandle(maxConnections: maxConnections)
         self.cookies = cookies
@@ -160,22 +154,6 @@ package final class MultiClient: ExchangeEngine {
     /// Waits up to `timeoutMilliseconds` for activity on any transfer; `run` then handles it.
     package func poll(timeoutMilliseconds: Int) throws {
         try multi.poll(timeoutMilliseconds: timeoutMilliseconds)
-    }
-
-    /// Waits as `poll` does on a thread others wake: `woken` says whether a `wakeup` came for
-    /// this wait (`MultiHandle.poll`).
-    package func poll(timeoutMilliseconds: Int, woken: () -> Bool) throws {
-        try multi.poll(timeoutMilliseconds: timeoutMilliseconds, woken: woken)
-    }
-
-    /// Waits as `poll` does, also when nothing is in flight, until the timeout or a `wakeup`.
-    package func pollOrWakeup(timeoutMilliseconds: Int, woken: () -> Bool) throws {
-        try multi.poll(timeoutMilliseconds: timeoutMilliseconds, whenIdle: true, woken: woken)
-    }
-
-    /// Ends a `poll` early; the one call that may come from another thread.
-    package func wakeup() {
-        multi.wakeup()
     }
 
     /// Concludes the hops that ended; the exchanges that are over, in order.

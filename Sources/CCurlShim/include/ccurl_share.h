@@ -15,8 +15,8 @@ extern "C" {
 
 /*
  * A share handle that shares libcurl's cookie engine (CURLSHOPT_SHARE with CURL_LOCK_DATA_COOKIE)
- * and nothing else; NULL when libcurl cannot create or configure one. Its lock callbacks take a
- * mutex per kind of shared data, so transfers on several threads may use it at once.
+ * and nothing else; NULL when libcurl cannot create or configure one. It has no lock callbacks:
+ * every transfer attached to it runs on one thread.
  */
 CURLSH *afcurl_cookie_share_init(void);
 

@@ -56,8 +56,6 @@ CURLMcode afcurl_multi_add_handle(CURLM *multi, CURL *handle);
 CURLMcode afcurl_multi_remove_handle(CURLM *multi, CURL *handle);
 CURLMcode afcurl_multi_perform(CURLM *multi, int *running);
 CURLMcode afcurl_multi_poll(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout, int *ready);
-/* Ends a curl_multi_poll on `multi` early, from any thread. */
-CURLMcode afcurl_multi_wakeup(CURLM *multi);
 const char *afcurl_multi_strerror(CURLMcode code);
 
 /*
