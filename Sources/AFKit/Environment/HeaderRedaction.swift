@@ -52,7 +52,7 @@ package struct HeaderRedaction: Sendable, Equatable {
         guard hides(name) else { return value }
         switch ASCIICase.lowercased(name) {
         case "cookie":
-            return Self.cookiePairs(value).map { $0.name + "=" + SecretRedaction.placeholder }.joined(separator: "; ")
+            return CookieHeader.pairs(value).map { $0.name + "=" + SecretRedaction.placeholder }.joined(separator: "; ")
         case "set-cookie":
             let pair = value.prefix { $0 != ";" }
             let attributes = value[pair.endIndex...]
@@ -115,19 +115,9 @@ package struct HeaderRedaction: Sendable, Equatable {
         var cookies: [(String, String)] = []
         for header in headers where ASCIICase.lowercased(header.name) == field {
             // A Set-Cookie sets one cookie, its attributes after the first `;`.
-            let pairs = Self.cookiePairs(setByResponse ? String(header.value.prefix { $0 != ";" }) : header.value)
-            cookies += pairs.map { ($0.name, hidden ? SecretRedaction.placeholder : $0.value) }
+            let pairs = CookieHeader.pairs(setByResponse ? String(header.value.prefix { $0 != ";" }) : header.value)
+            cookies += pairs.map { ($0.name, hidden ? SecretRedaction.placeholder : $0.value ?? "") }
         }
         return cookies
-    }
-
-    /// The `name=value` pairs of a `Cookie` value, in order.
-    package static func cookiePairs(_ value: String) -> [(name: String, value: String)] {
-        value.split(separator: ";").compactMap { pair in
-            let trimmed = pair.drop { $0 == " " || $0 == "\t" }
-            guard !trimmed.isEmpty else { return nil }
-            guard let equals = trimmed.firstIndex(of: "=") else { return (String(trimmed), "") }
-            return (String(trimmed[..<equals]), String(trimmed[equals...].dropFirst()))
-        }
     }
 }

@@ -155,12 +155,10 @@ package struct Session: Sendable {
 
     /// `a=1; b=2` as cookies bound to `host` (path `/`, no expiry).
     static func parseCookieHeader(_ value: String, host: String) -> [SessionCookie] {
-        value.split(separator: ";").compactMap { pair in
-            let trimmed = pair.drop { $0 == " " || $0 == "\t" }
-            guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { return nil }
-            let name = String(trimmed[..<equals]).trimmingSpaces
-            let value = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces
-            return SessionCookie(name: name, value: value, domain: SessionCookie.pythonDomain(host))
+        CookieHeader.pairs(value).compactMap { pair in
+            guard let value = pair.value, !pair.name.isEmpty else { return nil }
+            return SessionCookie(
+                name: pair.name.trimmingSpaces, value: value.trimmingSpaces, domain: SessionCookie.pythonDomain(host))
         }
     }
 
