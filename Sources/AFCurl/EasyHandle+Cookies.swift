@@ -46,9 +46,11 @@ extension EasyHandle {
     /// attachment outlives `curl_easy_reset`, so it is changed only when it differs; the
     /// handle keeps the share alive while attached, and each of its transfers turns the engine
     /// on (`configureCookiesAndNetrc`).
-    package func useCookies(_ share: CookieShare?) throws(CurlError) {
+    package func useCookies(_ share: TransferShare?) throws(CurlError) {
         guard share !== cookieShare else { return }
         try check(afcurl_setopt_share(rawHandle, share?.share), "the cookie share")
+        // Attaching to a share's HSTS cache frees the handle's own; detaching leaves it none.
+        if share?.sharesHSTS == true || cookieShare?.sharesHSTS == true { transferResources.loadedHSTSFile = nil }
         cookieShare = share
     }
 

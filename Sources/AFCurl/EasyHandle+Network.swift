@@ -42,10 +42,41 @@ extension EasyHandle {
             // make a round at most one second's worth.
             try setLong(CURLOPT_BUFFERSIZE, EasyHandle.rateLimitedBufferSize(rate))
         }
-        if let file = network.hstsFile, needsHSTS(file: file, url: url) {
-            try setLong(CURLOPT_HSTS_CTRL, AFCURL_HSTS_ENABLE)
-            try setString(CURLOPT_HSTS, file, "the HSTS file")
+        if let file = network.hstsFile, needsHSTS(file: file, url: url) { try configureHSTS(file: file) }
+    }
+
+    /// Turns libcurl's HSTS cache on for this transfer, naming `file` only to a cache that has
+    /// not read it: libcurl reads a named file when the transfer starts, into the run's shared
+    /// cache when the handle is attached to one (`TransferShare`), else into the handle's own,
+    /// which outlives `curl_easy_reset`. (Named on every transfer, the file was read on every
+    /// transfer.)
+    private func configureHSTS(file: String) throws(CurlError) {
+        try setLong(CURLOPT_HSTS_CTRL, AFCURL_HSTS_ENABLE)
+        guard hstsFileRead != file else { return }
+        try setString(CURLOPT_HSTS, file, "the HSTS file")
+        hstsFileRead = file
+        transferResources.namedHSTSFile = file
+    }
+
+    /// The HSTS file the cache this handle's transfers use has read, or will read as the current
+    /// transfer starts: the share's, else the handle's own.
+    private var hstsFileRead: String? {
+        get {
+            if let share = cookieShare, share.sharesHSTS { return share.hstsFile }
+            return transferResources.loadedHSTSFile
         }
+        set {
+            if let share = cookieShare, share.sharesHSTS {
+                share.hstsFile = newValue
+            } else {
+                transferResources.loadedHSTSFile = newValue
+            }
+        }
+    }
+
+    /// After a transfer that never started: the file named for it was not read.
+    func forgetUnreadHSTSFile() {
+        if let file = transferResources.namedHSTSFile, hstsFileRead == file { hstsFileRead = nil }
     }
 
     /// The receive buffer for a rate-limited transfer: a hundredth of the rate, within libcurl's
@@ -63,7 +94,8 @@ extension EasyHandle {
 
     /// `needsHSTS(file:url:)`, remembering a missing file for the next transfers on this handle.
     private func needsHSTS(file: String, url: String) -> Bool {
-        if EasyHandle.isHTTPS(url) { return true }
+        // A cache that read the file also holds what the run's https responses set since.
+        if EasyHandle.isHTTPS(url) || hstsFileRead == file { return true }
         if transferResources.absentHSTSFile == file { return false }
         guard access(file, F_OK) == 0 else {
             transferResources.absentHSTSFile = file

@@ -16,9 +16,16 @@ final class TransferResources {
     /// then skips the `access` call (a batch would make one per request). Forgotten once this
     /// handle creates the file.
     var absentHSTSFile: String?
+    /// The HSTS file the handle's own cache (not a share's) has read; nil for a handle whose
+    /// `CURL *` has none yet.
+    var loadedHSTSFile: String?
+    /// The HSTS file named to libcurl for the current transfer, which reads it when the transfer
+    /// starts: once the transfer ran, the cache it used holds the file (`EasyHandle.endTransfer`).
+    var namedHSTSFile: String?
 
     /// Moves the current hook aside and drops the resolve list, after a transfer.
     func endTransfer() {
+        namedHSTSFile = nil
         if let trustHook { retiredTrustHooks.append(trustHook) }
         trustHook = nil
         resolveList = nil

@@ -26,7 +26,7 @@ package final class EasyHandle {
     /// transfer after a finished one does not reset twice.
     private var isDirty = false
     /// The cookie engine the handle is attached to (`useCookies`), kept alive while it is.
-    var cookieShare: CookieShare?
+    var cookieShare: TransferShare?
 
     /// Creates a handle, initialising libcurl for the process on first use.
     package init() throws(CurlError) {
@@ -42,6 +42,7 @@ package final class EasyHandle {
 
     deinit {
         if active != nil { endTransfer() }
+        detachBeforeClosing()
         afcurl_easy_cleanup(handle)
         // After the cleanup: libcurl no longer points at the list.
         headerList.free()
@@ -76,6 +77,7 @@ package final class EasyHandle {
             try configure(transfer.request, body: body, headerList: headers)
             try installCallbacks(context: context, reportsRequestHeads: transfer.request.options.reportsRequestHeads)
         } catch {
+            forgetUnreadHSTSFile()
             endTransfer()
             throw error
         }
@@ -92,6 +94,7 @@ package final class EasyHandle {
         // their userdata, which would dangle once the context is gone (libcurl may call the debug
         // callback while closing connections in curl_easy_cleanup).
         defer { endTransfer() }
+        if code == CURLE_FAILED_INIT { forgetUnreadHSTSFile() }
         // Read in place: a copy of the request would retain and release each of its fields.
         let context = active.context
         requestSentAt = context.requestSentAt
@@ -177,11 +180,20 @@ package final class EasyHandle {
     /// engine goes with it; a handle of a multi handle sends the run's cookies through the share.)
     private func renew() {
         guard let fresh = afcurl_easy_init() else { return }
+        detachBeforeClosing()
         afcurl_easy_cleanup(handle)
         handle = fresh
+        transferResources.loadedHSTSFile = nil
         if let share = cookieShare, afcurl_setopt_share(fresh, share.share) != CURLE_OK {
             cookieShare = nil
         }
+    }
+
+    /// Detaches the handle from a share that holds the HSTS cache before it is closed: libcurl
+    /// writes a handle's cache to its file when the handle is closed, and the shared one is
+    /// written once, by the share (`TransferShare`).
+    private func detachBeforeClosing() {
+        if let share = cookieShare, share.sharesHSTS { _ = afcurl_setopt_share(handle, nil) }
     }
 
     // MARK: - Setup

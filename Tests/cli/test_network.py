@@ -267,6 +267,37 @@ def test_hsts_is_remembered_and_upgrades_plain_http(h2tls, certs, tmp_path):
     assert r.code == 4, r
 
 
+def test_a_policy_learned_in_a_run_upgrades_a_later_request_on_another_handle(h2tls, certs, server, tmp_path):
+    # The run's transfers share one HSTS cache: `c` waits for `a` (which sets the policy) and for
+    # `b` (slower, on another handle, which ends last and so is the handle `c` runs on), and is
+    # upgraded. Each handle with a cache of its own missed the policy and sent plain http to
+    # the TLS port (400). The file is written when the run ends.
+    state = tmp_path / "state"
+    env = {"XDG_STATE_HOME": str(state)}
+
+    def slow(request):
+        time.sleep(0.5)
+        return Response(body=b'{"ok":true}')
+
+    server.handler = slow
+    plan = tmp_path / "hsts.http"
+    plan.write_text(f"""### a
+# @name a
+GET https://hsts.test:{h2tls.port}/sts
+
+### b
+# @name b
+GET {server.url}/slow
+
+### c
+GET http://hsts.test:{h2tls.port}/hello.txt?a={{{{a.response.headers.Content-Type}}}}&b={{{{b.response.body.$.ok}}}}
+""")
+    r = run(["run", str(plan), "--parallel", "2", "--resolve", f"hsts.test:{h2tls.port}:127.0.0.1",
+             f"--verify={certs / 'ca.pem'}"], env=env)
+    assert r.code == 0, r
+    assert "hsts.test" in (state / "afcli" / "hsts.txt").read_text()
+
+
 def test_an_hsts_upgrade_is_said_under_verbose_and_in_the_error(h2tls, certs, tmp_path):
     env = {"XDG_STATE_HOME": str(tmp_path / "state")}
     route = ["--resolve", f"hsts.test:{h2tls.port}:127.0.0.1", f"--verify={certs / 'ca.pem'}"]

@@ -8,7 +8,7 @@ import Glibc
 /// on the easy handle the previous hop ended on. Connections live in the multi handle's cache, so
 /// they are reused by every later transfer to the same origin, and HTTP/2 requests to one origin
 /// share a connection as streams. Every transfer uses one cookie engine, libcurl's, shared by all
-/// of them (`CookieShare`): a cookie set by one request is sent by the requests that start after
+/// of them (`TransferShare`): a cookie set by one request is sent by the requests that start after
 /// it, each only to the domain and path it belongs to. `TransferSettings.cookies` is not read: the
 /// engine is seeded once, at `init`.
 package final class MultiClient: ExchangeEngine {
@@ -41,14 +41,14 @@ package final class MultiClient: ExchangeEngine {
     /// The transfers handed to libcurl since it last ran, whose `performedAt` the next run sets.
     private var handedSinceRun: [ObjectIdentifier] = []
     /// The cookie engine every transfer shares, unless its request opts out.
-    private let cookies: CookieShare
+    private let cookies: TransferShare
     /// The cookies the engine held once seeded, to tell whether the run changed them.
     private let seededCookies: Set<String>
 
     /// Creates a client that opens at most `maxConnections` connections at once (0: no limit),
     /// its cookie engine seeded from `cookies` (a Netscape file and lines).
     package convenience init(maxConnections: Int = 0, cookies seed: CookieSettings = CookieSettings()) throws {
-        let cookies = try CookieShare()
+        let cookies = try TransferShare()
         try cookies.seed(file: seed.file, lines: [])
         // What the file held is the baseline: cookies added from the command line are changes.
         let seeded: Set<String> = seed.file == nil ? [] : Set(cookies.lines())
@@ -56,7 +56,7 @@ package final class MultiClient: ExchangeEngine {
         try self.init(maxConnections: maxConnections, cookies: cookies, seeded: seeded)
     }
 
-    private init(maxConnections: Int, cookies: CookieShare, seeded: Set<String>) throws {
+    private init(maxConnections: Int, cookies: TransferShare, seeded: Set<String>) throws {
         multi = try MultiHandle(maxConnections: maxConnections)
         self.cookies = cookies
         seededCookies = seeded

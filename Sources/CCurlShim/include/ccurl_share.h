@@ -15,13 +15,14 @@ extern "C" {
 
 /*
  * A share handle that shares libcurl's cookie engine (CURLSHOPT_SHARE with CURL_LOCK_DATA_COOKIE)
- * and nothing else; NULL when libcurl cannot create or configure one. It has no lock callbacks:
- * every transfer attached to it runs on one thread.
+ * and, where libcurl can (7.88 and later: `*shares_hsts` is then 1, else 0), its HSTS cache
+ * (CURL_LOCK_DATA_HSTS); NULL when libcurl cannot create or configure one. It has no lock
+ * callbacks: every transfer attached to it runs on one thread.
  */
-CURLSH *afcurl_cookie_share_init(void);
+CURLSH *afcurl_transfer_share_init(int *shares_hsts);
 
-/* Frees a share made by afcurl_cookie_share_init; no transfer may still be attached. */
-void afcurl_cookie_share_cleanup(CURLSH *share);
+/* Frees a share made by afcurl_transfer_share_init; no transfer may still be attached. */
+void afcurl_transfer_share_cleanup(CURLSH *share);
 
 /* Attaches the transfer `handle` to `share` (CURLOPT_SHARE), or detaches it when share is NULL. */
 CURLcode afcurl_setopt_share(CURL *handle, CURLSH *share);
