@@ -18,38 +18,37 @@ package enum AFCLIMain {
         do {
             // The config's default_options go before argv, through the same parser.
             let config = try ConfigSetup.prepare(arguments, environment: environment)
-            var (parsed, typed) = try ArgumentParser.parse(config.arguments, defaults: config.defaultCount)
+            let (parsed, typed) = try ArgumentParser.parse(config.arguments, defaults: config.defaultCount)
             // Options typed where they do nothing are refused before anything else happens.
             try OptionScopes.check(typed, for: parsed)
             switch parsed.command {
             case .request:
                 Interruption.install()
-                parsed.options.environment.profile = try config.profile(for: parsed.options, environment: environment)
-                try CacheStage.checkLifetime(options: parsed.options)
+                let settings = ResolvedSettings(
+                    parsed.options, profile: try config.profile(for: parsed.options, environment: environment))
+                try CacheStage.checkLifetime(settings)
                 return try RequestCommand(
-                    positionals: parsed.positionals, options: parsed.options, environment: environment,
-                    terminal: terminal
+                    positionals: parsed.positionals, settings: settings, environment: environment, terminal: terminal
                 ).run()
             case .download:
                 try DownloadCommand.validate(parsed.options, urlCount: parsed.positionals.count - 1)
                 Interruption.install()
-                parsed.options.environment.profile = try config.profile(for: parsed.options, environment: environment)
+                let settings = ResolvedSettings(
+                    parsed.options, profile: try config.profile(for: parsed.options, environment: environment))
                 return try DownloadCommand(
-                    positionals: parsed.positionals, options: parsed.options, environment: environment,
-                    terminal: terminal
+                    positionals: parsed.positionals, settings: settings, environment: environment, terminal: terminal
                 ).run()
             case .run:
                 Interruption.install()
-                var command = RunCommand(
-                    positionals: parsed.positionals, options: parsed.options, environment: environment,
-                    terminal: terminal)
                 // Command lines get the config environment, as when typed; a .http file's --env
                 // names an environment of its http-client.env.json instead.
-                if command.source == "-" {
-                    command.options.environment.profile = try config.profile(
-                        for: parsed.options, environment: environment)
-                }
-                return try command.run()
+                let profile =
+                    RunCommand.source(of: parsed.positionals) == "-"
+                    ? try config.profile(for: parsed.options, environment: environment) : nil
+                return try RunCommand(
+                    positionals: parsed.positionals, settings: ResolvedSettings(parsed.options, profile: profile),
+                    environment: environment, terminal: terminal
+                ).run()
             case .pin:
                 Interruption.install()
                 return try PinCommand(positionals: parsed.positionals, options: parsed.options).run()

@@ -11,7 +11,9 @@ final class CommandLineBatchTests: BatchTestCase {
         let path = try write("stdin-\(UUID().uuidString)", text)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
-        return try BatchLoader.load(source: "-", options: options, environment: environment, standardInput: descriptor).entries
+        return try BatchLoader.load(
+            source: "-", settings: ResolvedSettings(options, profile: nil), environment: environment,
+            standardInput: descriptor).entries
     }
 
     func testEachLineIsARequestInAfclisGrammar() throws {
@@ -68,7 +70,8 @@ final class CommandLineBatchTests: BatchTestCase {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         let entries = try BatchLoader.load(
-            source: "-", options: Settings(), environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
+            source: "-", settings: ResolvedSettings(Settings(), profile: nil),
+            environment: ["LANGUAGE": "fr_FR:de", "HOME": "/nonexistent"],
             standardInput: descriptor).entries
         let requests = try entries.map { try $0.prepare() }
         for request in requests {
@@ -180,7 +183,9 @@ final class CommandLineBatchTests: BatchTestCase {
         defer { close(descriptor) }
         XCTAssertEqual(
             message {
-                try CommandLineBatch.load(descriptor: descriptor, options: Settings(), environment: [:], limit: 2)
+                try CommandLineBatch.load(
+                    descriptor: descriptor, settings: ResolvedSettings(Settings(), profile: nil), environment: [:],
+                    limit: 2)
             },
             "stdin:5: more than 2 requests in one run")
         XCTAssertEqual(CommandLineBatch.maximumRequests, 100_000)

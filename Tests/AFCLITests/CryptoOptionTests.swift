@@ -22,11 +22,9 @@ final class CryptoOptionTests: XCTestCase {
         return profile
     }
 
-    /// The resolver of `options` in the config environment `profile`, as a command sets it.
-    private func resolved(_ options: Settings, _ profile: EnvironmentProfile?) -> SettingsResolver {
-        var options = options
-        options.environment.profile = profile
-        return options.resolved
+    /// The settings of `options` resolved in the config environment `profile`, as a command makes them.
+    private func resolved(_ options: Settings, _ profile: EnvironmentProfile?) -> ResolvedSettings {
+        ResolvedSettings(options, profile: profile)
     }
 
     func testCommandsComeFromTheOptionsElseTheEnvironment() throws {

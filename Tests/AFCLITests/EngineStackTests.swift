@@ -39,7 +39,7 @@ final class EngineStackTests: XCTestCase {
         var settings = TransferSettings()
         settings.totalTimeout = 7
         let stack = try EngineStack.request(
-            settings: settings, apiPath: "", options: options, environment: [:],
+            settings: settings, apiPath: "", resolved: ResolvedSettings(options, profile: nil), environment: [:],
             terminal: Terminal(stdoutIsTerminal: false, stderrIsTerminal: false, colorsStdout: false), log: nil,
             oauth2Tokens: nil)
         let retrying = try XCTUnwrap(stack.engine as? RetryingEngine)
@@ -48,7 +48,8 @@ final class EngineStackTests: XCTestCase {
 
         XCTAssertNil(retrying.slots)
         let request = PlannedRequest(
-            prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1/", headers: []), options: options)
+            prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1/", headers: []),
+            settings: ResolvedSettings(options, profile: nil))
         XCTAssertEqual(try stack.transferSettings.settings(for: request).totalTimeout, 7)
     }
 }

@@ -8,7 +8,9 @@ final class HTTPFileBatchTests: BatchTestCase {
     /// The entries of `text` written as `api.http` in the test directory.
     private func load(_ text: String, options: Settings = Settings()) throws -> [PlanEntry] {
         let path = try write("api.http", text)
-        return try BatchLoader.load(source: path, options: options, environment: environment).entries
+        return try BatchLoader.load(
+            source: path, settings: ResolvedSettings(options, profile: nil), environment: environment
+        ).entries
     }
 
     /// Method, URL, headers (without the defaults) and body of the entry's request.
@@ -146,7 +148,8 @@ final class HTTPFileBatchTests: BatchTestCase {
         XCTAssertEqual(
             message {
                 try BatchLoader.load(
-                    source: self.directory + "/missing.http", options: Settings(), environment: [:])
+                    source: self.directory + "/missing.http", settings: ResolvedSettings(Settings(), profile: nil),
+                    environment: [:])
             },
             "cannot read \(self.directory!)/missing.http: no such file or directory")
         XCTAssertEqual(

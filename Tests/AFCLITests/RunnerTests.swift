@@ -69,7 +69,7 @@ final class RunnerTests: BatchTestCase {
                 census.madeRequest()
                 let request = PreparedRequest(
                     method: "POST", url: "http://127.0.0.1:1/\(index)", headers: [], body: CountedBody(census))
-                return PlannedRequest(prepared: request, options: Settings())
+                return PlannedRequest(prepared: request, settings: ResolvedSettings(Settings(), profile: nil))
             }
         }
         var options = Settings()
@@ -98,7 +98,7 @@ final class RunnerTests: BatchTestCase {
             PlanEntry(name: "refused", origin: "test:2", isKeeper: false) {
                 PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
-                    options: Settings())
+                    settings: ResolvedSettings(Settings(), profile: nil))
             },
         ]
         var options = Settings()
@@ -122,7 +122,7 @@ final class RunnerTests: BatchTestCase {
                 census.madeRequest()
                 return PlannedRequest(
                     prepared: PreparedRequest(method: "GET", url: "http://127.0.0.1:1/", headers: []),
-                    options: Settings())
+                    settings: ResolvedSettings(Settings(), profile: nil))
             }
         }
         let (status, lines) = try execute(entries, options: Settings())

@@ -22,7 +22,8 @@ final class TransferOptionTests: XCTestCase {
         func download(_ arguments: String...) throws -> TransferSettings {
             let parsed = try ArgumentParser.parse(["download", "example.org/f"] + arguments)
             return DownloadCommand(
-                positionals: parsed.positionals, options: parsed.options, environment: [:],
+                positionals: parsed.positionals, settings: ResolvedSettings(parsed.options, profile: nil),
+                environment: [:],
                 terminal: Terminal.current(environment: [:])
             ).transferSettings()
         }

@@ -14,16 +14,15 @@ enum CacheStage {
     /// Refuses a CJ strategy with no lifetime from `--cache-ttl` or the environment's
     /// `cache_ttl`: checked once the environment is known, before a log file is opened or anything
     /// is sent.
-    static func checkLifetime(options: Settings) throws {
-        let settings = options.resolved
+    static func checkLifetime(_ settings: ResolvedSettings) throws {
         let mode = try settings.cacheMode()
         guard mode.isCJStrategy else { return }
         _ = try lifetime(mode, settings: settings)
     }
 
     /// The stored answers' lifetime: `--cache-ttl`, else the environment's `cache_ttl`
-    /// (`SettingsResolver` decides); a CJ strategy with neither is refused.
-    static func lifetime(_ mode: CacheMode, settings: SettingsResolver) throws -> CacheLifetime? {
+    /// (`ResolvedSettings` decides); a CJ strategy with neither is refused.
+    static func lifetime(_ mode: CacheMode, settings: ResolvedSettings) throws -> CacheLifetime? {
         let lifetime = try settings.cacheLifetime()
         if lifetime == nil, mode.isCJStrategy {
             throw CacheUsageError(
@@ -36,9 +35,8 @@ enum CacheStage {
     /// when the store cannot be used; nil when caching is off, or (after a warning) when there is
     /// no directory to keep it in.
     static func responseCache(
-        options: Settings, environment: [String: String]
+        _ settings: ResolvedSettings, environment: [String: String]
     ) throws -> ResponseCache? {
-        let settings = options.resolved
         let mode = try settings.cacheMode()
         guard mode != .off else { return nil }
         let lifetime = try lifetime(mode, settings: settings)
@@ -63,9 +61,10 @@ enum CacheStage {
     /// The Accept-Encoding requests are prepared with: with the cache on, the cache's constant
     /// one, so an answer from the cache does not load libcurl to learn it; else libcurl's.
     static func acceptEncoding(
-        options: Settings, environment: [String: String]
+        _ settings: ResolvedSettings, environment: [String: String]
     ) throws -> String {
-        guard !options.request.offline, !options.request.curl, try options.resolved.cacheMode() != .off,
+        let options = settings.options
+        guard !options.request.offline, !options.request.curl, try settings.cacheMode() != .off,
             CacheDirectory.path(environment: environment) != nil
         else { return RequestPreparation.acceptEncoding }
         return ResponseCache.acceptEncoding

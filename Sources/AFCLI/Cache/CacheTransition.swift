@@ -8,11 +8,14 @@ import Glibc
 /// decryption and envelope stages as the network's (their own instances: one answer each).
 enum CacheTransition {
     /// Sets the cache's transition delegate and what happens once the stored answer was given.
-    static func attach(to cache: ResponseCache, options: Settings, terminal: Terminal, log: RequestLogger?) throws {
+    static func attach(
+        to cache: ResponseCache, settings: ResolvedSettings, terminal: Terminal, log: RequestLogger?
+    ) throws {
+        let options = settings.options
         let toTerminal = options.output.outputFile == nil && terminal.stdoutIsTerminal
         let path = options.pipeline.cache.transitionOutput
         let printsToTerminal = toTerminal && path == nil && !options.output.quiet
-        let crypto = CryptoStages(options: options)
+        let crypto = CryptoStages(settings)
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let display = ResponseDisplay(
             options: options, toTerminal: toTerminal, terminal: terminal)
@@ -23,7 +26,6 @@ enum CacheTransition {
         printer.display = display
         let delegate = TransitionDelegate(printer: printer, path: path)
         // With a transition file the envelope's result goes to it, through the delegate.
-        let settings = options.resolved
         let stages = EventStages(
             receiver: ReportedExchange(delegate: delegate, printer: path == nil ? printer : nil),
             decryptCommand: settings.decryptCommand, envelope: settings.envelope)

@@ -3,22 +3,18 @@ import AFKit
 /// The encryption stage of a request from the options and the environment, and what the envelope
 /// changes in what is printed. (The decryption and envelope stages are `EventStages`.)
 final class CryptoStages {
-    private let options: Settings
-    private let encryptCommand: String?
-    private let envelopeSpec: EnvelopeSpec?
+    private let settings: ResolvedSettings
+    private var options: Settings { settings.options }
 
-    init(options: Settings) {
-        self.options = options
-        let settings = options.resolved
-        encryptCommand = settings.encryptCommand
-        envelopeSpec = settings.envelope
+    init(_ settings: ResolvedSettings) {
+        self.settings = settings
     }
 
     /// Encrypts the serialized body, when a command is set and there is a body. `--curl` is refused
     /// then: the encrypted body lives only in afcli's temporary file, which a curl command could not
     /// read (`--offline` shows it).
     func encrypt(_ prepared: inout PreparedRequest) throws {
-        guard let command = encryptCommand, prepared.body != nil else { return }
+        guard let command = settings.encryptCommand, prepared.body != nil else { return }
         if options.request.curl {
             throw UsageError.refusedFlag(
                 option: "--curl",
@@ -32,7 +28,8 @@ final class CryptoStages {
     /// The parts to print: with `--envelope` and no `--print`/`--verbose`, only the body, since
     /// stdout gets only the result.
     func printParts(_ resolved: Settings.PrintParts) -> Settings.PrintParts {
-        guard envelopeSpec != nil, options.output.printParts == nil, !options.output.verbose, !options.request.offline
+        guard settings.envelope != nil, options.output.printParts == nil, !options.output.verbose,
+            !options.request.offline
         else {
             return resolved
         }

@@ -7,9 +7,13 @@ import AFKit
 /// are not taken, so a URL can never be mistaken for one.
 struct DownloadCommand {
     var positionals: [String]
-    var options: Settings
+    /// The settings every download reads, resolved once.
+    let settings: ResolvedSettings
     var environment: [String: String]
     var terminal: Terminal
+
+    /// The options as parsed.
+    var options: Settings { settings.options }
 
     /// Downloads every URL and returns the exit status: success, or the status of the first
     /// download that failed. The options were checked by `validate` before.
@@ -54,11 +58,11 @@ struct DownloadCommand {
     private func job(for text: String) throws -> DownloadJob {
         // Its token is added by the request engine's decorator, which downloads do not go through.
         if options.request.authType == .oauth2 { throw OAuth2Error.notForDownloads }
-        let url = try EnvironmentTarget.resolve(text, options: options).url
+        let url = try EnvironmentTarget.resolve(text, settings: self.settings).url
         var spec = RequestSpec(
             method: "GET", url: url, headers: [HeaderItem(name: "Accept-Encoding", value: "identity")],
             credentials: try InvocationBuilder.credentials(options))
-        if let profile = options.environment.profile { EnvironmentStage(profile: profile).applyHeaders(to: &spec) }
+        if let profile = self.settings.profile { EnvironmentStage(profile: profile).applyHeaders(to: &spec) }
         let request = try RequestSerializer.prepare(spec, environment: environment)
         let destination: DownloadDestination
         switch options.output.outputFile {

@@ -13,8 +13,9 @@ enum EnvironmentTarget {
 
     /// The absolute URL and API path for the URL `text` typed on the command line.
     static func resolve(
-        _ text: String, options: Settings
+        _ text: String, settings: ResolvedSettings
     ) throws -> EnvironmentURL.Joined {
+        let options = settings.options
         if options.environment.simulate != nil, options.environment.local {
             throw EnvironmentUsageError.simulateWithLocal
         }
@@ -25,34 +26,27 @@ enum EnvironmentTarget {
         {
             throw EnvironmentUsageError.localWithStore(store)
         }
-        let base: String?
-        switch options.environment.simulate {
-        case .url(let url)?:
-            base = url
-        case .environment?:
-            base = options.resolved.simulateOrigin
-        case nil:
-            if let baseURL = options.request.baseURL {
-                let made = try RequestURL.makeFinal(from: text, baseURL: baseURL)
-                let typedPath = text.prefix { $0 != "?" && $0 != "#" }
-                let apiPath = EnvironmentURL.isAbsolute(text) ? URLReference(parsing: made.url).path : String(typedPath)
-                return EnvironmentURL.Joined(
-                    url: made.url, apiPath: String(apiPath.drop { $0 == "/" }), isFinal: made.isFinal)
-            }
-            base = options.environment.profile?.baseURL
+        switch settings.base {
+        case .reference(let baseURL):
+            let made = try RequestURL.makeFinal(from: text, baseURL: baseURL)
+            let typedPath = text.prefix { $0 != "?" && $0 != "#" }
+            let apiPath = EnvironmentURL.isAbsolute(text) ? URLReference(parsing: made.url).path : String(typedPath)
+            return EnvironmentURL.Joined(
+                url: made.url, apiPath: String(apiPath.drop { $0 == "/" }), isFinal: made.isFinal)
+        case .environment(let base):
+            return try EnvironmentURL.join(text, base: base)
+        case .simulation(let origin):
+            if EnvironmentURL.isAbsolute(text) { throw EnvironmentUsageError.simulateAbsolute(text) }
+            return try EnvironmentURL.join(text, base: origin)
         }
-        if options.environment.simulate != nil, EnvironmentURL.isAbsolute(text) {
-            throw EnvironmentUsageError.simulateAbsolute(text)
-        }
-        return try EnvironmentURL.join(text, base: base)
     }
 
     /// The transport for a request: the local answer files with `--local`, else libcurl.
     static func transport(
-        options: Settings, apiPath: String, settings: TransferSettings
+        _ resolved: ResolvedSettings, apiPath: String, settings: TransferSettings
     ) throws -> RequestTransport {
-        guard options.environment.local else { return HTTPClient(options: settings) }
-        let profile = options.environment.profile
+        guard resolved.options.environment.local else { return HTTPClient(options: settings) }
+        let profile = resolved.profile
         guard let directory = profile?.localDirectory else {
             throw EnvironmentUsageError.localNeedsDirectory(environment: profile?.name)
         }

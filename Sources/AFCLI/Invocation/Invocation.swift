@@ -22,8 +22,9 @@ enum InvocationBuilder {
 
     /// Builds the invocation, reading the files items name and peeking at standard input.
     static func build(
-        positionals: [String], options: Settings
+        positionals: [String], settings: ResolvedSettings
     ) throws -> Invocation {
+        let options = settings.options
         let (methodWord, urlText, items) = try split(positionals)
         var resolver = ItemResolver()
         for argument in items { try resolver.add(argument) }
@@ -73,7 +74,7 @@ enum InvocationBuilder {
                 item: resolver.files[0].field + "@" + resolver.files[0].path,
                 reason: "file uploads need a method with a body, not \(method)")
         }
-        let target = try EnvironmentTarget.resolve(urlText, options: options)
+        let target = try EnvironmentTarget.resolve(urlText, settings: settings)
         let encoding = options.request.encoding ?? (resolver.files.isEmpty ? .json : .multipart)
         var spec = RequestSpec(
             method: method, url: target.url, queryItems: resolver.queryItems, headers: resolver.headers,

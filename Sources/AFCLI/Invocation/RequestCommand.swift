@@ -4,9 +4,13 @@ import Glibc
 /// Runs a request command line: build, serialize, send (or print offline), print, exit status.
 struct RequestCommand {
     var positionals: [String]
-    var options: Settings
+    /// The settings every stage, engine and reporter of the request reads, resolved once.
+    let settings: ResolvedSettings
     var environment: [String: String]
     var terminal: Terminal
+
+    /// The options as parsed.
+    var options: Settings { settings.options }
 
     /// Sends the request and prints the exchange; returns the exit status for the final response.
     ///
@@ -17,31 +21,32 @@ struct RequestCommand {
     func run() throws -> ExitStatus {
         try Self.claimStandardOutput(options)
         let metrics = try MetricsOutput(options: options, stdoutIsTerminal: terminal.stdoutIsTerminal)
-        let invocation = try InvocationBuilder.build(positionals: positionals, options: options)
+        let invocation = try InvocationBuilder.build(positionals: positionals, settings: settings)
         try RetryStage.check(options, standardInput: invocation.standardInput)
         var spec = invocation.spec
         let stores = try RequestStores(options: options, environment: environment, spec: &spec)
-        let crypto = CryptoStages(options: options)
-        let acceptEncoding = try CacheStage.acceptEncoding(options: options, environment: environment)
+        let crypto = CryptoStages(settings)
+        let acceptEncoding = try CacheStage.acceptEncoding(settings, environment: environment)
         let prepared = try RequestPreparation.serialize(
-            &spec, options: options, environment: environment, standardInput: invocation.standardInput,
+            &spec, settings: settings, environment: environment, standardInput: invocation.standardInput,
             crypto: crypto, acceptEncoding: acceptEncoding)
         let toTerminal = options.output.outputFile == nil && terminal.stdoutIsTerminal
         let parts = crypto.printParts(options.resolvedPrintParts(stdoutIsTerminal: toTerminal))
         let reporter = ExchangeReporter(
-            options: options, terminal: terminal, printer: makePrinter(prepared, parts: parts, toTerminal: toTerminal),
-            metrics: metrics, stores: stores, toTerminal: toTerminal, parts: parts)
-        var request = PlannedRequest(prepared: prepared, options: options)
+            settings: settings, terminal: terminal,
+            printer: makePrinter(prepared, parts: parts, toTerminal: toTerminal), metrics: metrics, stores: stores,
+            toTerminal: toTerminal, parts: parts)
+        var request = PlannedRequest(prepared: prepared, settings: settings)
         var plan = RunPlan(entries: [PlanEntry(name: "request", origin: "", isKeeper: false) { request }])
         // --offline shows the request before any transfer setting is made or checked.
         if options.request.offline {
             return try Runner(plan: plan, delivery: .show(reporter), reporter: reporter).run()
         }
 
-        let settings = try EngineStack.requestSettings(
+        let transferSettings = try EngineStack.requestSettings(
             options: options, stores: stores, verbose: parts.contains(.requestHeaders), acceptEncoding: acceptEncoding,
             url: prepared.url)
-        plan.transferSettings = FixedTransferSettings(settings: settings)
+        plan.transferSettings = FixedTransferSettings(settings: transferSettings)
         if options.request.curl {
             let previewer = CurlCommandPreviewer(options: options, spec: spec, stored: stores.curlSecrets)
             return try Runner(plan: plan, delivery: .show(previewer), reporter: reporter).run()
@@ -50,16 +55,13 @@ struct RequestCommand {
         // The log file is opened before anything is sent, and closed when the request ends.
         plan.logDescriptor = try RequestLogger.openTarget(options)
         defer { if let descriptor = plan.logDescriptor, descriptor > STDERR_FILENO { close(descriptor) } }
-        let resolved = options.resolved
-        request.decryptCommand = resolved.decryptCommand
-        request.envelope = resolved.envelope
         if plan.logDescriptor != nil { request.logFields = RequestLogFields(spec: spec, prepared: prepared) }
         plan.entries = [PlanEntry(name: "request", origin: "", isKeeper: false) { request }]
         let transitionLog = plan.logDescriptor.flatMap { descriptor in
             request.logFields.map { RequestLogger(descriptor: descriptor, owning: false, fields: $0) }
         }
         let stack = try EngineStack.request(
-            settings: settings, apiPath: invocation.apiPath, options: options, environment: environment,
+            settings: transferSettings, apiPath: invocation.apiPath, resolved: settings, environment: environment,
             terminal: terminal, log: transitionLog, oauth2Tokens: stores.oauth2Tokens)
         return try stack.runner(plan, reporter: reporter).run()
     }

@@ -2,7 +2,7 @@ import AFKit
 
 /// The values of the encryption and envelope options (`--encrypt-cmd`, `--envelope`…), kept
 /// together in `Settings.pipeline.crypto`; the environment's settings fill what they leave unset
-/// (`SettingsResolver`).
+/// (`ResolvedSettings`).
 package struct CryptoOptions: Equatable, Sendable {
     /// `--encrypt-cmd`: nil for the environment's command, if any.
     package var encryptCommand: String? = nil

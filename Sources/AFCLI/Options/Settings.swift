@@ -1,7 +1,8 @@
 import AFKit
 
 /// The typed settings the command line's options produce, each holding its default until an
-/// option from `OptionTable.all` changes it.
+/// option from `OptionTable.all` changes it. What the config environment can give too is
+/// weighed against them once, in `ResolvedSettings`, which commands hand to their consumers.
 ///
 /// The fields live in small groups (`request`, `environment`, `transfer`, `tls`, `session`,
 /// `pipeline`, `output`, `run`, `download`, `retry`, `reachability`), one per concern; a new
@@ -96,10 +97,6 @@ extension Settings {
         package var simulate: SimulateTarget? = nil
         /// `--local`: answer from the environment's local directory, with no network.
         package var local: Bool = false
-        /// The config environment in force (`--env`, `AFCLI_ENV`), as the config file defines it;
-        /// nil for none, and for a `.http` run (its environments are its own). Set once the
-        /// options are parsed; what it gives that an option gives too, `SettingsResolver` decides.
-        package var profile: EnvironmentProfile? = nil
 
         package init() {}
     }

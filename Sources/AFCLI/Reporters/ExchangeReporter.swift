@@ -6,6 +6,8 @@ import AFKit
 /// error of a single request is, after the printer and `--write-out` had their say.
 final class ExchangeReporter: RunReporter {
     private let options: Settings
+    /// The config environment in force, whose secrets the printed heads hide.
+    private let profile: EnvironmentProfile?
     private let terminal: Terminal
     private let printer: ExchangePrinter
     private let metrics: MetricsOutput
@@ -21,10 +23,11 @@ final class ExchangeReporter: RunReporter {
     private var request: PreparedRequest?
 
     init(
-        options: Settings, terminal: Terminal, printer: ExchangePrinter, metrics: MetricsOutput,
+        settings: ResolvedSettings, terminal: Terminal, printer: ExchangePrinter, metrics: MetricsOutput,
         stores: RequestStores, toTerminal: Bool, parts: Settings.PrintParts
     ) {
-        self.options = options
+        options = settings.options
+        profile = settings.profile
         self.terminal = terminal
         self.printer = printer
         self.metrics = metrics
@@ -45,7 +48,7 @@ final class ExchangeReporter: RunReporter {
         let delegate = PrintingDelegate(printer: printer)
         if printsRequestHeaders || printer.printsResponseHeaders {
             delegate.redaction = HeaderRedaction(
-                revealing: options.request.showSecrets, request: request.prepared, profile: options.environment.profile)
+                revealing: options.request.showSecrets, request: request.prepared, profile: profile)
         }
         delegate.upload = upload
         delegate.notesHSTSUpgrades = options.output.verbose

@@ -100,9 +100,9 @@ final class RunLineReporter: RunReporter {
         guard !reports.isEmpty else { return }
         var record = RunRecord(line: line, origin: running.entry.origin)
         record.responseHead = recorder.finalHead
-        let options = running.options.values
+        let resolved = running.options.settings
         record.redaction = HeaderRedaction(
-            revealing: options.request.showSecrets, request: running.request, profile: options.environment.profile)
+            revealing: resolved.options.request.showSecrets, request: running.request, profile: resolved.profile)
         if let request = running.request {
             record.requestHeaders = request.headers
             record.requestBodySize = request.bodyBytes.map { Int64($0.count) } ?? request.body?.length.map(Int64.init)

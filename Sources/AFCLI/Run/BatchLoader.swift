@@ -7,14 +7,14 @@ enum BatchLoader {
     /// The entries of `source`, in the order written, and where the exchanges later entries take
     /// values from are kept; throws a `LocatedError` naming file (or `stdin`) and line for a
     /// malformed entry. `standardInput` is the descriptor `-` reads. Command lines are built in
-    /// the config environment of `options` (a `.http` file has its own environments).
+    /// the config environment of `settings` (a `.http` file has its own environments).
     static func load(
-        source: String, options: Settings, environment: [String: String],
+        source: String, settings: ResolvedSettings, environment: [String: String],
         standardInput: Int32 = STDIN_FILENO
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         if source == "-" {
-            return try CommandLineBatch.load(descriptor: standardInput, options: options, environment: environment)
+            return try CommandLineBatch.load(descriptor: standardInput, settings: settings, environment: environment)
         }
-        return try HTTPFileBatch.load(path: source, options: options, environment: environment)
+        return try HTTPFileBatch.load(path: source, settings: settings, environment: environment)
     }
 }

@@ -22,14 +22,14 @@ enum CommandLineBatch {
 
     /// What every entry of one run shares, held once rather than copied into each entry.
     final class Context {
-        /// The run's options, which a line without options of its own is sent with.
+        /// The run's settings, which a line without options of its own is sent with.
         let shared: SharedOptions
         let environment: [String: String]
         /// The default Accept-Language, made from `environment` once for every request.
         let acceptLanguage: String
 
-        init(options: Settings, environment: [String: String]) {
-            shared = SharedOptions(options)
+        init(settings: ResolvedSettings, environment: [String: String]) {
+            shared = SharedOptions(settings)
             self.environment = environment
             acceptLanguage = DefaultHeaders.acceptLanguage(environment: environment)
         }
@@ -37,16 +37,17 @@ enum CommandLineBatch {
 
     /// The entries of the lines read from `descriptor`, in order; at most `limit` of them.
     static func load(
-        descriptor: Int32, options: Settings, environment: [String: String], limit: Int = Self.maximumRequests
+        descriptor: Int32, settings: ResolvedSettings, environment: [String: String],
+        limit: Int = Self.maximumRequests
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
         // A terminal holds no list of requests: reading it would wait for typing, then run none.
         if isatty(descriptor) == 1 { throw BatchError.terminalInput(source: "-") }
-        var runOptions = try BatchCredentials.resolvingPassword(options)
+        var runOptions = try BatchCredentials.resolvingPassword(settings.options)
         // Standard input is the list of requests: never peek at it for a body.
         runOptions.request.ignoreStdin = true
-        let context = Context(options: runOptions, environment: environment)
+        let context = Context(settings: settings.overriding(runOptions), environment: environment)
         // Read once: a line's check borrows it (read through the context, each line copied it).
-        let runValues = context.shared.values
+        let runSettings = context.shared.settings
         var reader = LineReader(descriptor: descriptor)
         var entries: [PlanEntry] = []
         let references = RequestReferences(maximumDepth: runOptions.output.maximumDepth)
@@ -84,12 +85,12 @@ enum CommandLineBatch {
                     }
                 }
             }
-            // The line is parsed once, here: the entry keeps its positionals, and its options only
-            // when it gave some (the others share the run's).
-            let (positionals, options) = try LocatedError.locating(origin) {
-                try check(words, over: runValues)
+            // The line is parsed once, here: the entry keeps its positionals, and its settings only
+            // when it gave options (the others share the run's).
+            let (positionals, settings) = try LocatedError.locating(origin) {
+                try check(words, over: runSettings)
             }
-            let shared = options.map(lineOptions) ?? context.shared
+            let shared = settings.map(SharedOptions.init) ?? context.shared
             let entryContext = context
             let sendsCookies = pendingNoCookies == nil
             entries.append(
@@ -151,37 +152,34 @@ enum CommandLineBatch {
         }
     }
 
-    /// The options of a line that gave some, held by reference: an entry stays small.
-    private static func lineOptions(_ options: Settings) -> SharedOptions {
-        var options = options
-        // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
-        options.request.ignoreStdin = true
-        return SharedOptions(options)
-    }
-
     /// Parses a line's words over the run's options and refuses what a line cannot say: a run's
     /// option, a missing URL, an unknown METHOD word, a URL that is none (joined in the config
-    /// environment of `options`).
-    /// Returns the line's positionals, and its options applied over the run's when it gave any
-    /// (nil when it gave none: the run's options are its options).
+    /// environment of `run`).
+    /// Returns the line's positionals, and its settings (the run's with its options laid over
+    /// them, never reading standard input) when it gave options (nil when it gave none: the run's
+    /// settings are its settings).
     static func check(
-        _ words: [String], over options: Settings
-    ) throws -> (positionals: [String], options: Settings?) {
+        _ words: [String], over run: ResolvedSettings
+    ) throws -> (positionals: [String], settings: ResolvedSettings?) {
         // Most lines are a method, a URL and items: with no word that looks like an option and no
         // subcommand word, parsing would give these positionals and the run's options.
         if words.allSatisfy({ $0.utf8.first != UInt8(ascii: "-") }), CommandTable.spec(for: words[0]) == nil {
-            try checkRequest(words, options: options)
+            try checkRequest(words, settings: run)
             return (words, nil)
         }
-        let (parsed, given) = try ArgumentParser.parse(words, over: options)
+        let (parsed, given) = try ArgumentParser.parse(words, over: run.options)
         // What belongs to the run, and what a run refuses on its command line, a line cannot
         // bring in either.
         try OptionScopes.check(given.sorted(), command: .run, source: .line)
         guard parsed.command == .request else {
             throw BatchError.notARequest(parsed.positionals.first ?? words[0])
         }
-        try checkRequest(parsed.positionals, options: parsed.options)
-        return (parsed.positionals, given.isEmpty ? nil : parsed.options)
+        var options = parsed.options
+        // A line's --no-ignore-stdin cannot make it read the list of requests as a body.
+        options.request.ignoreStdin = true
+        let line = run.overriding(options)
+        try checkRequest(parsed.positionals, settings: line)
+        return (parsed.positionals, given.isEmpty ? nil : line)
     }
 
     /// Refuses a line without a URL, with an unknown METHOD word, a URL that is none, an item
@@ -190,11 +188,11 @@ enum CommandLineBatch {
     /// cost every entry more memory than the second resolution costs time); the files items name
     /// are read by `prepare` alone.
     private static func checkRequest(
-        _ positionals: [String], options: Settings
+        _ positionals: [String], settings: ResolvedSettings
     ) throws {
         let (_, url, items) = try InvocationBuilder.split(positionals)
         for item in items where try ItemResolver.checkSyntax(item) == "-" { throw BatchError.standardInputBody }
-        _ = try EnvironmentTarget.resolve(url, options: options)
+        _ = try EnvironmentTarget.resolve(url, settings: settings)
     }
 
     /// Builds the request of one line from its positionals and options (the line's applied over
@@ -204,21 +202,18 @@ enum CommandLineBatch {
         _ positionals: [String], options: SharedOptions, context: Context
     ) throws -> PlannedRequest {
         let invocation = try InvocationBuilder.build(
-            positionals: positionals, options: options.values)
+            positionals: positionals, settings: options.settings)
         var spec = invocation.spec
         if spec.rawBody == .standardInput || spec.files.contains(where: { $0.path == "-" }) {
             throw BatchError.standardInputBody
         }
         let prepared = try RequestPreparation.serialize(
-            &spec, options: options.values, environment: context.environment, standardInput: nil,
+            &spec, settings: options.settings, environment: context.environment, standardInput: nil,
             acceptLanguage: context.acceptLanguage)
         var request = PlannedRequest(prepared: prepared, shared: options, isShared: true)
         if RequestLogger.isWanted(options.values) {
             request.logFields = RequestLogFields(spec: spec, prepared: prepared)
         }
-        let settings = options.values.resolved
-        request.decryptCommand = settings.decryptCommand
-        request.envelope = settings.envelope
         return request
     }
 }

@@ -34,14 +34,15 @@ struct EngineStack {
     /// transition (`CacheTransition`), logged in `log`; OAuth 2 keeps its tokens in `keeper`
     /// (a session's) when given.
     static func request(
-        settings: TransferSettings, apiPath: String, options: Settings, environment: [String: String],
+        settings: TransferSettings, apiPath: String, resolved: ResolvedSettings, environment: [String: String],
         terminal: Terminal, log: RequestLogger?, oauth2Tokens keeper: (any OAuth2TokenKeeper)?
     ) throws -> EngineStack {
-        let transport = try EnvironmentTarget.transport(options: options, apiPath: apiPath, settings: settings)
+        let options = resolved.options
+        let transport = try EnvironmentTarget.transport(resolved, apiPath: apiPath, settings: settings)
         let retrying = RetryStage.engine(over: transport, options: options, notes: options.output.verbose)
-        let cache = try CacheStage.responseCache(options: options, environment: environment)
+        let cache = try CacheStage.responseCache(resolved, environment: environment)
         if let cache, cache.configuration.mode == .cjThenNetwork {
-            try CacheTransition.attach(to: cache, options: options, terminal: terminal, log: log)
+            try CacheTransition.attach(to: cache, settings: resolved, terminal: terminal, log: log)
         }
         return try EngineStack(
             over: retrying ?? transport, cache: cache, options: options, oauth2Tokens: keeper,
@@ -64,9 +65,9 @@ struct EngineStack {
     /// run's one line per request cannot report: typed, it was refused with the other options
     /// (`OptionScopes.check`); from default_options or the environment it is passed over, as a
     /// default that does not apply to the command, and the run goes to the network.
-    static func runCache(options: Settings, environment: [String: String]) throws -> ResponseCache? {
-        if try options.resolved.cacheMode() == .cjThenNetwork { return nil }
-        return try CacheStage.responseCache(options: options, environment: environment)
+    static func runCache(_ resolved: ResolvedSettings, environment: [String: String]) throws -> ResponseCache? {
+        if try resolved.cacheMode() == .cjThenNetwork { return nil }
+        return try CacheStage.responseCache(resolved, environment: environment)
     }
 
     private init(

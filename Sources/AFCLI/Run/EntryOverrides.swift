@@ -30,6 +30,6 @@ struct EntryOverrides: Equatable {
         if let follow { options.transfer.follow = follow }
         if let idleTimeout { options.transfer.timeout = idleTimeout }
         if let connectTimeout { options.transfer.connectTimeout = connectTimeout }
-        return (SharedOptions(options), false)
+        return (SharedOptions(run.settings.overriding(options)), false)
     }
 }

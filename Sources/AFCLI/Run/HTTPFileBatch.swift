@@ -21,21 +21,22 @@ enum HTTPFileBatch {
     /// What every entry of one file shares, held once.
     final class Context {
         let builder: HTTPFileRequestBuilder
-        /// The run's options, which a request without directives of its own is sent with.
+        /// The run's settings, which a request without directives of its own is sent with.
         let shared: SharedOptions
         let environment: [String: String]
 
-        init(builder: HTTPFileRequestBuilder, options: Settings, environment: [String: String]) {
+        init(builder: HTTPFileRequestBuilder, settings: ResolvedSettings, environment: [String: String]) {
             self.builder = builder
-            shared = SharedOptions(options)
+            shared = SharedOptions(settings)
             self.environment = environment
         }
     }
 
     /// The entries of the file at `path`, in file order.
     static func load(
-        path: String, options: Settings, environment: [String: String]
+        path: String, settings: ResolvedSettings, environment: [String: String]
     ) throws -> (entries: [PlanEntry], archive: ExchangeArchive) {
+        let options = settings.options
         // The file may be a pipe or a device (`<(envsubst < api.http)`, `/dev/stdin`), read once.
         let bytes = try read(
             path, limit: maximumFileSize, tooLarge: "it is larger than 16 MiB, the most a .http file may be",
@@ -86,7 +87,7 @@ enum HTTPFileBatch {
                 variables: variables, directory: directory, refusesStandardInput: options.request.ignoreStdin,
                 acceptEncoding: RequestPreparation.acceptEncoding,
                 acceptLanguage: DefaultHeaders.acceptLanguage(environment: environment), access: access),
-            options: try BatchCredentials.resolvingPassword(options), environment: environment)
+            settings: settings.overriding(try BatchCredentials.resolvingPassword(options)), environment: environment)
         try check(file.requests, path: path, context: context, references: references)
         references.startRun()
         var entries = file.requests.enumerated().map { index, request in
@@ -137,25 +138,27 @@ enum HTTPFileBatch {
         if let refusal = request.refusal { throw LocatedError(origin: "\(path):\(refusal.line)", underlying: refusal) }
         let begun = try begin(request, path: path, context: context)
         var (prepared, shared, isShared) = try build(request, from: begun, path: path, context: context)
-        let options = shared.values
+        let settings = shared.settings
+        let options = settings.options
         // `Authorization: AWS …` signs the request with its own keys, in place of the run's
         // `--aws-sigv4`, last of all.
         let signing = try atLine(of: path) { () throws(HTTPFileError) in
             try begun.head.awsStage(request, url: prepared.url)
         }
-        var encoding = options
-        if signing != nil { encoding.request.authStages.awsSigV4 = nil }
+        var encoding = settings
+        if signing != nil {
+            var unsigned = options
+            unsigned.request.authStages.awsSigV4 = nil
+            encoding = settings.overriding(unsigned)
+        }
         // Encrypted (`--encrypt-cmd`), then compressed, as a request typed on the command line.
         // The file's own Content-Type is replaced by the encrypted type.
         try LocatedError.locating("\(path):\(request.line)") {
-            try RequestPreparation.encode(&prepared, options: encoding)
+            try RequestPreparation.encode(&prepared, settings: encoding)
             if let signing { try RequestAuthentication.sign(&prepared, with: signing) }
         }
         var planned = PlannedRequest(prepared: prepared, shared: shared, isShared: isShared)
         if RequestLogger.isWanted(options) { planned.logFields = RequestLogFields(prepared: prepared) }
-        let settings = options.resolved
-        planned.decryptCommand = settings.decryptCommand
-        planned.envelope = settings.envelope
         planned.sendsCookies = !request.noCookieJar
         planned.assertions = request.assertions
         if !request.assertions.isEmpty { planned.conditionRetries = request.retries ?? options.retry.count }

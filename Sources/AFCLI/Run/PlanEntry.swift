@@ -27,14 +27,17 @@ struct PlanEntry {
     var written: () -> (method: String, url: String) = { ("", "") }
 }
 
-/// Options held by reference: many requests of a run share one set, which a request then
-/// carries without copying it, and whose identity spares comparing it.
+/// Resolved settings held by reference: many requests of a run share one value, which a request
+/// then carries without copying it, and whose identity spares comparing it.
 final class SharedOptions {
-    let values: Settings
+    let settings: ResolvedSettings
 
-    init(_ values: Settings) {
-        self.values = values
+    init(_ settings: ResolvedSettings) {
+        self.settings = settings
     }
+
+    /// The options as parsed.
+    var values: Settings { settings.options }
 }
 
 /// An entry's request, built and ready to send.
@@ -48,12 +51,8 @@ struct PlannedRequest {
     var isShared: Bool
     /// What its request log block says of it, when the run logs (`--log=cj`).
     var logFields: RequestLogFields?
-    /// The command its final 2xx body is decrypted with (`--decrypt-cmd`, or the environment's).
-    var decryptCommand: String?
     /// Whether it uses the run's cookie engine (not with `# @no-cookie-jar`).
     var sendsCookies = true
-    /// The envelope its final 2xx body is read as (`--envelope`); nil to pass the body on as it is.
-    var envelope: EnvelopeSpec?
     /// What its response must satisfy (a `.http` request's `??` lines); empty for nothing.
     var assertions: [ResponseAssertion] = []
     /// How many times it is sent again while its assertions fail (`# @retry N`, else the run's
@@ -62,13 +61,17 @@ struct PlannedRequest {
 
     /// The options it is sent with.
     var options: Settings { shared.values }
+    /// The command its final 2xx body is decrypted with (`--decrypt-cmd`, or the environment's).
+    var decryptCommand: String? { shared.settings.decryptCommand }
+    /// The envelope its final 2xx body is read as (`--envelope`); nil to pass the body on as it is.
+    var envelope: EnvelopeSpec? { shared.settings.envelope }
 
     /// An object standing for `options` when several requests share them; nil when unknown.
     var optionsIdentity: ObjectIdentifier? { isShared ? ObjectIdentifier(shared) : nil }
 
-    /// A request sent with options of its own.
-    init(prepared: PreparedRequest, options: Settings) {
-        self.init(prepared: prepared, shared: SharedOptions(options), isShared: false)
+    /// A request sent with settings of its own.
+    init(prepared: PreparedRequest, settings: ResolvedSettings) {
+        self.init(prepared: prepared, shared: SharedOptions(settings), isShared: false)
     }
 
     /// A request sent with `shared`, which other requests may carry too when `isShared`.

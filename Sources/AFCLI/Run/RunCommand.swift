@@ -6,12 +6,19 @@ import Glibc
 struct RunCommand {
     /// `run` and SOURCE.
     var positionals: [String]
-    var options: Settings
+    /// The settings the run and, with their own laid over them, its entries read, resolved once.
+    let settings: ResolvedSettings
     var environment: [String: String]
     var terminal: Terminal
 
+    /// The options as parsed.
+    var options: Settings { settings.options }
+
     /// The SOURCE word: a `.http` file, or `-` for command lines on standard input.
-    var source: String { positionals.dropFirst().first ?? "" }
+    var source: String { Self.source(of: positionals) }
+
+    /// The SOURCE word of `positionals` (`run` and SOURCE).
+    static func source(of positionals: [String]) -> String { positionals.dropFirst().first ?? "" }
 
     /// Loads the batch and runs it (its options checked by `OptionScopes` against the run's
     /// scope and its `RunSource`); returns the run's exit status.
@@ -25,10 +32,9 @@ struct RunCommand {
         // Where the reports go is checked first: nothing is sent, or created, for a refused one.
         let logFile = RequestLogger.isWanted(options) ? options.pipeline.logFile : nil
         let reportTargets = try RunReportTarget.plan(options.run.reports, source: source, logFile: logFile)
-        var options = options
-        options.run.parallel = affordableParallel()
+        let parallel = affordableParallel() ?? 1
         var (entries, archive) = try BatchLoader.load(
-            source: source, options: options, environment: environment)
+            source: source, settings: settings, environment: environment)
         try RunCommand.markKeepers(&entries, names: options.run.firstNames)
         // The session and jar are read before anything is sent, and written when the run ends.
         let cookieStore =
@@ -39,13 +45,12 @@ struct RunCommand {
         let directory = try options.run.outputDirectory.map {
             try BatchOutputDirectory(path: $0, names: entries.map(\.name))
         }
-        let cache = try EngineStack.runCache(options: options, environment: environment)
+        let cache = try EngineStack.runCache(settings, environment: environment)
         // The log file is opened before anything is sent, and closed when the run ends.
         let logDescriptor = try RequestLogger.openTarget(options)
         defer { if let logDescriptor, logDescriptor > STDERR_FILENO { close(logDescriptor) } }
         // libcurl's own bound matches the run's: it never opens more connections than requests may
         // be in flight. Every transfer runs on this thread's one multi handle, as curl -Z's do.
-        let parallel = options.run.parallel ?? 1
         let client = try MultiClient(maxConnections: parallel, cookies: cookieStore?.seed ?? CookieSettings())
         let stack = try EngineStack.run(over: client, cache: cache, options: options, environment: environment)
         // Reports are created before anything is sent, and written as requests end.
