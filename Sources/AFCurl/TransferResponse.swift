@@ -46,30 +46,32 @@ package struct ResponseHead: Sendable {
     }
 }
 
-/// What libcurl reports about a finished transfer.
-package struct TransferOutcome: Sendable {
+/// What libcurl reports about a finished transfer: built once when the transfer ends and only
+/// read after that, so it is an immutable object handed on by reference (an outcome travels
+/// through the client, the exchange, its result and every report).
+package final class TransferOutcome: Sendable {
     /// The final response's status code (0 when none arrived).
-    package var statusCode: Int
+    package let statusCode: Int
     /// The URL libcurl last used.
-    package var effectiveURL: String
+    package let effectiveURL: String
     /// The absolute target of a 3xx response's `Location`, resolved by libcurl; nil otherwise.
-    package var redirectURL: String?
+    package let redirectURL: String?
     /// The HTTP version used: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or "" when unknown.
-    package var httpVersion: String
+    package let httpVersion: String
     /// The IP address connected to, when there was a connection.
-    package var primaryIP: String?
+    package let primaryIP: String?
     /// The port connected to, when there was a connection.
-    package var primaryPort: Int?
+    package let primaryPort: Int?
     /// Body bytes received, as they came over the wire (before decoding).
-    package var bytesDownloaded: Int64
+    package let bytesDownloaded: Int64
     /// Body bytes sent.
-    package var bytesUploaded: Int64
+    package let bytesUploaded: Int64
     /// Seconds from start to finish of the transfer.
-    package var totalTime: Double
+    package let totalTime: Double
     /// The head of the final response, as given to `TransferEvents.responseHead`.
-    package var head: ResponseHead?
+    package let head: ResponseHead?
     /// The transfer's phase timings and connection facts.
-    package var metrics: TransferMetrics
+    package let metrics: TransferMetrics
 
     package init(
         statusCode: Int, effectiveURL: String, redirectURL: String? = nil, httpVersion: String = "",
@@ -88,6 +90,15 @@ package struct TransferOutcome: Sendable {
         self.totalTime = totalTime
         self.head = head
         self.metrics = metrics
+    }
+
+    /// The same outcome with other metrics (the queue time a batch adds once the transfer ends).
+    package convenience init(_ outcome: TransferOutcome, metrics: TransferMetrics) {
+        self.init(
+            statusCode: outcome.statusCode, effectiveURL: outcome.effectiveURL, redirectURL: outcome.redirectURL,
+            httpVersion: outcome.httpVersion, primaryIP: outcome.primaryIP, primaryPort: outcome.primaryPort,
+            bytesDownloaded: outcome.bytesDownloaded, bytesUploaded: outcome.bytesUploaded,
+            totalTime: outcome.totalTime, head: outcome.head, metrics: metrics)
     }
 }
 

@@ -49,12 +49,11 @@ package final class HTTPClient {
             } catch {
                 outcome = .failure(error)
             }
-            guard var result = try exchange.hopEnded(outcome) else { continue }
-            if options.cookies != nil {
-                result.cookieLines = handle.cookieLines()
-                result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)
-            }
-            return result
+            guard let result = try exchange.hopEnded(outcome) else { continue }
+            guard options.cookies != nil else { return result }
+            let cookieLines = handle.cookieLines()
+            return HTTPClientResult(
+                result, cookieLines: cookieLines, cookiesChanged: Set(cookieLines) != Set(cookiesBefore))
         }
     }
 

@@ -186,31 +186,34 @@ extension HTTPClientDelegate {
     package func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {}
 }
 
-/// The end of an exchange: the final response and what it took to get there.
-package struct HTTPClientResult: Sendable {
+/// The end of an exchange: the final response and what it took to get there. Built once when
+/// the exchange ends and only read after that, so it is an immutable object handed on by
+/// reference (into completions, outcomes and every report).
+package final class HTTPClientResult: Sendable {
     /// The final response's head.
-    package var head: ResponseHead
+    package let head: ResponseHead
     /// libcurl's report on the final hop.
-    package var outcome: TransferOutcome
+    package let outcome: TransferOutcome
     /// The URL of the final request.
-    package var url: String
+    package let url: String
     /// The method of the final request (GET after a 303, for example).
-    package var method: String
+    package let method: String
     /// How many redirects were followed.
-    package var redirectCount: Int
+    package let redirectCount: Int
     /// Seconds spent on all hops together.
-    package var totalTime: Double
+    package let totalTime: Double
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
-    package var cookieLines: [String] = []
+    package let cookieLines: [String]
     /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
-    package var cookiesChanged = false
+    package let cookiesChanged: Bool
     /// Each hop's metrics in order, the final hop last (AFNetworking's `transactionMetrics`);
     /// empty from a transport that measured nothing.
-    package var hopMetrics: [TransferMetrics] = []
+    package let hopMetrics: [TransferMetrics]
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
-        totalTime: Double
+        totalTime: Double, cookieLines: [String] = [], cookiesChanged: Bool = false,
+        hopMetrics: [TransferMetrics] = []
     ) {
         self.head = head
         self.outcome = outcome
@@ -218,6 +221,22 @@ package struct HTTPClientResult: Sendable {
         self.method = method
         self.redirectCount = redirectCount
         self.totalTime = totalTime
+        self.cookieLines = cookieLines
+        self.cookiesChanged = cookiesChanged
+        self.hopMetrics = hopMetrics
+    }
+
+    /// The same result with the given facts replaced: the cookie engine's cookies after the
+    /// exchange, or a cached answer's with the network's times.
+    package convenience init(
+        _ result: HTTPClientResult, outcome: TransferOutcome? = nil, totalTime: Double? = nil,
+        cookieLines: [String]? = nil, cookiesChanged: Bool? = nil, hopMetrics: [TransferMetrics]? = nil
+    ) {
+        self.init(
+            head: result.head, outcome: outcome ?? result.outcome, url: result.url, method: result.method,
+            redirectCount: result.redirectCount, totalTime: totalTime ?? result.totalTime,
+            cookieLines: cookieLines ?? result.cookieLines, cookiesChanged: cookiesChanged ?? result.cookiesChanged,
+            hopMetrics: hopMetrics ?? result.hopMetrics)
     }
 
     /// The final response's status code.
