@@ -1,31 +1,33 @@
 import CCurlShim
 
 /// One HTTP exchange as libcurl should perform it: no redirects, no retries beyond curl's own
-/// authentication round trip.
-package struct TransferRequest {
+/// authentication round trip. Built once per hop and only read after that (by the handle that
+/// sends it, for as long as the transfer runs), so an immutable object handed on by reference.
+package final class TransferRequest {
     /// The method token, sent as typed (`GET`, `POST`, `PROPFIND`…).
-    package var method: String
+    package let method: String
     /// The absolute `http://` or `https://` URL.
-    package var url: String
+    package let url: String
     /// Header lines in curl's syntax: `Name: value` sends, `Name:` suppresses one of curl's own
     /// headers, `Name;` sends the header with an empty value.
-    package var headerLines: [String]
+    package let headerLines: [String]
     /// The body libcurl pulls, or nil for none.
-    package var body: BodySource?
+    package let body: BodySource?
     /// Connection, proxy, protocol and authentication settings.
-    package var options: TransferOptions
+    package let options: TransferOptions
     /// The request target sent instead of the URL's path (`*` for `OPTIONS *`); nil for the URL's.
-    package var requestTarget: String?
+    package let requestTarget: String?
 
     package init(
         method: String, url: String, headerLines: [String] = [], body: BodySource? = nil,
-        options: TransferOptions = TransferOptions()
+        options: TransferOptions = TransferOptions(), requestTarget: String? = nil
     ) {
         self.method = method
         self.url = url
         self.headerLines = headerLines
         self.body = body
         self.options = options
+        self.requestTarget = requestTarget
     }
 }
 

@@ -81,12 +81,9 @@ package final class HTTPClient {
         transferOptions.network = options.network
         transferOptions.cookieEngine = options.cookies != nil
         transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
-        var transfer = TransferRequest(
+        return TransferRequest(
             method: request.method, url: request.url, headerLines: memo?.lines(for: request) ?? headerLines(for: request),
-            body: request.body,
-            options: transferOptions)
-        transfer.requestTarget = request.requestTarget
-        return transfer
+            body: request.body, options: transferOptions, requestTarget: request.requestTarget)
     }
 
     /// Whether the request brings its own credentials (`-a`, URL user information, a session's
