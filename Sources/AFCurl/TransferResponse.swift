@@ -1,38 +1,55 @@
 /// The status line and header fields of one final (non-1xx) response, exactly as received.
-package struct ResponseHead: Sendable {
+/// Parsed once and only read after that, so an immutable object handed on by reference (a head
+/// goes into results, outcomes and reports).
+package final class ResponseHead: Sendable {
     /// The status code, e.g. 200.
-    package var statusCode: Int
+    package let statusCode: Int
     /// The reason phrase as sent ("OK"); empty for HTTP/2 and HTTP/3, which have none.
-    package var reasonPhrase: String
+    package let reasonPhrase: String
     /// The protocol token of the status line: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
-    package var httpVersion: String
+    package let httpVersion: String
     /// The header fields, decoded when read.
-    package var fields: HeaderFields
+    package let fields: HeaderFields
     /// A content or transfer coding libcurl could not decode, so the body is as received (the
     /// transport sets it; nil for every other head).
-    package var keptCoding: KeptCoding? = nil
+    package let keptCoding: KeptCoding?
 
-    package init(
+    package convenience init(
         statusCode: Int, reasonPhrase: String, httpVersion: String,
-        headers: [(name: String, value: String)]
+        headers: [(name: String, value: String)], keptCoding: KeptCoding? = nil
     ) {
         self.init(
             statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
-            fields: HeaderFields(headers))
+            fields: HeaderFields(headers), keptCoding: keptCoding)
     }
 
-    package init(statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields) {
+    package init(
+        statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields,
+        keptCoding: KeptCoding? = nil
+    ) {
         self.statusCode = statusCode
         self.reasonPhrase = reasonPhrase
         self.httpVersion = httpVersion
         self.fields = fields
+        self.keptCoding = keptCoding
     }
 
     /// Header fields in the order received; repeated names stay separate. Each read decodes them
     /// all: look one up with `value(for:)`.
-    package var headers: [(name: String, value: String)] {
-        get { fields.decoded }
-        set { fields = HeaderFields(newValue) }
+    package var headers: [(name: String, value: String)] { fields.decoded }
+
+    /// The same head with other header fields (a replay's `Age`, redacted values).
+    package func replacingHeaders(_ headers: [(name: String, value: String)]) -> ResponseHead {
+        ResponseHead(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+            fields: HeaderFields(headers), keptCoding: keptCoding)
+    }
+
+    /// The same head with `coding` as the coding its body kept (nil for none).
+    package func keeping(_ coding: KeptCoding?) -> ResponseHead {
+        ResponseHead(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion, fields: fields,
+            keptCoding: coding)
     }
 
     /// The first value of the named header, compared case-insensitively.

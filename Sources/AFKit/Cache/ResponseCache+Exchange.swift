@@ -213,12 +213,12 @@ extension ResponseCache {
             descriptor = opened
         }
         defer { if descriptor >= 0 { close(descriptor) } }
-        var head = entry.head
-        head.headers = head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))]
+        var head = entry.head.replacingHeaders(
+            entry.head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))])
         // A body stored in a coding libcurl could not decode was stored as received: the replay
         // says so as the transfer did, judged by the codings the cache's requests offer.
         if ContentCoding.namesCodings(head) {
-            head.keptCoding = ContentCoding.undecodable(in: head, decodedBy: Self.acceptEncoding)
+            head = head.keeping(ContentCoding.undecodable(in: head, decodedBy: Self.acceptEncoding))
         }
         try delegate.didReceive(hop: 0, head: head, isFinal: true)
         if request.method != "HEAD" {
