@@ -95,7 +95,7 @@ final class TransferContext {
         }
         // 1xx heads (100 Continue, 101 Switching Protocols for h2c) are interim: never reported.
         guard head.statusCode >= 200 else { return true }
-        head.keptCoding = ContentCoding.undecodable(in: head, decodesContent: decodesContent)
+        if let kept = ContentCoding.undecodable(in: head, decodesContent: decodesContent) { head = head.keeping(kept) }
         if (head.keptCoding != nil) != keepsCoding {
             // libcurl reads this option for each body write, after the head's last line: a coding
             // it cannot decode passes through as received instead of failing the transfer.

@@ -9,266 +9,60 @@ import Glibc
 /// did not happen (no TLS, a reused connection) is 0, as in curl.
 package struct TransferMetrics: Equatable, Sendable {
     /// Name resolution finished (`time_namelookup`).
-    package var nameLookup: Double {
-        get { storage.fields.nameLookup }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.nameLookup
-        }
-    }
+    package var nameLookup: Double = 0
     /// The TCP (or QUIC) connection was up (`time_connect`).
-    package var connect: Double {
-        get { storage.fields.connect }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.connect
-        }
-    }
+    package var connect: Double = 0
     /// The TLS handshake finished (`time_appconnect`); 0 without TLS.
-    package var appConnect: Double {
-        get { storage.fields.appConnect }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.appConnect
-        }
-    }
+    package var appConnect: Double = 0
     /// Everything was ready for the request to be sent (`time_pretransfer`).
-    package var preTransfer: Double {
-        get { storage.fields.preTransfer }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.preTransfer
-        }
-    }
+    package var preTransfer: Double = 0
     /// The first response byte arrived (`time_starttransfer`).
-    package var startTransfer: Double {
-        get { storage.fields.startTransfer }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.startTransfer
-        }
-    }
+    package var startTransfer: Double = 0
     /// The transfer ended (`time_total`).
-    package var total: Double {
-        get { storage.fields.total }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.total
-        }
-    }
+    package var total: Double = 0
     /// Time spent on redirects libcurl followed itself (`time_redirect`; afcli follows them in
     /// Swift, so this is 0 unless libcurl did).
-    package var redirect: Double {
-        get { storage.fields.redirect }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.redirect
-        }
-    }
+    package var redirect: Double = 0
     /// Seconds the request waited before its transfer started, measured by afcli (a batch's
     /// queue; libcurl restarts its own timers for queued transfers, so it cannot say).
-    package var queue: Double {
-        get { storage.fields.queue }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.queue
-        }
-    }
+    package var queue: Double = 0
     /// New connections this transfer had to open (`num_connects`); 0 means a reused connection.
-    package var newConnections: Int {
-        get { storage.fields.newConnections }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.newConnections
-        }
-    }
+    package var newConnections: Int = 0
     /// The remote address and port (`remote_ip`, `remote_port`), when connected.
-    package var remoteAddress: String? {
-        get { storage.fields.remoteAddress }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.remoteAddress
-        }
-    }
-    package var remotePort: Int? {
-        get { storage.fields.remotePort }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.remotePort
-        }
-    }
+    package var remoteAddress: String? = nil
+    package var remotePort: Int? = nil
     /// The local address and port (`local_ip`, `local_port`), when connected.
-    package var localAddress: String? {
-        get { storage.fields.localAddress }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.localAddress
-        }
-    }
-    package var localPort: Int? {
-        get { storage.fields.localPort }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.localPort
-        }
-    }
+    package var localAddress: String? = nil
+    package var localPort: Int? = nil
     /// Bytes of response headers received (`size_header`) and of the request sent (`size_request`).
-    package var headerBytes: Int64 {
-        get { storage.fields.headerBytes }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.headerBytes
-        }
-    }
-    package var requestBytes: Int64 {
-        get { storage.fields.requestBytes }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.requestBytes
-        }
-    }
+    package var headerBytes: Int64 = 0
+    package var requestBytes: Int64 = 0
     /// Body bytes received and sent (`size_download`, `size_upload`).
-    package var bodyBytesReceived: Int64 {
-        get { storage.fields.bodyBytesReceived }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.bodyBytesReceived
-        }
-    }
-    package var bodyBytesSent: Int64 {
-        get { storage.fields.bodyBytesSent }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.bodyBytesSent
-        }
-    }
+    package var bodyBytesReceived: Int64 = 0
+    package var bodyBytesSent: Int64 = 0
     /// Average body bytes per second received and sent (`speed_download`, `speed_upload`).
-    package var downloadSpeed: Int64 {
-        get { storage.fields.downloadSpeed }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.downloadSpeed
-        }
-    }
-    package var uploadSpeed: Int64 {
-        get { storage.fields.uploadSpeed }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.uploadSpeed
-        }
-    }
+    package var downloadSpeed: Int64 = 0
+    package var uploadSpeed: Int64 = 0
     /// When the transfer started, in seconds since 1970 (wall clock): the anchor that turns the
     /// relative phase times into AFNetworking's dates.
-    package var startDate: Double {
-        get { storage.fields.startDate }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.startDate
-        }
-    }
+    package var startDate: Double = 0
     /// The HTTP version libcurl used, as a `CURL_HTTP_VERSION_*` value (0 when unknown).
-    package var httpVersionCode: Int {
-        get { storage.fields.httpVersionCode }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.httpVersionCode
-        }
-    }
+    package var httpVersionCode: Int = 0
     /// The URL scheme as libcurl spells it (`HTTP`, `HTTPS`), when known.
-    package var scheme: String? {
-        get { storage.fields.scheme }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.scheme
-        }
-    }
+    package var scheme: String? = nil
     /// The response's Content-Type, when it had one (`content_type`).
-    package var contentType: String? {
-        get { storage.fields.contentType }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.contentType
-        }
-    }
+    package var contentType: String? = nil
     /// The URL the transfer went to (`url_effective`).
-    package var effectiveURL: String? {
-        get { storage.fields.effectiveURL }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.effectiveURL
-        }
-    }
+    package var effectiveURL: String? = nil
     /// The request method sent (`method`).
-    package var method: String? {
-        get { storage.fields.method }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.method
-        }
-    }
+    package var method: String? = nil
     /// The response's status code (`response_code`), 0 when none arrived.
-    package var responseCode: Int {
-        get { storage.fields.responseCode }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.responseCode
-        }
-    }
+    package var responseCode: Int = 0
     /// Whether the response came from afcli's cache, not the network (AFNetworking's
     /// `resourceFetchType` `localCache`).
-    package var answeredFromCache: Bool {
-        get { storage.fields.answeredFromCache }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.answeredFromCache
-        }
-    }
+    package var answeredFromCache: Bool = false
 
     package init() {}
-
-    package static func == (lhs: TransferMetrics, rhs: TransferMetrics) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
-    }
-
-    // MARK: - Storage
-
-    /// Every field, in one object: metrics travel inside outcomes, completions and reports, so
-    /// a copy costs one reference count, and a change to a shared copy copies the fields first.
-    private var storage = TransferMetrics.none
-
-    /// The storage of metrics not yet read, shared by all of them (a change copies it first).
-    private static let none = SharedFields(Fields())
-
-    /// The fields themselves, which `storage` holds.
-    private struct Fields: Equatable {
-        var nameLookup: Double = 0
-        var connect: Double = 0
-        var appConnect: Double = 0
-        var preTransfer: Double = 0
-        var startTransfer: Double = 0
-        var total: Double = 0
-        var redirect: Double = 0
-        var queue: Double = 0
-        var newConnections: Int = 0
-        var remoteAddress: String? = nil
-        var remotePort: Int? = nil
-        var localAddress: String? = nil
-        var localPort: Int? = nil
-        var headerBytes: Int64 = 0
-        var requestBytes: Int64 = 0
-        var bodyBytesReceived: Int64 = 0
-        var bodyBytesSent: Int64 = 0
-        var downloadSpeed: Int64 = 0
-        var uploadSpeed: Int64 = 0
-        var startDate: Double = 0
-        var httpVersionCode: Int = 0
-        var scheme: String? = nil
-        var contentType: String? = nil
-        var effectiveURL: String? = nil
-        var method: String? = nil
-        var responseCode: Int = 0
-        var answeredFromCache: Bool = false
-    }
 
     /// The ALPN spelling of the protocol (`http/1.1`, `h2`, `h3`), AFNetworking's
     /// `networkProtocolName`; nil when unknown.

@@ -1,162 +1,73 @@
 import CCurlShim
 
 /// One HTTP exchange as libcurl should perform it: no redirects, no retries beyond curl's own
-/// authentication round trip.
-package struct TransferRequest {
+/// authentication round trip. Built once per hop and only read after that (by the handle that
+/// sends it, for as long as the transfer runs), so an immutable object handed on by reference.
+package final class TransferRequest {
     /// The method token, sent as typed (`GET`, `POST`, `PROPFIND`…).
-    package var method: String
+    package let method: String
     /// The absolute `http://` or `https://` URL.
-    package var url: String
+    package let url: String
     /// Header lines in curl's syntax: `Name: value` sends, `Name:` suppresses one of curl's own
     /// headers, `Name;` sends the header with an empty value.
-    package var headerLines: [String]
+    package let headerLines: [String]
     /// The body libcurl pulls, or nil for none.
-    package var body: BodySource?
+    package let body: BodySource?
     /// Connection, proxy, protocol and authentication settings.
-    package var options: TransferOptions
+    package let options: TransferOptions
     /// The request target sent instead of the URL's path (`*` for `OPTIONS *`); nil for the URL's.
-    package var requestTarget: String?
+    package let requestTarget: String?
 
     package init(
         method: String, url: String, headerLines: [String] = [], body: BodySource? = nil,
-        options: TransferOptions = TransferOptions()
+        options: TransferOptions = TransferOptions(), requestTarget: String? = nil
     ) {
         self.method = method
         self.url = url
         self.headerLines = headerLines
         self.body = body
         self.options = options
+        self.requestTarget = requestTarget
     }
 }
 
-/// Settings of one transfer that are not part of the HTTP message itself. A value type whose
-/// fields share one object until changed: a request's options are read and passed on many times.
+/// Settings of one transfer that are not part of the HTTP message itself.
 package struct TransferOptions: Sendable {
     /// Seconds allowed for connecting (DNS, TCP, TLS); nil for libcurl's default of 300.
-    package var connectTimeout: Double? {
-        get { storage.fields.connectTimeout }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.connectTimeout
-        }
-    }
+    package var connectTimeout: Double?
     /// Seconds allowed for the whole transfer (curl's `--max-time`); nil for no limit.
-    package var totalTimeout: Double? {
-        get { storage.fields.totalTimeout }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.totalTimeout
-        }
-    }
+    package var totalTimeout: Double?
     /// Seconds the transfer may go without a byte received or sent (HTTPie's `--timeout`, AF's
     /// `timeoutInterval`); also bounds connecting when `connectTimeout` is nil. nil for no limit.
-    package var idleTimeout: Double? {
-        get { storage.fields.idleTimeout }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.idleTimeout
-        }
-    }
+    package var idleTimeout: Double?
     /// Bounds on the response body.
-    package var limits: ResponseLimits {
-        get { storage.fields.limits }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.limits
-        }
-    }
+    package var limits: ResponseLimits
     /// An explicit proxy URL (`http://host:port`, `socks5://…`); nil leaves libcurl reading
     /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment.
-    package var proxy: String? {
-        get { storage.fields.proxy }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.proxy
-        }
-    }
+    package var proxy: String?
     /// Hosts that bypass the proxy, comma separated (`*` for all); nil for the environment's.
-    package var noProxy: String? {
-        get { storage.fields.noProxy }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.noProxy
-        }
-    }
+    package var noProxy: String?
     /// Which HTTP version to ask for.
-    package var httpVersion: HTTPVersionPreference {
-        get { storage.fields.httpVersion }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.httpVersion
-        }
-    }
+    package var httpVersion: HTTPVersionPreference
     /// The Accept-Encoding value to send and decode transparently; "" offers every encoding this
     /// libcurl supports; nil sends nothing and leaves bodies as received.
-    package var acceptEncoding: String? {
-        get { storage.fields.acceptEncoding }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.acceptEncoding
-        }
-    }
+    package var acceptEncoding: String?
     /// Credentials for HTTP Digest, which libcurl negotiates through a 401 challenge.
-    package var digestCredentials: DigestCredentials? {
-        get { storage.fields.digestCredentials }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.digestCredentials
-        }
-    }
+    package var digestCredentials: DigestCredentials?
     /// TLS verification settings.
-    package var tls: TLSOptions {
-        get { storage.fields.tls }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.tls
-        }
-    }
+    package var tls: TLSOptions
     /// Whether to report the request heads exactly as sent (costs libcurl's debug path).
-    package var reportsRequestHeads: Bool {
-        get { storage.fields.reportsRequestHeads }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.reportsRequestHeads
-        }
-    }
+    package var reportsRequestHeads: Bool
     /// `HOST:PORT:ADDRESS` entries that take the place of name resolution (CURLOPT_RESOLVE).
-    package var resolve: [String] {
-        get { storage.fields.resolve }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.resolve
-        }
-    }
+    package var resolve: [String]
     /// Routing, address family, receive rate, body framing and HSTS.
-    package var network: NetworkOptions {
-        get { storage.fields.network }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.network
-        }
-    }
+    package var network = NetworkOptions()
     /// Whether libcurl's cookie engine runs: cookies in the handle are sent to the hosts and
     /// paths they belong to, and `Set-Cookie` updates them (see `EasyHandle.loadCookies`).
-    package var cookieEngine: Bool {
-        get { storage.fields.cookieEngine }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.cookieEngine
-        }
-    }
+    package var cookieEngine = false
     /// A netrc file libcurl reads credentials from for the URL's host when the request carries
     /// none (CURL_NETRC_OPTIONAL); nil for no netrc.
-    package var netrcFile: String? {
-        get { storage.fields.netrcFile }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.netrcFile
-        }
-    }
+    package var netrcFile: String? = nil
 
     package init(
         connectTimeout: Double? = nil, totalTimeout: Double? = nil, proxy: String? = nil,
@@ -165,44 +76,18 @@ package struct TransferOptions: Sendable {
         tls: TLSOptions = TLSOptions(), reportsRequestHeads: Bool = false, resolve: [String] = [],
         idleTimeout: Double? = nil, limits: ResponseLimits = ResponseLimits()
     ) {
-        storage = SharedFields(Fields(
-            connectTimeout: connectTimeout, totalTimeout: totalTimeout, idleTimeout: idleTimeout, limits: limits, proxy: proxy,
-            noProxy: noProxy, httpVersion: httpVersion, acceptEncoding: acceptEncoding,
-            digestCredentials: digestCredentials, tls: tls, reportsRequestHeads: reportsRequestHeads, resolve: resolve,
-            network: NetworkOptions(), cookieEngine: false, netrcFile: nil))
-    }
-
-    // MARK: - Storage
-
-    /// Every field, in one object: a copy of the value costs one reference count, and a change
-    /// to a shared copy copies the fields first.
-    fileprivate var storage: SharedFields<Fields>
-
-    /// The fields themselves, which `storage` holds.
-    fileprivate struct Fields {
-        var connectTimeout: Double?
-        var totalTimeout: Double?
-        var idleTimeout: Double?
-        var limits: ResponseLimits
-        var proxy: String?
-        var noProxy: String?
-        var httpVersion: HTTPVersionPreference
-        var acceptEncoding: String?
-        var digestCredentials: DigestCredentials?
-        var tls: TLSOptions
-        var reportsRequestHeads: Bool
-        var resolve: [String]
-        var network: NetworkOptions
-        var cookieEngine: Bool
-        var netrcFile: String?
-    }
-}
-
-extension TransferOptions: CustomReflectable {
-    /// The fields themselves, as if they were stored in the value (what the curl mapping's
-    /// completeness check enumerates, and what a debugger shows).
-    package var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: storage.fields).children)
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.idleTimeout = idleTimeout
+        self.limits = limits
+        self.proxy = proxy
+        self.noProxy = noProxy
+        self.httpVersion = httpVersion
+        self.acceptEncoding = acceptEncoding
+        self.digestCredentials = digestCredentials
+        self.tls = tls
+        self.reportsRequestHeads = reportsRequestHeads
+        self.resolve = resolve
     }
 }
 

@@ -1,80 +1,55 @@
 /// The status line and header fields of one final (non-1xx) response, exactly as received.
-/// A value type whose fields share one object until changed: a head is handed through every
-/// layer, into results, outcomes and reports, so a copy costs one reference count.
-package struct ResponseHead: Sendable {
+/// Parsed once and only read after that, so an immutable object handed on by reference (a head
+/// goes into results, outcomes and reports).
+package final class ResponseHead: Sendable {
     /// The status code, e.g. 200.
-    package var statusCode: Int {
-        get { storage.fields.statusCode }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.statusCode
-        }
-    }
+    package let statusCode: Int
     /// The reason phrase as sent ("OK"); empty for HTTP/2 and HTTP/3, which have none.
-    package var reasonPhrase: String {
-        get { storage.fields.reasonPhrase }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.reasonPhrase
-        }
-    }
+    package let reasonPhrase: String
     /// The protocol token of the status line: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
-    package var httpVersion: String {
-        get { storage.fields.httpVersion }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.httpVersion
-        }
-    }
+    package let httpVersion: String
     /// The header fields, decoded when read.
-    package var fields: HeaderFields {
-        get { storage.fields.fields }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.fields
-        }
-    }
+    package let fields: HeaderFields
     /// A content or transfer coding libcurl could not decode, so the body is as received (the
     /// transport sets it; nil for every other head).
-    package var keptCoding: KeptCoding? {
-        get { storage.fields.keptCoding }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.keptCoding
-        }
-    }
+    package let keptCoding: KeptCoding?
 
-    package init(
+    package convenience init(
         statusCode: Int, reasonPhrase: String, httpVersion: String,
-        headers: [(name: String, value: String)]
+        headers: [(name: String, value: String)], keptCoding: KeptCoding? = nil
     ) {
         self.init(
             statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
-            fields: HeaderFields(headers))
+            fields: HeaderFields(headers), keptCoding: keptCoding)
     }
 
-    package init(statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields) {
-        storage = SharedFields(Fields(
-            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion, fields: fields))
-    }
-
-    /// Every field, in one object; a change to a shared copy copies the fields first.
-    private var storage: SharedFields<Fields>
-
-    /// The fields themselves, which `storage` holds.
-    private struct Fields {
-        var statusCode: Int
-        var reasonPhrase: String
-        var httpVersion: String
-        var fields: HeaderFields
-        var keptCoding: KeptCoding?
+    package init(
+        statusCode: Int, reasonPhrase: String, httpVersion: String, fields: HeaderFields,
+        keptCoding: KeptCoding? = nil
+    ) {
+        self.statusCode = statusCode
+        self.reasonPhrase = reasonPhrase
+        self.httpVersion = httpVersion
+        self.fields = fields
+        self.keptCoding = keptCoding
     }
 
     /// Header fields in the order received; repeated names stay separate. Each read decodes them
     /// all: look one up with `value(for:)`.
-    package var headers: [(name: String, value: String)] {
-        get { fields.decoded }
-        set { fields = HeaderFields(newValue) }
+    package var headers: [(name: String, value: String)] { fields.decoded }
+
+    /// The same head with other header fields (a replay's `Age`, redacted values).
+    package func replacingHeaders(_ headers: [(name: String, value: String)]) -> ResponseHead {
+        ResponseHead(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+            fields: HeaderFields(headers), keptCoding: keptCoding)
+    }
+
+    /// The same head with `coding` as the coding its body kept (nil for none).
+    package func keeping(_ coding: KeptCoding?) -> ResponseHead {
+        ResponseHead(
+            statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion, fields: fields,
+            keptCoding: coding)
     }
 
     /// The first value of the named header, compared case-insensitively.
@@ -88,97 +63,32 @@ package struct ResponseHead: Sendable {
     }
 }
 
-/// What libcurl reports about a finished transfer. A value type whose fields share one object
-/// until changed: outcomes are handed through several layers and into every result.
-package struct TransferOutcome: Sendable {
+/// What libcurl reports about a finished transfer: built once when the transfer ends and only
+/// read after that, so it is an immutable object handed on by reference (an outcome travels
+/// through the client, the exchange, its result and every report).
+package final class TransferOutcome: Sendable {
     /// The final response's status code (0 when none arrived).
-    package var statusCode: Int {
-        get { storage.fields.statusCode }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.statusCode
-        }
-    }
+    package let statusCode: Int
     /// The URL libcurl last used.
-    package var effectiveURL: String {
-        get { storage.fields.effectiveURL }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.effectiveURL
-        }
-    }
+    package let effectiveURL: String
     /// The absolute target of a 3xx response's `Location`, resolved by libcurl; nil otherwise.
-    package var redirectURL: String? {
-        get { storage.fields.redirectURL }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.redirectURL
-        }
-    }
+    package let redirectURL: String?
     /// The HTTP version used: `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or "" when unknown.
-    package var httpVersion: String {
-        get { storage.fields.httpVersion }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.httpVersion
-        }
-    }
+    package let httpVersion: String
     /// The IP address connected to, when there was a connection.
-    package var primaryIP: String? {
-        get { storage.fields.primaryIP }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.primaryIP
-        }
-    }
+    package let primaryIP: String?
     /// The port connected to, when there was a connection.
-    package var primaryPort: Int? {
-        get { storage.fields.primaryPort }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.primaryPort
-        }
-    }
+    package let primaryPort: Int?
     /// Body bytes received, as they came over the wire (before decoding).
-    package var bytesDownloaded: Int64 {
-        get { storage.fields.bytesDownloaded }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.bytesDownloaded
-        }
-    }
+    package let bytesDownloaded: Int64
     /// Body bytes sent.
-    package var bytesUploaded: Int64 {
-        get { storage.fields.bytesUploaded }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.bytesUploaded
-        }
-    }
+    package let bytesUploaded: Int64
     /// Seconds from start to finish of the transfer.
-    package var totalTime: Double {
-        get { storage.fields.totalTime }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.totalTime
-        }
-    }
+    package let totalTime: Double
     /// The head of the final response, as given to `TransferEvents.responseHead`.
-    package var head: ResponseHead? {
-        get { storage.fields.head }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.head
-        }
-    }
+    package let head: ResponseHead?
     /// The transfer's phase timings and connection facts.
-    package var metrics: TransferMetrics {
-        get { storage.fields.metrics }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.metrics
-        }
-    }
+    package let metrics: TransferMetrics
 
     package init(
         statusCode: Int, effectiveURL: String, redirectURL: String? = nil, httpVersion: String = "",
@@ -186,31 +96,26 @@ package struct TransferOutcome: Sendable {
         bytesUploaded: Int64 = 0, totalTime: Double = 0, head: ResponseHead? = nil,
         metrics: TransferMetrics = TransferMetrics()
     ) {
-        storage = SharedFields(Fields(
-            statusCode: statusCode, effectiveURL: effectiveURL, redirectURL: redirectURL, httpVersion: httpVersion,
-            primaryIP: primaryIP, primaryPort: primaryPort, bytesDownloaded: bytesDownloaded,
-            bytesUploaded: bytesUploaded, totalTime: totalTime, head: head, metrics: metrics))
+        self.statusCode = statusCode
+        self.effectiveURL = effectiveURL
+        self.redirectURL = redirectURL
+        self.httpVersion = httpVersion
+        self.primaryIP = primaryIP
+        self.primaryPort = primaryPort
+        self.bytesDownloaded = bytesDownloaded
+        self.bytesUploaded = bytesUploaded
+        self.totalTime = totalTime
+        self.head = head
+        self.metrics = metrics
     }
 
-    // MARK: - Storage
-
-    /// Every field, in one object: a copy of the value costs one reference count, and a change
-    /// to a shared copy copies the fields first.
-    private var storage: SharedFields<Fields>
-
-    /// The fields themselves, which `storage` holds.
-    private struct Fields {
-        var statusCode: Int
-        var effectiveURL: String
-        var redirectURL: String?
-        var httpVersion: String
-        var primaryIP: String?
-        var primaryPort: Int?
-        var bytesDownloaded: Int64
-        var bytesUploaded: Int64
-        var totalTime: Double
-        var head: ResponseHead?
-        var metrics: TransferMetrics
+    /// The same outcome with other metrics (the queue time a batch adds once the transfer ends).
+    package convenience init(_ outcome: TransferOutcome, metrics: TransferMetrics) {
+        self.init(
+            statusCode: outcome.statusCode, effectiveURL: outcome.effectiveURL, redirectURL: outcome.redirectURL,
+            httpVersion: outcome.httpVersion, primaryIP: outcome.primaryIP, primaryPort: outcome.primaryPort,
+            bytesDownloaded: outcome.bytesDownloaded, bytesUploaded: outcome.bytesUploaded,
+            totalTime: outcome.totalTime, head: outcome.head, metrics: metrics)
     }
 }
 

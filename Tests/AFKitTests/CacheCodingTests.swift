@@ -7,10 +7,9 @@ import XCTest
 /// and a response stored only when its replay would judge its codings as its transfer did.
 final class CacheCodingTests: XCTestCase {
     private func head(coding: String, kept: Bool) -> ResponseHead {
-        var head = ResponseHead(
-            statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1", headers: [("Content-Encoding", coding)])
-        if kept { head.keptCoding = KeptCoding(field: "Content-Encoding", coding: coding) }
-        return head
+        ResponseHead(
+            statusCode: 200, reasonPhrase: "OK", httpVersion: "HTTP/1.1", headers: [("Content-Encoding", coding)],
+            keptCoding: kept ? KeptCoding(field: "Content-Encoding", coding: coding) : nil)
     }
 
     func testTheCacheOffersTheCodingsLibcurlDecodesHere() {

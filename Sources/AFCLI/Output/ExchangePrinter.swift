@@ -225,10 +225,11 @@ final class ExchangePrinter {
     /// The head with control characters in the reason phrase and header fields shown escaped,
     /// for a terminal (a server's `ESC ] 0 ;` would otherwise retitle the window).
     private static func escapingControls(_ head: ResponseHead) -> ResponseHead {
-        var shown = head
-        shown.reasonPhrase = head.reasonPhrase.escapingTerminalControls
-        shown.headers = head.headers.map { ($0.name.escapingTerminalControls, $0.value.escapingTerminalControls) }
-        return shown
+        ResponseHead(
+            statusCode: head.statusCode, reasonPhrase: head.reasonPhrase.escapingTerminalControls,
+            httpVersion: head.httpVersion,
+            headers: head.headers.map { ($0.name.escapingTerminalControls, $0.value.escapingTerminalControls) },
+            keptCoding: head.keptCoding)
     }
 
     /// Writes formatted body output: the separator from what came before first, then the bytes.

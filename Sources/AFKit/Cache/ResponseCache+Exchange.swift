@@ -176,7 +176,7 @@ extension ResponseCache {
         let age = CacheFreshness.age(
             entry.head, requestTime: requestTime, responseTime: responseTime, now: responseTime)
         guard
-            var answered = try replay(
+            let answered = try replay(
                 (candidate.variant, entry), age: age, request: fetch.original, maxBodyBytes: fetch.maxBodyBytes,
                 to: fetch.target)
         else {
@@ -187,12 +187,11 @@ extension ResponseCache {
             // A 304 that says no-store answers this request but keeps nothing alive.
             _ = guarded { try $0.remove(key: fetch.key.digest, variant: candidate.variant) }
         }
-        answered.outcome.metrics = result.outcome.metrics
-        answered.hopMetrics = result.hopMetrics
-        answered.cookieLines = result.cookieLines
-        answered.cookiesChanged = result.cookiesChanged
-        answered.totalTime = result.totalTime
-        return .done(answered, .revalidated)
+        let revalidated = HTTPClientResult(
+            answered, outcome: TransferOutcome(answered.outcome, metrics: result.outcome.metrics),
+            totalTime: result.totalTime, cookieLines: result.cookieLines, cookiesChanged: result.cookiesChanged,
+            hopMetrics: result.hopMetrics)
+        return .done(revalidated, .revalidated)
     }
 
     /// Sends a stored response to `delegate` as a transport would (head, body in chunks, end),
@@ -214,12 +213,12 @@ extension ResponseCache {
             descriptor = opened
         }
         defer { if descriptor >= 0 { close(descriptor) } }
-        var head = entry.head
-        head.headers = head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))]
+        var head = entry.head.replacingHeaders(
+            entry.head.headers.filter { ASCIICase.lowercased($0.name) != "age" } + [("Age", String(Int(age)))])
         // A body stored in a coding libcurl could not decode was stored as received: the replay
         // says so as the transfer did, judged by the codings the cache's requests offer.
         if ContentCoding.namesCodings(head) {
-            head.keptCoding = ContentCoding.undecodable(in: head, decodedBy: Self.acceptEncoding)
+            head = head.keeping(ContentCoding.undecodable(in: head, decodedBy: Self.acceptEncoding))
         }
         try delegate.didReceive(hop: 0, head: head, isFinal: true)
         if request.method != "HEAD" {
@@ -237,9 +236,6 @@ extension ResponseCache {
             statusCode: entry.statusCode, effectiveURL: request.url, httpVersion: entry.httpVersion,
             bytesDownloaded: entry.bodySize, head: head)
         let elapsed = Self.monotonicSeconds() - started
-        var result = HTTPClientResult(
-            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0,
-            totalTime: elapsed)
         var metrics = TransferMetrics()
         metrics.answeredFromCache = true
         metrics.startDate = configuration.now() - elapsed
@@ -249,8 +245,9 @@ extension ResponseCache {
         metrics.method = request.method
         metrics.effectiveURL = request.url
         metrics.contentType = head.value(for: "Content-Type")
-        result.hopMetrics = [metrics]
-        return result
+        return HTTPClientResult(
+            head: head, outcome: outcome, url: request.url, method: request.method, redirectCount: 0,
+            totalTime: elapsed, hopMetrics: [metrics])
     }
 
     /// A monotonic clock in seconds, for the duration of a replay.

@@ -24,13 +24,12 @@ extension ResponseCache {
         guard let fallback = fetch.fallback else { return nil }
         let age = age(fallback.entry, now: configuration.now())
         guard
-            var answered = try replay(
+            let replayed = try replay(
                 fallback, age: age, request: fetch.original, maxBodyBytes: fetch.maxBodyBytes, to: fetch.target)
         else { return nil }
-        if let network {
-            answered.hopMetrics = network.hopMetrics
-            answered.totalTime = network.totalTime
-        }
+        let answered = network.map {
+            HTTPClientResult(replayed, totalTime: $0.totalTime, hopMetrics: $0.hopMetrics)
+        } ?? replayed
         warn("\(failure); a stale response from the cache answers (stale-if-error)")
         return .done(answered, .stale(age: age, directive: "stale-if-error"))
     }

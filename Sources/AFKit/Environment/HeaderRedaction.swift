@@ -78,9 +78,7 @@ package struct HeaderRedaction: Sendable, Equatable {
         guard !revealing else { return head }
         let headers = head.headers
         guard headers.contains(where: { hides($0.name) }) else { return head }
-        var shown = head
-        shown.headers = headers.map { ($0.name, value(name: $0.name, value: $0.value)) }
-        return shown
+        return head.replacingHeaders(headers.map { ($0.name, value(name: $0.name, value: $0.value)) })
     }
 
     /// A head as written to the wire (the request or status line, then `Name: value` lines,

@@ -6,98 +6,32 @@ import AFCurl
 /// (`Content-Length` / `Transfer-Encoding`), which libcurl writes from `body.length`.
 package struct PreparedRequest {
     /// The method in upper case.
-    package var method: String {
-        get { storage.fields.method }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.method
-        }
-    }
+    package var method: String
     /// The final absolute URL, query included, user information removed.
-    package var url: String {
-        get { storage.fields.url }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.url
-        }
-    }
+    package var url: String
     /// Headers in the order they are sent; repeated names are sent repeatedly.
-    package var headers: [HTTPField] {
-        get { storage.fields.headers }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.headers
-        }
-    }
+    package var headers: [HTTPField]
     /// Header names the user unset (`Name:`); libcurl must not add its own for these.
-    package var removedHeaders: [String] {
-        get { storage.fields.removedHeaders }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.removedHeaders
-        }
-    }
+    package var removedHeaders: [String]
     /// The body, or nil for none.
-    package var body: BodySource? {
-        get { storage.fields.body }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.body
-        }
-    }
+    package var body: BodySource?
     /// The body bytes when they were built in memory (JSON, form, plist, `--raw`), for `--offline`,
     /// `--verbose` and the request log; nil for streamed bodies.
-    package var bodyBytes: [UInt8]? {
-        get { storage.fields.bodyBytes }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.bodyBytes
-        }
-    }
+    package var bodyBytes: [UInt8]?
     /// The SHA-256 (hex) of the body before `--encrypt-cmd` replaced it, for the cache key; nil
     /// when the body was not encrypted.
-    package var plainBodyDigest: String? {
-        get { storage.fields.plainBodyDigest }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.plainBodyDigest
-        }
-    }
+    package var plainBodyDigest: String? = nil
     /// Digest credentials, negotiated by libcurl; basic and bearer are already in `headers`.
-    package var digestCredentials: (user: String, password: String)? {
-        get { storage.fields.digestCredentials }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.digestCredentials
-        }
-    }
+    package var digestCredentials: (user: String, password: String)?
     /// The scheme libcurl answers the challenge with, for `digestCredentials`.
-    package var challengeScheme: ChallengeScheme {
-        get { storage.fields.challengeScheme }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.challengeScheme
-        }
-    }
+    package var challengeScheme: ChallengeScheme = .digest
     /// The request target sent in place of the URL's path and query: `*` for a server-wide
     /// `OPTIONS *`; nil for the URL's own.
-    package var requestTarget: String? {
-        get { storage.fields.requestTarget }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.requestTarget
-        }
-    }
+    package var requestTarget: String? = nil
 
     /// The stages that authenticated the request for its URL (`--auth-cmd`, `--aws-sigv4`), run
     /// again for a redirect's; nil when none did.
-    package var authentication: RequestAuthentication? {
-        get { storage.fields.authentication }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.authentication
-        }
-    }
+    package var authentication: RequestAuthentication? = nil
 
     /// The URI the request is for, as reports name it: `url`, or for an asterisk-form `OPTIONS *`
     /// the origin alone (`http://host:port`, no path), the target URI RFC 9110 reconstructs for it;
@@ -113,31 +47,13 @@ package struct PreparedRequest {
         body: BodySource? = nil, bodyBytes: [UInt8]? = nil,
         digestCredentials: (user: String, password: String)? = nil
     ) {
-        storage = SharedFields(Fields(
-            method: method, url: url, headers: headers, removedHeaders: removedHeaders, body: body,
-            bodyBytes: bodyBytes, digestCredentials: digestCredentials))
-    }
-
-    // MARK: - Storage
-
-    /// Every field, in one object: a request is handed through the runner, the client, the
-    /// exchange and its report, and a copy of it costs one reference count that way; a change to
-    /// a shared copy copies the fields first.
-    private var storage: SharedFields<Fields>
-
-    /// The fields themselves, which `storage` holds.
-    private struct Fields {
-        var method: String
-        var url: String
-        var headers: [HTTPField]
-        var removedHeaders: [String]
-        var body: BodySource?
-        var bodyBytes: [UInt8]?
-        var plainBodyDigest: String? = nil
-        var digestCredentials: (user: String, password: String)?
-        var challengeScheme: ChallengeScheme = .digest
-        var requestTarget: String? = nil
-        var authentication: RequestAuthentication? = nil
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.removedHeaders = removedHeaders
+        self.body = body
+        self.bodyBytes = bodyBytes
+        self.digestCredentials = digestCredentials
     }
 }
 

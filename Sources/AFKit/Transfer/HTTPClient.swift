@@ -49,12 +49,11 @@ package final class HTTPClient {
             } catch {
                 outcome = .failure(error)
             }
-            guard var result = try exchange.hopEnded(outcome) else { continue }
-            if options.cookies != nil {
-                result.cookieLines = handle.cookieLines()
-                result.cookiesChanged = Set(result.cookieLines) != Set(cookiesBefore)
-            }
-            return result
+            guard let result = try exchange.hopEnded(outcome) else { continue }
+            guard options.cookies != nil else { return result }
+            let cookieLines = handle.cookieLines()
+            return HTTPClientResult(
+                result, cookieLines: cookieLines, cookiesChanged: Set(cookieLines) != Set(cookiesBefore))
         }
     }
 
@@ -82,12 +81,9 @@ package final class HTTPClient {
         transferOptions.network = options.network
         transferOptions.cookieEngine = options.cookies != nil
         transferOptions.netrcFile = carriesCredentials(request) ? nil : options.netrcFile
-        var transfer = TransferRequest(
+        return TransferRequest(
             method: request.method, url: request.url, headerLines: memo?.lines(for: request) ?? headerLines(for: request),
-            body: request.body,
-            options: transferOptions)
-        transfer.requestTarget = request.requestTarget
-        return transfer
+            body: request.body, options: transferOptions, requestTarget: request.requestTarget)
     }
 
     /// Whether the request brings its own credentials (`-a`, URL user information, a session's

@@ -1,149 +1,46 @@
 import AFCurl
 
-/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity. A value
-/// type whose fields share one object until changed: every request of a batch carries a copy.
+/// How `HTTPClient` sends a request: redirects, limits, proxy, protocol and verbosity.
 package struct TransferSettings: Sendable {
     /// Whether 301/302/303/307/308 responses with a `Location` are followed.
-    package var follow: Bool {
-        get { storage.fields.follow }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.follow
-        }
-    }
+    package var follow: Bool
     /// The most redirects followed before failing with `HTTPClientError.tooManyRedirects`.
-    package var maxRedirects: Int {
-        get { storage.fields.maxRedirects }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.maxRedirects
-        }
-    }
+    package var maxRedirects: Int
     /// Seconds allowed for each connection to be set up; nil for libcurl's default.
-    package var connectTimeout: Double? {
-        get { storage.fields.connectTimeout }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.connectTimeout
-        }
-    }
+    package var connectTimeout: Double?
     /// Seconds allowed for the whole exchange, redirects included (`--max-time`); nil for no limit.
-    package var totalTimeout: Double? {
-        get { storage.fields.totalTimeout }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.totalTimeout
-        }
-    }
+    package var totalTimeout: Double?
     /// Seconds each transfer may go without a byte received or sent (`--timeout`); nil for none.
-    package var idleTimeout: Double? {
-        get { storage.fields.idleTimeout }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.idleTimeout
-        }
-    }
+    package var idleTimeout: Double? = nil
     /// Bounds on each response body (`--max-filesize`, the expansion ratio).
-    package var limits: ResponseLimits {
-        get { storage.fields.limits }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.limits
-        }
-    }
+    package var limits = ResponseLimits()
     /// Explicit proxies by URL scheme; for a URL none applies to, libcurl uses `http_proxy`,
     /// `https_proxy`, `all_proxy` and `no_proxy` from the environment (upper-case forms too,
     /// except `HTTP_PROXY`, which libcurl ignores on purpose: CGI puts a request header there).
-    package var proxies: [ProxySetting] {
-        get { storage.fields.proxies }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.proxies
-        }
-    }
+    package var proxies: [ProxySetting]
     /// Hosts that bypass the proxy; nil for `no_proxy` from the environment.
-    package var noProxy: String? {
-        get { storage.fields.noProxy }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.noProxy
-        }
-    }
+    package var noProxy: String?
     /// The HTTP version to ask for.
-    package var httpVersion: HTTPVersionPreference {
-        get { storage.fields.httpVersion }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.httpVersion
-        }
-    }
+    package var httpVersion: HTTPVersionPreference
     /// Accept-Encoding to send and decode transparently ("" for all libcurl supports); nil for
     /// none, leaving the body exactly as received.
-    package var acceptEncoding: String? {
-        get { storage.fields.acceptEncoding }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.acceptEncoding
-        }
-    }
+    package var acceptEncoding: String?
     /// TLS verification settings.
-    package var tls: TLSOptions {
-        get { storage.fields.tls }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.tls
-        }
-    }
+    package var tls: TLSOptions
     /// Whether `SentRequest.rawHead` carries each request head exactly as sent.
-    package var verbose: Bool {
-        get { storage.fields.verbose }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.verbose
-        }
-    }
+    package var verbose: Bool
     /// `HOST:PORT:ADDRESS` entries used instead of name resolution (curl's `--resolve`).
-    package var resolve: [String] {
-        get { storage.fields.resolve }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.resolve
-        }
-    }
+    package var resolve: [String] = []
     /// Routing (`--connect-to`, `-4`/`-6`, `--unix-socket`, `--interface`), `--limit-rate`,
     /// `--chunked` and the HSTS cache, as plain data applied to libcurl in one place.
-    package var network: NetworkOptions {
-        get { storage.fields.network }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.network
-        }
-    }
+    package var network = NetworkOptions()
     /// Cookies for libcurl's engine (a session's, a cookie jar's); nil leaves the engine off.
-    package var cookies: CookieSettings? {
-        get { storage.fields.cookies }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.cookies
-        }
-    }
+    package var cookies: CookieSettings? = nil
     /// The netrc file used for a request that carries no credentials of its own; nil for none.
-    package var netrcFile: String? {
-        get { storage.fields.netrcFile }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.netrcFile
-        }
-    }
+    package var netrcFile: String? = nil
     /// Whether `Authorization`, `Cookie` and digest credentials follow a redirect to another
     /// origin (curl's `--location-trusted`); off by default.
-    package var locationTrusted: Bool {
-        get { storage.fields.locationTrusted }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.locationTrusted
-        }
-    }
+    package var locationTrusted = false
 
     package init(
         follow: Bool = false, maxRedirects: Int = 30, connectTimeout: Double? = nil,
@@ -151,46 +48,16 @@ package struct TransferSettings: Sendable {
         httpVersion: HTTPVersionPreference = .automatic, acceptEncoding: String? = nil,
         tls: TLSOptions = TLSOptions(), verbose: Bool = false
     ) {
-        storage = SharedFields(Fields(
-            follow: follow, maxRedirects: maxRedirects, connectTimeout: connectTimeout, totalTimeout: totalTimeout,
-            idleTimeout: nil, limits: ResponseLimits(), proxies: proxies, noProxy: noProxy, httpVersion: httpVersion,
-            acceptEncoding: acceptEncoding, tls: tls, verbose: verbose, resolve: [], network: NetworkOptions(),
-            cookies: nil, netrcFile: nil, locationTrusted: false))
-    }
-
-    // MARK: - Storage
-
-    /// Every field, in one object: a copy of the value costs one reference count, and a change
-    /// to a shared copy copies the fields first.
-    fileprivate var storage: SharedFields<Fields>
-
-    /// The fields themselves, which `storage` holds.
-    fileprivate struct Fields {
-        var follow: Bool
-        var maxRedirects: Int
-        var connectTimeout: Double?
-        var totalTimeout: Double?
-        var idleTimeout: Double?
-        var limits: ResponseLimits
-        var proxies: [ProxySetting]
-        var noProxy: String?
-        var httpVersion: HTTPVersionPreference
-        var acceptEncoding: String?
-        var tls: TLSOptions
-        var verbose: Bool
-        var resolve: [String]
-        var network: NetworkOptions
-        var cookies: CookieSettings?
-        var netrcFile: String?
-        var locationTrusted: Bool
-    }
-}
-
-extension TransferSettings: CustomReflectable {
-    /// The fields themselves, as if they were stored in the value (what the curl mapping's
-    /// completeness check enumerates, and what a debugger shows).
-    package var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: storage.fields).children)
+        self.follow = follow
+        self.maxRedirects = maxRedirects
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.proxies = proxies
+        self.noProxy = noProxy
+        self.httpVersion = httpVersion
+        self.acceptEncoding = acceptEncoding
+        self.tls = tls
+        self.verbose = verbose
     }
 }
 
@@ -319,90 +186,57 @@ extension HTTPClientDelegate {
     package func didProgressUpload(hop: Int, uploaded: Int64, expected: Int64) {}
 }
 
-/// The end of an exchange: the final response and what it took to get there. A value type whose
-/// fields share one object until changed, so handing a result on costs one reference count.
-package struct HTTPClientResult: Sendable {
+/// The end of an exchange: the final response and what it took to get there. Built once when
+/// the exchange ends and only read after that, so it is an immutable object handed on by
+/// reference (into completions, outcomes and every report).
+package final class HTTPClientResult: Sendable {
     /// The final response's head.
-    package var head: ResponseHead {
-        get { storage.fields.head }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.head
-        }
-    }
+    package let head: ResponseHead
     /// libcurl's report on the final hop.
-    package var outcome: TransferOutcome {
-        get { storage.fields.outcome }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.outcome
-        }
-    }
+    package let outcome: TransferOutcome
     /// The URL of the final request.
-    package var url: String {
-        get { storage.fields.url }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.url
-        }
-    }
+    package let url: String
     /// The method of the final request (GET after a 303, for example).
-    package var method: String {
-        get { storage.fields.method }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.method
-        }
-    }
+    package let method: String
     /// How many redirects were followed.
-    package var redirectCount: Int {
-        get { storage.fields.redirectCount }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.redirectCount
-        }
-    }
+    package let redirectCount: Int
     /// Seconds spent on all hops together.
-    package var totalTime: Double {
-        get { storage.fields.totalTime }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.totalTime
-        }
-    }
+    package let totalTime: Double
     /// The cookie engine's cookies after the exchange, as Netscape lines; empty when it was off.
-    package var cookieLines: [String] {
-        get { storage.fields.cookieLines }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.cookieLines
-        }
-    }
+    package let cookieLines: [String]
     /// Whether the cookies after the exchange differ from those of `CookieSettings.file`.
-    package var cookiesChanged: Bool {
-        get { storage.fields.cookiesChanged }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.cookiesChanged
-        }
-    }
+    package let cookiesChanged: Bool
     /// Each hop's metrics in order, the final hop last (AFNetworking's `transactionMetrics`);
     /// empty from a transport that measured nothing.
-    package var hopMetrics: [TransferMetrics] {
-        get { storage.fields.hopMetrics }
-        _modify {
-            SharedFields.makeUnique(&storage)
-            yield &storage.fields.hopMetrics
-        }
-    }
+    package let hopMetrics: [TransferMetrics]
 
     package init(
         head: ResponseHead, outcome: TransferOutcome, url: String, method: String, redirectCount: Int,
-        totalTime: Double
+        totalTime: Double, cookieLines: [String] = [], cookiesChanged: Bool = false,
+        hopMetrics: [TransferMetrics] = []
     ) {
-        storage = SharedFields(Fields(
-            head: head, outcome: outcome, url: url, method: method, redirectCount: redirectCount,
-            totalTime: totalTime, cookieLines: [], cookiesChanged: false, hopMetrics: []))
+        self.head = head
+        self.outcome = outcome
+        self.url = url
+        self.method = method
+        self.redirectCount = redirectCount
+        self.totalTime = totalTime
+        self.cookieLines = cookieLines
+        self.cookiesChanged = cookiesChanged
+        self.hopMetrics = hopMetrics
+    }
+
+    /// The same result with the given facts replaced: the cookie engine's cookies after the
+    /// exchange, or a cached answer's with the network's times.
+    package convenience init(
+        _ result: HTTPClientResult, outcome: TransferOutcome? = nil, totalTime: Double? = nil,
+        cookieLines: [String]? = nil, cookiesChanged: Bool? = nil, hopMetrics: [TransferMetrics]? = nil
+    ) {
+        self.init(
+            head: result.head, outcome: outcome ?? result.outcome, url: result.url, method: result.method,
+            redirectCount: result.redirectCount, totalTime: totalTime ?? result.totalTime,
+            cookieLines: cookieLines ?? result.cookieLines, cookiesChanged: cookiesChanged ?? result.cookiesChanged,
+            hopMetrics: hopMetrics ?? result.hopMetrics)
     }
 
     /// The final response's status code.
@@ -410,24 +244,6 @@ package struct HTTPClientResult: Sendable {
     /// The final response's reason phrase; for HTTP/2 and HTTP/3 the standard one for the code.
     package var reasonPhrase: String { head.shownReasonPhrase }
 
-    // MARK: - Storage
-
-    /// Every field, in one object: a copy of the value costs one reference count, and a change
-    /// to a shared copy copies the fields first.
-    private var storage: SharedFields<Fields>
-
-    /// The fields themselves, which `storage` holds.
-    private struct Fields {
-        var head: ResponseHead
-        var outcome: TransferOutcome
-        var url: String
-        var method: String
-        var redirectCount: Int
-        var totalTime: Double
-        var cookieLines: [String]
-        var cookiesChanged: Bool
-        var hopMetrics: [TransferMetrics]
-    }
 }
 
 /// Failures of the exchange that are not libcurl's (those arrive as `CurlError`).

@@ -83,11 +83,9 @@ package final class HTTPExchange {
         if let refused = hopEvents.refusedTarget { throw HTTPClientError.refusedRedirect(target: refused) }
         guard let target = hopEvents.redirectTarget else {
             let head = outcome.head ?? HTTPExchange.syntheticHead(outcome)
-            var result = HTTPClientResult(
+            return HTTPClientResult(
                 head: head, outcome: outcome, url: current.url, method: current.method, redirectCount: hop,
-                totalTime: elapsed)
-            result.hopMetrics = hopMetrics
-            return result
+                totalTime: elapsed, hopMetrics: hopMetrics)
         }
         guard hop < options.maxRedirects else {
             throw HTTPClientError.tooManyRedirects(options.maxRedirects)

@@ -217,10 +217,11 @@ package final class MultiClient: ExchangeEngine {
         var result = result
         var metrics: TransferMetrics?
         switch result {
-        case .success(var outcome):
-            Self.separateWait(&entry, &outcome.metrics, sentAt: handle.requestSentAt)
-            metrics = outcome.metrics
-            result = .success(outcome)
+        case .success(let outcome):
+            var times = outcome.metrics
+            Self.separateWait(&entry, &times, sentAt: handle.requestSentAt)
+            metrics = times
+            result = .success(TransferOutcome(outcome, metrics: times))
         case .failure(var error):
             if var times = error.metrics {
                 Self.separateWait(&entry, &times, sentAt: handle.requestSentAt)

@@ -58,7 +58,3 @@ package typealias NetworkOptions = AFCurl.NetworkOptions
 /// A transfer's phase timings and connection facts (DNS, connect, TLS, first byte, total; reuse;
 /// addresses; sizes), shown by `--print=m`, `--meta=json` and `--write-out`.
 package typealias TransferMetrics = AFCurl.TransferMetrics
-
-/// A value type's fields held in one shared object, copied before a change while shared: for
-/// values copied far more often than changed (afcli's settings).
-package typealias SharedFields = AFCurl.SharedFields
