@@ -190,7 +190,7 @@ final class Runner {
         var method = ""
         var url = ""
         let running: ExchangeInFlight
-        let order: ExchangeOrder
+        var order: ExchangeOrder
         do {
             var request = try request(index)
             method = request.prepared.method
@@ -226,6 +226,7 @@ final class Runner {
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
+            order.tries = receiver.tries
         } catch {
             let written = method.isEmpty ? entry.written() : (method: method, url: url)
             try didNotStart(index, entry: entry, method: written.method, url: written.url, error: error)

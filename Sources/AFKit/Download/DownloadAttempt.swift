@@ -46,7 +46,7 @@ enum AttemptOutcome {
 }
 
 /// One request of a download: it decides what the response means, writes the body, and
-/// finishes or saves the partial file. `HTTPClient` drives it as its delegate.
+/// finishes or saves the partial file. Its `DownloadExchange` passes it the events of its request.
 final class DownloadAttempt: HTTPClientDelegate {
     let job: DownloadJob
     let plan: AttemptPlan
@@ -95,8 +95,8 @@ final class DownloadAttempt: HTTPClientDelegate {
         if openedStreamDescriptor >= 0 { close(openedStreamDescriptor) }
     }
 
-    /// Sends the request (with `Range`/`If-Range` when continuing) and completes the download.
-    func run(with client: HTTPClient) throws -> AttemptOutcome {
+    /// The request of this attempt: the job's, with `Range`/`If-Range` when it continues a file.
+    var request: PreparedRequest {
         var request = job.request
         if let offset = plan.offset {
             request.headers.removeAll { ["range", "if-range"].contains(ASCIICase.lowercased($0.name)) }
@@ -105,9 +105,15 @@ final class DownloadAttempt: HTTPClientDelegate {
                 request.headers.append(HTTPField(name: "If-Range", value: validator))
             }
         }
-        let result: HTTPClientResult
+        return request
+    }
+
+    /// Completes the download once its request ended with `result`: saves what can be saved of
+    /// a failure (and says where it is), else finishes the file as the response decided.
+    func finish(_ result: Result<HTTPClientResult, any Error>) throws -> AttemptOutcome {
+        let sent: HTTPClientResult
         do {
-            result = try client.send(request, delegate: self)
+            sent = try result.get()
         } catch {
             abandon()
             throw translate(error)
@@ -124,7 +130,7 @@ final class DownloadAttempt: HTTPClientDelegate {
             case .fail(let error)?:
                 throw error
             case nil:
-                throw DownloadError.httpStatus(code: result.statusCode, reason: result.reasonPhrase)
+                throw DownloadError.httpStatus(code: sent.statusCode, reason: sent.reasonPhrase)
             }
         } catch {
             abandon()

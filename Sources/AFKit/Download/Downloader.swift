@@ -1,113 +1,39 @@
 import AFCurl
-import Glibc
 
-/// Downloads files to disk or to a stream, resuming partial files and retrying transient
-/// failures with exponential backoff (DESIGN §2; AFNETWORKING.md §8; CJNETWORK.md §8).
-///
-/// Each attempt is planned from what is on disk (the state file, the partial file, a file another
-/// tool left), sent with `Range`/`If-Range` when it continues one, and judged by
-/// `ResponseDecision`. Unlike CJNetwork, a 200 to a range request restarts the file instead of
-/// being appended to it.
+/// Plans the tries of downloads from what is on disk (DESIGN §2; AFNETWORKING.md §8; CJNETWORK.md
+/// §8): a try starts from scratch, or continues a partial file (ours, with its state; ours without
+/// it; or, with `--resume` and `-o`, a file another tool left), and warns once about the files it
+/// cannot use, however many tries and URLs plan from them. Each download's tries are a
+/// `DownloadExchange`, which `RetryingEngine` drives.
 package final class Downloader {
-    /// The client every request goes through (one connection pool for all files).
-    private let client: HTTPClient
     /// Where progress and warnings go.
-    private unowned let observer: DownloadObserver
+    unowned let observer: DownloadObserver
     /// The warnings about files on disk given so far.
     private var warned: Set<String> = []
 
-    /// A downloader sending through `client` (which should follow redirects).
-    package init(client: HTTPClient, observer: DownloadObserver) {
-        self.client = client
+    package init(observer: DownloadObserver) {
         self.observer = observer
     }
 
-    /// What the attempts of one job have learned so far.
-    private struct Progress {
-        /// Whether a failed attempt is being retried (continue our own partial file).
+    /// What the tries of one job have learned so far.
+    struct Progress {
+        /// Whether a failed try is being retried (continue our own partial file).
         var retrying = false
         /// Bytes already written to a stream target.
         var streamWritten: Int64 = 0
         /// The stream's validators and length, for continuing it with a range.
         var streamState: DownloadState?
-        /// Body bytes received by all attempts.
+        /// Body bytes received by all tries.
         var transferred: Int64 = 0
         /// Retries made.
         var retries = 0
-    }
-
-    /// Downloads `job`, retrying transient failures as `retry` allows. Throws `DownloadError`,
-    /// `CurlError` (transport, interrupt) or `HTTPClientError` (redirects).
-    package func download(_ job: DownloadJob, retry: RetryPolicy = RetryPolicy()) throws -> DownloadResult {
-        var job = job
-        var progress = Progress()
-        var fresh = false
-        // Only a file the command line named may continue a state saved for another URL.
-        let explicit: Bool
-        if case .file = job.destination { explicit = true } else { explicit = false }
-        while true {
-            var attempt: DownloadAttempt?
-            do {
-                let plan = try self.plan(job, progress: progress, fresh: fresh, explicit: explicit)
-                if let installed = plan.installed { return try Self.alreadyInstalled(installed, job: job) }
-                let current = DownloadAttempt(
-                    job: job, plan: plan, observer: observer, streamWritten: progress.streamWritten)
-                attempt = current
-                let outcome = try current.run(with: client)
-                record(current, into: &progress, job: &job)
-                switch outcome {
-                case .finished(var result):
-                    result.transferred = progress.transferred
-                    result.retries = progress.retries
-                    return result
-                case .restart:
-                    observer.downloadWarning(
-                        "the partial file does not match the file on the server; starting again from zero")
-                    fresh = true
-                }
-            } catch let found as ExistingDownload {
-                // `--resume` and the name chosen from the response is a file already there (an
-                // earlier, finished download): continue it from its size as `-o NAME --resume`
-                // would, which ends in "already complete" when the server's 416 confirms it.
-                job.destination = .file(path: found.path, replaces: job.overwrite)
-                fresh = false
-            } catch {
-                if let attempt { record(attempt, into: &progress, job: &job) }
-                guard progress.retries < retry.retries, Self.isTransient(error) else { throw error }
-                progress.retries += 1
-                progress.retrying = true
-                fresh = false
-                let delay = retry.delay(beforeRetry: progress.retries, retryAfter: attempt?.retryAfter)
-                observer.downloadWarning(
-                    "\(error); retrying in \(Self.seconds(delay)) (retry \(progress.retries) of \(retry.retries))")
-                try Self.pause(delay)
-            }
-        }
-    }
-
-    /// Carries what an attempt learned into the next one: the name it claimed, the bytes it
-    /// streamed and the stream's validators.
-    private func record(_ attempt: DownloadAttempt, into progress: inout Progress, job: inout DownloadJob) {
-        progress.transferred += attempt.received
-        if case .automatic = job.destination {
-            if let final = attempt.finalPath {
-                job.destination = .file(path: final, replaces: job.overwrite)
-            } else if case .file(let final, let replaces) = attempt.plan.target {
-                // A partial download found by URL: later attempts keep its name.
-                job.destination = .file(path: final, replaces: replaces)
-            }
-        }
-        if case .stream = attempt.plan.target {
-            progress.streamWritten = attempt.startOffset + attempt.received
-            if let state = attempt.responseState { progress.streamState = state }
-        }
     }
 
     // MARK: - Planning
 
     /// Decides where this attempt starts: from scratch, or from a partial file (ours, with its
     /// state; ours without it; or, with `--resume` and `-o`, a file another tool left).
-    private func plan(_ job: DownloadJob, progress: Progress, fresh: Bool, explicit: Bool) throws(DownloadError)
+    func plan(_ job: DownloadJob, progress: Progress, fresh: Bool, explicit: Bool) throws(DownloadError)
         -> AttemptPlan
     {
         switch job.destination {
@@ -240,7 +166,7 @@ package final class Downloader {
     }
 
     /// The result for a file a previous run finished (checked against `--sha256` when given).
-    private static func alreadyInstalled(_ path: String, job: DownloadJob) throws -> DownloadResult {
+    static func alreadyInstalled(_ path: String, job: DownloadJob) throws -> DownloadResult {
         let size: Int64
         if case .regular(let bytes) = FileIO.kind(of: path) { size = bytes } else { size = 0 }
         var digest: String?
@@ -290,19 +216,6 @@ package final class Downloader {
             return [.timeout, .couldNotConnect, .receiveFailed, .sendFailed].contains(error.kind)
         }
         return false
-    }
-
-    /// Sleeps `seconds` in short slices, stopping at once with the interrupt error on SIGINT or
-    /// SIGTERM.
-    static func pause(_ seconds: Double) throws {
-        let deadline = FileIO.monotonicSeconds() + seconds
-        while true {
-            if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
-            let left = deadline - FileIO.monotonicSeconds()
-            guard left > 0 else { return }
-            var slice = timespec(tv_sec: 0, tv_nsec: Int(min(left, 0.05) * 1_000_000_000))
-            nanosleep(&slice, nil)
-        }
     }
 
     /// `0.5 s`, `2 s`: a delay for messages.
