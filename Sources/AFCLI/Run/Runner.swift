@@ -106,7 +106,8 @@ final class Runner {
                 break
             }
             try startDueRetries()
-            while let index = scheduler.next() { try start(index) }
+            // A serial engine completes each start at once: Ctrl-C stops the starts that would follow.
+            while !Interruption.isInterrupted, let index = scheduler.next() { try start(index) }
             if engine?.inFlight ?? 0 == 0, let due = retries.map(\.due).min() {
                 // Nothing in flight: wait for the next try, a tenth of a second at a time (Ctrl-C).
                 let wait = min(0.1, max(0, due - FileIO.monotonicSeconds()))
