@@ -72,8 +72,10 @@ final class RetryingEnginePlannedTests: XCTestCase {
     func testTriesUsedUpOrAFinalFailureEndTheExchangeWithTheFailure() throws {
         for transient in [true, false] {
             let origin = FakeEngine(serial: false) { _ in .ok([:], body: "part") }
-            let planner = Planner(ends: Array(repeating: .failed(Dropped(), transient: transient, serverWait: 0), count: 5))
-            let done = try drive(RetryingEngine(wrapping: origin, rules: RetryRules(retries: 1, doublingUpTo: 60)), planner)
+            let failure = TryEnd.failed(Dropped(), transient: transient, serverWait: 0)
+            let planner = Planner(ends: Array(repeating: failure, count: 5))
+            let engine = RetryingEngine(wrapping: origin, rules: RetryRules(retries: 1, doublingUpTo: 60))
+            let done = try drive(engine, planner)
             XCTAssertThrowsError(try done.result.get()) { XCTAssertTrue($0 is Dropped) }
             XCTAssertEqual(origin.orders.count, transient ? 2 : 1)
             XCTAssertEqual(planner.retries, transient ? ["dropped in 0.0 (1 of 1)"] : [])

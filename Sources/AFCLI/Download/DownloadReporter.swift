@@ -21,8 +21,8 @@ final class DownloadReporter: DownloadObserver, RunReporter {
     /// The last percent line printed for the current file: a retry, or a restart from zero,
     /// prints no line until it passes it, so the lines of one file never go back.
     private var percentPrinted = -1
-    /// What plans every download's tries from the files on disk.
-    private lazy var downloader = Downloader(observer: self)
+    /// The warnings about files on disk given so far.
+    private var warned: Set<String> = []
     /// The download under way.
     private var current: DownloadExchange?
     private var summary = DownloadSummary()
@@ -41,7 +41,7 @@ final class DownloadReporter: DownloadObserver, RunReporter {
         // A new file starts: its percent lines start again from 0.
         endMeter(completed: false)
         percentPrinted = -1
-        let exchange = DownloadExchange(job: jobs[index], downloader: downloader)
+        let exchange = DownloadExchange(job: jobs[index], observer: self)
         current = exchange
         return ReportedExchange(delegate: exchange, printer: nil, tries: exchange)
     }
@@ -118,6 +118,10 @@ final class DownloadReporter: DownloadObserver, RunReporter {
         endMeter(completed: false)
         guard !quiet else { return }
         ErrorReporter.warn(message)
+    }
+
+    func downloadWarningOnce(_ message: String) {
+        if warned.insert(message).inserted { downloadWarning(message) }
     }
 
     /// The one-line account of a result, shared with the summary.

@@ -27,8 +27,9 @@ enum RunDelivery {
 }
 
 /// The one runner (DESIGN §3): drives the entries of a `RunPlan` over an exchange engine, the
-/// same for a single request (a plan of one, on the serial easy-handle engine) and for
-/// `afcli run` (on the multi handle), with the cache a decorator of the engine when it is on.
+/// same for a single request (a plan of one, on the serial easy-handle engine), for `afcli
+/// download` (one entry per URL, on the serial engine) and for `afcli run` (on the multi handle),
+/// with the cache a decorator of the engine when it is on.
 ///
 /// For each entry it prepares the request (only when it is about to start, so 10,000 queued
 /// entries hold no prepared bodies), wraps the reporter's receiver in the event stages

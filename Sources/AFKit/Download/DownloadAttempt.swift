@@ -1,7 +1,7 @@
 import AFCurl
 import Glibc
 
-/// What one attempt starts from, decided before its request is sent (see `Downloader.plan`).
+/// What one attempt starts from, decided before its request is sent (see `DownloadExchange.plan`).
 struct AttemptPlan {
     /// Where the body of this attempt goes.
     enum Target {
@@ -29,11 +29,11 @@ struct AttemptPlan {
 }
 
 /// Thrown when `--resume` chose a name from the response that an earlier, finished download
-/// already holds: the downloader continues that file instead of saving `NAME-1`.
+/// already holds: its `DownloadExchange` continues that file instead of saving `NAME-1`.
 struct ExistingDownload: ClassifiedError {
     /// The existing file.
     var path: String
-    /// Never reported: the downloader catches it and continues the file.
+    /// Never reported: the exchange catches it and continues the file.
     var failureClass: FailureClass { .failure }
 }
 

@@ -1,29 +1,41 @@
 import AFCurl
 
 /// One download across its tries, which `RetryingEngine` drives as their `TryPlanner`: each try
-/// is planned from what is on disk (`Downloader.plan`), sent with `Range`/`If-Range` when it
-/// continues a file, and judged by `ResponseDecision`; a transient failure is retried from the
-/// bytes saved, a 416 that does not fit the partial file starts again from zero. Unlike CJNetwork,
-/// a 200 to a range request restarts the file instead of being appended to it.
+/// is planned from what is on disk (`plan`, in `DownloadExchange+Plan`), sent with
+/// `Range`/`If-Range` when it continues a file, and judged by `ResponseDecision`; a transient
+/// failure is retried from the bytes saved, a 416 that does not fit the partial file starts again
+/// from zero. Unlike CJNetwork, a 200 to a range request restarts the file instead of being
+/// appended to it. Warnings about files on disk go to the observer's `downloadWarningOnce`, which
+/// tells each once however many tries and downloads find them.
 ///
 /// It is the delegate of every try's request, passing the events on to the try's `DownloadAttempt`.
 package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
-    private var job: DownloadJob
-    private let downloader: Downloader
-    private var progress = Downloader.Progress()
+    /// The download; an automatic name, once claimed, becomes its file.
+    private(set) var job: DownloadJob
+    /// Where progress and warnings go.
+    unowned let observer: DownloadObserver
     /// Whether the next try starts from zero, whatever is on disk.
-    private var fresh = false
+    private(set) var fresh = false
     /// Whether the command line named the file: only then may it continue a state saved for
     /// another URL.
-    private let explicit: Bool
+    let explicit: Bool
+    /// Whether a failed try is being retried (continue our own partial file).
+    private(set) var retrying = false
+    /// Bytes already written to a stream target, and the stream's validators and length, for
+    /// continuing it with a range.
+    private(set) var streamWritten: Int64 = 0
+    private(set) var streamState: DownloadState?
+    /// Body bytes received by all tries, and the retries made.
+    private var transferred: Int64 = 0
+    private var retried = 0
     /// The try under way.
     private var attempt: DownloadAttempt?
     /// The finished download, once the exchange is over and succeeded.
     package private(set) var result: DownloadResult?
 
-    package init(job: DownloadJob, downloader: Downloader) {
+    package init(job: DownloadJob, observer: DownloadObserver) {
         self.job = job
-        self.downloader = downloader
+        self.observer = observer
         if case .file = job.destination { explicit = true } else { explicit = false }
     }
 
@@ -32,13 +44,12 @@ package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
     package func planTry(_ request: inout PreparedRequest) -> Result<HTTPClientResult, any Error>? {
         attempt = nil
         do {
-            let plan = try downloader.plan(job, progress: progress, fresh: fresh, explicit: explicit)
+            let plan = try self.plan()
             if let installed = plan.installed {
-                result = try Downloader.alreadyInstalled(installed, job: job)
+                result = try alreadyInstalled(installed)
                 return .success(Self.nothingSent(job.request))
             }
-            let attempt = DownloadAttempt(
-                job: job, plan: plan, observer: downloader.observer, streamWritten: progress.streamWritten)
+            let attempt = DownloadAttempt(job: job, plan: plan, observer: observer, streamWritten: streamWritten)
             self.attempt = attempt
             request = attempt.request
             return nil
@@ -54,12 +65,12 @@ package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
             record(attempt)
             switch outcome {
             case .finished(var finished):
-                finished.transferred = progress.transferred
-                finished.retries = progress.retries
+                finished.transferred = transferred
+                finished.retries = retried
                 result = finished
                 return .over(ended)
             case .restart:
-                downloader.observer.downloadWarning(
+                observer.downloadWarning(
                     "the partial file does not match the file on the server; starting again from zero")
                 fresh = true
                 return .again
@@ -73,22 +84,22 @@ package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
             return .again
         } catch {
             record(attempt)
-            return .failed(error, transient: Downloader.isTransient(error), serverWait: attempt.retryAfter)
+            return .failed(error, transient: Self.isTransient(error), serverWait: attempt.retryAfter)
         }
     }
 
     package func willRetry(after error: any Error, wait: Double, retry: Int, of retries: Int) {
-        progress.retries += 1
-        progress.retrying = true
+        retried += 1
+        retrying = true
         fresh = false
-        downloader.observer.downloadWarning(
-            "\(error); retrying in \(Downloader.seconds(wait)) (retry \(retry) of \(retries))")
+        observer.downloadWarning(
+            "\(error); retrying in \(Self.seconds(wait)) (retry \(retry) of \(retries))")
     }
 
     /// Carries what a try learned into the next one: the name it claimed, the bytes it streamed
     /// and the stream's validators.
     private func record(_ attempt: DownloadAttempt) {
-        progress.transferred += attempt.received
+        transferred += attempt.received
         if case .automatic = job.destination {
             if let final = attempt.finalPath {
                 job.destination = .file(path: final, replaces: job.overwrite)
@@ -98,8 +109,8 @@ package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
             }
         }
         if case .stream = attempt.plan.target {
-            progress.streamWritten = attempt.startOffset + attempt.received
-            if let state = attempt.responseState { progress.streamState = state }
+            streamWritten = attempt.startOffset + attempt.received
+            if let state = attempt.responseState { streamState = state }
         }
     }
 

@@ -80,4 +80,6 @@ package protocol DownloadObserver: AnyObject {
     func downloadDidStop(completed: Bool)
     /// Something the user should know that is not an error (a restart, a retry, a rename).
     func downloadWarning(_ message: String)
+    /// A warning about the files on disk: told once, however many tries and downloads find them.
+    func downloadWarningOnce(_ message: String)
 }

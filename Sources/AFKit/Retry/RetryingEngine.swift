@@ -15,10 +15,11 @@ import Glibc
 ///
 /// Each try's events pass through a `RetryGate`, which keeps a try that is retried from the
 /// reporter; an order whose tries are planned (`TryPlanner`, a download's) has each planned
-/// instead, its planner judging how it ended. A body is sent again from its start (`BodySource.rewind`). With `reconnects`, a GET
-/// event stream that drops is connected again with `Last-Event-ID`, after the server's `retry:`
-/// time, its new events going on where the reporter's stream stopped (`EventStreamResumption`).
-/// Only put in place with `--retry`: the plain path pays nothing for it.
+/// instead, its planner judging how it ended. A body is sent again from its start
+/// (`BodySource.rewind`). With `reconnects`, a GET event stream that drops is connected again
+/// with `Last-Event-ID`, after the server's `retry:` time, its new events going on where the
+/// reporter's stream stopped (`EventStreamResumption`). Only put in place with `--retry`, and
+/// under a download, whose tries it drives: the plain request path pays nothing for it.
 package final class RetryingEngine: ExchangeEngine {
     /// A retry decided on: how long to wait, and why (for notes and the run's lines).
     package struct Plan: Equatable, Sendable {
@@ -229,7 +230,11 @@ package final class RetryingEngine: ExchangeEngine {
             ended.result = result
         case .again:
             exchanges[completion.tag]?.tries -= 1
-            do { return try launch(completion.tag, at: FileIO.monotonicSeconds()) } catch { ended.result = .failure(error) }
+            do {
+                return try launch(completion.tag, at: FileIO.monotonicSeconds())
+            } catch {
+                ended.result = .failure(error)
+            }
         case .failed(let error, let transient, let serverWait):
             ended.result = .failure(error)
             guard transient, exchange.tries <= rules.retries else { break }

@@ -1,49 +1,19 @@
 import AFCurl
 
-/// Plans the tries of downloads from what is on disk (DESIGN §2; AFNETWORKING.md §8; CJNETWORK.md
-/// §8): a try starts from scratch, or continues a partial file (ours, with its state; ours without
-/// it; or, with `--resume` and `-o`, a file another tool left), and warns once about the files it
-/// cannot use, however many tries and URLs plan from them. Each download's tries are a
-/// `DownloadExchange`, which `RetryingEngine` drives.
-package final class Downloader {
-    /// Where progress and warnings go.
-    unowned let observer: DownloadObserver
-    /// The warnings about files on disk given so far.
-    private var warned: Set<String> = []
-
-    package init(observer: DownloadObserver) {
-        self.observer = observer
-    }
-
-    /// What the tries of one job have learned so far.
-    struct Progress {
-        /// Whether a failed try is being retried (continue our own partial file).
-        var retrying = false
-        /// Bytes already written to a stream target.
-        var streamWritten: Int64 = 0
-        /// The stream's validators and length, for continuing it with a range.
-        var streamState: DownloadState?
-        /// Body bytes received by all tries.
-        var transferred: Int64 = 0
-        /// Retries made.
-        var retries = 0
-    }
-
-    // MARK: - Planning
-
-    /// Decides where this attempt starts: from scratch, or from a partial file (ours, with its
-    /// state; ours without it; or, with `--resume` and `-o`, a file another tool left).
-    func plan(_ job: DownloadJob, progress: Progress, fresh: Bool, explicit: Bool) throws(DownloadError)
-        -> AttemptPlan
-    {
+/// How a download's tries are planned from what is on disk (DESIGN §2; AFNETWORKING.md §8;
+/// CJNETWORK.md §8): each starts from scratch, or continues a partial file (ours, with its state;
+/// ours without it; or, with `--resume` and `-o`, a file another tool left).
+extension DownloadExchange {
+    /// Decides where the next try starts, from what the earlier ones learned and what is on disk.
+    func plan() throws(DownloadError) -> AttemptPlan {
         switch job.destination {
         case .standardOutput:
-            guard progress.streamWritten > 0 else { return AttemptPlan(target: .stream(path: nil)) }
-            return AttemptPlan(target: .stream(path: nil), offset: progress.streamWritten, state: progress.streamState)
+            guard streamWritten > 0 else { return AttemptPlan(target: .stream(path: nil)) }
+            return AttemptPlan(target: .stream(path: nil), offset: streamWritten, state: streamState)
         case .automatic(let directory):
             try FileIO.checkWritableDirectory(directory)
             if job.resume, !fresh, let final = partialDownload(of: job.url, in: directory),
-                let plan = try continuing(final, replaces: job.overwrite, job: job, adopting: false, explicit: false)
+                let plan = try continuing(final, replaces: job.overwrite, adopting: false, explicit: false)
             {
                 return plan
             }
@@ -54,17 +24,16 @@ package final class Downloader {
                 throw .outputIsDirectory(path: path)
             case .special:
                 if job.resume { throw .cannotResumeStream(target: path) }
-                guard progress.streamWritten > 0 else { return AttemptPlan(target: .stream(path: path)) }
-                return AttemptPlan(
-                    target: .stream(path: path), offset: progress.streamWritten, state: progress.streamState)
+                guard streamWritten > 0 else { return AttemptPlan(target: .stream(path: path)) }
+                return AttemptPlan(target: .stream(path: path), offset: streamWritten, state: streamState)
             case .regular, .missing:
                 break
             }
             try FileIO.checkWritableDirectory(FileIO.directory(of: path))
-            guard !fresh, job.resume || progress.retrying else {
+            guard !fresh, job.resume || retrying else {
                 return AttemptPlan(target: .file(final: path, replaces: replaces))
             }
-            let plan = try continuing(path, replaces: replaces, job: job, adopting: job.resume, explicit: explicit)
+            let plan = try continuing(path, replaces: replaces, adopting: job.resume, explicit: explicit)
             return plan ?? AttemptPlan(target: .file(final: path, replaces: replaces))
         }
     }
@@ -78,7 +47,7 @@ package final class Downloader {
     /// with a warning. A state that cannot be used is reported; then an `explicit` file continues
     /// from the partial file's size, and otherwise the result is nil: start afresh.
     private func continuing(
-        _ final: String, replaces: Bool, job: DownloadJob, adopting: Bool, explicit: Bool
+        _ final: String, replaces: Bool, adopting: Bool, explicit: Bool
     ) throws(DownloadError) -> AttemptPlan? {
         let target = AttemptPlan.Target.file(final: final, replaces: replaces)
         let part = final + ".part"
@@ -118,7 +87,7 @@ package final class Downloader {
                     warnUnusable(statePath, problem: .otherURL(state.url), part: part, final: final, continuing: false)
                     return nil
                 }
-                warnOnce("\(statePath) was saved for \(state.url); continuing it from \(job.url)")
+                observer.downloadWarningOnce("\(statePath) was saved for \(state.url); continuing it from \(job.url)")
             }
             let partial = try PartialFile(path: part, state: state)
             if state.bytes > 0, state.inode != partial.inode {
@@ -156,17 +125,11 @@ package final class Downloader {
             continuing
             ? "continuing \(part) from its size without it (remove both to start again)"
             : "not resuming from it; to continue \(part) anyway, run with -o \(final) --resume, or remove both files"
-        warnOnce("ignoring \(statePath): \(problem); \(advice)")
-    }
-
-    /// Gives a warning about the files on disk once, however many attempts plan from them.
-    private func warnOnce(_ message: String) {
-        guard warned.insert(message).inserted else { return }
-        observer.downloadWarning(message)
+        observer.downloadWarningOnce("ignoring \(statePath): \(problem); \(advice)")
     }
 
     /// The result for a file a previous run finished (checked against `--sha256` when given).
-    static func alreadyInstalled(_ path: String, job: DownloadJob) throws -> DownloadResult {
+    func alreadyInstalled(_ path: String) throws -> DownloadResult {
         let size: Int64
         if case .regular(let bytes) = FileIO.kind(of: path) { size = bytes } else { size = 0 }
         var digest: String?
@@ -210,7 +173,7 @@ package final class Downloader {
 
     /// Whether `--retry` should try again after `error`: a server that stopped early or asked to
     /// come back later, a timeout, a refused connection, a failed send or receive.
-    package static func isTransient(_ error: any Error) -> Bool {
+    static func isTransient(_ error: any Error) -> Bool {
         if let error = error as? DownloadError { return error.isTransient }
         if let error = error as? CurlError {
             return [.timeout, .couldNotConnect, .receiveFailed, .sendFailed].contains(error.kind)
