@@ -454,6 +454,28 @@ def test_retry_resumes_after_transient_failures(server, tmp_path):
     assert (tmp_path / "t.bin").read_bytes() == data
 
 
+@pytest.mark.parametrize("status,reason,headers", [
+    (503, "Service Unavailable", [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")]),
+    (429, "Too Many Requests", [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "0")]),
+])
+def test_a_retry_waits_what_the_server_names_as_a_request_does(server, tmp_path, status, reason, headers):
+    # An HTTP-date in the past and a used-up rate limit that resets now both mean no wait, not
+    # the 30 s of --retry-delay.
+    data = os.urandom(50_000)
+    calls = []
+
+    def handler(request):
+        calls.append(request.header("Range"))
+        return Response(status, reason, headers, b"later") if len(calls) == 1 else RangeFile(data)(request)
+
+    server.handler = handler
+    result = run(["download", "--retry", "1", "--retry-delay", "30", server.url + "/w.bin"], cwd=tmp_path,
+                 timeout=20)
+    assert result.code == 0, result
+    assert "retrying in 0 s (retry 1 of 1)" in result.err
+    assert (tmp_path / "w.bin").read_bytes() == data
+
+
 def test_retry_continues_a_stream_with_a_range(server, tmp_path):
     data = os.urandom(150_000)
     calls = []

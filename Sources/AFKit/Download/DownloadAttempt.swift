@@ -66,8 +66,9 @@ final class DownloadAttempt: HTTPClientDelegate {
     private(set) var startOffset: Int64 = 0
     /// Validators and length of this response, kept to resume a stream on the next attempt.
     private(set) var responseState: DownloadState?
-    /// Seconds a 429/503 asked to wait (`Retry-After`).
-    private(set) var retryAfter: Double?
+    /// Seconds the response asked to wait before it is retried (`Retry-After`, a used-up rate
+    /// limit's reset), read as `RetryingEngine` reads a request's.
+    private(set) var serverWait: Double?
     /// The stream target, when writing to one.
     private(set) var stream: WriteBuffer?
     /// The descriptor behind `stream` when afcli opened it (a device path).
@@ -160,12 +161,7 @@ final class DownloadAttempt: HTTPClientDelegate {
             decision = .writeFromStart(warning: ResponseDecision.restartWarning)
         }
         self.decision = decision
-        // Retry-After in delay-seconds (RFC 9110 §10.2.3); an HTTP date leaves the backoff in charge.
-        if let value = head.value(for: "Retry-After"), !value.isEmpty,
-            value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let seconds = Double(value)
-        {
-            retryAfter = seconds
-        }
+        serverWait = ServerWait.read(head, now: WallClock.now()).seconds
         switch decision {
         case .fail(let error):
             throw error

@@ -84,7 +84,7 @@ package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
             return .again
         } catch {
             record(attempt)
-            return .failed(error, transient: Self.isTransient(error), serverWait: attempt.retryAfter)
+            return .failed(error, transient: Self.isTransient(error), serverWait: attempt.serverWait)
         }
     }
 
