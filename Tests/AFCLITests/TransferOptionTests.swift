@@ -21,11 +21,8 @@ final class TransferOptionTests: XCTestCase {
     func testDownloadWithRetryGetsADefaultIdleTimeout() throws {
         func download(_ arguments: String...) throws -> TransferSettings {
             let parsed = try ArgumentParser.parse(["download", "example.org/f"] + arguments)
-            return DownloadCommand(
-                positionals: parsed.positionals, settings: ResolvedSettings(parsed.options, profile: nil),
-                environment: [:],
-                terminal: Terminal.current(environment: [:])
-            ).transferSettings()
+            return try EngineStack.downloadSettings(
+                options: parsed.options, environment: [:], urls: ["http://example.org/f"])
         }
         XCTAssertEqual(try download("--retry", "3").idleTimeout, 60)
         XCTAssertEqual(try download("--retry", "3", "--timeout", "7").idleTimeout, 7)

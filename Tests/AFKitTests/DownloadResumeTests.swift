@@ -2,7 +2,7 @@ import AFKit
 import XCTest
 
 /// The resume rules (RFC 9110 §14, AFNETWORKING.md §8, CJNETWORK.md §8) without a server:
-/// Content-Range parsing, the decision for each status, the state file format, retry backoff.
+/// Content-Range parsing, the decision for each status, the state file format.
 final class DownloadResumeTests: XCTestCase {
     // MARK: - Content-Range
 
@@ -143,18 +143,6 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertEqual(DownloadState(url: "u", etag: "\"v1\"", lastModified: "L").ifRangeValidator, "\"v1\"")
         XCTAssertEqual(DownloadState(url: "u", etag: "W/\"v1\"", lastModified: "L").ifRangeValidator, "L")
         XCTAssertNil(DownloadState(url: "u", etag: "W/\"v1\"").ifRangeValidator)
-    }
-
-    // MARK: - Retries
-
-    func testBackoffDoublesAndIsCapped() {
-        let policy = RetryPolicy(retries: 10, initialDelay: 0.5, maximumDelay: 3)
-        XCTAssertEqual(policy.delay(beforeRetry: 1), 0.5)
-        XCTAssertEqual(policy.delay(beforeRetry: 2), 1)
-        XCTAssertEqual(policy.delay(beforeRetry: 3), 2)
-        XCTAssertEqual(policy.delay(beforeRetry: 4), 3)
-        XCTAssertEqual(policy.delay(beforeRetry: 2, retryAfter: 1.5), 1.5)
-        XCTAssertEqual(policy.delay(beforeRetry: 2, retryAfter: 100), 3)
     }
 
     func testByteCounts() {

@@ -100,3 +100,21 @@ def test_cj_then_network_not_typed_is_passed_over_by_a_run(counted, tmp_path, wa
     assert typed.code == 2 and typed.err.startswith(
         "afcli: error: --cache=cj-then-network does not apply to afcli run ("), typed
     assert len(counted.requests) == 2
+
+
+@pytest.mark.parametrize("way", ["option", "default_options", "environment"])
+def test_a_download_has_no_cache(counted, tmp_path, way):
+    # The cache's options are not in a download's scope: typed they are refused, from
+    # default_options or the environment they are passed over, and every download is sent.
+    arrival = Arrival(tmp_path)
+    args = ["download", "-o", "-", f"{counted.url}/a"]
+    if way == "option":
+        typed = arrival.typed(WORDS, args)
+        assert typed.code == 2 and typed.err.startswith(
+            "afcli: error: --cache does not apply to afcli download (the response cache serves requests and runs)"), typed
+        assert counted.requests == []
+        return
+    outs = [(arrival.default_options(WORDS, args) if way == "default_options"
+             else arrival.environment(ENVIRONMENT, args)).stdout for _ in range(2)]
+    assert outs == [b"answer 1", b"answer 2"]
+    assert len(counted.requests) == 2

@@ -454,6 +454,28 @@ def test_retry_resumes_after_transient_failures(server, tmp_path):
     assert (tmp_path / "t.bin").read_bytes() == data
 
 
+@pytest.mark.parametrize("status,reason,headers", [
+    (503, "Service Unavailable", [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")]),
+    (429, "Too Many Requests", [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "0")]),
+])
+def test_a_retry_waits_what_the_server_names_as_a_request_does(server, tmp_path, status, reason, headers):
+    # An HTTP-date in the past and a used-up rate limit that resets now both mean no wait, not
+    # the 30 s of --retry-delay.
+    data = os.urandom(50_000)
+    calls = []
+
+    def handler(request):
+        calls.append(request.header("Range"))
+        return Response(status, reason, headers, b"later") if len(calls) == 1 else RangeFile(data)(request)
+
+    server.handler = handler
+    result = run(["download", "--retry", "1", "--retry-delay", "30", server.url + "/w.bin"], cwd=tmp_path,
+                 timeout=20)
+    assert result.code == 0, result
+    assert "retrying in 0 s (retry 1 of 1)" in result.err
+    assert (tmp_path / "w.bin").read_bytes() == data
+
+
 def test_retry_continues_a_stream_with_a_range(server, tmp_path):
     data = os.urandom(150_000)
     calls = []
@@ -469,6 +491,65 @@ def test_retry_continues_a_stream_with_a_range(server, tmp_path):
     assert calls == [None, "bytes=60000-"]
     assert result.stdout == data
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_retry_waits_without_blocking_ctrl_c_and_keeps_the_partial_file(server, tmp_path):
+    data = os.urandom(100_000)
+    calls = []
+
+    def handler(request):
+        calls.append(request.header("Range"))
+        return RangeFile(data, stop_after=40_000, chunk=8192)(request)
+
+    server.handler = handler
+    proc = start_download(["download", "--retry", "2", "--retry-delay", "30", server.url + "/w.bin"], cwd=tmp_path)
+    assert wait_for(lambda: len(calls) == 1 and (tmp_path / "w.bin.part.state").exists())
+    time.sleep(0.3)
+    sent = time.time()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=5)
+    assert time.time() - sent < 1.5
+    assert proc.returncode == 130, err
+    assert b"retrying in 30 s (retry 1 of 2)" in err and err.count(b"afcli: error:") == 1, err
+    assert calls == [None]
+    assert read_state(tmp_path / "w.bin.part.state")["bytes"] == "40000"
+    server.handler = RangeFile(data)
+    result = run(["download", "--resume", server.url + "/w.bin"], cwd=tmp_path)
+    assert result.code == 0 and "resumed at" in result.err, result
+    assert (tmp_path / "w.bin").read_bytes() == data
+
+
+def test_each_download_of_several_is_told_before_the_next_starts(server, tmp_path):
+    data = os.urandom(20_000)
+    calls = []
+
+    def handler(request):
+        calls.append(request.target)
+        if request.target == "/b.bin" and calls.count("/b.bin") == 1:
+            return Response(503, "Service Unavailable", [], b"")
+        return RangeFile(data)(request)
+
+    server.handler = handler
+    result = run(["download", "--retry", "1", "--retry-delay", "0.01", server.url + "/a.bin", server.url + "/b.bin"],
+                 cwd=tmp_path)
+    assert result.code == 0, result
+    assert calls == ["/a.bin", "/b.bin", "/b.bin"]
+    saved = result.err.index("afcli: saved a.bin (19.5 KiB)")
+    retried = result.err.index("HTTP 503 Service Unavailable; nothing was saved; retrying in 0.01 s (retry 1 of 1)")
+    assert saved < retried < result.err.index("afcli: saved b.bin (19.5 KiB, 1 retry)"), result.err
+    assert "afcli: 2 downloads, 2 complete, 0 failed" in result.err
+
+
+def test_ctrl_c_stops_the_downloads_still_to_come(server, tmp_path):
+    data = os.urandom(400_000)
+    server.handler = RangeFile(data, chunk=8192, delay=0.02)
+    proc = start_download(["download", server.url + "/one.bin", server.url + "/two.bin"], cwd=tmp_path)
+    assert wait_for(lambda: (tmp_path / "one.bin.part").exists() and (tmp_path / "one.bin.part").stat().st_size > 50_000)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=5)
+    assert proc.returncode == 130, err
+    assert err.count(b"afcli: error:") == 1 and b"saved in one.bin.part" in err and b"downloads," not in err, err
+    assert [r.target for r in server.requests] == ["/one.bin"]
 
 
 def test_a_name_that_appears_meanwhile_is_not_clobbered(server, tmp_path):

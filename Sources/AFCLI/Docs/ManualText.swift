@@ -226,7 +226,8 @@ package enum ManualText {
                         + "back from disk) and fails, without keeping the file, when the digest differs. "
                         + "`--retry N` retries transient failures (a dropped or refused connection, a timeout, "
                         + "HTTP 408, 429, 500, 502, 503, 504) up to N times, continuing from the bytes saved, "
-                        + "after waits that double from `--retry-delay` (1 second) or follow Retry-After. A final "
+                        + "after waits that double from `--retry-delay` (1 second) up to a minute, or the server's "
+                        + "(Retry-After, a used-up rate limit's reset, as for a request). A final "
                         + "status that is not 2xx saves nothing and exits with 3, 4 or 5; `-o` naming a directory "
                         + "and `-o -` with `--resume` are usage errors (exit status 2)."),
                 .paragraph(

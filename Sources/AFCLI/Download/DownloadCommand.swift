@@ -17,46 +17,38 @@ struct DownloadCommand {
 
     /// Downloads every URL and returns the exit status: success, or the status of the first
     /// download that failed. The options were checked by `validate` before.
+    ///
+    /// The downloads are a plan of one entry per URL, sent one after another on `EngineStack`'s
+    /// download stack and told by a `DownloadReporter`; a failed one does not stop the others.
     func run() throws -> ExitStatus {
         let urls = Array(positionals.dropFirst())
         // Every URL is checked before anything is sent.
         let jobs = try urls.map(job(for:))
         // TLS options (--verify, pins, client certificates, --resolve) apply to every URL.
-        var settings = transferSettings()
-        for job in jobs { try SecurityOptions.configure(&settings, options: options, url: job.request.url) }
+        let settings = try EngineStack.downloadSettings(
+            options: options, environment: environment, urls: jobs.map(\.request.url))
         let style =
             options.output.quiet && options.output.progress == .auto ? ProgressStyle.none : options.output.progress
         let reporter = DownloadReporter(
-            style: style, stderrIsTerminal: terminal.stderrIsTerminal, quiet: options.output.quiet)
-        let downloader = Downloader(client: HTTPClient(options: settings), observer: reporter)
-        let retry = RetryPolicy(retries: options.retry.count, initialDelay: options.retry.delay ?? 1)
-
-        var summary = DownloadSummary()
-        var status = ExitStatus.success
-        for (index, job) in jobs.enumerated() {
-            reporter.startFile()
-            do {
-                let result = try downloader.download(job, retry: retry)
-                reporter.saved(result)
-                summary.add(url: urls[index], result: result)
-            } catch {
-                let (code, message, _) = ErrorReporter.classify(error)
-                // One URL: the error is reported as any command's; an interrupt stops them all.
-                if jobs.count == 1 || code == .interrupted { throw error }
-                // Several URLs: the line says which one failed (the summary repeats it at the end).
-                _ = ErrorReporter.report(LocatedError(origin: urls[index], underlying: error))
-                summary.add(url: urls[index], failure: message)
-                if status == .success { status = code }
+            jobs: jobs, urls: urls, style: style, stderrIsTerminal: terminal.stderrIsTerminal,
+            quiet: options.output.quiet)
+        // A download judges its responses itself (a status that saves nothing is its error).
+        var judged = options
+        judged.pipeline.checkStatus = false
+        let shared = SharedOptions(self.settings.overriding(judged))
+        let entries = zip(urls, jobs).map { url, job in
+            PlanEntry(name: url, origin: url, isKeeper: false) {
+                PlannedRequest(prepared: job.request, shared: shared, isShared: true)
             }
         }
-        if jobs.count > 1, !options.output.quiet { summary.print() }
-        return status
+        let stack = try EngineStack.download(settings: settings, options: options)
+        return try stack.runner(RunPlan(entries: entries, keepGoing: true), reporter: reporter).run()
     }
 
     /// The job for one URL: a GET that asks for the bytes as stored (`Accept-Encoding:
     /// identity`), so a resumed range lines up with what is on disk.
     private func job(for text: String) throws -> DownloadJob {
-        // Its token is added by the request engine's decorator, which downloads do not go through.
+        // OAuth 2's options are not in a download's scope (`OptionTable`), and so neither is its token.
         if options.request.authType == .oauth2 { throw OAuth2Error.notForDownloads }
         let url = try EnvironmentTarget.resolve(text, settings: self.settings).url
         var spec = RequestSpec(
@@ -74,20 +66,6 @@ struct DownloadCommand {
             request: request, destination: destination, resume: options.download.resume,
             overwrite: options.download.overwrite,
             expectedDigest: options.download.sha256.flatMap(SHA256.parseHex))
-    }
-
-    /// Downloads follow redirects (DESIGN §2), leave the body undecoded and take credentials from
-    /// netrc and keep them from other hosts (unless `--location-trusted`) as requests do; with `--retry` a stalled server times out (and is retried) after
-    /// `downloadRetryIdleTimeout` seconds.
-    func transferSettings() -> TransferSettings {
-        var client = options.transferSettings(
-            netrcFile: RequestStores.netrcFile(options: options, environment: environment))
-        client.follow = true
-        client.acceptEncoding = nil
-        if options.retry.count > 0, options.transfer.timeout == nil {
-            client.idleTimeout = Settings.Transfer.downloadRetryIdleTimeout
-        }
-        return client
     }
 
     /// Refuses combinations that cannot work, before anything is sent.

@@ -51,6 +51,8 @@ protocol RequestPreviewer: AnyObject {
 struct ReportedExchange {
     var delegate: HTTPClientDelegate
     var printer: ExchangePrinter?
+    /// What plans the exchange's tries (a download's); nil for a request sent as it is.
+    var tries: (any TryPlanner)? = nil
 }
 
 /// An exchange the runner started and has not reported yet: held by reference, since the runner

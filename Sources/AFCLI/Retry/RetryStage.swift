@@ -12,6 +12,12 @@ enum RetryStage {
             allErrors: options.retry.allErrors)
     }
 
+    /// A download's rules: `--retry` times (none by default, its tries are planned all the same),
+    /// the first wait `--retry-delay` (1 s), each later one twice as long, at most a minute.
+    static func downloadRules(_ options: Settings) -> RetryRules {
+        RetryRules(retries: options.retry.count, delay: options.retry.delay, doublingUpTo: 60)
+    }
+
     /// Refuses `--reconnect` without `--retry N` (its count), and `--retry` with a body read from
     /// standard input, which cannot be sent a second time.
     static func check(_ options: Settings, standardInput: StandardInputBodySource?) throws(UsageError) {

@@ -1,6 +1,6 @@
 import AFKit
 
-/// The one place the engine a plan is sent on is composed, for a single request and for a run:
+/// The one place the engine a plan is sent on is composed, for a single request, a download and a run:
 /// the transport at the bottom, then `--retry`'s decorator, the response cache over it and OAuth 2
 /// over all, each only when the options ask for it (the plain path pays nothing for them),
 /// together with where the runner gets each request's transfer settings.
@@ -46,6 +46,35 @@ struct EngineStack {
         }
         return try EngineStack(
             over: retrying ?? transport, cache: cache, options: options, oauth2Tokens: keeper,
+            transferSettings: FixedTransferSettings(settings: settings), slotBorrower: nil)
+    }
+
+    /// The transfer settings of a download of `urls` (all of them checked against the policy):
+    /// downloads follow redirects (DESIGN §2), leave the body undecoded and take credentials from
+    /// netrc and keep them from other hosts (unless `--location-trusted`) as requests do; with
+    /// `--retry` a stalled server times out (and is retried) after `downloadRetryIdleTimeout` seconds.
+    static func downloadSettings(
+        options: Settings, environment: [String: String], urls: [String]
+    ) throws -> TransferSettings {
+        var settings = options.transferSettings(
+            netrcFile: RequestStores.netrcFile(options: options, environment: environment))
+        settings.follow = true
+        settings.acceptEncoding = nil
+        if options.retry.count > 0, options.transfer.timeout == nil {
+            settings.idleTimeout = Settings.Transfer.downloadRetryIdleTimeout
+        }
+        for url in urls { try SecurityOptions.configure(&settings, options: options, url: url) }
+        return settings
+    }
+
+    /// The stack of a download: libcurl's easy handle made with `settings` (one connection pool
+    /// for every URL), under the retry decorator, which drives each download's tries (planned from
+    /// the bytes on disk) with `--retry`'s rules for downloads. Neither the cache nor OAuth 2 is in
+    /// a download's scope: their options are refused for it.
+    static func download(settings: TransferSettings, options: Settings) throws -> EngineStack {
+        let retrying = RetryingEngine(wrapping: HTTPClient(options: settings), rules: RetryStage.downloadRules(options))
+        return try EngineStack(
+            over: retrying, cache: nil, options: options, oauth2Tokens: nil,
             transferSettings: FixedTransferSettings(settings: settings), slotBorrower: nil)
     }
 

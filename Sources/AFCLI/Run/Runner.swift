@@ -27,8 +27,9 @@ enum RunDelivery {
 }
 
 /// The one runner (DESIGN §3): drives the entries of a `RunPlan` over an exchange engine, the
-/// same for a single request (a plan of one, on the serial easy-handle engine) and for
-/// `afcli run` (on the multi handle), with the cache a decorator of the engine when it is on.
+/// same for a single request (a plan of one, on the serial easy-handle engine), for `afcli
+/// download` (one entry per URL, on the serial engine) and for `afcli run` (on the multi handle),
+/// with the cache a decorator of the engine when it is on.
 ///
 /// For each entry it prepares the request (only when it is about to start, so 10,000 queued
 /// entries hold no prepared bodies), wraps the reporter's receiver in the event stages
@@ -106,7 +107,8 @@ final class Runner {
                 break
             }
             try startDueRetries()
-            while let index = scheduler.next() { try start(index) }
+            // A serial engine completes each start at once: Ctrl-C stops the starts that would follow.
+            while !Interruption.isInterrupted, let index = scheduler.next() { try start(index) }
             if engine?.inFlight ?? 0 == 0, let due = retries.map(\.due).min() {
                 // Nothing in flight: wait for the next try, a tenth of a second at a time (Ctrl-C).
                 let wait = min(0.1, max(0, due - FileIO.monotonicSeconds()))
@@ -190,7 +192,7 @@ final class Runner {
         var method = ""
         var url = ""
         let running: ExchangeInFlight
-        let order: ExchangeOrder
+        var order: ExchangeOrder
         do {
             var request = try request(index)
             method = request.prepared.method
@@ -226,6 +228,7 @@ final class Runner {
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
+            order.tries = receiver.tries
         } catch {
             let written = method.isEmpty ? entry.written() : (method: method, url: url)
             try didNotStart(index, entry: entry, method: written.method, url: written.url, error: error)

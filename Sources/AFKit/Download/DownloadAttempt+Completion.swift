@@ -107,7 +107,7 @@ extension DownloadAttempt {
         if Interruption.isInterrupted { throw CurlError.interrupted(signal: Interruption.signal ?? 0) }
     }
 
-    /// The result of this attempt; the downloader adds the totals over all attempts.
+    /// The result of this attempt; its `DownloadExchange` adds the totals over all attempts.
     private func result(path: String?, size: Int64, alreadyComplete: Bool, digest: String?) -> DownloadResult {
         DownloadResult(
             path: path, size: size, transferred: received, resumedFrom: startOffset, alreadyComplete: alreadyComplete,

@@ -1,7 +1,7 @@
 import AFCurl
 import Glibc
 
-/// What one attempt starts from, decided before its request is sent (see `Downloader.plan`).
+/// What one attempt starts from, decided before its request is sent (see `DownloadExchange.plan`).
 struct AttemptPlan {
     /// Where the body of this attempt goes.
     enum Target {
@@ -29,11 +29,11 @@ struct AttemptPlan {
 }
 
 /// Thrown when `--resume` chose a name from the response that an earlier, finished download
-/// already holds: the downloader continues that file instead of saving `NAME-1`.
+/// already holds: its `DownloadExchange` continues that file instead of saving `NAME-1`.
 struct ExistingDownload: ClassifiedError {
     /// The existing file.
     var path: String
-    /// Never reported: the downloader catches it and continues the file.
+    /// Never reported: the exchange catches it and continues the file.
     var failureClass: FailureClass { .failure }
 }
 
@@ -46,7 +46,7 @@ enum AttemptOutcome {
 }
 
 /// One request of a download: it decides what the response means, writes the body, and
-/// finishes or saves the partial file. `HTTPClient` drives it as its delegate.
+/// finishes or saves the partial file. Its `DownloadExchange` passes it the events of its request.
 final class DownloadAttempt: HTTPClientDelegate {
     let job: DownloadJob
     let plan: AttemptPlan
@@ -66,8 +66,9 @@ final class DownloadAttempt: HTTPClientDelegate {
     private(set) var startOffset: Int64 = 0
     /// Validators and length of this response, kept to resume a stream on the next attempt.
     private(set) var responseState: DownloadState?
-    /// Seconds a 429/503 asked to wait (`Retry-After`).
-    private(set) var retryAfter: Double?
+    /// Seconds the response asked to wait before it is retried (`Retry-After`, a used-up rate
+    /// limit's reset), read as `RetryingEngine` reads a request's.
+    private(set) var serverWait: Double?
     /// The stream target, when writing to one.
     private(set) var stream: WriteBuffer?
     /// The descriptor behind `stream` when afcli opened it (a device path).
@@ -95,8 +96,8 @@ final class DownloadAttempt: HTTPClientDelegate {
         if openedStreamDescriptor >= 0 { close(openedStreamDescriptor) }
     }
 
-    /// Sends the request (with `Range`/`If-Range` when continuing) and completes the download.
-    func run(with client: HTTPClient) throws -> AttemptOutcome {
+    /// The request of this attempt: the job's, with `Range`/`If-Range` when it continues a file.
+    var request: PreparedRequest {
         var request = job.request
         if let offset = plan.offset {
             request.headers.removeAll { ["range", "if-range"].contains(ASCIICase.lowercased($0.name)) }
@@ -105,9 +106,15 @@ final class DownloadAttempt: HTTPClientDelegate {
                 request.headers.append(HTTPField(name: "If-Range", value: validator))
             }
         }
-        let result: HTTPClientResult
+        return request
+    }
+
+    /// Completes the download once its request ended with `result`: saves what can be saved of
+    /// a failure (and says where it is), else finishes the file as the response decided.
+    func finish(_ result: Result<HTTPClientResult, any Error>) throws -> AttemptOutcome {
+        let sent: HTTPClientResult
         do {
-            result = try client.send(request, delegate: self)
+            sent = try result.get()
         } catch {
             abandon()
             throw translate(error)
@@ -124,7 +131,7 @@ final class DownloadAttempt: HTTPClientDelegate {
             case .fail(let error)?:
                 throw error
             case nil:
-                throw DownloadError.httpStatus(code: result.statusCode, reason: result.reasonPhrase)
+                throw DownloadError.httpStatus(code: sent.statusCode, reason: sent.reasonPhrase)
             }
         } catch {
             abandon()
@@ -154,12 +161,7 @@ final class DownloadAttempt: HTTPClientDelegate {
             decision = .writeFromStart(warning: ResponseDecision.restartWarning)
         }
         self.decision = decision
-        // Retry-After in delay-seconds (RFC 9110 §10.2.3); an HTTP date leaves the backoff in charge.
-        if let value = head.value(for: "Retry-After"), !value.isEmpty,
-            value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let seconds = Double(value)
-        {
-            retryAfter = seconds
-        }
+        serverWait = ServerWait.read(head, now: WallClock.now()).seconds
         switch decision {
         case .fail(let error):
             throw error

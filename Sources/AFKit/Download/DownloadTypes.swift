@@ -80,29 +80,6 @@ package protocol DownloadObserver: AnyObject {
     func downloadDidStop(completed: Bool)
     /// Something the user should know that is not an error (a restart, a retry, a rename).
     func downloadWarning(_ message: String)
-}
-
-/// How `--retry` retries transient failures.
-package struct RetryPolicy: Equatable, Sendable {
-    /// How many times to retry after the first attempt.
-    package var retries: Int
-    /// Seconds before the first retry; each later one waits twice as long as the one before.
-    package var initialDelay: Double
-    /// The longest wait between two attempts.
-    package var maximumDelay: Double
-
-    package init(retries: Int = 0, initialDelay: Double = 1, maximumDelay: Double = 60) {
-        self.retries = retries
-        self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay
-    }
-
-    /// The wait before retry number `retry` (1 for the first): exponential backoff, or the
-    /// server's `Retry-After` seconds when it sent one, never more than `maximumDelay`.
-    package func delay(beforeRetry retry: Int, retryAfter: Double? = nil) -> Double {
-        if let retryAfter { return min(max(retryAfter, 0), maximumDelay) }
-        var delay = initialDelay
-        for _ in 1..<max(retry, 1) { delay *= 2 }
-        return min(delay, maximumDelay)
-    }
+    /// A warning about the files on disk: told once, however many tries and downloads find them.
+    func downloadWarningOnce(_ message: String)
 }

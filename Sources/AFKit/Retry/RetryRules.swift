@@ -17,12 +17,19 @@ package struct RetryRules: Equatable, Sendable {
     package var maxTime: Double?
     /// Whether every failure and every method is retried (`--retry-all-errors`).
     package var allErrors: Bool
+    /// For a download: the longest wait, the server's cut to it, with `delay` the first wait of a
+    /// backoff that doubles without jitter; nil for curl's backoff.
+    package var doublingUpTo: Double?
 
-    package init(retries: Int, delay: Double? = nil, maxTime: Double? = nil, allErrors: Bool = false) {
+    package init(
+        retries: Int, delay: Double? = nil, maxTime: Double? = nil, allErrors: Bool = false,
+        doublingUpTo: Double? = nil
+    ) {
         self.retries = retries
         self.delay = delay
         self.maxTime = maxTime
         self.allErrors = allErrors
+        self.doublingUpTo = doublingUpTo
     }
 
     /// The first wait of the backoff, in seconds (curl's).
@@ -63,15 +70,18 @@ package struct RetryRules: Equatable, Sendable {
     /// random (jitter), so that clients failing together do not come back together. `random`
     /// is a number in 0..<1.
     package func backoff(beforeRetry retry: Int, random: Double = Double.random(in: 0..<1)) -> Double {
+        let doubling = Double(1 << min(max(retry, 1) - 1, 20))
+        if let doublingUpTo { return min((delay ?? Self.firstBackoff) * doubling, doublingUpTo) }
         if let delay { return delay }
-        let doubled = Self.firstBackoff * Double(1 << min(max(retry, 1) - 1, 20))
+        let doubled = Self.firstBackoff * doubling
         let wait = min(doubled, Self.longestWait)
         return wait * (1 - 0.2 * random)
     }
 
     /// The longest wait a retry may follow: what remains of `maxTime` after `elapsed` seconds,
-    /// else `longestWait`. A server asking for more is not retried.
+    /// else `doublingUpTo` or `longestWait`. A server asking for more is not retried (a download's
+    /// waits are cut to it instead).
     package func longestWait(elapsed: Double) -> Double {
-        maxTime.map { max(0, $0 - elapsed) } ?? Self.longestWait
+        maxTime.map { max(0, $0 - elapsed) } ?? doublingUpTo ?? Self.longestWait
     }
 }

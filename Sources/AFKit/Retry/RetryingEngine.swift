@@ -14,10 +14,12 @@ import Glibc
 /// host and port): they start when the wait is over, while requests to other hosts go on.
 ///
 /// Each try's events pass through a `RetryGate`, which keeps a try that is retried from the
-/// reporter. A body is sent again from its start (`BodySource.rewind`). With `reconnects`, a GET
-/// event stream that drops is connected again with `Last-Event-ID`, after the server's `retry:`
-/// time, its new events going on where the reporter's stream stopped (`EventStreamResumption`).
-/// Only put in place with `--retry`: the plain path pays nothing for it.
+/// reporter; an order whose tries are planned (`TryPlanner`, a download's) has each planned
+/// instead, its planner judging how it ended. A body is sent again from its start
+/// (`BodySource.rewind`). With `reconnects`, a GET event stream that drops is connected again
+/// with `Last-Event-ID`, after the server's `retry:` time, its new events going on where the
+/// reporter's stream stopped (`EventStreamResumption`). Only put in place with `--retry`, and
+/// under a download, whose tries it drives: the plain request path pays nothing for it.
 package final class RetryingEngine: ExchangeEngine {
     /// A retry decided on: how long to wait, and why (for notes and the run's lines).
     package struct Plan: Equatable, Sendable {
@@ -154,6 +156,14 @@ package final class RetryingEngine: ExchangeEngine {
     /// is paced; its completion when the wrapped engine completed it at once and it is over.
     private func launch(_ tag: Int, at now: Double) throws -> ExchangeCompletion? {
         guard var exchange = exchanges[tag] else { return nil }
+        if let planner = exchange.order.tries {
+            exchange.tries += 1
+            let over = planner.planTry(&exchange.order.request)
+            exchanges[tag] = exchange
+            if let over { return recorded(ExchangeCompletion(tag: tag, result: over)) }
+            guard let completion = try inner.start(exchange.order) else { return nil }
+            return concluded(completion)
+        }
         if let freeAt = originsFreeAt[Self.origin(of: exchange.order.request.url)], freeAt > now {
             // Paced, it keeps its slot: lent, it would let request after request start only to
             // wait on the same host, each holding its body.
@@ -177,6 +187,7 @@ package final class RetryingEngine: ExchangeEngine {
     /// exchange's completion with its tries recorded.
     private func concluded(_ completion: ExchangeCompletion) -> ExchangeCompletion? {
         guard let exchange = exchanges[completion.tag] else { return completion }
+        if let planner = exchange.order.tries { return planned(exchange, planner, completion) }
         if let stream = exchange.stream, stream.started { return reconnected(exchange, stream, completion) }
         var plan = exchange.gate?.retry
         if plan == nil, case .failure(let error) = completion.result, let reason = rules.reason(error: error) {
@@ -205,6 +216,36 @@ package final class RetryingEngine: ExchangeEngine {
                 + "\(exchange.tries + 1) of \(rules.retries + 1))")
         waiting.append((FileIO.monotonicSeconds() + plan.wait, completion.tag, slots?.rest(completion.tag) ?? false))
         return nil
+    }
+
+    /// What the end of a try of a planned exchange means, as its planner says: the exchange is
+    /// over, is tried again at once (not counted as a retry), or failed, and is retried after the
+    /// server's wait or the backoff while the rules allow.
+    private func planned(
+        _ exchange: Exchange, _ planner: any TryPlanner, _ completion: ExchangeCompletion
+    ) -> ExchangeCompletion? {
+        var ended = completion
+        switch planner.tryEnded(completion.result) {
+        case .over(let result):
+            ended.result = result
+        case .again:
+            exchanges[completion.tag]?.tries -= 1
+            do {
+                return try launch(completion.tag, at: FileIO.monotonicSeconds())
+            } catch {
+                ended.result = .failure(error)
+            }
+        case .failed(let error, let transient, let serverWait):
+            ended.result = .failure(error)
+            guard transient, exchange.tries <= rules.retries else { break }
+            let wait =
+                serverWait.map { min(max($0, 0), rules.longestWait(elapsed: 0)) }
+                ?? rules.backoff(beforeRetry: exchange.tries)
+            planner.willRetry(after: error, wait: wait, retry: exchange.tries, of: rules.retries)
+            waiting.append((FileIO.monotonicSeconds() + wait, completion.tag, slots?.rest(completion.tag) ?? false))
+            return nil
+        }
+        return recorded(ended)
     }
 
     /// What the end of a try of an event stream means: a drop, or the close that ends a stream

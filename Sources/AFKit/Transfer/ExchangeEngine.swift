@@ -39,6 +39,9 @@ package struct ExchangeOrder {
     package var readyAt: Double
     /// Whether it uses the engine's cookie store (`# @no-cookie-jar` turns it off).
     package var sendsCookies: Bool
+    /// What plans its tries (a download); nil for an order sent as it is. Only a `RetryingEngine`
+    /// reads it: a stack that sends such orders has one.
+    package var tries: (any TryPlanner)? = nil
 
     package init(
         _ request: PreparedRequest, delegate: HTTPClientDelegate, options: TransferSettings, tag: Int = 0,
