@@ -58,24 +58,14 @@ package enum AFCLIMain {
                 return try CacheCommand(
                     positionals: parsed.positionals, options: parsed.options, environment: environment
                 ).run()
-            case .help(let length):
-                switch length {
-                case .short: try printOut(HelpText.short())
-                case .long: try printOut(HelpText.long())
-                case .cache: try printOut(HelpText.cache())
-                }
-            case .completions(let shell):
-                try printOut(Completions.script(for: shell))
-            case .manPage(let format):
-                try printOut(OptionDocs.manual(format))
+            case .help, .completions, .manPage, .version:
+                try printOut(OptionDocs.output(for: parsed.command) ?? "")
             case .environments:
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runEnvironments()
             case .configPath:
                 return try EnvironmentCommand(positionals: parsed.positionals, options: parsed.options, config: config)
                     .runConfigPath()
-            case .version:
-                try printOut("afcli \(AFKitVersion.current)\n")
             }
             return .success
         } catch {

@@ -61,12 +61,6 @@ package struct CurlError: Error, CustomStringConvertible {
 
     // MARK: - Classification helpers
 
-    /// Whether the failure was a timeout.
-    package var isTimeout: Bool { kind == .timeout }
-    /// Whether the failure happened before any connection existed (DNS, TCP).
-    package var isConnectionFailure: Bool { kind == .couldNotResolve || kind == .couldNotConnect }
-    /// Whether the failure was TLS-related.
-    package var isTLSFailure: Bool { kind == .tls }
     /// Whether the server's chain held no pinned key or certificate.
     package var isPinMismatch: Bool { tlsFailure?.reason == .pinMismatch }
 

@@ -7,12 +7,6 @@ package enum CurlRuntime {
         String(cString: afcurl_version())
     }
 
-    /// The file libcurl was loaded from (loading it); nil when it cannot be loaded.
-    package static var libraryPath: String? {
-        let path = String(cString: afcurl_library_path())
-        return path.isEmpty ? nil : path
-    }
-
     /// The Accept-Encoding value this libcurl can decode, e.g. `gzip, deflate, br, zstd`.
     package static var supportedEncodings: String {
         String(cString: afcurl_supported_encodings())

@@ -6,14 +6,11 @@
  * afcli's start-up. An answer from the response cache, `--offline` or `--help` needs none of it,
  * so the tree is loaded only when a transfer, a URL parse or a version question first needs it.
  */
-#define _GNU_SOURCE 1 /* dlinfo */
 #include "ccurl_shim.h"
 #include "ccurl_dyn.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
-#include <string.h>
 
 #define AFCURL_DYN_DEFINE(name) __typeof__(afcurl_dyn_##name) afcurl_dyn_##name = NULL;
 AFCURL_DYN_FUNCTIONS(AFCURL_DYN_DEFINE)
@@ -21,7 +18,6 @@ AFCURL_DYN_FUNCTIONS(AFCURL_DYN_DEFINE)
 
 static pthread_once_t afcurl_load_once = PTHREAD_ONCE_INIT;
 static int afcurl_loaded = 0;
-static char afcurl_library[4096];
 
 static void afcurl_run_load(void) {
     /* Lazy binding, as the linked library had: a plain GET resolves only the calls it makes. */
@@ -36,23 +32,11 @@ static void afcurl_run_load(void) {
     }
     AFCURL_DYN_FUNCTIONS(AFCURL_DYN_LOOKUP)
 #undef AFCURL_DYN_LOOKUP
-    struct link_map *map = NULL;
-    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL) {
-        strncpy(afcurl_library, map->l_name, sizeof(afcurl_library) - 1);
-    }
     afcurl_loaded = 1;
-}
-
-const char *afcurl_library_path(void) {
-    return afcurl_load() ? afcurl_library : "";
 }
 
 int afcurl_load(void) {
     pthread_once(&afcurl_load_once, afcurl_run_load);
-    return afcurl_loaded;
-}
-
-int afcurl_is_loaded(void) {
     return afcurl_loaded;
 }
 

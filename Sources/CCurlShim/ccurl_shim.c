@@ -79,10 +79,6 @@ CURLcode afcurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
-CURLcode afcurl_getinfo_double(CURL *handle, CURLINFO info, double *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
 CURLcode afcurl_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value) {
     struct curl_slist *list = NULL;
     CURLcode code = curl_easy_getinfo(handle, info, &list);

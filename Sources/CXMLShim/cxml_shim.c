@@ -343,13 +343,6 @@ int cxml_push_feed(cxml_push *p, const char *bytes, int length, int terminate) {
     return 0;
 }
 
-const unsigned char *cxml_push_events(cxml_push *p, size_t *length) {
-    *length = p->length;
-    return p->events;
-}
-
-void cxml_push_clear_events(cxml_push *p) { p->length = 0; }
-
 unsigned char *cxml_push_take_events(cxml_push *p, size_t *length) {
     unsigned char *events = p->events;
     *length = p->length;

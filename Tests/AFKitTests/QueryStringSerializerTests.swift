@@ -140,7 +140,8 @@ final class QueryStringSerializerTests: XCTestCase {
     }
 
     func testEscapedQueryItem() {
-        XCTAssertEqual(QueryStringSerializer.escapedItem(name: "a b", value: "c&d=é"), "a%20b=c%26d%3D%C3%A9")
+        XCTAssertEqual(
+            QueryStringSerializer.queryString(from: [QueryItem(name: "a b", value: "c&d=é")]), "a%20b=c%26d%3D%C3%A9")
         XCTAssertEqual(
             QueryStringSerializer.queryString(from: [
                 QueryItem(name: "x", value: ""), QueryItem(name: "y[]", value: "1"),

@@ -15,35 +15,24 @@ package enum ProgramInfo {
 /// The entry points for every text generated from the option table, for the `afcli help`,
 /// `completions` and `man` commands, `--help`, `--version` and the Makefile's `docs` target.
 package enum OptionDocs {
-    /// The `--help` text.
-    package static func shortHelp() -> String { HelpText.short() }
-
-    /// The `afcli help` text: the manual as plain text.
-    package static func longHelp() -> String { HelpText.long() }
-
-    /// The man page's roff source, as committed in `man/afcli.1`.
-    package static func manPage() -> String { ManPage.render() }
-
-    /// The manual in a format: the man page, or the Markdown reference committed in `docs/`.
+    /// The manual in a format: the man page's roff source (`man/afcli.1`), or the Markdown
+    /// reference committed in `docs/`.
     package static func manual(_ format: ManualFormat) -> String {
         switch format {
-        case .roff: return manPage()
+        case .roff: return ManPage.render()
         case .markdown: return MarkdownReference.render()
         }
     }
 
-    /// The completion script for a shell, as committed in `completions/`.
-    package static func completions(_ shell: Shell) -> String { Completions.script(for: shell) }
-
-    /// The text a non-request command prints on stdout (ending in a newline), or nil for
-    /// `.request`, which the caller runs.
+    /// The text a command that only prints prints on stdout (ending in a newline): `--help`, the
+    /// `afcli help` manual, completions, the man page, `--version`; nil for the commands that run.
     package static func output(for command: Command) -> String? {
         switch command {
         case .request, .download, .run, .pin, .reachability, .environments, .configPath, .cache: return nil
-        case .help(.short): return shortHelp()
-        case .help(.long): return longHelp()
+        case .help(.short): return HelpText.short()
+        case .help(.long): return HelpText.long()
         case .help(.cache): return HelpText.cache()
-        case .completions(let shell): return completions(shell)
+        case .completions(let shell): return Completions.script(for: shell)
         case .manPage(let format): return manual(format)
         case .version: return ProgramInfo.versionLine + "\n"
         }
@@ -53,11 +42,11 @@ package enum OptionDocs {
     /// prints each one and its expected contents.
     package static var generatedFiles: [(path: String, command: String, contents: String)] {
         [
-            ("man/afcli.1", "afcli man", manPage()),
-            (MarkdownReference.path, "afcli man markdown", MarkdownReference.render()),
-            ("completions/afcli.bash", "afcli completions bash", completions(.bash)),
-            ("completions/_afcli", "afcli completions zsh", completions(.zsh)),
-            ("completions/afcli.fish", "afcli completions fish", completions(.fish)),
+            ("man/afcli.1", "afcli man", manual(.roff)),
+            (MarkdownReference.path, "afcli man markdown", manual(.markdown)),
+            ("completions/afcli.bash", "afcli completions bash", Completions.script(for: .bash)),
+            ("completions/_afcli", "afcli completions zsh", Completions.script(for: .zsh)),
+            ("completions/afcli.fish", "afcli completions fish", Completions.script(for: .fish)),
         ]
     }
 }

@@ -38,20 +38,26 @@ package struct NestedKeyPath: Equatable, Sendable {
         let chars = Array(rawKey)
         var steps: [Step] = []
         var index = 0
-        var head = ""
-        // The leading plain segment; empty when the key starts with `[`.
-        while index < chars.count, chars[index] != "[" {
-            if chars[index] == "\\", index + 1 < chars.count, escapable.contains(chars[index + 1]) {
-                head.append(chars[index + 1])
-                index += 2
-                continue
+        /// The text from `index` up to `end` (or the end of the key), with escapes removed; a `stray`
+        /// bracket on the way is an error.
+        func segment(upTo end: Character, refusing stray: Character) throws(ItemError) -> String {
+            var text = ""
+            while index < chars.count, chars[index] != end {
+                if chars[index] == "\\", index + 1 < chars.count, escapable.contains(chars[index + 1]) {
+                    text.append(chars[index + 1])
+                    index += 2
+                    continue
+                }
+                if chars[index] == stray {
+                    throw ItemError.keySyntax(key: rawKey, column: index, reason: "unexpected '\(stray)'")
+                }
+                text.append(chars[index])
+                index += 1
             }
-            if chars[index] == "]" {
-                throw ItemError.keySyntax(key: rawKey, column: index, reason: "unexpected ']'")
-            }
-            head.append(chars[index])
-            index += 1
+            return text
         }
+        // The leading plain segment; empty when the key starts with `[`.
+        let head = try segment(upTo: "[", refusing: "]")
         // A key that starts with `[` addresses a top-level array and has no leading key step.
         if !head.isEmpty || index == chars.count {
             // An empty key (`=value`) is the member "" (HTTPie sends {"": "value"}); it spans no column.
@@ -63,19 +69,7 @@ package struct NestedKeyPath: Equatable, Sendable {
             }
             let open = index
             index += 1
-            var text = ""
-            while index < chars.count, chars[index] != "]" {
-                if chars[index] == "\\", index + 1 < chars.count, escapable.contains(chars[index + 1]) {
-                    text.append(chars[index + 1])
-                    index += 2
-                    continue
-                }
-                if chars[index] == "[" {
-                    throw ItemError.keySyntax(key: rawKey, column: index, reason: "unexpected '['")
-                }
-                text.append(chars[index])
-                index += 1
-            }
+            let text = try segment(upTo: "]", refusing: "[")
             guard index < chars.count else {
                 throw ItemError.keySyntax(key: rawKey, column: open, reason: "'[' is never closed")
             }

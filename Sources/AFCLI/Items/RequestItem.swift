@@ -174,13 +174,3 @@ package struct RequestItem: Equatable, Sendable {
         return result
     }
 }
-
-extension RequestItem.Kind {
-    /// Whether the item contributes to the parameter tree (and so to a body or GET query).
-    var isData: Bool {
-        switch self {
-        case .dataString, .dataJSON, .dataStringFromFile, .dataJSONFromFile: return true
-        default: return false
-        }
-    }
-}

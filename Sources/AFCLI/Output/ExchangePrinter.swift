@@ -50,8 +50,6 @@ final class ExchangePrinter {
         self.requestBody = requestBody
     }
 
-    /// Whether anything about the response body is printed (else it can be discarded unread).
-    var printsResponseBody: Bool { parts.contains(.responseBody) }
     var printsResponseHeaders: Bool { parts.contains(.responseHeaders) }
 
     /// Whether more of the final response's body would be printed: false with `-h` (no `b` in

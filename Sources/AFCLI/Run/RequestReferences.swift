@@ -29,9 +29,6 @@ final class RequestReferences {
         archive = ExchangeArchive(maximumDepth: maximumDepth)
     }
 
-    /// Whether the run's requests refer to others at all.
-    var isUsed: Bool { !dependencies.isEmpty }
-
     /// Starts checking request `index`.
     func checkingRequest(_ index: Int) {
         current = index

@@ -23,8 +23,6 @@ package final class OAuth2Client {
     private let key: String
     /// The token in use and when it expires.
     private var current: OAuth2TokenStore.Entry?
-    /// How many tokens were fetched from the endpoint (for tests and `-v`).
-    package private(set) var fetches = 0
     /// A token is renewed this many seconds before it expires, so it does not expire in flight.
     static let margin: Int64 = 30
     /// The most of a token response afcli reads.
@@ -101,7 +99,6 @@ package final class OAuth2Client {
         settings.tls.pinnedCertificateDigests = []
         let collector = TokenResponseCollector()
         let result = try HTTPClient(options: settings).send(tokenRequest(), delegate: collector)
-        fetches += 1
         let status = result.head.statusCode
         let object: [JSONMember]?
         if case .object(let members)? = try? JSONParser.parse(bytes: collector.body) { object = members } else { object = nil }

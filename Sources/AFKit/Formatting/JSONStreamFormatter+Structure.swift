@@ -19,15 +19,14 @@ extension JSONFormatterCore {
             deferred.removeAll(keepingCapacity: true)
             return
         }
-        if depth > 0, stack[depth - 1] & 1 == 0 { try beginItem() }
+        if depth > 0, stack.top & 1 == 0 { try beginItem() }
     }
 
     /// Writes the separator before a container's item: `,` after the first, and in the indented
     /// layout a line break and the indentation.
     @inline(__always) mutating func beginItem() throws {
-        let top = depth - 1
-        let hadItems = stack[top] & 2 != 0
-        stack[top] |= 2
+        let hadItems = stack.top & 2 != 0
+        stack.top |= 2
         switch layout {
         case .indented:
             let width = depth * indentWidth
@@ -64,22 +63,9 @@ extension JSONFormatterCore {
         }
     }
 
-    /// Opens a container level, growing the stack as needed.
-    mutating func push(isObject: Bool) throws {
-        if depth == stackCapacity {
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: stackCapacity * 2)
-            grown.moveInitialize(from: stack, count: depth)
-            stack.deallocate()
-            stack = grown
-            stackCapacity *= 2
-        }
-        stack[depth] = isObject ? 1 : 0
-        depth += 1
-    }
-
     /// Closes the innermost container with `byte`; false (after giving up) when it does not match.
     mutating func close(_ byte: UInt8, _ p: UnsafePointer<UInt8>, _ i: Int, _ count: Int) throws -> Bool {
-        let top = stack[depth - 1]
+        let top = stack.top
         guard (byte == UInt8(ascii: "}")) == (top & 1 != 0) else {
             try fail(top & 1 != 0 ? "expected '}'" : "expected ']'", at: i, in: p, count)
             return false
@@ -93,7 +79,7 @@ extension JSONFormatterCore {
                 try out.appendRepeated(0x20, count: width)
             }
         }
-        depth -= 1
+        _ = stack.pop()
         try punctuation(byte)
         try valueEnded()
         return true

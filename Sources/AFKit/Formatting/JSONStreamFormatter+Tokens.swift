@@ -130,7 +130,7 @@ extension JSONFormatterCore {
             state = .value
             i += 1
         } else if state == .afterValue, i + 1 < count, p[i] == UInt8(ascii: ","), p[i + 1] == 0x22,
-            stack[depth - 1] & 1 != 0
+            stack.top & 1 != 0
         {
             i += 2
             try beginItem()

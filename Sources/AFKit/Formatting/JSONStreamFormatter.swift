@@ -146,9 +146,9 @@ struct JSONFormatterCore {
 
     var state = State.value
     /// One byte a level: bit 0 set for an object, bit 1 once it has an item.
-    var stack: UnsafeMutablePointer<UInt8>
-    var stackCapacity = 64
-    var depth = 0
+    var stack = ByteStack()
+    /// How many containers are open.
+    var depth: Int { stack.count }
     /// In a string: 0, 1 after a backslash, or 2 + the hex digits still expected after `\u`.
     var escape: UInt8 = 0
     var stringIsKey = false
@@ -201,7 +201,6 @@ struct JSONFormatterCore {
         maximumDepth = options.maximumDepth
         out = OutputBuffer(sink: sink, threshold: blockSize)
         out.escapesRawControls = options.escapesControls
-        stack = .allocate(capacity: 64)
     }
 
     /// Frees the output buffer and the nesting stack.
@@ -320,7 +319,7 @@ struct JSONFormatterCore {
         throws
         -> Bool
     {
-        let inObject = depth > 0 && stack[depth - 1] & 1 != 0
+        let inObject = depth > 0 && stack.top & 1 != 0
         switch state {
         case .value:
             return try valueStart(byte, p, i, count)
@@ -444,7 +443,7 @@ struct JSONFormatterCore {
             out.append(byte)
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             try punctuation(byte)
-            try push(isObject: byte == UInt8(ascii: "{"))
+            stack.push(byte == UInt8(ascii: "{") ? 1 : 0)
             state = .firstOrClose
         default:
             break

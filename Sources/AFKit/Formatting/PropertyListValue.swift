@@ -48,14 +48,7 @@ extension PropertyListValue {
     private func writeXML(into out: inout [UInt8]) {
         func element(_ name: String, _ text: String) {
             out.append(contentsOf: "<\(name)>".utf8)
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-                default: out.append(byte)
-                }
-            }
+            PropertyListWriter.appendEscaped(text, into: &out)
             out.append(contentsOf: "</\(name)>".utf8)
         }
         switch self {

@@ -138,14 +138,6 @@ package struct MultipartFormData {
         }
     }
 
-    /// Whether a part reads standard input.
-    package var readsStandardInput: Bool {
-        parts.contains { part in
-            if case .stream(let path, _) = part.content { return path == "-" }
-            return false
-        }
-    }
-
     /// A source that streams the body: the exact wire bytes, or a preview for printing.
     package func makeBodySource(rendering: MultipartBodySource.Rendering = .wire) -> MultipartBodySource {
         MultipartBodySource(form: self, rendering: rendering)

@@ -2,36 +2,32 @@
 extension JSONPathParser {
     /// `logical-or-expr = logical-and-expr *(S "||" S logical-and-expr)`.
     mutating func parseLogicalOr() throws(JSONPathError) -> JSONPathLogical {
-        var terms = [try parseLogicalAnd()]
-        while true {
-            let start = index
-            skipBlanks()
-            guard looksAt("||") else {
-                index = start
-                break
-            }
-            index += 2
-            skipBlanks()
-            terms.append(try parseLogicalAnd())
-        }
+        let terms = try parseTerms(separatedBy: "||") { parser throws(JSONPathError) in try parser.parseLogicalAnd() }
         return terms.count == 1 ? terms[0] : .or(terms)
     }
 
     /// `logical-and-expr = basic-expr *(S "&&" S basic-expr)`.
     mutating func parseLogicalAnd() throws(JSONPathError) -> JSONPathLogical {
-        var terms = [try parseBasic()]
+        let terms = try parseTerms(separatedBy: "&&") { parser throws(JSONPathError) in try parser.parseBasic() }
+        return terms.count == 1 ? terms[0] : .and(terms)
+    }
+
+    /// One `term` or more, each after the first preceded by `S separator S`.
+    private mutating func parseTerms(
+        separatedBy separator: String, _ term: (inout JSONPathParser) throws(JSONPathError) -> JSONPathLogical
+    ) throws(JSONPathError) -> [JSONPathLogical] {
+        var terms = [try term(&self)]
         while true {
             let start = index
             skipBlanks()
-            guard looksAt("&&") else {
+            guard looksAt(separator) else {
                 index = start
-                break
+                return terms
             }
-            index += 2
+            index += separator.unicodeScalars.count
             skipBlanks()
-            terms.append(try parseBasic())
+            terms.append(try term(&self))
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
     }
 
     /// A parenthesised expression, a comparison or a test, each possibly negated.

@@ -55,14 +55,6 @@ package struct SocketAddress: Equatable, Hashable, Sendable, CustomStringConvert
         }
     }
 
-    /// Whether this is a loopback address (127.0.0.0/8, ::1).
-    package var isLoopback: Bool {
-        switch family {
-        case .ipv4: return bytes.count > 4 && bytes[4] == 127
-        case .ipv6: return Array(bytes[8..<24]) == [UInt8](repeating: 0, count: 15) + [1]
-        }
-    }
-
     /// The same address without its port (so equal hosts compare equal).
     package var withoutPort: SocketAddress {
         var copy = bytes

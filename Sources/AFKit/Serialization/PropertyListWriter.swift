@@ -73,7 +73,7 @@ package enum PropertyListWriter {
     }
 
     /// Appends text with `&`, `<` and `>` as entities, as CoreFoundation's `_appendEscapedString`.
-    private static func appendEscaped(_ text: String, into output: inout [UInt8]) {
+    static func appendEscaped(_ text: String, into output: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)

@@ -56,11 +56,6 @@ package enum QueryStringSerializer {
         return query
     }
 
-    /// One `name==value` item as `name=value`, both sides escaped like a parameter.
-    package static func escapedItem(name: String, value: String) -> String {
-        percentEscape(name) + "=" + percentEscape(value)
-    }
-
     /// `AFPercentEscapedStringFromString`: every UTF-8 byte outside the literal set becomes `%XX`.
     package static func percentEscape(_ string: String) -> String {
         // Most names and values need no escape: they are returned without a copy of their bytes.

@@ -66,11 +66,6 @@ extension TransferSettings {
     package static let defaultExpansionRatio = ResponseLimits.defaultExpansionRatio
     /// Decoded bytes from which the expansion ratio is checked.
     package static let expansionCheckThreshold = ResponseLimits.expansionCheckThreshold
-    /// The header limits every response is held to: line length, field count and head size.
-    package static let headerLimits = (
-        lineBytes: ResponseLimits.maxHeaderLineBytes, count: ResponseLimits.maxHeaderCount,
-        headBytes: ResponseLimits.maxHeadBytes
-    )
 
     /// A single explicit proxy: reading gives the last one, setting replaces them all.
     package var proxy: ProxySetting? {
@@ -255,12 +250,6 @@ package enum HTTPClientError: ClassifiedError, CustomStringConvertible {
     /// A redirect to a URL whose scheme is not http or https (`file://`, `ftp://`…), which is
     /// never followed; carries the target as resolved.
     case refusedRedirect(target: String)
-
-    /// Whether this is `tooManyRedirects`.
-    package var isTooManyRedirects: Bool {
-        if case .tooManyRedirects = self { return true }
-        return false
-    }
 
     /// A redirect not followed (too many of them, or one to a refused scheme) has its own class;
     /// a body that cannot be sent again is an ordinary failure.

@@ -34,11 +34,6 @@ package enum URLPercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Whether `text` contains nothing that `encodeInvalidCharacters` would change.
-    package static func isEncoded(_ text: some StringProtocol) -> Bool {
-        encodeInvalidCharacters(text) == String(text)
-    }
-
     /// `text` with every `%XX` decoded; malformed sequences stay as typed and bytes that are not
     /// UTF-8 become U+FFFD.
     package static func decode(_ text: some StringProtocol) -> String {

@@ -26,12 +26,9 @@ static const long AFCURL_NETRC_OPTIONAL = CURL_NETRC_OPTIONAL;
 
 /*
  * libcurl is opened with dlopen on first use (ccurl_dyn.c), not linked. afcurl_load() opens it
- * once and returns nonzero when it could; afcurl_is_loaded() says whether that has happened.
+ * once and returns nonzero when it could.
  */
 int afcurl_load(void);
-int afcurl_is_loaded(void);
-/* The file libcurl was loaded from (loading it); "" when it cannot be loaded. */
-const char *afcurl_library_path(void);
 
 /*
  * The libcurl calls Swift makes, through the loaded library. The ones a program can call first
@@ -82,7 +79,6 @@ CURLcode afcurl_setopt_prereq_function(CURL *handle, curl_prereq_callback callba
 /* Typed getinfo wrappers; the string is owned by the handle and valid until the next transfer. */
 CURLcode afcurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode afcurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
-CURLcode afcurl_getinfo_double(CURL *handle, CURLINFO info, double *value);
 CURLcode afcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 /* CURLINFO_COOKIELIST and other list infos; free the list with curl_slist_free_all. */
 CURLcode afcurl_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value);

@@ -40,18 +40,14 @@ void cxml_push_free(cxml_push *parser);
 /// Parses the next `length` bytes (`terminate` 1 for the end of the input), appending records to
 /// the event buffer: 0 on success, -1 once the input is malformed (see cxml_push_error).
 int cxml_push_feed(cxml_push *parser, const char *bytes, int length, int terminate);
-/// The records appended since the last clear, and their total length in bytes. Each record is a
+/// Hands over the event buffer (NULL when there were no events) and its length, leaving the
+/// parser an empty one; release it with cxml_free. Spares a copy when another thread prints. Each record is a
 /// kind byte (a cxml_node_kind), three zero bytes, a 32-bit count of strings, then the strings,
 /// each a 32-bit length (0xFFFFFFFF for none) and its UTF-8 bytes: ELEMENT has the qualified name
 /// then name/value pairs for namespace declarations and attributes; END_ELEMENT the name; TEXT,
 /// CDATA, COMMENT the text; PROCESSING_INSTRUCTION target and data; DOCUMENT_TYPE name, public
 /// and system identifiers and the internal subset as received from `[` to `]` (none when the
 /// DOCTYPE has none, empty when it could not be kept); ENTITY_REFERENCE the entity's name. Integers are in host byte order.
-const unsigned char *cxml_push_events(cxml_push *parser, size_t *length);
-/// Empties the event buffer (its memory is kept for the next chunk).
-void cxml_push_clear_events(cxml_push *parser);
-/// Hands over the event buffer (NULL when there were no events) and its length, leaving the
-/// parser an empty one; release it with cxml_free. Spares a copy when another thread prints.
 unsigned char *cxml_push_take_events(cxml_push *parser, size_t *length);
 /// Releases memory the shim handed over.
 void cxml_free(void *pointer);
