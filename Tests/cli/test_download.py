@@ -450,6 +450,9 @@ def test_retry_resumes_after_transient_failures(server, tmp_path):
     assert result.code == 0, result
     assert attempts == [None, "bytes=80000-", "bytes=80000-"]
     assert "retrying in 0.05 s (retry 1 of 3)" in result.err
+    # The retry continues the partial file itself: no advice to run again while it does.
+    assert "incomplete download: the transfer stopped after" in result.err
+    assert "run again with --resume" not in result.err
     assert "2 retries" in result.err
     assert (tmp_path / "t.bin").read_bytes() == data
 

@@ -74,6 +74,13 @@ package enum DownloadError: ClassifiedError, Equatable, CustomStringConvertible,
 
     // MARK: - Descriptions
 
+    /// What is said while the download is tried again: an incomplete transfer without the advice
+    /// to run again with `--resume`, which the retry is about to do.
+    package var retriedDescription: String {
+        guard case .incomplete(let received, let expected, _, let detail) = self else { return description }
+        return DownloadError.incomplete(received: received, expected: expected, path: nil, detail: detail).description
+    }
+
     package var description: String {
         switch self {
         case .httpStatus(let code, let reason):

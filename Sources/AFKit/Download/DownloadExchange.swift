@@ -92,8 +92,8 @@ package final class DownloadExchange: TryPlanner, HTTPClientDelegate {
         retried += 1
         retrying = true
         fresh = false
-        observer.downloadWarning(
-            "\(error); retrying in \(Self.seconds(wait)) (retry \(retry) of \(retries))")
+        let reason = (error as? DownloadError)?.retriedDescription ?? "\(error)"
+        observer.downloadWarning("\(reason); retrying in \(Self.seconds(wait)) (retry \(retry) of \(retries))")
     }
 
     /// Carries what a try learned into the next one: the name it claimed, the bytes it streamed
