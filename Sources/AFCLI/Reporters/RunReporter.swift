@@ -76,8 +76,8 @@ final class ExchangeInFlight {
     let receiver: HTTPClientDelegate?
     /// What its response must satisfy (`??` lines).
     let assertions: [ResponseAssertion]
-    /// The request as prepared, with the `Cookie` field the engine sends for it when the reporter
-    /// or a later reference shows it, and the settings it is sent with (what a report shows).
+    /// The request as prepared, with the `Cookie` field the engine sends for it, and the settings
+    /// it is sent with: kept only when the reporter or a later reference shows them, else nil.
     let request: PreparedRequest?
     let settings: TransferSettings?
     /// How many times it is sent again while its assertions fail.

@@ -203,12 +203,14 @@ final class Runner {
                 scheduler.finished(index, succeeded: true)
                 return
             }
+            // The request as sent is kept only when a report or a later reference shows it.
+            let keepsRequest = reporter.showsRequestHeads || entry.archivedAs != nil
             var shown: PreparedRequest?
             if request.sendsCookies, let engine {
                 // A Cookie field joins the run's cookie engine, bound to the request's host, as a
                 // Cookie item joins a single request's jar: one Cookie field goes out.
                 try engine.adoptCookieFields(of: &request.prepared)
-                if reporter.showsRequestHeads || entry.archivedAs != nil {
+                if keepsRequest {
                     shown = Self.withCookies(request.prepared, engine.cookieHeader(for: request.prepared.url))
                 }
             }
@@ -224,7 +226,8 @@ final class Runner {
                 index: index, entry: entry, method: method, url: url, recorder: stages.recorder,
                 envelope: stages.envelope, judge: OutcomeJudge(options: request.shared.values), options: request.shared,
                 logFields: logFields, receiver: receiver.delegate, assertions: request.assertions,
-                request: shown ?? request.prepared, settings: settings, conditionRetries: request.conditionRetries)
+                request: keepsRequest ? shown ?? request.prepared : nil, settings: keepsRequest ? settings : nil,
+                conditionRetries: request.conditionRetries)
             order = ExchangeOrder(
                 request.prepared, delegate: stages.first, options: settings, tag: index, readyAt: readyAt,
                 sendsCookies: request.sendsCookies)
