@@ -24,8 +24,7 @@ package enum AFCLIMain {
             switch parsed.command {
             case .request:
                 Interruption.install()
-                let settings = ResolvedSettings(
-                    parsed.options, profile: try config.profile(for: parsed.options, environment: environment))
+                let settings = try config.settings(for: parsed.options, environment: environment)
                 try CacheStage.checkLifetime(settings)
                 return try RequestCommand(
                     positionals: parsed.positionals, settings: settings, environment: environment, terminal: terminal
@@ -33,8 +32,7 @@ package enum AFCLIMain {
             case .download:
                 try DownloadCommand.validate(parsed.options, urlCount: parsed.positionals.count - 1)
                 Interruption.install()
-                let settings = ResolvedSettings(
-                    parsed.options, profile: try config.profile(for: parsed.options, environment: environment))
+                let settings = try config.settings(for: parsed.options, environment: environment)
                 return try DownloadCommand(
                     positionals: parsed.positionals, settings: settings, environment: environment, terminal: terminal
                 ).run()
@@ -42,12 +40,11 @@ package enum AFCLIMain {
                 Interruption.install()
                 // Command lines get the config environment, as when typed; a .http file's --env
                 // names an environment of its http-client.env.json instead.
-                let profile =
-                    RunCommand.source(of: parsed.positionals) == "-"
-                    ? try config.profile(for: parsed.options, environment: environment) : nil
+                let settings = try config.settings(
+                    for: parsed.options, environment: environment,
+                    inEnvironment: RunCommand.source(of: parsed.positionals) == "-")
                 return try RunCommand(
-                    positionals: parsed.positionals, settings: ResolvedSettings(parsed.options, profile: profile),
-                    environment: environment, terminal: terminal
+                    positionals: parsed.positionals, settings: settings, environment: environment, terminal: terminal
                 ).run()
             case .pin:
                 Interruption.install()

@@ -66,6 +66,15 @@ struct ConfigSetup {
         return profile
     }
 
+    /// The settings a command runs with: `options` resolved against the environment it asks for
+    /// (`profile(for:environment:)`), or against none when `inEnvironment` is false (a `.http`
+    /// run, whose environments are its own).
+    func settings(
+        for options: Settings, environment: [String: String], inEnvironment: Bool = true
+    ) throws -> ResolvedSettings {
+        ResolvedSettings(options, profile: inEnvironment ? try profile(for: options, environment: environment) : nil)
+    }
+
     /// Whether the config is read: the last `--config` / `--no-config` before `--` decides.
     static func readsConfig(_ argv: [String]) -> Bool {
         let last = argv.prefix { $0 != "--" }.last { $0 == "--config" || $0 == "--no-config" }
