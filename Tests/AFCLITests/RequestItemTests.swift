@@ -166,6 +166,17 @@ final class RequestItemTests: XCTestCase {
             resolver.files, [FileItem(field: "f", path: "/etc/hostname", contentType: "c/d", filename: "n")])
     }
 
+    func testFileOptionsAfterSemicolonsOfThePath() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("afcli-items-\(getpid())")
+        let path = directory.appendingPathComponent("dïr;x;typo=1;b.txt").path
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        var resolver = ItemResolver()
+        try resolver.add("f@\(path);type=x/y;filename=n é")
+        XCTAssertEqual(resolver.files, [FileItem(field: "f", path: path, contentType: "x/y", filename: "n é")])
+    }
+
     func testRawJSONValueCanBeExtendedByNestedKeys() throws {
         var builder = ParameterTreeBuilder()
         try builder.add(.object([JSONMember(key: "k", value: .array([.number("1")]))]), rawKey: "o")

@@ -169,6 +169,14 @@ final class MultipartBodySourceTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(table.type(forPath: "x.unknownext"), "application/octet-stream")
         XCTAssertEqual(MIMETypeTable.pathExtension(of: "dir.d/file"), nil)
         XCTAssertEqual(MIMETypeTable.pathExtension(of: "a.tar.GZ"), "gz")
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "a/b.PNG//"), "png")
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "x/.bashrc"), nil)
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "x/..bashrc"), "bashrc")
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "name."), nil)
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "dïr/fïlé.JPG"), "jpg")
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "été.ÉTÉ"), "été")
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: ""), nil)
+        XCTAssertEqual(MIMETypeTable.pathExtension(of: "/"), nil)
     }
 
     func testSystemTableComesFirst() throws {

@@ -42,11 +42,26 @@ package final class MIMETypeTable: @unchecked Sendable {
     /// The lower-cased extension of the last path component: `png` for `a/b.PNG`; nil for names
     /// without one and for dot files such as `.bashrc`, as Python's `mimetypes` reads them.
     package static func pathExtension(of path: String) -> String? {
-        let name = path.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        let pathExtension = name[name.index(after: dot)...]
-        guard !pathExtension.isEmpty else { return nil }
-        return String(pathExtension).lowercased()
+        // Scanned backwards over the UTF-8 bytes: `/` and `.` are ASCII, so every index met at
+        // one is a boundary of the string.
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") {
+            end = bytes.index(before: end)
+        }
+        var start = end
+        var dot: String.Index?
+        while start > bytes.startIndex {
+            let previous = bytes.index(before: start)
+            let byte = bytes[previous]
+            if byte == UInt8(ascii: "/") { break }
+            if byte == UInt8(ascii: "."), dot == nil { dot = previous }
+            start = previous
+        }
+        guard let dot, dot != start else { return nil }
+        let extensionStart = bytes.index(after: dot)
+        guard extensionStart < end else { return nil }
+        return String(decoding: bytes[extensionStart..<end], as: UTF8.self).lowercased()
     }
 
     /// The type the mime.types text `text` gives `pathExtension` (lower case): lines are
