@@ -177,6 +177,41 @@ final class TransferContext {
         }
     }
 
+    /// The whole body, read now, when its length is known and at most `limit` bytes; nil for no
+    /// body or a larger or unknown one, which the read callback streams. The source checks what
+    /// it reads as the callback's reads would (a file that changed size fails here).
+    func readSmallBody(limit: Int) throws(CurlError) -> [UInt8]? {
+        guard let body, let length = body.length, length <= UInt64(limit) else { return nil }
+        let count = Int(length)
+        // One byte more than announced: a source that grew says so on its last read.
+        var bytes = [UInt8](repeating: 0, count: count + 1)
+        var filled = 0
+        do {
+            while true {
+                let read = try bytes.withUnsafeMutableBytes { buffer in
+                    try body.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                if read == 0 { break }
+                filled += read
+                if filled > count { break }
+            }
+        } catch let error as CurlError {
+            throw error
+        } catch {
+            throw CurlError.bodyReadFailed(error)
+        }
+        guard filled == count else {
+            let what = filled > count ? "is longer than" : "ended after \(filled) of"
+            throw CurlError(
+                kind: .bodyReadFailed, code: Int(CURLE_READ_ERROR.rawValue),
+                description: "reading the request body failed: it \(what) the \(length) bytes it announced")
+        }
+        bytes.removeLast()
+        bodyBytesRead = Int64(filled)
+        bodyEnded = true
+        return bytes
+    }
+
     /// Rewinds the body for a resend (authentication, a retry on a stale connection).
     func rewindBody() -> Int32 {
         guard let body else { return CURL_SEEKFUNC_OK }

@@ -70,11 +70,12 @@ package final class EasyHandle {
             defersChallengeHeads: request.options.digestCredentials != nil, handle: handle,
             idleTimeout: request.options.idleTimeout, limits: request.options.limits,
             decodesContent: request.options.acceptEncoding != nil)
-        let headers = try headerList.list(for: request.headerLines, uploading: body != nil)
         let transfer = ActiveTransfer(request: request, context: context)
         active = transfer
         do {
-            try configure(transfer.request, body: body, headerList: headers)
+            let posted = request.options.network.chunked ? nil : try context.readSmallBody(limit: Self.postedBodyLimit)
+            let headers = try headerList.list(for: request.headerLines, uploading: body != nil, posted: posted != nil)
+            try configure(transfer.request, body: body, posted: posted, headerList: headers)
             try installCallbacks(context: context, reportsRequestHeads: transfer.request.options.reportsRequestHeads)
         } catch {
             forgetUnreadHSTSFile()
@@ -215,13 +216,32 @@ package final class EasyHandle {
     /// The header lines libcurl is given: `lines`, plus `Expect:` for uploads unless one was
     /// given (libcurl adds `Expect: 100-continue` to uploads and waits a second for the 100;
     /// HTTPie and AFNetworking never send it). The curl command line prints the same lines.
-    static func sentHeaderLines(_ lines: [String], uploading: Bool) -> [String] {
+    /// A body `posted` from memory also gets `Content-Type:` when it has none, or libcurl would
+    /// add `application/x-www-form-urlencoded`.
+    static func sentHeaderLines(_ lines: [String], uploading: Bool, posted: Bool = false) -> [String] {
         var all = lines
-        if uploading && !lines.contains(where: { EasyHandle.headerName(of: $0) == "expect" }) {
-            all.append("Expect:")
+        guard uploading else { return all }
+        var hasExpect = false
+        var hasContentType = false
+        for line in lines {
+            switch EasyHandle.headerName(of: line) {
+            case "expect": hasExpect = true
+            case "content-type": hasContentType = true
+            default: break
+            }
         }
+        if !hasExpect { all.append("Expect:") }
+        if posted && !hasContentType { all.append("Content-Type:") }
         return all
     }
+
+    /// The largest request body of a known length handed to libcurl whole (CURLOPT_POSTFIELDS)
+    /// instead of through the read callback: under HTTP/2's initial flow-control window (65,535
+    /// bytes), so such a body never waits for the server to grant more. libcurl then sends the
+    /// head and the body together (one write over HTTP/1.1, one pass over HTTP/2) instead of
+    /// asking for the body on later passes: 2,000 POSTs of 1 KB over HTTP/2 in parallel took
+    /// about a sixth longer through the callback, as they do with curl's `-T` beside its `-d`.
+    static let postedBodyLimit = 65_535
 
     /// The lower-cased name of a `Name: value` / `Name;` header line.
     static func headerName(of line: String) -> String {
@@ -238,7 +258,8 @@ package final class EasyHandle {
 
     /// Sets every option of the request on the freshly reset handle.
     private func configure(
-        _ request: TransferRequest, body: BodySource?, headerList: UnsafeMutablePointer<curl_slist>?
+        _ request: TransferRequest, body: BodySource?, posted: [UInt8]?,
+        headerList: UnsafeMutablePointer<curl_slist>?
     ) throws(CurlError) {
         let options = request.options
         try setString(CURLOPT_URL, request.url, "the URL was rejected")
@@ -258,6 +279,15 @@ package final class EasyHandle {
 
         if request.method == "HEAD" {
             try setLong(CURLOPT_NOBODY, 1)
+        } else if let posted {
+            // POST is what libcurl sends a posted body with; any other method is named.
+            if request.method != "POST" { try setString(CURLOPT_CUSTOMREQUEST, request.method, "method") }
+            try check(afcurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(posted.count)), "body size")
+            // Copied by libcurl, which keeps its copy for a resend (a redirect, an authentication).
+            let code = posted.withUnsafeBytes {
+                afcurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            }
+            try check(code, "body")
         } else if let body {
             try setLong(CURLOPT_UPLOAD, 1)
             try setString(CURLOPT_CUSTOMREQUEST, request.method, "method")

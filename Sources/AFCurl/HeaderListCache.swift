@@ -6,12 +6,14 @@ import CCurlShim
 ///
 /// libcurl only reads the list (it is never changed after it is made), and `curl_easy_reset`
 /// forgets the pointer; the owner frees the list only once libcurl no longer points at it (the
-/// next `list(for:uploading:)` call, made before the options are set again, or after
+/// next `list(for:uploading:posted:)` call, made before the options are set again, or after
 /// `curl_easy_cleanup`).
 struct HeaderListCache {
-    /// The lines the list was made from, and whether `Expect:` was added for an upload.
+    /// The lines the list was made from, and whether it was made for an upload, and for a body
+    /// posted from memory (`EasyHandle.sentHeaderLines`).
     private var lines: [String] = []
     private var uploading = false
+    private var posted = false
     /// The list, or nil when it is empty or was not made yet.
     private var list: UnsafeMutablePointer<curl_slist>?
     /// Whether `list` was made (an empty list is nil too).
@@ -19,13 +21,18 @@ struct HeaderListCache {
 
     /// The list for `lines` (see `EasyHandle.sentHeaderLines`), made anew only when they differ
     /// from the last call's.
-    mutating func list(for lines: [String], uploading: Bool) throws(CurlError) -> UnsafeMutablePointer<curl_slist>? {
+    mutating func list(
+        for lines: [String], uploading: Bool, posted: Bool
+    ) throws(CurlError) -> UnsafeMutablePointer<curl_slist>? {
         // Byte for byte: lines that are merely canonically equivalent send other bytes.
-        if isMade && uploading == self.uploading && UTF8Bytes.equal(lines, self.lines) { return list }
+        if isMade && uploading == self.uploading && posted == self.posted && UTF8Bytes.equal(lines, self.lines) {
+            return list
+        }
         free()
-        list = try HeaderListCache.make(EasyHandle.sentHeaderLines(lines, uploading: uploading))
+        list = try HeaderListCache.make(EasyHandle.sentHeaderLines(lines, uploading: uploading, posted: posted))
         self.lines = lines
         self.uploading = uploading
+        self.posted = posted
         isMade = true
         return list
     }

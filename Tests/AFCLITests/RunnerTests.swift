@@ -39,9 +39,15 @@ final class RunnerTests: BatchTestCase {
             census.madeBody()
         }
         deinit { census.freedBody() }
+        private var sent = 0
         var length: UInt64? { 2 }
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
-        func rewind() throws {}
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let count = min(2 - sent, buffer.count)
+            for index in 0..<count { buffer[index] = 0x61 }
+            sent += count
+            return count
+        }
+        func rewind() throws { sent = 0 }
     }
 
     /// Runs `entries` with `options`, NDJSON into a file; returns the status and the lines.

@@ -108,6 +108,48 @@ final class EasyHandleTests: XCTestCase {
         XCTAssertEqual(outcome.bytesUploaded, 10)
     }
 
+    func testABodyOverThePostedLimitStreamsThroughTheReadCallback() throws {
+        let text = String(repeating: "b", count: EasyHandle.postedBodyLimit + 1)
+        let server = try OneShotServer(reply: "HTTP/1.1 204 No Content\r\n\r\n")
+        let outcome = try EasyHandle().perform(
+            TransferRequest(method: "POST", url: "http://127.0.0.1:\(server.port)/", body: BytesSource(text)),
+            events: Recorder())
+        let request = server.received()
+        XCTAssertTrue(request.contains("\r\nContent-Length: \(text.utf8.count)\r\n"), request)
+        XCTAssertFalse(request.contains("Content-Type"), request)
+        XCTAssertTrue(request.hasSuffix("\r\n\r\n" + text))
+        XCTAssertEqual(outcome.bytesUploaded, Int64(text.utf8.count))
+    }
+
+    func testASmallBodyThatBreaksItsLengthFailsBeforeAnythingIsSent() throws {
+        /// Announces two bytes and delivers `count`.
+        final class Lying: BodySource {
+            let count: Int
+            var given = 0
+            init(_ count: Int) { self.count = count }
+            var length: UInt64? { 2 }
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+                let now = min(count - given, buffer.count)
+                for index in 0..<now { buffer[index] = 0x61 }
+                given += now
+                return now
+            }
+            func rewind() throws {}
+        }
+        // Nothing listens on a closed port: a request that went out would fail to connect.
+        let port = try OneShotServer.closedPort()
+        for (count, words) in [(0, "ended after 0 of the 2 bytes"), (1, "ended after 1 of the 2 bytes"), (3, "is longer than the 2 bytes")] {
+            XCTAssertThrowsError(
+                try EasyHandle().perform(
+                    TransferRequest(method: "POST", url: "http://127.0.0.1:\(port)/", body: Lying(count)), events: Recorder())
+            ) { error in
+                let curlError = error as? CurlError
+                XCTAssertEqual(curlError?.kind, .bodyReadFailed)
+                XCTAssertTrue(curlError?.description.contains(words) == true, "\(String(describing: curlError))")
+            }
+        }
+    }
+
     func testAResponseHandlerErrorStopsTheTransfer() throws {
         struct Refused: Error {}
         final class Refusing: TransferEvents {

@@ -117,6 +117,27 @@ def test_file_body_content_type_comes_from_its_extension(server, tmp_path):
     assert [r.header("Accept") for r in server.requests][:3] == ["*/*", "*/*", "application/json, */*;q=0.5"]
 
 
+def test_bodies_small_and_large_arrive_whole_with_the_type_they_were_given(server, tmp_path):
+    # Under 64 KiB a body of known length goes to libcurl whole (CURLOPT_POSTFIELDS), which would
+    # add its own form Content-Type to a body without one; larger bodies stream.
+    small = tmp_path / "small.txt"
+    small.write_bytes(b"s" * 65_535)
+    large = tmp_path / "large.txt"
+    large.write_bytes(b"l" * 65_536)
+    for method, args in [("post", ["--raw", "hello", "Content-Type:"]), ("put", [f"@{small}"]),
+                         ("patch", [f"@{large}"]), ("delete", ["--raw", "x"]), ("post", [])]:
+        assert run([method, f"{server.url}/x", *args]).code == 0
+    got = [(r.method, r.header("Content-Type"), r.header("Content-Length"), r.body) for r in server.requests]
+    assert got == [
+        ("POST", None, "5", b"hello"),
+        ("PUT", "text/plain", "65535", b"s" * 65_535),
+        ("PATCH", "text/plain", "65536", b"l" * 65_536),
+        ("DELETE", "application/json", "1", b"x"),
+        ("POST", None, "0", b""),
+    ]
+    assert all(r.header("Expect") is None for r in server.requests)
+
+
 def test_auth_without_password_asks_on_the_terminal():
     args = ["--offline", "--print=H", "get", "http://127.0.0.1:9/x", "-a", "ann"]
     result, shown = run_on_new_terminal(args, [(b"password", b"s3cret\n")])

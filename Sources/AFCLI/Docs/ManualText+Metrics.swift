@@ -58,9 +58,9 @@ extension ManualText {
                         + "afcli with status 2 before anything is sent. An unknown variable prints nothing and a "
                         + "warning, as in curl. When standard output is a terminal, control characters in values "
                         + "the server chose (headers, URLs) are shown escaped, as `\\x1b` (after `%{stderr}`, when "
-                        + "standard error is a terminal). Because afcli streams "
-                        + "request bodies, `%{size_request}` counts the request head alone, where curl --data also "
-                        + "counts a body sent inline; libcurl 7.88 has no `time_posttransfer`. `afcli download` refuses `--write-out` and `--meta=json` "
+                        + "standard error is a terminal). `%{size_request}` counts the request head and, as with curl "
+                        + "--data, a body of under 64 KiB handed to libcurl whole; a larger, chunked or "
+                        + "unknown-length body is streamed and not counted. libcurl 7.88 has no `time_posttransfer`. `afcli download` refuses `--write-out` and `--meta=json` "
                         + "(status 2)."),
                 .example(
                     "Status and timings of a request, curl style:",
