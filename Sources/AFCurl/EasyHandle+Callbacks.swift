@@ -195,9 +195,8 @@ final class TransferContext {
                 filled += read
                 if filled > count { break }
             }
-        } catch let error as CurlError {
-            throw error
         } catch {
+            // As the read callback stores it.
             throw CurlError.bodyReadFailed(error)
         }
         guard filled == count else {

@@ -283,10 +283,14 @@ package final class EasyHandle {
             // POST is what libcurl sends a posted body with; any other method is named.
             if request.method != "POST" { try setString(CURLOPT_CUSTOMREQUEST, request.method, "method") }
             try check(afcurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(posted.count)), "body size")
-            // Copied by libcurl, which keeps its copy for a resend (a redirect, an authentication).
-            let code = posted.withUnsafeBytes {
-                afcurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
-            }
+            // Copied by libcurl, which keeps its copy for a resend (an authentication). An empty
+            // body is given as an empty string: a null pointer would have libcurl read stdin.
+            let code =
+                posted.isEmpty
+                ? "".withCString { afcurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0)) }
+                : posted.withUnsafeBytes {
+                    afcurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+                }
             try check(code, "body")
         } else if let body {
             try setLong(CURLOPT_UPLOAD, 1)
